@@ -1,0 +1,32 @@
+import { Schema } from "effect"
+import { countryCode, currencyCode, NonBlank, required, Timestamp } from "./fields.ts"
+
+/** A company as the API returns it. */
+export const Company = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  country: Schema.String.annotations({ description: "ISO 3166-1 alpha-2" }),
+  default_currency: Schema.String.annotations({ description: "ISO 4217" }),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+}).annotations({ identifier: "Company" })
+export type Company = typeof Company.Type
+
+const country = countryCode("Invalid country code")
+const defaultCurrency = currencyCode("Invalid currency code")
+
+/** Body of `POST /api/v1/companies`. */
+export const CompanyCreate = Schema.Struct({
+  name: required(NonBlank, "Name is required"),
+  country: required(country, "Country is required"),
+  default_currency: required(defaultCurrency, "Default currency is required"),
+}).annotations({ identifier: "CompanyCreate" })
+export type CompanyCreate = typeof CompanyCreate.Type
+
+/** Body of `PATCH /api/v1/companies/{id}`: every field optional. */
+export const CompanyUpdate = Schema.Struct({
+  name: Schema.optional(NonBlank),
+  country: Schema.optional(country),
+  default_currency: Schema.optional(defaultCurrency),
+}).annotations({ identifier: "CompanyUpdate" })
+export type CompanyUpdate = typeof CompanyUpdate.Type

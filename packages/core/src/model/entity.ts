@@ -1,0 +1,36 @@
+import { Schema } from "effect"
+import { countryCode, NonBlank, required, Timestamp } from "./fields.ts"
+
+/** An entity (the legal entity of a company) as the API returns it. */
+export const Entity = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  country_alpha2: Schema.String.annotations({ description: "ISO 3166-1 alpha-2" }),
+  company_id: Schema.String,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+}).annotations({ identifier: "Entity" })
+export type Entity = typeof Entity.Type
+
+const countryAlpha2 = countryCode("Invalid country alpha2 code")
+
+/** Body of `POST /api/v1/companies/{cid}/entities`. */
+export const EntityCreate = Schema.Struct({
+  name: required(NonBlank, "Entity name is required"),
+  country_alpha2: required(countryAlpha2, "Country alpha2 code is required"),
+}).annotations({ identifier: "EntityCreate" })
+export type EntityCreate = typeof EntityCreate.Type
+
+/** Body of `PATCH /api/v1/companies/{cid}/entities/{id}`. */
+export const EntityUpdate = Schema.Struct({
+  name: Schema.optional(NonBlank),
+  country_alpha2: Schema.optional(countryAlpha2),
+}).annotations({ identifier: "EntityUpdate" })
+export type EntityUpdate = typeof EntityUpdate.Type
+
+/** Body of a successful entity delete. */
+export const EntityDeleted = Schema.Struct({
+  id: Schema.String,
+  message: Schema.String,
+}).annotations({ identifier: "EntityDeleted" })
+export type EntityDeleted = typeof EntityDeleted.Type

@@ -1,0 +1,28 @@
+import { Schema } from "effect"
+import { NonBlank, required, Text, Timestamp } from "./fields.ts"
+
+/** A recipient (payee) as the API returns it, with its bank accounts. */
+export const Recipient = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  email: Schema.NullOr(Schema.String),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  bank_accounts: Schema.Array(Schema.Unknown).annotations({
+    description: "Bank Account objects; empty for a new recipient",
+  }),
+}).annotations({ identifier: "Recipient" })
+export type Recipient = typeof Recipient.Type
+
+const Email = Text.pipe(
+  Schema.filter((s) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s) && s.length <= 254, {
+    message: () => "is not a valid email address",
+  }),
+)
+
+/** Body of `POST /api/v1/companies/{cid}/recipients`. */
+export const RecipientCreate = Schema.Struct({
+  name: required(NonBlank, "Name is required"),
+  email: Schema.optional(Schema.NullOr(Email)),
+}).annotations({ identifier: "RecipientCreate" })
+export type RecipientCreate = typeof RecipientCreate.Type

@@ -1,0 +1,105 @@
+import { Either } from "effect"
+import { Invalid } from "../errors.ts"
+
+/** A validated page request: `page` and `perPage` are whole numbers >= 1. */
+export interface PageRequest {
+  readonly page: number
+  readonly perPage: number
+}
+
+/** Page size defaults and bounds of one list. */
+export interface PagePolicy {
+  readonly defaultPerPage: number
+  readonly maxPerPage: number
+}
+
+/** The `meta` object of a paged list response. */
+export interface PageMeta {
+  readonly total_records: number
+  readonly total_pages: number
+  readonly current_page: number
+  readonly per_page: number
+}
+
+/** Page numbers of the `links` object; the HTTP binding turns them into URLs. */
+export interface PageNumbers {
+  readonly first: number
+  readonly prev: number | null
+  readonly next: number | null
+  readonly last: number
+}
+
+/** One page of a list. */
+export interface Page<T> {
+  readonly data: ReadonlyArray<T>
+  readonly meta: PageMeta
+  readonly pages: PageNumbers
+}
+
+/** The raw query values, as strings (or numbers, from an embedder) or absent. */
+export interface PageQuery {
+  readonly page?: unknown
+  readonly per_page?: unknown
+}
+
+const positiveInteger = (value: unknown): number | undefined => {
+  if (typeof value === "number") return Number.isSafeInteger(value) && value >= 1 ? value : undefined
+  if (typeof value !== "string" || !/^\d{1,15}$/.test(value)) return undefined
+  const n = Number(value)
+  return n >= 1 ? n : undefined
+}
+
+/**
+ * Validates `page` and `per_page`: absent means the defaults; a non-integer or a value below 1
+ * is a 400 on that field; `per_page` above the policy's maximum is clamped to it.
+ *
+ * @example
+ * parsePageRequest({ page: "2", per_page: "500" }, { defaultPerPage: 20, maxPerPage: 100 })
+ * // Right({ page: 2, perPage: 100 })
+ */
+export const parsePageRequest = (query: PageQuery, policy: PagePolicy): Either.Either<PageRequest, Invalid> => {
+  const errors: Array<{ field: string; message: string }> = []
+  let page = 1
+  let perPage = policy.defaultPerPage
+  if (query.page !== undefined) {
+    const n = positiveInteger(query.page)
+    if (n === undefined) errors.push({ field: "page", message: "must be an integer greater than or equal to 1" })
+    else page = n
+  }
+  if (query.per_page !== undefined) {
+    const n = positiveInteger(query.per_page)
+    if (n === undefined) errors.push({ field: "per_page", message: "must be an integer greater than or equal to 1" })
+    else perPage = Math.min(n, policy.maxPerPage)
+  }
+  return errors.length > 0 ? Either.left(new Invalid({ status: 400, errors })) : Either.right({ page, perPage })
+}
+
+/** Rows to skip for a page request. */
+export const pageOffset = (request: PageRequest): number =>
+  Math.min((request.page - 1) * request.perPage, Number.MAX_SAFE_INTEGER)
+
+/**
+ * Builds a page from the rows of the requested slice and the total count. A list never has
+ * fewer than one page, so `last` is always a page a client can ask for.
+ */
+export const toPage = <T>(rows: ReadonlyArray<T>, totalRecords: number, request: PageRequest): Page<T> => {
+  const totalPages = Math.max(1, Math.ceil(totalRecords / request.perPage))
+  const current = request.page
+  return {
+    data: rows,
+    meta: { total_records: totalRecords, total_pages: totalPages, current_page: current, per_page: request.perPage },
+    pages: {
+      first: 1,
+      prev: current > 1 ? Math.min(current - 1, totalPages) : null,
+      next: current < totalPages ? current + 1 : null,
+      last: totalPages,
+    },
+  }
+}
+
+/** Page sizes of the spec's lists. */
+export const pagePolicies = {
+  companies: { defaultPerPage: 20, maxPerPage: 100 },
+  entities: { defaultPerPage: 20, maxPerPage: 100 },
+  recipients: { defaultPerPage: 100, maxPerPage: 100 },
+} as const satisfies Record<string, PagePolicy>

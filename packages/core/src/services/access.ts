@@ -1,0 +1,109 @@
+import { Effect } from "effect"
+import { Invalid, messages, Unauthorized } from "../errors.ts"
+import type { ApiKeyRecord, ApiKeyScope, Repositories } from "../ports/storage.ts"
+import { randomToken } from "../rules/random-token.ts"
+import type { Actor } from "./actor.ts"
+import { type EnginePorts, nowIso } from "./ports.ts"
+import { call, inTransaction } from "./transaction.ts"
+
+/** A new API key: the secret is shown this once and only its hash is kept. */
+export interface IssuedApiKey {
+  readonly workspace: string
+  readonly workspace_id: string
+  readonly api_key: string
+  readonly api_secret: string
+  readonly scope: ApiKeyScope
+}
+
+/** What `createApiKey` needs; `key` and `secret` are generated when absent. */
+export interface ApiKeyRequest {
+  readonly workspace: string
+  readonly scope?: ApiKeyScope
+  readonly key?: string
+  readonly secret?: string
+}
+
+const workspaceOf = (tx: Repositories, ports: EnginePorts, name: string) =>
+  call(() => tx.workspaces.insertOrGet({ id: ports.ids.next("ws"), name, created_at: nowIso(ports) }))
+
+const invalidCredentials = () => new Unauthorized({ field: "api_key", message: messages.invalidApiKey })
+
+/** Workspaces, API keys and the check of a key and secret. */
+export const makeAccess = (ports: EnginePorts) => ({
+  /**
+   * Issues an API key in a workspace, creating the workspace when it does not exist yet.
+   *
+   * @example
+   * const { api_key, api_secret } = await engine.access.createApiKey({ workspace: "acme", scope: "read" })
+   */
+  createApiKey: (request: ApiKeyRequest): Effect.Effect<IssuedApiKey, Invalid> =>
+    Effect.gen(function* () {
+      const name = request.workspace.trim()
+      if (name.length === 0 || name.length > 100) {
+        return yield* Effect.fail(Invalid.one(422, "workspace", "must be 1 to 100 characters"))
+      }
+      const scope = request.scope ?? "write"
+      const key = request.key ?? `pk_${randomToken(24)}`
+      const secret = request.secret ?? `sk_${randomToken(40)}`
+      const secretHash = yield* call(() => ports.hasher.hash(secret))
+      const workspace = yield* inTransaction(ports.storage, (tx) =>
+        Effect.gen(function* () {
+          if (yield* call(() => tx.apiKeys.findByKey(key))) {
+            return yield* Effect.fail(Invalid.one(422, "api_key", messages.alreadyTaken))
+          }
+          const workspace = yield* workspaceOf(tx, ports, name)
+          const row: ApiKeyRecord = {
+            id: ports.ids.next("key"),
+            workspace_id: workspace.id,
+            key,
+            secret_hash: secretHash,
+            scope,
+            created_at: nowIso(ports),
+          }
+          yield* call(() => tx.apiKeys.insert(row))
+          return workspace
+        }),
+      )
+      return { workspace: workspace.name, workspace_id: workspace.id, api_key: key, api_secret: secret, scope }
+    }),
+
+  /** True once any API key exists: an empty database gets a bootstrap key at start. */
+  hasApiKeys: (): Effect.Effect<boolean> =>
+    inTransaction(ports.storage, (tx) => call(() => tx.apiKeys.count())).pipe(Effect.map((n) => n > 0)),
+
+  /** Whether this exact key exists already (for the bootstrap key from the environment). */
+  apiKeyExists: (key: string): Effect.Effect<boolean> =>
+    inTransaction(ports.storage, (tx) => call(() => tx.apiKeys.findByKey(key))).pipe(Effect.map(Boolean)),
+
+  /**
+   * Checks a key and secret; the actor they act as, or 401 `api_key`. An unknown key costs as
+   * much as a wrong secret, so timing does not tell which keys exist.
+   */
+  authenticate: (apiKey: unknown, apiSecret: unknown): Effect.Effect<Actor, Unauthorized> =>
+    Effect.gen(function* () {
+      const key = typeof apiKey === "string" ? apiKey : ""
+      const secret = typeof apiSecret === "string" ? apiSecret : ""
+      const row =
+        key.length > 0 && key.length <= 200
+          ? yield* inTransaction(ports.storage, (tx) => call(() => tx.apiKeys.findByKey(key)))
+          : undefined
+      if (row === undefined) {
+        yield* call(() => ports.hasher.hash(secret))
+        return yield* Effect.fail(invalidCredentials())
+      }
+      const ok = yield* call(() => ports.hasher.verify(secret, row.secret_hash))
+      if (!ok) return yield* Effect.fail(invalidCredentials())
+      return { workspaceId: row.workspace_id, scope: row.scope }
+    }),
+
+  /** A setting kept in storage, written once: the first writer's value wins across processes. */
+  settingOrInit: (name: string, init: () => string): Effect.Effect<string> =>
+    inTransaction(ports.storage, (tx) =>
+      Effect.gen(function* () {
+        const existing = yield* call(() => tx.settings.get(name))
+        return existing ?? (yield* call(() => tx.settings.putIfAbsent(name, init())))
+      }),
+    ),
+})
+
+export type Access = ReturnType<typeof makeAccess>

@@ -1,0 +1,19 @@
+import { Effect } from "effect"
+import { Forbidden, messages } from "../errors.ts"
+import type { ApiKeyScope } from "../ports/storage.ts"
+
+/**
+ * Who is calling: the workspace every read and write is confined to, and what the caller may do.
+ * The HTTP binding makes one from the bearer token; an embedder makes one directly.
+ *
+ * @example
+ * const actor: Actor = { workspaceId: "ws_01J...", scope: "write" }
+ */
+export interface Actor {
+  readonly workspaceId: string
+  readonly scope: ApiKeyScope
+}
+
+/** Fails with 403 unless the actor may change things. */
+export const requireWrite = (actor: Actor): Effect.Effect<void, Forbidden> =>
+  actor.scope === "write" ? Effect.void : Effect.fail(new Forbidden({ field: "base", message: messages.readOnlyKey }))

@@ -1,0 +1,129 @@
+import { Effect } from "effect"
+import { Forbidden, type Invalid, messages, NotFound } from "../errors.ts"
+import { type Company, CompanyCreate, CompanyUpdate } from "../model/company.ts"
+import type { CompanyRecord, CompanyRole, Repositories } from "../ports/storage.ts"
+import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
+import { type Actor, requireWrite } from "./actor.ts"
+import { decodeBody } from "./decode-body.ts"
+import { type EnginePorts, nowIso } from "./ports.ts"
+import { call, inTransaction } from "./transaction.ts"
+
+export const toCompany = (row: CompanyRecord): Company => ({
+  id: row.id,
+  name: row.name,
+  country: row.country,
+  default_currency: row.default_currency,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+})
+
+const companyNotFound = (field = "id") => new NotFound({ field, message: messages.companyNotFound })
+
+/** The company of the actor's workspace, deleted or not; 404 when another workspace owns it. */
+export const findCompany = (tx: Repositories, actor: Actor, id: string, field = "id") =>
+  call(() => tx.companies.find(actor.workspaceId, id)).pipe(
+    Effect.flatMap((row) => (row ? Effect.succeed(row) : Effect.fail(companyNotFound(field)))),
+  )
+
+/**
+ * The live company under which sub-resources are read and written. A deleted company can still
+ * be fetched by id, but everything below it is gone: 404 on `company_id`.
+ */
+export const findLiveCompany = (tx: Repositories, actor: Actor, id: string) =>
+  findCompany(tx, actor, id, "company_id").pipe(
+    Effect.flatMap((row) =>
+      row.deleted_at === null ? Effect.succeed(row) : Effect.fail(companyNotFound("company_id")),
+    ),
+  )
+
+const hasActiveIntegration = (tx: Repositories, companyId: string) =>
+  call(() => tx.entities.findActiveOfCompany(companyId)).pipe(
+    Effect.map((entity) => entity?.payment_integration_active === true),
+  )
+
+/** Options an embedder may pass when creating a company outside the API. */
+export interface CompanyCreateOptions {
+  /** Defaults to `api_client`, the role of every company created through the API. */
+  readonly role?: CompanyRole
+}
+
+/** Use cases of companies. */
+export const makeCompanies = (ports: EnginePorts) => ({
+  create: (
+    actor: Actor,
+    body: unknown,
+    options: CompanyCreateOptions = {},
+  ): Effect.Effect<Company, Invalid | Forbidden> =>
+    Effect.gen(function* () {
+      yield* requireWrite(actor)
+      const input = yield* decodeBody(CompanyCreate, body)
+      const now = nowIso(ports)
+      const row: CompanyRecord = {
+        id: ports.ids.next("cmp"),
+        workspace_id: actor.workspaceId,
+        name: input.name,
+        country: input.country,
+        default_currency: input.default_currency,
+        role: options.role ?? "api_client",
+        created_at: now,
+        updated_at: now,
+        deleted_at: null,
+      }
+      yield* inTransaction(ports.storage, (tx) => call(() => tx.companies.insert(row)))
+      return toCompany(row)
+    }),
+
+  /** Fetches a company by id, also once deleted. */
+  get: (actor: Actor, id: string): Effect.Effect<Company, NotFound> =>
+    inTransaction(ports.storage, (tx) => findCompany(tx, actor, id)).pipe(Effect.map(toCompany)),
+
+  update: (actor: Actor, id: string, body: unknown): Effect.Effect<Company, Invalid | Forbidden | NotFound> =>
+    Effect.gen(function* () {
+      yield* requireWrite(actor)
+      const input = yield* decodeBody(CompanyUpdate, body)
+      return yield* inTransaction(ports.storage, (tx) =>
+        Effect.gen(function* () {
+          const current = yield* findLiveCompany(tx, actor, id).pipe(Effect.mapError(() => companyNotFound()))
+          if (yield* hasActiveIntegration(tx, current.id)) {
+            return yield* Effect.fail(new Forbidden({ field: "base", message: messages.companyUpdateIntegration }))
+          }
+          const next: CompanyRecord = { ...current, ...input, updated_at: nowIso(ports) }
+          yield* call(() => tx.companies.update(next))
+          return toCompany(next)
+        }),
+      )
+    }),
+
+  /** Soft-deletes an API-created company; it leaves lists but can still be fetched by id. */
+  delete: (actor: Actor, id: string): Effect.Effect<Company, Forbidden | NotFound> =>
+    Effect.gen(function* () {
+      yield* requireWrite(actor)
+      return yield* inTransaction(ports.storage, (tx) =>
+        Effect.gen(function* () {
+          const current = yield* findLiveCompany(tx, actor, id).pipe(Effect.mapError(() => companyNotFound()))
+          if (current.role !== "api_client") {
+            return yield* Effect.fail(new Forbidden({ field: "base", message: messages.companyNotApiCreated }))
+          }
+          if (yield* hasActiveIntegration(tx, current.id)) {
+            return yield* Effect.fail(new Forbidden({ field: "base", message: messages.companyDeleteIntegration }))
+          }
+          const now = nowIso(ports)
+          const next: CompanyRecord = { ...current, updated_at: now, deleted_at: now }
+          yield* call(() => tx.companies.update(next))
+          return toCompany(next)
+        }),
+      )
+    }),
+
+  /** Companies of the workspace that are not deleted, oldest first. */
+  list: (actor: Actor, query: PageQuery = {}): Effect.Effect<Page<Company>, Invalid> =>
+    Effect.gen(function* () {
+      const request = yield* parsePageRequest(query, pagePolicies.companies)
+      const slice = yield* inTransaction(ports.storage, (tx) =>
+        call(() => tx.companies.listActive(actor.workspaceId, { offset: pageOffset(request), limit: request.perPage })),
+      )
+      return toPage(slice.rows.map(toCompany), slice.total, request)
+    }),
+})
+
+export type Companies = ReturnType<typeof makeCompanies>

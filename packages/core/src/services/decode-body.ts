@@ -1,0 +1,28 @@
+import { Effect, Either, ParseResult, Schema } from "effect"
+import { type FieldError, Invalid } from "../errors.ts"
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+/**
+ * Decodes a request body with its schema. Every failing field is reported at once, by dotted
+ * path, with the first message for it; a missing required field makes the status 400, any other
+ * failure 422. A body that is not a JSON object is a 400 on `body`.
+ */
+export const decodeBody = <A, I>(schema: Schema.Schema<A, I, never>, body: unknown): Effect.Effect<A, Invalid> => {
+  if (!isPlainObject(body)) return Effect.fail(Invalid.one(400, "body", "Body must be a JSON object"))
+  const result = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "ignore" })(body)
+  if (Either.isRight(result)) return Effect.succeed(result.right)
+  const issues = ParseResult.ArrayFormatter.formatErrorSync(result.left)
+  const seen = new Set<string>()
+  const errors: Array<FieldError> = []
+  let missing = false
+  for (const issue of issues) {
+    const field = issue.path.length > 0 ? issue.path.join(".") : "body"
+    if (seen.has(field)) continue
+    seen.add(field)
+    missing ||= issue._tag === "Missing"
+    errors.push({ field, message: issue.message })
+  }
+  return Effect.fail(new Invalid({ status: missing ? 400 : 422, errors }))
+}

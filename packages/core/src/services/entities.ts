@@ -1,0 +1,124 @@
+import { Effect } from "effect"
+import { Forbidden, Invalid, messages, NotFound } from "../errors.ts"
+import { type Entity, EntityCreate, type EntityDeleted, EntityUpdate } from "../model/entity.ts"
+import type { EntityRecord, Repositories } from "../ports/storage.ts"
+import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
+import { type Actor, requireWrite } from "./actor.ts"
+import { findLiveCompany } from "./companies.ts"
+import { decodeBody } from "./decode-body.ts"
+import { type EnginePorts, nowIso } from "./ports.ts"
+import { call, inTransaction } from "./transaction.ts"
+
+export const toEntity = (row: EntityRecord): Entity => ({
+  id: row.id,
+  name: row.name,
+  country_alpha2: row.country_alpha2,
+  company_id: row.company_id,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+})
+
+const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase()
+
+const findEntity = (tx: Repositories, companyId: string, id: string) =>
+  call(() => tx.entities.findActive(companyId, id)).pipe(
+    Effect.flatMap((row) =>
+      row ? Effect.succeed(row) : Effect.fail(new NotFound({ field: "id", message: messages.entityNotFound })),
+    ),
+  )
+
+const alreadyExists = (existing: EntityRecord, name: string) =>
+  sameName(existing.name, name)
+    ? Invalid.one(422, "name", messages.alreadyTaken)
+    : Invalid.one(422, "base", messages.companyHasEntity)
+
+/** Use cases of entities: a company has at most one entity that is not deleted. */
+export const makeEntities = (ports: EnginePorts) => ({
+  create: (actor: Actor, companyId: string, body: unknown): Effect.Effect<Entity, Invalid | Forbidden | NotFound> =>
+    Effect.gen(function* () {
+      yield* requireWrite(actor)
+      const input = yield* decodeBody(EntityCreate, body)
+      return yield* inTransaction(ports.storage, (tx) =>
+        Effect.gen(function* () {
+          const company = yield* findLiveCompany(tx, actor, companyId)
+          const now = nowIso(ports)
+          const row: EntityRecord = {
+            id: ports.ids.next("ent"),
+            company_id: company.id,
+            name: input.name,
+            country_alpha2: input.country_alpha2,
+            payment_integration_active: false,
+            created_at: now,
+            updated_at: now,
+            deleted_at: null,
+          }
+          if (yield* call(() => tx.entities.insertIfNoneActive(row))) return toEntity(row)
+          const existing = yield* call(() => tx.entities.findActiveOfCompany(company.id))
+          return yield* Effect.fail(
+            existing ? alreadyExists(existing, input.name) : Invalid.one(422, "base", messages.companyHasEntity),
+          )
+        }),
+      )
+    }),
+
+  get: (actor: Actor, companyId: string, id: string): Effect.Effect<Entity, NotFound> =>
+    inTransaction(ports.storage, (tx) =>
+      findLiveCompany(tx, actor, companyId).pipe(Effect.flatMap((company) => findEntity(tx, company.id, id))),
+    ).pipe(Effect.map(toEntity)),
+
+  update: (
+    actor: Actor,
+    companyId: string,
+    id: string,
+    body: unknown,
+  ): Effect.Effect<Entity, Invalid | Forbidden | NotFound> =>
+    Effect.gen(function* () {
+      yield* requireWrite(actor)
+      const input = yield* decodeBody(EntityUpdate, body)
+      return yield* inTransaction(ports.storage, (tx) =>
+        Effect.gen(function* () {
+          const company = yield* findLiveCompany(tx, actor, companyId)
+          const current = yield* findEntity(tx, company.id, id)
+          if (current.payment_integration_active) {
+            return yield* Effect.fail(new Forbidden({ field: "base", message: messages.entityUpdateIntegration }))
+          }
+          const next: EntityRecord = { ...current, ...input, updated_at: nowIso(ports) }
+          yield* call(() => tx.entities.update(next))
+          return toEntity(next)
+        }),
+      )
+    }),
+
+  /** Soft-deletes the entity, which frees the company to create another. */
+  delete: (actor: Actor, companyId: string, id: string): Effect.Effect<EntityDeleted, Forbidden | NotFound> =>
+    Effect.gen(function* () {
+      yield* requireWrite(actor)
+      return yield* inTransaction(ports.storage, (tx) =>
+        Effect.gen(function* () {
+          const company = yield* findLiveCompany(tx, actor, companyId)
+          const current = yield* findEntity(tx, company.id, id)
+          if (current.payment_integration_active) {
+            return yield* Effect.fail(new Forbidden({ field: "base", message: messages.entityDeleteIntegration }))
+          }
+          const now = nowIso(ports)
+          yield* call(() => tx.entities.update({ ...current, updated_at: now, deleted_at: now }))
+          return { id: current.id, message: "Entity deleted successfully" }
+        }),
+      )
+    }),
+
+  list: (actor: Actor, companyId: string, query: PageQuery = {}): Effect.Effect<Page<Entity>, Invalid | NotFound> =>
+    Effect.gen(function* () {
+      const request = yield* parsePageRequest(query, pagePolicies.entities)
+      const slice = yield* inTransaction(ports.storage, (tx) =>
+        findLiveCompany(tx, actor, companyId).pipe(
+          Effect.flatMap((company) =>
+            call(() => tx.entities.listActive(company.id, { offset: pageOffset(request), limit: request.perPage })),
+          ),
+        ),
+      )
+      return toPage(slice.rows.map(toEntity), slice.total, request)
+    }),
+})
+
+export type Entities = ReturnType<typeof makeEntities>

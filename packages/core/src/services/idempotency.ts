@@ -1,0 +1,116 @@
+import { Effect } from "effect"
+import { Conflict, Invalid, messages } from "../errors.ts"
+import type { IdempotencyRecord } from "../ports/storage.ts"
+import { type FingerprintedRequest, requestFingerprint } from "../rules/idempotency-fingerprint.ts"
+import type { Actor } from "./actor.ts"
+import type { EnginePorts } from "./ports.ts"
+import { call, inTransaction } from "./transaction.ts"
+
+/** How long a key is remembered. */
+export const idempotencyRetentionMs = 24 * 60 * 60 * 1000
+/** How long a first request may run before a retry may take its key over (it crashed). */
+export const idempotencyLockMs = 60 * 1000
+
+/** The response to remember for a key. */
+export interface StoredResponse {
+  readonly status: number
+  readonly body: unknown
+}
+
+/** What to do with a request that carries an `Idempotency-Key`. */
+export type IdempotencyDecision =
+  | { readonly kind: "proceed" }
+  | { readonly kind: "replay"; readonly response: StoredResponse }
+
+const field = "Idempotency-Key"
+
+const validKey = (key: string) =>
+  key.length >= 1 && key.length <= 255
+    ? Effect.void
+    : Effect.fail(Invalid.one(400, field, "must be between 1 and 255 characters"))
+
+/**
+ * Idempotency keys of POST and PATCH requests, Stripe's way: the first response is replayed for
+ * the same request, a different request with the key is refused, and so is one that arrives
+ * while the first still runs. Records live in storage, so this holds across processes.
+ */
+export const makeIdempotency = (ports: EnginePorts) => ({
+  /**
+   * Claims the key for this request, or says what to answer instead.
+   *
+   * @example
+   * const decision = await engine.idempotency.begin(actor, key, { method: "POST", path, body })
+   * if (decision.kind === "replay") return decision.response
+   */
+  begin: (
+    actor: Actor,
+    key: string,
+    request: FingerprintedRequest,
+  ): Effect.Effect<IdempotencyDecision, Invalid | Conflict> =>
+    Effect.gen(function* () {
+      yield* validKey(key)
+      const fingerprint = yield* call(() => requestFingerprint(request))
+      const now = ports.clock.now()
+      const fresh: IdempotencyRecord = {
+        workspace_id: actor.workspaceId,
+        key,
+        fingerprint,
+        response_status: null,
+        response_body: null,
+        created_at: now.toISOString(),
+        expires_at: new Date(now.getTime() + idempotencyRetentionMs).toISOString(),
+        locked_until: new Date(now.getTime() + idempotencyLockMs).toISOString(),
+      }
+      return yield* inTransaction(ports.storage, (tx) =>
+        Effect.gen(function* () {
+          const claim = yield* call(() => tx.idempotency.claim(fresh))
+          if (claim.claimed) return { kind: "proceed" } as const
+          const existing = claim.existing
+          const takeOver = Effect.as(
+            call(() => tx.idempotency.replace(fresh)),
+            { kind: "proceed" } as const,
+          )
+          if (existing.expires_at <= fresh.created_at) return yield* takeOver
+          if (existing.fingerprint !== fingerprint) {
+            return yield* Effect.fail(Invalid.one(422, field, messages.idempotencyMismatch))
+          }
+          if (existing.response_status !== null) {
+            const body: unknown = existing.response_body === null ? null : JSON.parse(existing.response_body)
+            return { kind: "replay", response: { status: existing.response_status, body } } as const
+          }
+          if (existing.locked_until !== null && existing.locked_until > fresh.created_at) {
+            return yield* Effect.fail(new Conflict({ field, message: messages.idempotencyInFlight }))
+          }
+          return yield* takeOver
+        }),
+      )
+    }),
+
+  /** Remembers the response of the request that claimed the key. */
+  complete: (actor: Actor, key: string, response: StoredResponse): Effect.Effect<void> =>
+    inTransaction(ports.storage, (tx) =>
+      Effect.gen(function* () {
+        const existing = yield* call(() => tx.idempotency.find(actor.workspaceId, key))
+        if (existing === undefined)
+          return yield* Effect.die(new Error(`idempotency key ${key} completed without begin`))
+        yield* call(() =>
+          tx.idempotency.replace({
+            ...existing,
+            response_status: response.status,
+            response_body: JSON.stringify(response.body ?? null),
+            locked_until: null,
+          }),
+        )
+      }),
+    ),
+
+  /** Forgets the key after a failure that a retry may fix (a 5xx), so the retry runs again. */
+  abandon: (actor: Actor, key: string): Effect.Effect<void> =>
+    inTransaction(ports.storage, (tx) => call(() => tx.idempotency.delete(actor.workspaceId, key))),
+
+  /** Deletes records past their retention; returns how many. */
+  purgeExpired: (): Effect.Effect<number> =>
+    inTransaction(ports.storage, (tx) => call(() => tx.idempotency.purgeExpired(ports.clock.now().toISOString()))),
+})
+
+export type Idempotency = ReturnType<typeof makeIdempotency>

@@ -1,0 +1,85 @@
+import { Effect } from "effect"
+import { type Forbidden, type Invalid, messages, NotFound } from "../errors.ts"
+import { type Recipient, RecipientCreate } from "../model/recipient.ts"
+import type { RecipientRecord, Repositories } from "../ports/storage.ts"
+import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
+import { type Actor, requireWrite } from "./actor.ts"
+import { findLiveCompany } from "./companies.ts"
+import { decodeBody } from "./decode-body.ts"
+import { type EnginePorts, nowIso } from "./ports.ts"
+import { call, inTransaction } from "./transaction.ts"
+
+export const toRecipient = (row: RecipientRecord): Recipient => ({
+  id: row.id,
+  name: row.name,
+  email: row.email,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+  bank_accounts: [],
+})
+
+const findRecipient = (tx: Repositories, companyId: string, id: string) =>
+  call(() => tx.recipients.findActive(companyId, id)).pipe(
+    Effect.flatMap((row) =>
+      row ? Effect.succeed(row) : Effect.fail(new NotFound({ field: "id", message: messages.recipientNotFound })),
+    ),
+  )
+
+/** Use cases of recipients. A deleted recipient is gone: it cannot be fetched nor listed. */
+export const makeRecipients = (ports: EnginePorts) => ({
+  create: (actor: Actor, companyId: string, body: unknown): Effect.Effect<Recipient, Invalid | Forbidden | NotFound> =>
+    Effect.gen(function* () {
+      yield* requireWrite(actor)
+      const input = yield* decodeBody(RecipientCreate, body)
+      return yield* inTransaction(ports.storage, (tx) =>
+        Effect.gen(function* () {
+          const company = yield* findLiveCompany(tx, actor, companyId)
+          const now = nowIso(ports)
+          const row: RecipientRecord = {
+            id: ports.ids.next("rcp"),
+            company_id: company.id,
+            name: input.name,
+            email: input.email ?? null,
+            created_at: now,
+            updated_at: now,
+            deleted_at: null,
+          }
+          yield* call(() => tx.recipients.insert(row))
+          return toRecipient(row)
+        }),
+      )
+    }),
+
+  get: (actor: Actor, companyId: string, id: string): Effect.Effect<Recipient, NotFound> =>
+    inTransaction(ports.storage, (tx) =>
+      findLiveCompany(tx, actor, companyId).pipe(Effect.flatMap((company) => findRecipient(tx, company.id, id))),
+    ).pipe(Effect.map(toRecipient)),
+
+  delete: (actor: Actor, companyId: string, id: string): Effect.Effect<void, Forbidden | NotFound> =>
+    Effect.gen(function* () {
+      yield* requireWrite(actor)
+      yield* inTransaction(ports.storage, (tx) =>
+        Effect.gen(function* () {
+          const company = yield* findLiveCompany(tx, actor, companyId)
+          const current = yield* findRecipient(tx, company.id, id)
+          const now = nowIso(ports)
+          yield* call(() => tx.recipients.update({ ...current, updated_at: now, deleted_at: now }))
+        }),
+      )
+    }),
+
+  list: (actor: Actor, companyId: string, query: PageQuery = {}): Effect.Effect<Page<Recipient>, Invalid | NotFound> =>
+    Effect.gen(function* () {
+      const request = yield* parsePageRequest(query, pagePolicies.recipients)
+      const slice = yield* inTransaction(ports.storage, (tx) =>
+        findLiveCompany(tx, actor, companyId).pipe(
+          Effect.flatMap((company) =>
+            call(() => tx.recipients.listActive(company.id, { offset: pageOffset(request), limit: request.perPage })),
+          ),
+        ),
+      )
+      return toPage(slice.rows.map(toRecipient), slice.total, request)
+    }),
+})
+
+export type Recipients = ReturnType<typeof makeRecipients>
