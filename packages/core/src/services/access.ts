@@ -1,8 +1,10 @@
 import { Effect } from "effect"
 import { Invalid, messages, Unauthorized } from "../errors.ts"
+import { SessionCreate } from "../model/session.ts"
 import type { ApiKeyRecord, ApiKeyScope, Repositories } from "../ports/storage.ts"
 import { randomToken } from "../rules/random-token.ts"
 import type { Actor } from "./actor.ts"
+import { decodeBody } from "./decode-body.ts"
 import { type EnginePorts, nowIso } from "./ports.ts"
 import { call, inTransaction } from "./transaction.ts"
 
@@ -76,13 +78,13 @@ export const makeAccess = (ports: EnginePorts) => ({
     inTransaction(ports.storage, (tx) => call(() => tx.apiKeys.findByKey(key))).pipe(Effect.map(Boolean)),
 
   /**
-   * Checks a key and secret; the actor they act as, or 401 `api_key`. An unknown key costs as
+   * Checks the body of `POST /api/v1/sessions` (`api_key`, `api_secret`): the actor the key acts
+   * as, 400 when a field is missing, or 401 `api_key`. An unknown key costs as
    * much as a wrong secret, so timing does not tell which keys exist.
    */
-  authenticate: (apiKey: unknown, apiSecret: unknown): Effect.Effect<Actor, Unauthorized> =>
+  authenticate: (body: unknown): Effect.Effect<Actor, Invalid | Unauthorized> =>
     Effect.gen(function* () {
-      const key = typeof apiKey === "string" ? apiKey : ""
-      const secret = typeof apiSecret === "string" ? apiSecret : ""
+      const { api_key: key, api_secret: secret } = yield* decodeBody(SessionCreate, body)
       const row =
         key.length > 0 && key.length <= 200
           ? yield* inTransaction(ports.storage, (tx) => call(() => tx.apiKeys.findByKey(key)))
