@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { Invalid, messages, Unauthorized } from "../errors.ts"
 import { SessionCreate } from "../model/session.ts"
-import type { ApiKeyRecord, ApiKeyScope, Repositories } from "../ports/storage.ts"
+import type { ApiKeyRecord, ApiKeyScope, Repositories, WorkspaceRecord } from "../ports/storage.ts"
 import { randomToken } from "../rules/random-token.ts"
 import type { Actor } from "./actor.ts"
 import { decodeBody } from "./decode-body.ts"
@@ -28,6 +28,13 @@ export interface ApiKeyRequest {
 const workspaceOf = (tx: Repositories, ports: EnginePorts, name: string) =>
   call(() => tx.workspaces.insertOrGet({ id: ports.ids.next("ws"), name, created_at: nowIso(ports) }))
 
+const workspaceName = (name: string) => {
+  const trimmed = name.trim()
+  return trimmed.length >= 1 && trimmed.length <= 100
+    ? Effect.succeed(trimmed)
+    : Effect.fail(Invalid.one(422, "workspace", "must be 1 to 100 characters"))
+}
+
 const invalidCredentials = () => new Unauthorized({ field: "api_key", message: messages.invalidApiKey })
 
 /** Workspaces, API keys and the check of a key and secret. */
@@ -40,10 +47,7 @@ export const makeAccess = (ports: EnginePorts) => ({
    */
   createApiKey: (request: ApiKeyRequest): Effect.Effect<IssuedApiKey, Invalid> =>
     Effect.gen(function* () {
-      const name = request.workspace.trim()
-      if (name.length === 0 || name.length > 100) {
-        return yield* Effect.fail(Invalid.one(422, "workspace", "must be 1 to 100 characters"))
-      }
+      const name = yield* workspaceName(request.workspace)
       const scope = request.scope ?? "write"
       const key = request.key ?? `pk_${randomToken(24)}`
       const secret = request.secret ?? `sk_${randomToken(40)}`
@@ -67,6 +71,19 @@ export const makeAccess = (ports: EnginePorts) => ({
         }),
       )
       return { workspace: workspace.name, workspace_id: workspace.id, api_key: key, api_secret: secret, scope }
+    }),
+
+  /**
+   * The workspace of that name, created when missing: the tenant an embedder acts in.
+   *
+   * @example
+   * const { id } = await engine.access.ensureWorkspace("acme")
+   * const actor: Actor = { workspaceId: id, scope: "write" }
+   */
+  ensureWorkspace: (name: string): Effect.Effect<WorkspaceRecord, Invalid> =>
+    Effect.gen(function* () {
+      const trimmed = yield* workspaceName(name)
+      return yield* inTransaction(ports.storage, (tx) => workspaceOf(tx, ports, trimmed))
     }),
 
   /** True once any API key exists: an empty database gets a bootstrap key at start. */

@@ -1,0 +1,66 @@
+import { Effect, Either, type Schema } from "effect"
+import { describe, expect, it } from "vitest"
+import { CompanyCreate } from "../model/company.ts"
+import { EntityCreate, EntityUpdate } from "../model/entity.ts"
+import { RecipientCreate } from "../model/recipient.ts"
+import { decodeBody } from "./decode-body.ts"
+
+const failure = <A, I>(schema: Schema.Schema<A, I>, body: unknown) => {
+  const result = Effect.runSync(Effect.either(decodeBody(schema, body)))
+  if (Either.isRight(result)) throw new Error("expected a failure")
+  return { status: result.left.status, errors: result.left.errors }
+}
+
+describe("decodeBody", () => {
+  it("reports every missing field at once with 400 and the spec's messages", () => {
+    expect(failure(EntityCreate, {})).toEqual({
+      status: 400,
+      errors: [
+        { field: "name", message: "Entity name is required" },
+        { field: "country_alpha2", message: "Country alpha2 code is required" },
+      ],
+    })
+    expect(failure(RecipientCreate, {})).toEqual({ status: 400, errors: [{ field: "name", message: "Name is required" }] })
+  })
+
+  it("answers 400 when a field is missing even if another is wrong", () => {
+    expect(failure(CompanyCreate, { name: 1, country: "US" })).toEqual({
+      status: 400,
+      errors: [
+        { field: "name", message: "must be a string" },
+        { field: "default_currency", message: "Default currency is required" },
+      ],
+    })
+  })
+
+  it("answers 422 with the field for wrong values", () => {
+    expect(failure(EntityUpdate, { name: "   " })).toEqual({
+      status: 422,
+      errors: [{ field: "name", message: "can't be blank" }],
+    })
+    expect(failure(CompanyCreate, { name: "Acme", country: "us", default_currency: "XXY" })).toEqual({
+      status: 422,
+      errors: [
+        { field: "country", message: "Invalid country code" },
+        { field: "default_currency", message: "Invalid currency code" },
+      ],
+    })
+    expect(failure(RecipientCreate, { name: "Ann", email: "nope" }).errors).toEqual([
+      { field: "email", message: "is not a valid email address" },
+    ])
+  })
+
+  it("refuses a body that is not an object", () => {
+    for (const body of [null, [], "x", 3, true]) {
+      expect(failure(CompanyCreate, body)).toEqual({
+        status: 400,
+        errors: [{ field: "body", message: "Body must be a JSON object" }],
+      })
+    }
+  })
+
+  it("decodes a valid body and ignores unknown fields", () => {
+    const body = { name: "Acme", country: "US", default_currency: "USD", extra: true }
+    expect(Effect.runSync(decodeBody(CompanyCreate, body))).toEqual({ name: "Acme", country: "US", default_currency: "USD" })
+  })
+})
