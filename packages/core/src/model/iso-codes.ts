@@ -4,6 +4,32 @@ import countries from "i18n-iso-countries"
 /** True for an assigned ISO 3166-1 alpha-2 code, upper case only ("US", not "us" or "USA"). */
 export const isCountryAlpha2 = (code: string): boolean => /^[A-Z]{2}$/.test(code) && countries.isValid(code)
 
-/** True for an active ISO 4217 alphabetic code, upper case only ("USD"). */
+/** ISO 4217 codes that are not money one pays with: precious metals, fund units, test codes. */
+const notPayable = new Set([
+  "XAU",
+  "XAG",
+  "XPD",
+  "XPT",
+  "XDR",
+  "XSU",
+  "XUA",
+  "XBA",
+  "XBB",
+  "XBC",
+  "XBD",
+  "XTS",
+  "XXX",
+  "BOV",
+  "CHE",
+  "CHW",
+  "CLF",
+  "COU",
+  "MXV",
+  "USN",
+  "UYI",
+  "UYW",
+])
+
+/** True for an active ISO 4217 code of a currency one pays with, upper case only ("USD"). */
 export const isCurrencyCode = (code: string): boolean =>
-  /^[A-Z]{3}$/.test(code) && currencyCodes.code(code) !== undefined
+  /^[A-Z]{3}$/.test(code) && !notPayable.has(code) && currencyCodes.code(code) !== undefined

@@ -1,0 +1,132 @@
+/**
+ * The payment provider port: what the engine needs from the outside payment service (payment
+ * methods, bank-account form schemas, beneficiaries, FX rates, payment execution).
+ *
+ * Every method is keyed by the engine's own ids where it creates something, so a call repeated
+ * after a crash never creates or pays twice.
+ *
+ * @example
+ * const provider = createSandboxPaymentProvider({ latencyMs: 0 })
+ * const methods = await provider.paymentMethods({ countryCode: "US", currencyCode: "USD", entityType: "COMPANY" })
+ */
+export interface PaymentProvider {
+  /** Transfer methods and clearing systems for a bank country and currency. Empty when none. */
+  paymentMethods(query: PaymentMethodQuery): Promise<ReadonlyArray<PaymentMethodOption>>
+  /**
+   * The form schema a bank account must satisfy. Absent `transferMethod`/`localClearingSystem`
+   * mean the provider's default for the country (the first of `paymentMethods`). An unsupported
+   * combination answers `{ ok: false, message }`, a message fit to pass to the client.
+   */
+  bankAccountRequirements(query: RequirementsQuery): Promise<RequirementsAnswer>
+  /** Registers a recipient bank account with the provider. Same `reference` twice: same result. */
+  createBeneficiary(request: BeneficiaryRequest): Promise<{ readonly providerBeneficiaryId: string }>
+  /**
+   * Mid-market rate: 1 unit of `source` is `rate` units of `target`, as an exact decimal string
+   * ("0.92153400"). The engine applies its own margin.
+   */
+  exchangeRate(pair: { readonly source: string; readonly target: string }): Promise<{ readonly rate: string }>
+  /**
+   * Executes a payment. Keyed by `paymentId`: a second call for the same id returns the first
+   * outcome and moves no money.
+   */
+  submitPayment(request: PaymentSubmission): Promise<PaymentOutcome>
+}
+
+export type EntityType = "COMPANY" | "PERSONAL"
+
+export interface PaymentMethodQuery {
+  /** ISO 3166-1 alpha-2, upper case. */
+  readonly countryCode: string
+  /** ISO 4217, upper case. */
+  readonly currencyCode: string
+  readonly entityType: EntityType
+}
+
+/** One entry of `GET /api/v1/payment_methods`. */
+export interface PaymentMethodOption {
+  /** "LOCAL" or "SWIFT". */
+  readonly transfer_method: string
+  /** For example ["ACH", "FEDWIRE"]; may be empty. */
+  readonly local_clearing_systems: ReadonlyArray<string>
+}
+
+export interface RequirementsQuery extends PaymentMethodQuery {
+  /** Upper case ("LOCAL", "SWIFT") or absent. */
+  readonly transferMethod?: string
+  /** Upper case ("ACH", "FEDWIRE", "SEPA", "FPS", ...) or absent. */
+  readonly localClearingSystem?: string
+}
+
+export type RequirementsAnswer =
+  | { readonly ok: true; readonly schema: RequirementsSchema }
+  | { readonly ok: false; readonly message: string }
+
+/** The spec's bank-account requirements schema, exactly as `data` of the endpoint. */
+export interface RequirementsSchema {
+  readonly condition: {
+    readonly account_currency: string
+    readonly bank_country_code: string
+    readonly entity_type: EntityType
+    readonly local_clearing_system: string | null
+    readonly transfer_method: string
+  }
+  readonly fields: ReadonlyArray<RequirementField>
+  /**
+   * How an account that satisfies this schema is paid: the payment method of its profile and
+   * routing detail (ach, wire, swift, sepa, fps, ...). Not part of the wire shape.
+   */
+  readonly payment_method: string
+}
+
+export interface RequirementField {
+  readonly enabled: boolean
+  /** Dot path into `beneficiary_details`, e.g. "bank_details.account_number". */
+  readonly path: string
+  readonly required: boolean
+  readonly field: {
+    readonly key: string
+    readonly label: string
+    readonly type: "INPUT" | "SELECT" | "RADIO" | "TRANSFER_METHOD"
+    readonly options: ReadonlyArray<{ readonly label: string; readonly value: string }>
+    readonly default: string | null
+    /** Changing this field changes the schema: ask again with the new value. */
+    readonly refresh: boolean
+  }
+  readonly rule: FieldRule | null
+}
+
+/**
+ * How a value is checked. `type` names a checksum where the real world has one; every rule also
+ * carries the pattern and lengths a form can check by itself.
+ */
+export interface FieldRule {
+  readonly type: "REGEX" | "IBAN" | "ABA_ROUTING_NUMBER" | "CLABE"
+  readonly pattern: string
+  readonly minimum_length: number | null
+  readonly maximum_length: number | null
+}
+
+/** `beneficiary_details` of a bank-account create, already validated against the schema. */
+export interface BeneficiaryRequest {
+  /** The engine's bank account id; the provider's idempotency key. */
+  readonly reference: string
+  readonly details: Readonly<Record<string, unknown>>
+}
+
+export interface PaymentSubmission {
+  readonly paymentId: string
+  /** Exact decimal strings in the currencies' minor units. */
+  readonly sourceAmount: string
+  readonly sourceCurrency: string
+  readonly targetAmount: string
+  readonly targetCurrency: string
+  /** The instructed amount, which decides the sandbox's test outcomes (".13" fails). */
+  readonly instructedAmount: string
+  readonly instructedCurrency: string
+  readonly paymentMethod: string
+  readonly providerBeneficiaryId: string | null
+}
+
+export type PaymentOutcome =
+  | { readonly status: "completed"; readonly providerPaymentId: string }
+  | { readonly status: "failed"; readonly providerPaymentId: string; readonly reason: string }
