@@ -1,13 +1,17 @@
 import type { Storage } from "@payments-engine/core"
+import type { ContractTestId } from "./contract-test-ids.ts"
 
-/** Ids of the suite's tests, for `skip`. Prefer declaring `storage.capabilities` over skipping. */
-export type ContractTestId = string
+export type { ContractTestId } from "./contract-test-ids.ts"
 
 /** What an adapter author hands to {@link runContractSuite}. */
 export interface ContractSuiteOptions {
   /** Title of the suite's `describe` block, e.g. "kysely/sqlite". */
   readonly name: string
-  /** A fresh, isolated, migrated storage. Called many times; each result is closed by the suite. */
+  /**
+   * A fresh, migrated storage. Called once per test (many times); the suite closes each one it
+   * gets. Rows of other tests may be present: the suite works in fresh workspaces, but a fully
+   * isolated storage (a new database, or `reset` wiping it) keeps failures easy to read.
+   */
   readonly factory: () => Promise<Storage>
   /** Runs once before the suite (connect a server, start a container). */
   readonly setup?: () => Promise<void>
@@ -15,8 +19,18 @@ export interface ContractSuiteOptions {
   readonly reset?: () => Promise<void>
   /** Runs once after the suite. */
   readonly teardown?: () => Promise<void>
-  /** Test ids not to run. */
+  /** Test ids not to run. Unknown ids are refused. Prefer declaring `storage.capabilities`. */
   readonly skip?: ReadonlyArray<ContractTestId>
-  /** Forwarded to `fc.assert` for the property-based runs. */
-  readonly fastCheck?: { readonly numRuns?: number; readonly seed?: number; readonly path?: string }
+  /**
+   * Forwarded to `fc.assert` for the property-based runs. A failure prints `seed` and `path`
+   * (and the commands' `replayPath`); pass them here to replay exactly that run.
+   */
+  readonly fastCheck?: {
+    /** Runs per property; 25 by default. */
+    readonly numRuns?: number
+    readonly seed?: number
+    readonly path?: string
+    /** The `replayPath` printed with a failing command sequence. */
+    readonly replayPath?: string
+  }
 }

@@ -20,7 +20,10 @@ describe("decodeBody", () => {
         { field: "country_alpha2", message: "Country alpha2 code is required" },
       ],
     })
-    expect(failure(RecipientCreate, {})).toEqual({ status: 400, errors: [{ field: "name", message: "Name is required" }] })
+    expect(failure(RecipientCreate, {})).toEqual({
+      status: 400,
+      errors: [{ field: "name", message: "Name is required" }],
+    })
   })
 
   it("answers 400 when a field is missing even if another is wrong", () => {
@@ -59,8 +62,22 @@ describe("decodeBody", () => {
     }
   })
 
+  it("treats undefined properties as absent", () => {
+    expect(Effect.runSync(decodeBody(EntityUpdate, { name: undefined, country_alpha2: "FR" }))).toEqual({
+      country_alpha2: "FR",
+    })
+    expect(failure(EntityCreate, { name: undefined, country_alpha2: "FR" })).toEqual({
+      status: 400,
+      errors: [{ field: "name", message: "Entity name is required" }],
+    })
+  })
+
   it("decodes a valid body and ignores unknown fields", () => {
     const body = { name: "Acme", country: "US", default_currency: "USD", extra: true }
-    expect(Effect.runSync(decodeBody(CompanyCreate, body))).toEqual({ name: "Acme", country: "US", default_currency: "USD" })
+    expect(Effect.runSync(decodeBody(CompanyCreate, body))).toEqual({
+      name: "Acme",
+      country: "US",
+      default_currency: "USD",
+    })
   })
 })

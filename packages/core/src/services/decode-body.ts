@@ -4,6 +4,17 @@ import { type FieldError, Invalid } from "../errors.ts"
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
+/** The object without its `undefined` properties, at every depth: an embedder's `{ name: undefined }` means "no name". */
+const withoutUndefined = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(withoutUndefined)
+  if (!isPlainObject(value)) return value
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, withoutUndefined(v)]),
+  )
+}
+
 /**
  * Decodes a request body with its schema. Every failing field is reported at once, by dotted
  * path, with the first message for it; a missing required field makes the status 400, any other
@@ -11,7 +22,9 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
  */
 export const decodeBody = <A, I>(schema: Schema.Schema<A, I, never>, body: unknown): Effect.Effect<A, Invalid> => {
   if (!isPlainObject(body)) return Effect.fail(Invalid.one(400, "body", "Body must be a JSON object"))
-  const result = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "ignore" })(body)
+  const result = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "ignore" })(
+    withoutUndefined(body),
+  )
   if (Either.isRight(result)) return Effect.succeed(result.right)
   const issues = ParseResult.ArrayFormatter.formatErrorSync(result.left)
   const seen = new Set<string>()

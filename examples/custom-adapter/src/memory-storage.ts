@@ -1,0 +1,206 @@
+import type {
+  ApiKeyRecord,
+  ClaimResult,
+  CompanyRecord,
+  EntityRecord,
+  IdempotencyRecord,
+  RecipientRecord,
+  Repositories,
+  Slice,
+  Storage,
+  StorageCapabilities,
+  Window,
+  WorkspaceRecord,
+} from "@payments-engine/core"
+
+/** Everything the storage keeps. Records are immutable: a write replaces the map entry. */
+interface Tables {
+  readonly workspaces: Map<string, WorkspaceRecord>
+  readonly apiKeys: Map<string, ApiKeyRecord>
+  readonly companies: Map<string, CompanyRecord>
+  readonly entities: Map<string, EntityRecord>
+  readonly recipients: Map<string, RecipientRecord>
+  readonly idempotency: Map<string, IdempotencyRecord>
+  readonly settings: Map<string, string>
+}
+
+const emptyTables = (): Tables => ({
+  workspaces: new Map(),
+  apiKeys: new Map(),
+  companies: new Map(),
+  entities: new Map(),
+  recipients: new Map(),
+  idempotency: new Map(),
+  settings: new Map(),
+})
+
+/** A copy a transaction may change freely: new maps over the same (frozen) records. */
+const copyTables = (tables: Tables): Tables => ({
+  workspaces: new Map(tables.workspaces),
+  apiKeys: new Map(tables.apiKeys),
+  companies: new Map(tables.companies),
+  entities: new Map(tables.entities),
+  recipients: new Map(tables.recipients),
+  idempotency: new Map(tables.idempotency),
+  settings: new Map(tables.settings),
+})
+
+const byId = (a: { readonly id: string }, b: { readonly id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+
+/** The live rows that match, in id order, cut to the window. */
+const sliceOf = <T extends { readonly id: string; readonly deleted_at: string | null }>(
+  rows: Iterable<T>,
+  keep: (row: T) => boolean,
+  window: Window,
+): Slice<T> => {
+  const live = [...rows].filter((row) => row.deleted_at === null && keep(row)).sort(byId)
+  return { rows: live.slice(window.offset, window.offset + window.limit), total: live.length }
+}
+
+const freeze = <T extends object>(row: T): T => Object.freeze({ ...row })
+
+const idempotencyKey = (workspaceId: string, key: string) => `${workspaceId}\u0000${key}`
+
+/** Repositories that read and write one set of tables (a transaction's private copy). */
+const repositoriesOver = (t: Tables): Repositories => ({
+  workspaces: {
+    insertOrGet: async (row) => {
+      for (const existing of t.workspaces.values()) if (existing.name === row.name) return existing
+      t.workspaces.set(row.id, freeze(row))
+      return row
+    },
+    findByName: async (name) => [...t.workspaces.values()].find((row) => row.name === name),
+  },
+  apiKeys: {
+    insert: async (row) => {
+      if (t.apiKeys.has(row.key)) throw new Error(`duplicate api key ${row.key}`)
+      t.apiKeys.set(row.key, freeze(row))
+    },
+    findByKey: async (key) => t.apiKeys.get(key),
+    count: async () => t.apiKeys.size,
+  },
+  companies: {
+    insert: async (row) => {
+      if (t.companies.has(row.id)) throw new Error(`duplicate company ${row.id}`)
+      t.companies.set(row.id, freeze(row))
+    },
+    find: async (workspaceId, id) => {
+      const row = t.companies.get(id)
+      return row?.workspace_id === workspaceId ? row : undefined
+    },
+    update: async (row) => {
+      if (t.companies.has(row.id)) t.companies.set(row.id, freeze(row))
+    },
+    listActive: async (workspaceId, window) =>
+      sliceOf(t.companies.values(), (row) => row.workspace_id === workspaceId, window),
+  },
+  entities: {
+    insertIfNoneActive: async (row) => {
+      for (const existing of t.entities.values()) {
+        if (existing.company_id === row.company_id && existing.deleted_at === null) return false
+      }
+      t.entities.set(row.id, freeze(row))
+      return true
+    },
+    findActive: async (companyId, id) => {
+      const row = t.entities.get(id)
+      return row?.company_id === companyId && row.deleted_at === null ? row : undefined
+    },
+    findActiveOfCompany: async (companyId) =>
+      [...t.entities.values()].find((row) => row.company_id === companyId && row.deleted_at === null),
+    update: async (row) => {
+      if (t.entities.has(row.id)) t.entities.set(row.id, freeze(row))
+    },
+    listActive: async (companyId, window) =>
+      sliceOf(t.entities.values(), (row) => row.company_id === companyId, window),
+  },
+  recipients: {
+    insert: async (row) => {
+      if (t.recipients.has(row.id)) throw new Error(`duplicate recipient ${row.id}`)
+      t.recipients.set(row.id, freeze(row))
+    },
+    findActive: async (companyId, id) => {
+      const row = t.recipients.get(id)
+      return row?.company_id === companyId && row.deleted_at === null ? row : undefined
+    },
+    update: async (row) => {
+      if (t.recipients.has(row.id)) t.recipients.set(row.id, freeze(row))
+    },
+    listActive: async (companyId, window) =>
+      sliceOf(t.recipients.values(), (row) => row.company_id === companyId, window),
+  },
+  idempotency: {
+    claim: async (row): Promise<ClaimResult> => {
+      const existing = t.idempotency.get(idempotencyKey(row.workspace_id, row.key))
+      if (existing) return { claimed: false, existing }
+      t.idempotency.set(idempotencyKey(row.workspace_id, row.key), freeze(row))
+      return { claimed: true }
+    },
+    find: async (workspaceId, key) => t.idempotency.get(idempotencyKey(workspaceId, key)),
+    replace: async (row) => {
+      t.idempotency.set(idempotencyKey(row.workspace_id, row.key), freeze(row))
+    },
+    delete: async (workspaceId, key) => {
+      t.idempotency.delete(idempotencyKey(workspaceId, key))
+    },
+    purgeExpired: async (now) => {
+      let purged = 0
+      for (const [id, row] of t.idempotency) {
+        if (row.expires_at <= now) {
+          t.idempotency.delete(id)
+          purged += 1
+        }
+      }
+      return purged
+    },
+  },
+  settings: {
+    get: async (name) => t.settings.get(name),
+    putIfAbsent: async (name, value) => {
+      const existing = t.settings.get(name)
+      if (existing !== undefined) return existing
+      t.settings.set(name, value)
+      return value
+    },
+  },
+})
+
+/**
+ * A storage adapter that keeps everything in memory: the smallest thing that passes the
+ * contract suite, and a template for your own adapter.
+ *
+ * Transactions run one at a time (a promise queue), each on its own copy of the tables; the copy
+ * replaces the tables when the work resolves and is dropped when it rejects, so a rollback
+ * really undoes every write. Nothing survives the process, so `multiProcess` is false.
+ *
+ * @example
+ * const storage = createMemoryStorage()
+ * const engine = createEngine({ storage, clock, ids, hasher })
+ */
+export const createMemoryStorage = (): Storage => {
+  let tables = emptyTables()
+  let queue: Promise<unknown> = Promise.resolve()
+  let closed = false
+  const capabilities: StorageCapabilities = { multiProcess: false }
+
+  return {
+    capabilities,
+    transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
+      if (closed) return Promise.reject(new Error("memory storage is closed"))
+      const run = async () => {
+        const draft = copyTables(tables)
+        const result = await work(repositoriesOver(draft))
+        tables = draft
+        return result
+      }
+      const outcome = queue.then(run)
+      // The next transaction waits for this one to settle, whichever way it goes.
+      queue = outcome.catch(() => undefined)
+      return outcome
+    },
+    async close() {
+      closed = true
+      await queue
+    },
+  }
+}

@@ -1,0 +1,146 @@
+import { type ContractTestId, runContractTest } from "@payments-engine/contract-tests"
+import type { Repositories, Storage } from "@payments-engine/core"
+import { describe, expect, it } from "vitest"
+import { createMemoryStorage } from "./memory-storage.ts"
+
+/*
+ * The suite must fail an adapter with a bug, not only pass a good one. Each case plants one bug
+ * that real adapters have had into the memory storage and names tests that must catch it.
+ */
+
+/** The memory storage with its repositories rewritten by `plant` in every transaction. */
+const withFault = (plant: (tx: Repositories) => Repositories) => async (): Promise<Storage> => {
+  const storage = createMemoryStorage()
+  return { ...storage, transaction: (work) => storage.transaction((tx) => work(plant(tx))) }
+}
+
+const dropMilliseconds = (iso: string) => iso.replace(/\.\d{3}Z$/, "Z")
+
+const faults: ReadonlyArray<{
+  readonly bug: string
+  readonly factory: () => Promise<Storage>
+  readonly caughtBy: ReadonlyArray<ContractTestId>
+}> = [
+  {
+    bug: "commits the writes of a transaction whose work rejected",
+    factory: async () => {
+      const storage = createMemoryStorage()
+      return {
+        ...storage,
+        transaction: async (work) => {
+          let failure: { reason: unknown } | undefined
+          const value = await storage.transaction(async (tx) => {
+            try {
+              return await work(tx)
+            } catch (reason) {
+              failure = { reason }
+              return undefined as never
+            }
+          })
+          if (failure) throw failure.reason
+          return value
+        },
+      }
+    },
+    caughtBy: ["storage.rollback"],
+  },
+  {
+    bug: "says it inserted an entity when the company already had one",
+    factory: withFault((tx) => ({
+      ...tx,
+      entities: {
+        ...tx.entities,
+        insertIfNoneActive: async (row) => {
+          await tx.entities.insertIfNoneActive(row)
+          return true
+        },
+      },
+    })),
+    caughtBy: ["entities.one-per-company", "concurrency.one-entity-per-company"],
+  },
+  {
+    bug: "ignores the window of a list",
+    factory: withFault((tx) => ({
+      ...tx,
+      companies: { ...tx.companies, listActive: (id) => tx.companies.listActive(id, { offset: 0, limit: 1000 }) },
+    })),
+    caughtBy: ["companies.paging"],
+  },
+  {
+    bug: "lists rows newest first",
+    factory: withFault((tx) => ({
+      ...tx,
+      recipients: {
+        ...tx.recipients,
+        listActive: async (id, window) => {
+          const slice = await tx.recipients.listActive(id, window)
+          return { ...slice, rows: [...slice.rows].reverse() }
+        },
+      },
+    })),
+    caughtBy: ["recipients.create-and-get", "model.companies-entities-recipients"],
+  },
+  {
+    bug: "reads timestamps back without milliseconds",
+    factory: withFault((tx) => ({
+      ...tx,
+      companies: {
+        ...tx.companies,
+        find: async (workspaceId, id) => {
+          const row = await tx.companies.find(workspaceId, id)
+          return row && { ...row, created_at: dropMilliseconds(row.created_at) }
+        },
+      },
+    })),
+    caughtBy: ["companies.create-and-get"],
+  },
+  {
+    bug: "stores a null email as an empty string",
+    factory: withFault((tx) => ({
+      ...tx,
+      recipients: { ...tx.recipients, insert: (row) => tx.recipients.insert({ ...row, email: row.email ?? "" }) },
+    })),
+    caughtBy: ["recipients.create-and-get"],
+  },
+  {
+    bug: "does not write payment_integration_active on update",
+    factory: withFault((tx) => ({
+      ...tx,
+      entities: { ...tx.entities, update: (row) => tx.entities.update({ ...row, payment_integration_active: false }) },
+    })),
+    caughtBy: ["entities.active-integration", "companies.active-integration"],
+  },
+  {
+    bug: "lets a second claim of an idempotency key through",
+    factory: withFault((tx) => ({
+      ...tx,
+      idempotency: {
+        ...tx.idempotency,
+        claim: async (row) => {
+          const claim = await tx.idempotency.claim(row)
+          if (!claim.claimed) await tx.idempotency.replace(row)
+          return { claimed: true }
+        },
+      },
+    })),
+    caughtBy: ["idempotency.in-flight", "idempotency.replay", "concurrency.idempotency-claim"],
+  },
+]
+
+describe("the contract suite fails a broken adapter", () => {
+  for (const { bug, factory, caughtBy } of faults) {
+    for (const id of caughtBy) {
+      it(`${id} catches an adapter that ${bug}`, async () => {
+        // A fixed seed: whether a random run meets the bug must not depend on luck.
+        await expect(runContractTest(id, { factory, fastCheck: { seed: 42, numRuns: 200 } })).rejects.toThrow()
+      })
+    }
+  }
+
+  it("while the same tests pass on the adapter without the bug", async () => {
+    const ids = new Set(faults.flatMap((fault) => fault.caughtBy))
+    for (const id of ids) {
+      expect(await runContractTest(id, { factory: async () => createMemoryStorage() })).toEqual({ ran: true })
+    }
+  })
+})

@@ -1,0 +1,84 @@
+import {
+  type Actor,
+  createEngine,
+  type DomainError,
+  type Engine,
+  isDomainError,
+  type Storage,
+} from "@payments-engine/core"
+import { expect } from "vitest"
+import { counterIds, nextNumber, plainHasher, processTag, type TestClock, testClock } from "./test-ports.ts"
+
+/** What one test works with: the storage under test and an engine built on it. */
+export interface Harness {
+  readonly storage: Storage
+  readonly engine: Engine
+  readonly clock: TestClock
+  /** A workspace no other test uses, and a `write` actor in it. */
+  workspace(): Promise<Actor>
+  /** A name no other test uses (workspaces, settings, API keys), readable in a failure. */
+  uniqueName(label: string): string
+  /**
+   * Another engine on the same storage with its own clock and ids, as a second process sharing
+   * the database would have.
+   */
+  secondEngine(): Engine
+}
+
+/** Builds the engine of one test on a storage from the factory. */
+export const openHarness = (storage: Storage): Harness => {
+  const clock = testClock()
+  const engine = createEngine({ storage, clock, ids: counterIds(), hasher: plainHasher })
+  const uniqueName = (label: string) => `contract-${label}-${processTag}-${nextNumber()}`
+  return {
+    storage,
+    engine,
+    clock,
+    uniqueName,
+    workspace: async () => {
+      const workspace = await engine.access.ensureWorkspace(uniqueName("ws"))
+      return { workspaceId: workspace.id, scope: "write" }
+    },
+    secondEngine: () =>
+      createEngine({ storage, clock: testClock(clock.now()), ids: counterIds(`${processTag}b`), hasher: plainHasher }),
+  }
+}
+
+/** The domain error a refused call rejects with; fails the test when the call succeeds. */
+export const refusal = async (call: Promise<unknown>): Promise<DomainError> => {
+  let value: unknown
+  try {
+    value = await call
+  } catch (error) {
+    if (isDomainError(error)) return error
+    throw error
+  }
+  throw new Error(`expected the engine to refuse, but it answered ${JSON.stringify(value)}`)
+}
+
+/**
+ * Asserts that a call is refused with one error: status, field and message, as a client sees it.
+ *
+ * @example
+ * await expectRefusal(engine.companies.get(actor, "cmp_x"), 404, "id", messages.companyNotFound)
+ */
+export const expectRefusal = async (
+  call: Promise<unknown>,
+  status: number,
+  field: string,
+  message: string,
+): Promise<void> => {
+  const error = await refusal(call)
+  expect({ status: error.status, errors: error.errors }).toEqual({ status, errors: [{ field, message }] })
+}
+
+/**
+ * Sets an entity's `payment_integration_active` by writing through the storage, the way the
+ * features use case will once the entity's multi-currency account is ACTIVE.
+ */
+export const activateIntegration = (storage: Storage, companyId: string, entityId: string): Promise<void> =>
+  storage.transaction(async (tx) => {
+    const row = await tx.entities.findActive(companyId, entityId)
+    if (row === undefined) throw new Error(`entity ${entityId} of company ${companyId} not found`)
+    await tx.entities.update({ ...row, payment_integration_active: true })
+  })

@@ -1,0 +1,24 @@
+import { accessScenarios } from "./access-scenarios.ts"
+import { companyScenarios } from "./company-scenarios.ts"
+import { concurrencyScenarios } from "./concurrency-scenarios.ts"
+import type { ContractScenario, ScenarioGroup } from "./contract-scenario.ts"
+import { entityScenarios } from "./entity-scenarios.ts"
+import { idempotencyScenarios } from "./idempotency-scenarios.ts"
+import { modelScenarios } from "./model-run.ts"
+import { recipientScenarios } from "./recipient-scenarios.ts"
+import { storageScenarios } from "./storage-scenarios.ts"
+
+/** Every group of the suite, in the order they run. */
+export const scenarioGroups: ReadonlyArray<ScenarioGroup> = [
+  storageScenarios,
+  companyScenarios,
+  entityScenarios,
+  recipientScenarios,
+  idempotencyScenarios,
+  accessScenarios,
+  concurrencyScenarios,
+  modelScenarios,
+]
+
+/** Every scenario of the suite. */
+export const contractScenarios: ReadonlyArray<ContractScenario> = scenarioGroups.flatMap((group) => group.scenarios)

@@ -1,0 +1,129 @@
+import { idempotencyLockMs, idempotencyRetentionMs, messages } from "@payments-engine/core"
+import { expect } from "vitest"
+import { expectRefusal } from "./contract-harness.ts"
+import type { ScenarioGroup } from "./contract-scenario.ts"
+
+const field = "Idempotency-Key"
+const path = "/api/v1/companies"
+const request = { method: "POST", path, body: { name: "Acme Inc", country: "US", default_currency: "USD" } }
+/** The same request with its keys in another order: the same request for a replay. */
+const reordered = { method: "post", path, body: { default_currency: "USD", country: "US", name: "Acme Inc" } }
+const created = { status: 201, body: { data: { id: "cmp_1", name: "Acme Inc" } } }
+const proceed = { kind: "proceed" } as const
+const replay = (response: { status: number; body: unknown }) => ({ kind: "replay", response })
+
+/** Idempotency records: claim, replay, misuse, expiry and crashed first requests. */
+export const idempotencyScenarios: ScenarioGroup = {
+  title: "idempotency",
+  scenarios: [
+    {
+      id: "idempotency.replay",
+      title: "a completed key replays the first response for the same request",
+      run: async ({ engine, storage, workspace }) => {
+        const actor = await workspace()
+        expect(await engine.idempotency.begin(actor, "key-1", request)).toEqual(proceed)
+        await engine.idempotency.complete(actor, "key-1", created)
+        expect(await engine.idempotency.begin(actor, "key-1", reordered)).toEqual(replay(created))
+        expect(await engine.idempotency.begin(actor, "key-1", request)).toEqual(replay(created))
+        const row = await storage.transaction((tx) => tx.idempotency.find(actor.workspaceId, "key-1"))
+        expect(row).toMatchObject({
+          workspace_id: actor.workspaceId,
+          key: "key-1",
+          response_status: 201,
+          locked_until: null,
+        })
+      },
+    },
+    {
+      id: "idempotency.mismatch",
+      title: "a key reused with another method, path or body is refused (422)",
+      run: async ({ engine, workspace }) => {
+        const actor = await workspace()
+        await engine.idempotency.begin(actor, "key-1", request)
+        const mismatch = (other: typeof request) =>
+          expectRefusal(engine.idempotency.begin(actor, "key-1", other), 422, field, messages.idempotencyMismatch)
+        await mismatch({ ...request, body: { ...request.body, name: "Acme Europe" } })
+        await engine.idempotency.complete(actor, "key-1", created)
+        await mismatch({ ...request, body: { ...request.body, name: "Acme Europe" } })
+        await mismatch({ ...request, path: "/api/v1/companies/cmp_1/recipients" })
+        await mismatch({ ...request, method: "PATCH" })
+        expect(await engine.idempotency.begin(actor, "key-1", request)).toEqual(replay(created))
+      },
+    },
+    {
+      id: "idempotency.in-flight",
+      title: "a key whose first request still runs answers 409 until it completes",
+      run: async ({ engine, workspace, clock }) => {
+        const actor = await workspace()
+        await engine.idempotency.begin(actor, "key-1", request)
+        const inFlight = () =>
+          expectRefusal(engine.idempotency.begin(actor, "key-1", request), 409, field, messages.idempotencyInFlight)
+        await inFlight()
+        clock.advance(idempotencyLockMs / 2)
+        await inFlight()
+        await engine.idempotency.complete(actor, "key-1", created)
+        expect(await engine.idempotency.begin(actor, "key-1", request)).toEqual(replay(created))
+      },
+    },
+    {
+      id: "idempotency.expiry",
+      title: "a key is kept 24 hours, then another request may use it; expired records are purged",
+      run: async ({ engine, storage, workspace, clock }) => {
+        const actor = await workspace()
+        await engine.idempotency.begin(actor, "key-1", request)
+        await engine.idempotency.complete(actor, "key-1", created)
+        clock.advance(idempotencyRetentionMs - 1)
+        await engine.idempotency.purgeExpired()
+        // Not yet expired: the purge kept it and it still replays.
+        expect(await engine.idempotency.begin(actor, "key-1", request)).toEqual(replay(created))
+        clock.advance(1)
+        const later = { ...request, body: { ...request.body, name: "Acme Later" } }
+        expect(await engine.idempotency.begin(actor, "key-1", later)).toEqual(proceed)
+        const updated = { status: 201, body: { data: { id: "cmp_2", name: "Acme Later" } } }
+        await engine.idempotency.complete(actor, "key-1", updated)
+        expect(await engine.idempotency.begin(actor, "key-1", later)).toEqual(replay(updated))
+        clock.advance(idempotencyRetentionMs)
+        expect(await engine.idempotency.purgeExpired()).toBeGreaterThanOrEqual(1)
+        expect(await storage.transaction((tx) => tx.idempotency.find(actor.workspaceId, "key-1"))).toBeUndefined()
+        expect(await engine.idempotency.begin(actor, "key-1", request)).toEqual(proceed)
+      },
+    },
+    {
+      id: "idempotency.abandoned-lock",
+      title: "a first request that has not finished after 60 s is presumed crashed and its key taken over",
+      run: async ({ engine, workspace, clock }) => {
+        const actor = await workspace()
+        await engine.idempotency.begin(actor, "key-1", request)
+        clock.advance(idempotencyLockMs - 1000)
+        const inFlight = () =>
+          expectRefusal(engine.idempotency.begin(actor, "key-1", request), 409, field, messages.idempotencyInFlight)
+        await inFlight()
+        clock.advance(1000)
+        expect(await engine.idempotency.begin(actor, "key-1", request)).toEqual(proceed)
+        await inFlight()
+        await engine.idempotency.complete(actor, "key-1", created)
+        expect(await engine.idempotency.begin(actor, "key-1", request)).toEqual(replay(created))
+      },
+    },
+    {
+      id: "idempotency.abandon-and-scope",
+      title: "an abandoned key may be used again, and keys are scoped to their workspace",
+      run: async ({ engine, workspace }) => {
+        const actor = await workspace()
+        const other = await workspace()
+        await engine.idempotency.begin(actor, "key-1", request)
+        expect(await engine.idempotency.begin(other, "key-1", request)).toEqual(proceed)
+        await engine.idempotency.abandon(actor, "key-1")
+        expect(await engine.idempotency.begin(actor, "key-1", request)).toEqual(proceed)
+        const theirs: { status: number; body: unknown } = {
+          status: 422,
+          body: { errors: [{ field: "name", message: "can't be blank" }] },
+        }
+        await engine.idempotency.complete(actor, "key-1", created)
+        await engine.idempotency.complete(other, "key-1", theirs)
+        expect(await engine.idempotency.begin(actor, "key-1", request)).toEqual(replay(created))
+        expect(await engine.idempotency.begin(other, "key-1", request)).toEqual(replay(theirs))
+      },
+    },
+  ],
+}

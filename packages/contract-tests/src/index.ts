@@ -1,0 +1,5 @@
+export { type ContractTestId, contractTestIds, isContractTestId } from "./contract-test-ids.ts"
+export { defaultNumRuns } from "./model-run.ts"
+export type { ContractSuiteOptions } from "./options.ts"
+export { type ContractTestOutcome, runContractSuite, runContractTest } from "./run-contract-suite.ts"
+export { counterIds, plainHasher, type TestClock, testClock } from "./test-ports.ts"

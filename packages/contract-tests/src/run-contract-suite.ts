@@ -1,0 +1,94 @@
+import type { Storage } from "@payments-engine/core"
+import { afterAll, afterEach, beforeAll, describe, it } from "vitest"
+import { openHarness } from "./contract-harness.ts"
+import type { ContractScenario } from "./contract-scenario.ts"
+import { contractScenarios, scenarioGroups } from "./contract-scenarios.ts"
+import { type ContractTestId, contractTestIds, isContractTestId } from "./contract-test-ids.ts"
+import type { ContractSuiteOptions } from "./options.ts"
+
+const defaultTimeoutMs = 30_000
+const hookTimeoutMs = 120_000
+
+/** How one test ended: passed, or not run because the storage lacks a capability it needs. */
+export type ContractTestOutcome = { readonly ran: true } | { readonly ran: false; readonly reason: string }
+
+const checkedSkip = (skip: ReadonlyArray<string>): ReadonlySet<ContractTestId> => {
+  const unknown = skip.filter((id) => !isContractTestId(id))
+  if (unknown.length > 0) {
+    throw new Error(
+      `runContractSuite: unknown test ids in skip: ${unknown.join(", ")}. Known: ${contractTestIds.join(", ")}`,
+    )
+  }
+  return new Set(skip as ReadonlyArray<ContractTestId>)
+}
+
+const runScenario = async (
+  scenario: ContractScenario,
+  options: Pick<ContractSuiteOptions, "factory" | "fastCheck">,
+): Promise<ContractTestOutcome> => {
+  const storage: Storage = await options.factory()
+  try {
+    const required = scenario.requires
+    if (required !== undefined && !storage.capabilities[required.capability]) {
+      return { ran: false, reason: `storage.capabilities.${required.capability} is false: ${required.because}` }
+    }
+    await scenario.run(openHarness(storage), { fastCheck: options.fastCheck })
+    return { ran: true }
+  } finally {
+    await storage.close()
+  }
+}
+
+/**
+ * Runs one test of the suite outside vitest's registration: opens a storage with the factory,
+ * runs the test, closes the storage. Resolves when it passes (or does not apply to the
+ * storage's capabilities), rejects with the assertion error when it fails. Useful to check that
+ * the suite catches a fault you plant in an adapter.
+ *
+ * @example
+ * await expect(runContractTest("entities.one-per-company", { factory: brokenFactory })).rejects.toThrow()
+ */
+export const runContractTest = (
+  id: ContractTestId,
+  options: Pick<ContractSuiteOptions, "factory" | "fastCheck">,
+): Promise<ContractTestOutcome> => {
+  const scenario = contractScenarios.find((s) => s.id === id)
+  if (scenario === undefined) return Promise.reject(new Error(`unknown contract test id ${id}`))
+  return runScenario(scenario, options)
+}
+
+/**
+ * Registers the storage contract suite with vitest. Call it at the top level of a test file; it
+ * adds one `describe` named `options.name` with a test per {@link ContractTestId}, each on a
+ * fresh storage from `options.factory`, which it closes afterwards.
+ *
+ * @example
+ * import { runContractSuite } from "@payments-engine/contract-tests"
+ * import { createMyStorage } from "./my-storage.ts"
+ *
+ * runContractSuite({ name: "my-storage", factory: async () => createMyStorage() })
+ */
+export const runContractSuite = (options: ContractSuiteOptions): void => {
+  const skip = checkedSkip(options.skip ?? [])
+  describe(options.name, () => {
+    const { setup, reset, teardown } = options
+    if (setup) beforeAll(() => setup(), hookTimeoutMs)
+    if (reset) afterEach(() => reset(), hookTimeoutMs)
+    if (teardown) afterAll(() => teardown(), hookTimeoutMs)
+    for (const group of scenarioGroups) {
+      describe(group.title, () => {
+        for (const scenario of group.scenarios) {
+          const title = `${scenario.id}: ${scenario.title}`
+          if (skip.has(scenario.id)) {
+            it.skip(title, () => {})
+            continue
+          }
+          it(title, { timeout: scenario.timeout ?? defaultTimeoutMs }, async (context) => {
+            const outcome = await runScenario(scenario, options)
+            if (!outcome.ran) context.skip(outcome.reason)
+          })
+        }
+      })
+    }
+  })
+}
