@@ -14,7 +14,10 @@ export const runExample = async (log: (...values: unknown[]) => void = console.l
 
     const company = await engine.companies.create(actor, { name: "Acme Inc", country: "US", default_currency: "USD" })
     const entity = await engine.entities.create(actor, company.id, { name: "Acme Inc", country_alpha2: "US" })
-    const recipient = await engine.recipients.create(actor, company.id, { name: "Jane Supplier", email: "jane@example.com" })
+    const recipient = await engine.recipients.create(actor, company.id, {
+      name: "Jane Supplier",
+      email: "jane@example.com",
+    })
     log("created", { company: company.id, entity: entity.id, recipient: recipient.id })
 
     // A company has one active entity: the engine refuses a second one with the API's error.

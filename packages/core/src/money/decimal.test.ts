@@ -98,7 +98,8 @@ describe("parsing and formatting", () => {
   })
 
   it("refuses what is not a decimal", () => {
-    for (const text of ["", "1.", ".5", "1,5", "abc", "1e", "0x10", "1e999", " 1"]) expect(parseDecimal(text)).toBeUndefined()
+    for (const text of ["", "1.", ".5", "1,5", "abc", "1e", "0x10", "1e999", " 1"])
+      expect(parseDecimal(text)).toBeUndefined()
   })
 
   it("knows how many decimals a value needs", () => {

@@ -76,7 +76,7 @@ const divideUnits = (numerator: bigint, denominator: bigint): bigint => {
   const quotient = abs(numerator) / abs(denominator)
   const remainder = abs(numerator) % abs(denominator)
   const rounded = 2n * remainder >= abs(denominator) ? quotient + 1n : quotient
-  return (numerator < 0n) !== (denominator < 0n) ? -rounded : rounded
+  return numerator < 0n !== denominator < 0n ? -rounded : rounded
 }
 
 /** Rounds half up (away from zero) to `scale` decimals, once; exact when already that short. */
@@ -105,7 +105,9 @@ export const significantScale = (d: Decimal): number => {
 /** Text with exactly `scale` decimals ("12.30"), rounding half up if the value is longer. */
 export const formatDecimal = (d: Decimal, scale: number): string => {
   const { units } = roundHalfUp(d, scale)
-  const digits = abs(units).toString().padStart(scale + 1, "0")
+  const digits = abs(units)
+    .toString()
+    .padStart(scale + 1, "0")
   const sign = units < 0n ? "-" : ""
   return scale === 0 ? `${sign}${digits}` : `${sign}${digits.slice(0, -scale)}.${digits.slice(-scale)}`
 }

@@ -51,20 +51,30 @@ describe("parsePageRequest", () => {
 describe("toPage", () => {
   it("agrees with slicing the whole list", () => {
     fc.assert(
-      fc.property(fc.nat({ max: 300 }), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 20 }), (total, page, perPage) => {
-        const all = Array.from({ length: total }, (_, i) => i)
-        const request = { page, perPage }
-        const rows = all.slice(pageOffset(request), pageOffset(request) + perPage)
-        const result = toPage(rows, total, request)
-        const lastPage = Math.max(1, Math.ceil(total / perPage))
-        expect(result.meta).toEqual({ total_records: total, total_pages: lastPage, current_page: page, per_page: perPage })
-        expect(result.pages.first).toBe(1)
-        expect(result.pages.last).toBe(lastPage)
-        expect(result.pages.next).toBe(page < lastPage ? page + 1 : null)
-        expect(result.pages.prev === null).toBe(page === 1)
-        if (result.pages.prev !== null) expect(result.pages.prev).toBeLessThanOrEqual(lastPage)
-        expect(rows.length === 0).toBe(page > lastPage || total === 0)
-      }),
+      fc.property(
+        fc.nat({ max: 300 }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 1, max: 20 }),
+        (total, page, perPage) => {
+          const all = Array.from({ length: total }, (_, i) => i)
+          const request = { page, perPage }
+          const rows = all.slice(pageOffset(request), pageOffset(request) + perPage)
+          const result = toPage(rows, total, request)
+          const lastPage = Math.max(1, Math.ceil(total / perPage))
+          expect(result.meta).toEqual({
+            total_records: total,
+            total_pages: lastPage,
+            current_page: page,
+            per_page: perPage,
+          })
+          expect(result.pages.first).toBe(1)
+          expect(result.pages.last).toBe(lastPage)
+          expect(result.pages.next).toBe(page < lastPage ? page + 1 : null)
+          expect(result.pages.prev === null).toBe(page === 1)
+          if (result.pages.prev !== null) expect(result.pages.prev).toBeLessThanOrEqual(lastPage)
+          expect(rows.length === 0).toBe(page > lastPage || total === 0)
+        },
+      ),
     )
   })
 

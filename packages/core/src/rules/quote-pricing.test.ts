@@ -2,7 +2,17 @@ import { Either } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { minorUnits } from "../money/currencies.ts"
-import { add, compare, type Decimal, decimal, formatDecimal, multiply, roundHalfUp, significantScale, subtract } from "../money/decimal.ts"
+import {
+  add,
+  compare,
+  type Decimal,
+  decimal,
+  formatDecimal,
+  multiply,
+  roundHalfUp,
+  significantScale,
+  subtract,
+} from "../money/decimal.ts"
 import type { FeeRule } from "./fee-schedule.ts"
 import { computeFee, customerRate, parseInstructedAmount, priceQuote, rateScale } from "./quote-pricing.ts"
 
@@ -10,11 +20,16 @@ const currencies = ["USD", "EUR", "GBP", "JPY", "BHD", "MXN"] as const
 const currency = fc.constantFrom(...currencies)
 
 const amountIn = (code: string) =>
-  fc.bigInt({ min: 1n, max: 10n ** 9n * 10n ** BigInt(minorUnits(code)) }).map((units) => decimal(units, minorUnits(code)))
+  fc
+    .bigInt({ min: 1n, max: 10n ** 9n * 10n ** BigInt(minorUnits(code)) })
+    .map((units) => decimal(units, minorUnits(code)))
 
 const rate = fc.bigInt({ min: 10n ** 4n, max: 10n ** 12n }).map((units) => decimal(units, rateScale)) // 0.0001 .. 10000
 const feeRule: fc.Arbitrary<FeeRule> = fc.record({
-  fixed: fc.dictionary(currency, fc.bigInt({ min: 0n, max: 5000n }).map((u) => formatDecimal(decimal(u, 2), 2))),
+  fixed: fc.dictionary(
+    currency,
+    fc.bigInt({ min: 0n, max: 5000n }).map((u) => formatDecimal(decimal(u, 2), 2)),
+  ),
   basisPoints: fc.nat(500),
 })
 

@@ -34,7 +34,8 @@ const amountField = "instructed_amount"
 export const parseInstructedAmount = (amount: number, currency: string): Either.Either<Decimal, Invalid> => {
   const value = fromJsonNumber(amount)
   if (value === undefined) return Either.left(Invalid.one(422, amountField, "must be a number"))
-  if (!isPositive(value)) return Either.left(Invalid.one(422, amountField, "Instructed amount must be greater than zero"))
+  if (!isPositive(value))
+    return Either.left(Invalid.one(422, amountField, "Instructed amount must be greater than zero"))
   if (compare(value, maximumInstructedAmount) > 0) {
     return Either.left(Invalid.one(422, amountField, "Instructed amount exceeds the maximum"))
   }
@@ -49,9 +50,7 @@ export const parseInstructedAmount = (amount: number, currency: string): Either.
  * {@link rateScale} decimals. 1 for the same currency.
  */
 export const customerRate = (midRate: Decimal, marginBasisPoints: number, sameCurrency: boolean): Decimal =>
-  sameCurrency
-    ? decimal(1n)
-    : roundHalfUp(multiply(midRate, decimal(BigInt(10_000 - marginBasisPoints), 4)), rateScale)
+  sameCurrency ? decimal(1n) : roundHalfUp(multiply(midRate, decimal(BigInt(10_000 - marginBasisPoints), 4)), rateScale)
 
 /** Fixed part plus basis points of `principal`, rounded half up to the source currency. */
 export const computeFee = (rule: FeeRule, principal: Decimal, sourceCurrency: string): Decimal => {
@@ -80,7 +79,8 @@ export interface QuotePrice {
   readonly fee: Decimal
 }
 
-const tooSmall = () => Invalid.one(422, amountField, "Instructed amount is too small to be paid after fees and conversion")
+const tooSmall = () =>
+  Invalid.one(422, amountField, "Instructed amount is too small to be paid after fees and conversion")
 
 /**
  * Prices a quote (DECISIONS, Money): net adds the fee on top of what the recipient gets, gross
