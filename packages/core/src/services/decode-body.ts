@@ -39,3 +39,21 @@ export const decodeBody = <A, I>(schema: Schema.Schema<A, I, never>, body: unkno
   }
   return Effect.fail(new Invalid({ status: missing ? 400 : 422, errors }))
 }
+
+/**
+ * Decodes a body whose fields sit under one wrapper key (`{ "quote": { ... } }`). Errors name the
+ * inner fields bare (`from_profile_id`, not `quote.from_profile_id`), as the spec's error table
+ * does; a missing wrapper is a 400 on the wrapper.
+ */
+export const decodeWrapped = <A, I>(
+  wrapper: string,
+  schema: Schema.Schema<A, I, never>,
+  body: unknown,
+  missingMessage: string,
+): Effect.Effect<A, Invalid> => {
+  if (!isPlainObject(body)) return Effect.fail(Invalid.one(400, "body", "Body must be a JSON object"))
+  const inner = body[wrapper]
+  if (inner === undefined || inner === null) return Effect.fail(Invalid.one(400, wrapper, missingMessage))
+  if (!isPlainObject(inner)) return Effect.fail(Invalid.one(422, wrapper, "must be an object"))
+  return decodeBody(schema, inner)
+}

@@ -1,0 +1,73 @@
+import { Schema } from "effect"
+import { required, Text, Timestamp } from "./fields.ts"
+
+/** A payment capability of a bank account. */
+export const PaymentProfile = Schema.Struct({
+  id: Schema.String,
+  status: Schema.Literal("active", "inactive", "draft", "failed"),
+  payment_method: Schema.String,
+  currency: Schema.String,
+  usage_type: Schema.Literal("credit", "debit", "balance", "internal_account"),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+}).annotations({ identifier: "PaymentProfile" })
+export type PaymentProfile = typeof PaymentProfile.Type
+
+/** A payment profile as quotes and payments embed it, without timestamps. */
+export const PaymentProfileSummary = PaymentProfile.pipe(Schema.omit("created_at", "updated_at")).annotations({
+  identifier: "PaymentProfileSummary",
+})
+export type PaymentProfileSummary = typeof PaymentProfileSummary.Type
+
+export const AccountDetail = Schema.Struct({
+  id: Schema.String,
+  account_number_mask: Schema.String.annotations({ description: "masked; the full number is never returned" }),
+  account_number_type: Schema.Literal("other", "iban"),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+}).annotations({ identifier: "AccountDetail" })
+
+export const RoutingDetail = Schema.Struct({
+  id: Schema.String,
+  routing_number: Schema.String,
+  routing_number_type: Schema.String,
+  bank_name: Schema.NullOr(Schema.String),
+  payment_method: Schema.String,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+}).annotations({ identifier: "RoutingDetail" })
+
+export const PartyAddress = Schema.Struct({
+  country_code: Schema.String,
+  street_address: Schema.String,
+  city: Schema.String,
+  state: Schema.String,
+  postcode: Schema.String,
+}).annotations({ identifier: "PartyAddress" })
+
+/** A bank account with its details and payment profiles. Read-only once created. */
+export const BankAccount = Schema.Struct({
+  id: Schema.String,
+  currency: Schema.String,
+  current_balance: Schema.String,
+  last_synced_at: Schema.NullOr(Timestamp),
+  owner_type: Schema.Literal("Entity", "Counterparty"),
+  owner_id: Schema.String,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  account_details: Schema.Array(AccountDetail),
+  routing_details: Schema.Array(RoutingDetail),
+  party_address: Schema.NullOr(PartyAddress),
+  payment_profiles: Schema.Array(PaymentProfile),
+}).annotations({ identifier: "BankAccount" })
+export type BankAccount = typeof BankAccount.Type
+
+/** Body of `POST /api/v1/companies/{cid}/recipients/{id}/bank_accounts`. */
+export const BankAccountCreate = Schema.Struct({
+  entity_id: required(Text, "Entity ID is required"),
+  beneficiary_details: required(
+    Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({ message: () => "must be an object" }),
+    "Beneficiary details are required",
+  ),
+}).annotations({ identifier: "BankAccountCreate" })
+export type BankAccountCreate = typeof BankAccountCreate.Type

@@ -1,0 +1,50 @@
+import { Schema } from "effect"
+import { PaymentProfileSummary } from "./bank-account.ts"
+import { required, Text, Timestamp } from "./fields.ts"
+
+/** A priced, single-use offer to move money between two profiles, valid 15 minutes. */
+export const Quote = Schema.Struct({
+  id: Schema.String,
+  instructed_amount: Schema.String,
+  instructed_amount_currency: Schema.String,
+  source_amount: Schema.String,
+  source_amount_currency: Schema.String,
+  target_amount: Schema.String,
+  target_amount_currency: Schema.String,
+  currency_pair: Schema.NullOr(Schema.String),
+  exchange_rate: Schema.Number.annotations({
+    description: "1 unit of source currency = exchange_rate units of target",
+  }),
+  fee: Schema.String,
+  fee_currency: Schema.String,
+  fee_strategy: Schema.Literal("net", "gross"),
+  expires_at: Timestamp,
+  expected_completion_date: Schema.String.annotations({ description: "YYYY-MM-DD" }),
+  from_profile: PaymentProfileSummary,
+  to_profile: PaymentProfileSummary,
+}).annotations({ identifier: "Quote" })
+export type Quote = typeof Quote.Type
+
+const Amount = Schema.Number.annotations({ message: () => "must be a number" })
+
+/** The fields of `quote` in `POST /api/v1/companies/{cid}/quotes`. */
+export const QuoteFields = Schema.Struct({
+  from_profile_id: required(Text, "From profile ID is required"),
+  to_profile_id: required(Text, "To profile ID is required"),
+  instructed_amount: required(
+    Schema.Struct({
+      amount: required(Amount, "Amount is required"),
+      currency: required(Text, "Currency is required"),
+    }).annotations({ message: () => "must be an object with amount and currency" }),
+    "Instructed amount is required",
+  ),
+  fee_strategy: Schema.optional(
+    Schema.Literal("net", "gross").annotations({ message: () => "must be one of: net, gross" }),
+  ),
+}).annotations({ identifier: "QuoteFields" })
+export type QuoteFields = typeof QuoteFields.Type
+
+/** Body of `POST /api/v1/companies/{cid}/quotes`. */
+export const QuoteCreate = Schema.Struct({
+  quote: required(QuoteFields, "Quote is required"),
+}).annotations({ identifier: "QuoteCreate" })

@@ -1,0 +1,33 @@
+import fc from "fast-check"
+import { expect, it } from "vitest"
+import { expectedCompletionDate, settlementBusinessDays } from "./expected-completion.ts"
+
+const dayOf = (iso: string) => new Date(`${iso}T00:00:00Z`).getUTCDay()
+
+it("follows the sandbox's settlement days", () => {
+  const friday = new Date("2026-11-20T15:00:00Z")
+  expect(expectedCompletionDate(friday, "wire")).toBe("2026-11-20")
+  expect(expectedCompletionDate(friday, "ach")).toBe("2026-11-23")
+  expect(expectedCompletionDate(friday, "swift")).toBe("2026-11-24")
+  const saturday = new Date("2026-11-21T09:00:00Z")
+  expect(expectedCompletionDate(saturday, "wire")).toBe("2026-11-23")
+  expect(expectedCompletionDate(saturday, "sepa")).toBe("2026-11-24")
+})
+
+it("always lands on a weekday, never before the quote, at most the method's days plus a weekend later", () => {
+  const method = fc.constantFrom(...Object.keys(settlementBusinessDays))
+  fc.assert(
+    fc.property(
+      fc.date({ min: new Date("2000-01-01"), max: new Date("2100-01-01"), noInvalidDate: true }),
+      method,
+      (at, m) => {
+        const result = expectedCompletionDate(at, m)
+        expect([1, 2, 3, 4, 5]).toContain(dayOf(result))
+        const start = at.toISOString().slice(0, 10)
+        expect(result >= start).toBe(true)
+        const days = (Date.parse(result) - Date.parse(start)) / 86_400_000
+        expect(days).toBeLessThanOrEqual((settlementBusinessDays[m] ?? 1) + 4)
+      },
+    ),
+  )
+})
