@@ -247,18 +247,23 @@ class ReadEntities implements ModelCommand {
     const company = companyAt(model, this.side, this.at)
     const handle = handleOf(real, this.side, this.at)
     const actor = real.actors[this.viewer]
+    // One call at a time: a second promise left unawaited while the first fails would be an
+    // unhandled rejection on a storage that really runs them in parallel.
     const list = real.engine.entities.list(actor, handle.id)
-    const get = handle.entityId === null ? undefined : real.engine.entities.get(actor, handle.id, handle.entityId)
+    const get = () =>
+      handle.entityId === null ? undefined : real.engine.entities.get(actor, handle.id, handle.entityId)
     if (this.viewer !== this.side || company.deleted) {
       await companyGone(list, "company_id")
-      if (get !== undefined) await companyGone(get, "company_id")
+      const gone = get()
+      if (gone !== undefined) await companyGone(gone, "company_id")
       return
     }
     const live = company.entity?.deleted === false ? company.entity : null
     expect((await list).data.map((e) => e.name)).toEqual(live === null ? [] : [live.name])
-    if (get === undefined) return
-    if (live === null) return expectRefusal(get, 404, "id", messages.entityNotFound)
-    expect(await get).toMatchObject({ id: handle.entityId, name: live.name, company_id: handle.id })
+    const fetched = get()
+    if (fetched === undefined) return
+    if (live === null) return expectRefusal(fetched, 404, "id", messages.entityNotFound)
+    expect(await fetched).toMatchObject({ id: handle.entityId, name: live.name, company_id: handle.id })
   }
   toString = () => `ReadEntities(ws${this.side}, #${this.at}, as ws${this.viewer})`
 }

@@ -1,0 +1,74 @@
+import type { Repositories, Storage, StorageCapabilities } from "@payments-engine/core"
+import type { Kysely } from "kysely"
+import { kyselyRepositories } from "./kysely-repositories.ts"
+import { migrateStorage, type StorageDialect } from "./migrations.ts"
+import type { StorageTables } from "./storage-tables.ts"
+
+/** Options of {@link createKyselyStorage}. */
+export interface KyselyStorageOptions {
+  /** The SQL dialect of the Kysely instance: decides column collation and `capabilities`. */
+  readonly dialect: StorageDialect
+  /**
+   * Runs after `close()` has destroyed the Kysely instance, for resources the caller owns
+   * (a temporary file, a schema to drop). Not run when opening fails.
+   */
+  readonly onClose?: () => Promise<void>
+}
+
+/**
+ * The storage port over Kysely, plus the handle it runs on: read through `db` to check what a
+ * write did, or to add tables of your own next to the engine's.
+ *
+ * @example
+ * const storage = await openSqliteStorage({ filename: ":memory:" })
+ * const rows = await storage.db.selectFrom("companies").selectAll().execute()
+ */
+export interface KyselyStorage extends Storage {
+  /** The Kysely instance; destroyed by `close()`. */
+  readonly db: Kysely<StorageTables>
+  /** The dialect the storage was created for. */
+  readonly dialect: StorageDialect
+}
+
+/**
+ * Makes the engine's storage from a Kysely instance on SQLite or Postgres: runs the migrations
+ * first (a no-op when they ran before), then answers every `transaction` in a Kysely transaction.
+ * A rejected `work` rolls back and rejects with the same reason. `close()` destroys the instance.
+ *
+ * Most callers want {@link openSqliteStorage}, {@link openPostgresStorage} or
+ * {@link openStorageFromUrl}, which build the Kysely instance too.
+ *
+ * @example
+ * import Database from "better-sqlite3"
+ * import { Kysely, SqliteDialect } from "kysely"
+ *
+ * const db = new Kysely<StorageTables>({ dialect: new SqliteDialect({ database: new Database(":memory:") }) })
+ * const storage = await createKyselyStorage(db, { dialect: "sqlite" })
+ * const engine = createEngine({ storage, clock: systemClock, ids: randomIds(), hasher: scryptHasher() })
+ */
+export const createKyselyStorage = async (
+  db: Kysely<StorageTables>,
+  options: KyselyStorageOptions,
+): Promise<KyselyStorage> => {
+  const { dialect, onClose } = options
+  await migrateStorage(db, { dialect })
+  const capabilities: StorageCapabilities = { multiProcess: dialect === "postgres" }
+  let closing: Promise<void> | undefined
+
+  return {
+    db,
+    dialect,
+    capabilities,
+    transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
+      if (closing !== undefined) return Promise.reject(new Error("storage is closed"))
+      return db.transaction().execute((trx) => work(kyselyRepositories(trx)))
+    },
+    close(): Promise<void> {
+      closing ??= (async () => {
+        await db.destroy()
+        await onClose?.()
+      })()
+      return closing
+    },
+  }
+}

@@ -1,0 +1,90 @@
+import { CompiledQuery, Kysely, PostgresDialect } from "kysely"
+import pg from "pg"
+import { createKyselyStorage, type KyselyStorage } from "../kysely-storage.ts"
+import type { StorageTables } from "../storage-tables.ts"
+
+/** Options of {@link openPostgresStorage}. */
+export interface PostgresStorageOptions {
+  /** A `postgres://` or `postgresql://` connection string. */
+  readonly connectionString: string
+  /**
+   * Keep the storage's tables in this schema: it is created when missing and every connection's
+   * `search_path` is set to it. Several storages (parallel test files, say) can then share one
+   * database. The connection's default schema (usually `public`) when absent.
+   */
+  readonly schema?: string
+  /** Most connections the pool opens. 10 by default. */
+  readonly maxConnections?: number
+  /** How long to wait for a connection before failing. 10 000 ms by default. */
+  readonly connectionTimeoutMs?: number
+  /** Runs after `close()` ended the pool, e.g. to drop a test schema. */
+  readonly onClose?: () => Promise<void>
+}
+
+/**
+ * Quotes a Postgres identifier, doubling inner quotes.
+ *
+ * @example
+ * quoteIdentifier('my "schema"') // "\"my \"\"schema\"\"\""
+ */
+export const quoteIdentifier = (name: string): string => {
+  if (name.length === 0 || name.length > 63 || name.includes("\u0000")) {
+    throw new Error(`invalid Postgres identifier ${JSON.stringify(name)}: 1 to 63 characters, no NUL`)
+  }
+  return `"${name.replaceAll('"', '""')}"`
+}
+
+/**
+ * Creates a schema unless it exists. `create schema if not exists` can still fail when another
+ * session creates it at the same moment; that case counts as success.
+ *
+ * @example
+ * await ensureSchema(db, "tenant_a")
+ */
+export const ensureSchema = async <DB>(db: Kysely<DB>, schema: string): Promise<void> => {
+  try {
+    await db.executeQuery(CompiledQuery.raw(`create schema if not exists ${quoteIdentifier(schema)}`))
+  } catch (error) {
+    const { rows } = await db.executeQuery<{ found: number }>(
+      CompiledQuery.raw("select 1 as found from pg_namespace where nspname = $1", [schema]),
+    )
+    if (rows.length === 0) throw error
+  }
+}
+
+/**
+ * Connects to Postgres with a `pg` pool and returns the migrated storage on it. Several engine
+ * processes may share the database (`capabilities.multiProcess` is true). Rejects when the server
+ * cannot be reached or the migrations fail.
+ *
+ * @example
+ * const storage = await openPostgresStorage({ connectionString: process.env.DATABASE_URL!, schema: "payments" })
+ * const engine = createEngine({ storage, clock: systemClock, ids: randomIds(), hasher: scryptHasher() })
+ */
+export const openPostgresStorage = async (options: PostgresStorageOptions): Promise<KyselyStorage> => {
+  const { connectionString, schema, maxConnections = 10, connectionTimeoutMs = 10_000, onClose } = options
+  const searchPath = schema === undefined ? undefined : `set search_path to ${quoteIdentifier(schema)}`
+  const pool = new pg.Pool({ connectionString, max: maxConnections, connectionTimeoutMillis: connectionTimeoutMs })
+  // An idle connection that breaks (server restart) is dropped from the pool and replaced on the
+  // next query; without a listener its error event would crash the process.
+  pool.on("error", () => {})
+  const db = new Kysely<StorageTables>({
+    dialect: new PostgresDialect({
+      pool,
+      ...(searchPath === undefined
+        ? {}
+        : {
+            onCreateConnection: async (connection) => {
+              await connection.executeQuery(CompiledQuery.raw(searchPath))
+            },
+          }),
+    }),
+  })
+  try {
+    if (schema !== undefined) await ensureSchema(db, schema)
+    return await createKyselyStorage(db, { dialect: "postgres", ...(onClose ? { onClose } : {}) })
+  } catch (error) {
+    await db.destroy()
+    throw error
+  }
+}

@@ -1,0 +1,55 @@
+import { mkdirSync } from "node:fs"
+import { dirname, resolve } from "node:path"
+import Database from "better-sqlite3"
+import { Kysely } from "kysely"
+import { createKyselyStorage, type KyselyStorage } from "../kysely-storage.ts"
+import type { StorageTables } from "../storage-tables.ts"
+import { sqliteStorageDialect } from "./sqlite-dialect.ts"
+
+/** Options of {@link openSqliteStorage}. */
+export interface SqliteStorageOptions {
+  /** A database file (its folder is created when missing) or `":memory:"`. */
+  readonly filename: string
+  /** How long a statement waits for another connection's lock before failing. 5000 by default. */
+  readonly busyTimeoutMs?: number
+  /** Runs after `close()` closed the database, e.g. to delete a temporary file. */
+  readonly onClose?: () => Promise<void>
+}
+
+const memory = ":memory:"
+
+/**
+ * Opens (creating when needed) a SQLite database with better-sqlite3 and returns the migrated
+ * storage on it: WAL journal, `busy_timeout` and foreign keys on. One process only
+ * (`capabilities.multiProcess` is false).
+ *
+ * @example
+ * const storage = await openSqliteStorage({ filename: "./data/payments.sqlite" })
+ * const engine = createEngine({ storage, clock: systemClock, ids: randomIds(), hasher: scryptHasher() })
+ * // ...
+ * await storage.close()
+ */
+export const openSqliteStorage = async (options: SqliteStorageOptions): Promise<KyselyStorage> => {
+  const { filename, busyTimeoutMs = 5000, onClose } = options
+  if (filename.trim() === "") throw new Error('openSqliteStorage: filename is empty (use ":memory:" for memory)')
+  if (filename !== memory) mkdirSync(dirname(resolve(filename)), { recursive: true })
+  const database = new Database(filename)
+  try {
+    database.pragma(`busy_timeout = ${Math.max(0, Math.trunc(busyTimeoutMs))}`)
+    if (filename !== memory) {
+      database.pragma("journal_mode = WAL")
+      database.pragma("synchronous = NORMAL")
+    }
+    database.pragma("foreign_keys = ON")
+  } catch (error) {
+    database.close()
+    throw error
+  }
+  const db = new Kysely<StorageTables>({ dialect: sqliteStorageDialect(database) })
+  try {
+    return await createKyselyStorage(db, { dialect: "sqlite", ...(onClose ? { onClose } : {}) })
+  } catch (error) {
+    await db.destroy()
+    throw error
+  }
+}

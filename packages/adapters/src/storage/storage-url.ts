@@ -1,0 +1,64 @@
+import type { KyselyStorage } from "./kysely-storage.ts"
+import { openPostgresStorage } from "./postgres/postgres-storage.ts"
+import { openSqliteStorage } from "./sqlite/sqlite-storage.ts"
+
+/** Where a `DATABASE_URL` points, once read. */
+export type StorageLocation =
+  | { readonly dialect: "sqlite"; readonly filename: string }
+  | { readonly dialect: "postgres"; readonly connectionString: string; readonly schema?: string }
+
+const expected = "expected sqlite:<path>, sqlite::memory: or postgres://user@host:port/database"
+
+/**
+ * Reads a `DATABASE_URL`: `sqlite:<path>` (also `sqlite://<path>`), `sqlite::memory:`, or
+ * `postgres://...` / `postgresql://...`, whose optional `schema` query parameter names the schema
+ * of the tables. Throws an Error naming the accepted forms for anything else (without echoing
+ * credentials).
+ *
+ * @example
+ * parseStorageUrl("sqlite:./data/payments.sqlite") // { dialect: "sqlite", filename: "./data/payments.sqlite" }
+ */
+export const parseStorageUrl = (url: string): StorageLocation => {
+  const value = url.trim()
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(value)?.[1]?.toLowerCase()
+  if (scheme === undefined) {
+    throw new Error(`Unsupported DATABASE_URL: no scheme; ${expected}`)
+  }
+  if (scheme === "sqlite") {
+    let path = value.slice("sqlite:".length)
+    if (path.startsWith("//")) path = path.slice(2)
+    if (path === "") throw new Error(`Unsupported DATABASE_URL "sqlite:": the path is empty; ${expected}`)
+    return { dialect: "sqlite", filename: path }
+  }
+  if (scheme === "postgres" || scheme === "postgresql") {
+    let parsed: URL
+    try {
+      parsed = new URL(value)
+    } catch {
+      throw new Error(`Unsupported DATABASE_URL: not a valid ${scheme}:// URL; ${expected}`)
+    }
+    const schema = parsed.searchParams.get("schema")
+    if (schema === null) return { dialect: "postgres", connectionString: value }
+    if (schema === "") throw new Error("Unsupported DATABASE_URL: the schema parameter is empty")
+    parsed.searchParams.delete("schema")
+    return { dialect: "postgres", connectionString: parsed.toString(), schema }
+  }
+  throw new Error(`Unsupported DATABASE_URL scheme "${scheme}:"; ${expected}`)
+}
+
+/**
+ * Opens the storage a `DATABASE_URL` names (see {@link parseStorageUrl}): SQLite through
+ * {@link openSqliteStorage}, Postgres through {@link openPostgresStorage}.
+ *
+ * @example
+ * const storage = await openStorageFromUrl(process.env.DATABASE_URL ?? "sqlite:./data/payments.sqlite")
+ */
+export const openStorageFromUrl = async (url: string): Promise<KyselyStorage> => {
+  const location = parseStorageUrl(url)
+  return location.dialect === "sqlite"
+    ? openSqliteStorage({ filename: location.filename })
+    : openPostgresStorage({
+        connectionString: location.connectionString,
+        ...(location.schema === undefined ? {} : { schema: location.schema }),
+      })
+}
