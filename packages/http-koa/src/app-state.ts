@@ -1,0 +1,18 @@
+import type { Actor } from "@payments-engine/core"
+import type { Middleware, ParameterizedContext } from "koa"
+
+/** What the middleware leave on `ctx.state` for the ones after them. */
+export interface AppState {
+  /** The request id echoed in `X-Request-Id` and written in every log line of the request. */
+  requestId: string
+  /** Who calls, once the bearer token is checked. */
+  actor?: Actor
+  /** The parsed JSON body of a POST or PATCH (`{}` when empty). */
+  body?: unknown
+}
+
+/** The Koa context of this binding. */
+export type AppContext = ParameterizedContext<AppState>
+
+/** A Koa middleware of this binding. */
+export type AppMiddleware = Middleware<AppState>

@@ -1,0 +1,170 @@
+import { parseStorageUrl, type StorageLocation } from "@payments-engine/adapters"
+import { defaultTokenLifetimeSeconds } from "./bearer-tokens.ts"
+import { type LogLevel, logLevels } from "./logger.ts"
+
+/** The service's settings, read from the environment by {@link loadConfig}. */
+export interface ServiceConfig {
+  /** `PORT`: 3000 by default; 0 picks a free port. */
+  readonly port: number
+  /** `DATABASE_URL`: `sqlite:./data/payments.sqlite` by default. */
+  readonly databaseUrl: string
+  /** The database `DATABASE_URL` names. */
+  readonly database: StorageLocation
+  /** `PAYMENTS_SANDBOX`: true by default with SQLite, false with Postgres. */
+  readonly sandbox: boolean
+  /** `PAYMENTS_JWT_SECRET`; when undefined (sandbox only) one is generated and kept in the database. */
+  readonly jwtSecret: string | undefined
+  /** `PAYMENTS_HOSTED_URL`: `http://localhost:<PORT>` by default, without a trailing slash. */
+  readonly hostedUrl: string
+  /** `LOG_LEVEL`: `info` by default. */
+  readonly logLevel: LogLevel
+  /** `PAYMENTS_API_KEY` and `PAYMENTS_API_SECRET`: a key to create at start, in workspace `sandbox`. */
+  readonly bootstrapKey: { readonly key: string; readonly secret: string } | undefined
+  /** `PAYMENTS_TOKEN_LIFETIME_SECONDS`: bearer token lifetime, 3600 by default. */
+  readonly tokenLifetimeSeconds: number
+}
+
+/** The environment, as `process.env` has it. */
+export type Environment = Readonly<Record<string, string | undefined>>
+
+/** What `DATABASE_URL` is when unset. */
+export const defaultDatabaseUrl = "sqlite:./data/payments.sqlite"
+
+/** Shortest `PAYMENTS_JWT_SECRET` accepted. */
+export const minimumJwtSecretLength = 32
+
+/**
+ * The configuration is unusable. `problems` names every wrong variable at once; the message lists
+ * them, one a line, without echoing secrets.
+ *
+ * @example
+ * try { loadConfig(process.env) } catch (error) { if (error instanceof ConfigError) console.error(error.message) }
+ */
+export class ConfigError extends Error {
+  override readonly name = "ConfigError"
+  constructor(readonly problems: ReadonlyArray<string>) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join("\n")}`)
+  }
+}
+
+/** A variable's value; an empty string counts as unset. */
+const read = (env: Environment, name: string): string | undefined => {
+  const value = env[name]
+  return value === undefined || value === "" ? undefined : value
+}
+
+const quote = (value: string) => JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}...` : value)
+
+/**
+ * The `DATABASE_URL` of an environment, with its default: what the operator command also uses.
+ *
+ * @example
+ * databaseUrlOf({}) // "sqlite:./data/payments.sqlite"
+ */
+export const databaseUrlOf = (env: Environment): string => read(env, "DATABASE_URL") ?? defaultDatabaseUrl
+
+const parseBoolean = (value: string): boolean | undefined => {
+  const lower = value.trim().toLowerCase()
+  if (["true", "1", "yes", "on"].includes(lower)) return true
+  if (["false", "0", "no", "off"].includes(lower)) return false
+  return undefined
+}
+
+const parseInteger = (value: string, min: number, max: number): number | undefined => {
+  if (!/^\d{1,10}$/.test(value.trim())) return undefined
+  const n = Number(value.trim())
+  return n >= min && n <= max ? n : undefined
+}
+
+/**
+ * Reads the service's configuration (DECISIONS, "Running the service") from an environment, and
+ * throws a {@link ConfigError} naming every wrong variable at once.
+ *
+ * @example
+ * const config = loadConfig(process.env)
+ * config.port // 3000 unless PORT is set
+ */
+export const loadConfig = (env: Environment): ServiceConfig => {
+  const problems: Array<string> = []
+
+  const portText = read(env, "PORT")
+  let port = 3000
+  if (portText !== undefined) {
+    const n = parseInteger(portText, 0, 65535)
+    if (n === undefined) problems.push(`PORT must be an integer from 0 to 65535, got ${quote(portText)}`)
+    else port = n
+  }
+
+  const databaseUrl = databaseUrlOf(env)
+  let database: StorageLocation = { dialect: "sqlite", filename: "./data/payments.sqlite" }
+  try {
+    database = parseStorageUrl(databaseUrl)
+  } catch (error) {
+    problems.push(error instanceof Error ? error.message : "DATABASE_URL is not usable")
+  }
+
+  const sandboxText = read(env, "PAYMENTS_SANDBOX")
+  let sandbox = database.dialect === "sqlite"
+  if (sandboxText !== undefined) {
+    const value = parseBoolean(sandboxText)
+    if (value === undefined) problems.push(`PAYMENTS_SANDBOX must be true or false, got ${quote(sandboxText)}`)
+    else sandbox = value
+  }
+
+  const jwtSecret = read(env, "PAYMENTS_JWT_SECRET")
+  if (jwtSecret !== undefined && jwtSecret.length < minimumJwtSecretLength) {
+    problems.push(`PAYMENTS_JWT_SECRET must be at least ${minimumJwtSecretLength} characters`)
+  }
+  if (jwtSecret === undefined && !sandbox) {
+    problems.push(
+      `PAYMENTS_JWT_SECRET is required when sandbox mode is off (PAYMENTS_SANDBOX=false, the default with Postgres); set it to at least ${minimumJwtSecretLength} random characters`,
+    )
+  }
+
+  const hostedText = read(env, "PAYMENTS_HOSTED_URL")
+  let hostedUrl = `http://localhost:${port}`
+  if (hostedText !== undefined) {
+    const parsed = URL.canParse(hostedText) ? new URL(hostedText) : undefined
+    if (parsed === undefined || (parsed.protocol !== "http:" && parsed.protocol !== "https:")) {
+      problems.push(`PAYMENTS_HOSTED_URL must be an http:// or https:// URL, got ${quote(hostedText)}`)
+    } else {
+      hostedUrl = hostedText.replace(/\/+$/, "")
+    }
+  }
+
+  const levelText = read(env, "LOG_LEVEL")
+  let logLevel: LogLevel = "info"
+  if (levelText !== undefined) {
+    const lower = levelText.trim().toLowerCase()
+    const level = logLevels.find((candidate) => candidate === lower)
+    if (level === undefined) problems.push(`LOG_LEVEL must be one of ${logLevels.join(", ")}, got ${quote(levelText)}`)
+    else logLevel = level
+  }
+
+  const key = read(env, "PAYMENTS_API_KEY")
+  const secret = read(env, "PAYMENTS_API_SECRET")
+  let bootstrapKey: ServiceConfig["bootstrapKey"]
+  if ((key === undefined) !== (secret === undefined)) {
+    problems.push("PAYMENTS_API_KEY and PAYMENTS_API_SECRET must be set together")
+  } else if (key !== undefined && secret !== undefined) {
+    if (!/^[\x21-\x7e]{1,200}$/.test(key)) {
+      problems.push("PAYMENTS_API_KEY must be 1 to 200 visible ASCII characters without spaces")
+    }
+    if (secret.length > 1000 || secret.trim() !== secret) {
+      problems.push("PAYMENTS_API_SECRET must be at most 1000 characters, without leading or trailing spaces")
+    }
+    bootstrapKey = { key, secret }
+  }
+
+  const lifetimeText = read(env, "PAYMENTS_TOKEN_LIFETIME_SECONDS")
+  let tokenLifetimeSeconds = defaultTokenLifetimeSeconds
+  if (lifetimeText !== undefined) {
+    const n = parseInteger(lifetimeText, 1, 86_400)
+    if (n === undefined) {
+      problems.push(`PAYMENTS_TOKEN_LIFETIME_SECONDS must be an integer from 1 to 86400, got ${quote(lifetimeText)}`)
+    } else tokenLifetimeSeconds = n
+  }
+
+  if (problems.length > 0) throw new ConfigError(problems)
+  return { port, databaseUrl, database, sandbox, jwtSecret, hostedUrl, logLevel, bootstrapKey, tokenLifetimeSeconds }
+}

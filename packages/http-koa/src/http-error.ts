@@ -1,0 +1,51 @@
+import type { FieldError } from "@payments-engine/core"
+
+/**
+ * A failure the HTTP binding itself detects (unknown route, unreadable body, bad bearer token),
+ * rendered exactly like a domain error: `{ errors: [{ field, message }] }` with `status`.
+ *
+ * @example
+ * throw HttpError.of(404, "path", "Not found")
+ */
+export class HttpError extends Error {
+  override readonly name = "HttpError"
+
+  constructor(
+    readonly status: number,
+    readonly errors: ReadonlyArray<FieldError>,
+  ) {
+    super(errors.map((e) => `${e.field}: ${e.message}`).join("; "))
+  }
+
+  /** One error on one field. */
+  static of(status: number, field: string, message: string): HttpError {
+    return new HttpError(status, [{ field, message }])
+  }
+}
+
+/**
+ * The binding's own errors, with the messages of DECISIONS "Errors, limits, HTTP".
+ *
+ * @example
+ * throw httpErrors.notFound()
+ */
+export const httpErrors = {
+  /** 404 `path` / `Not found`: no route for this method and path. */
+  notFound: () => HttpError.of(404, "path", "Not found"),
+  /** 400 `body` / `Malformed JSON`. */
+  malformedJson: () => HttpError.of(400, "body", "Malformed JSON"),
+  /** 400 `body`: arrays and objects nested deeper than the binding accepts. */
+  tooDeep: (maxDepth: number) => HttpError.of(400, "body", `JSON is nested too deeply (at most ${maxDepth} levels)`),
+  /** 422 on a field whose text holds U+0000, which no database text column takes everywhere. */
+  nulCharacter: (field: string) => HttpError.of(422, field, "must not contain the NUL character (U+0000)"),
+  /** 415 `body`: a body that is not JSON where JSON is expected. */
+  notJson: () => HttpError.of(415, "body", "Content-Type must be application/json"),
+  /** 415 `body`: a compressed body (only `identity` is accepted). */
+  encodedBody: () => HttpError.of(415, "body", "Content-Encoding must be identity"),
+  /** 413 `body` / `Payload too large`. */
+  tooLarge: () => HttpError.of(413, "body", "Payload too large"),
+  /** 400 `body`: the client stopped sending before the body was complete. */
+  incompleteBody: () => HttpError.of(400, "body", "Request body was not received completely"),
+  /** 401 `token` / `Missing or invalid token`. */
+  invalidToken: () => HttpError.of(401, "token", "Missing or invalid token"),
+} as const

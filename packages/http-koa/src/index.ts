@@ -1,0 +1,35 @@
+export { type AppOptions, createApp } from "./app.ts"
+export type { AppContext, AppMiddleware, AppState } from "./app-state.ts"
+export {
+  type BearerTokenOptions,
+  type BearerTokens,
+  bearerTokens,
+  defaultTokenLifetimeSeconds,
+} from "./bearer-tokens.ts"
+export { bootstrapApiKey, bootstrapWorkspace, jwtSecretFor } from "./bootstrap.ts"
+export { type CliIo, runCli, usage } from "./cli.ts"
+export {
+  ConfigError,
+  databaseUrlOf,
+  defaultDatabaseUrl,
+  type Environment,
+  loadConfig,
+  type ServiceConfig,
+} from "./config.ts"
+export { HttpError, httpErrors } from "./http-error.ts"
+export { createLogger, type Logger, type LoggerOptions, type LogLevel, logLevels } from "./logger.ts"
+export { type OpenApiDocument, type OpenApiOptions, openApiDocument } from "./openapi/openapi-document.ts"
+export { type PageLinks, pagingLinks } from "./paging-links.ts"
+export { apiRoutes } from "./routes/api-routes.ts"
+export { type RegisteredRoutes, type RouteDependencies, registerRoutes } from "./routes/register-routes.ts"
+export type {
+  AuthenticatedRoute,
+  HttpMethod,
+  PublicRoute,
+  PublicRouteCall,
+  RouteCall,
+  RouteResponse,
+  RouteSpec,
+} from "./routes/route-table.ts"
+export { type RunningService, type StartServiceOptions, StartupError, startService } from "./server.ts"
+export { createServiceEngine, type ServiceEngineOptions } from "./service-engine.ts"

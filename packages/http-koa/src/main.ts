@@ -1,0 +1,58 @@
+import { ConfigError, loadConfig } from "./config.ts"
+import { createLogger } from "./logger.ts"
+import { StartupError, startService } from "./server.ts"
+
+/**
+ * The service's entry point (`npm start`, i.e. `node --import tsx packages/http-koa/src/main.ts`):
+ * reads the configuration from the environment, starts the service, and on SIGTERM or SIGINT
+ * stops taking requests, lets those in flight finish (up to 10 s), closes the database and
+ * exits 0. A bad configuration or a failed start prints a one-paragraph reason and exits 1.
+ */
+const main = async (): Promise<void> => {
+  let config: ReturnType<typeof loadConfig>
+  try {
+    config = loadConfig(process.env)
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error
+    process.stderr.write(`${error.message}\n`)
+    process.exit(1)
+  }
+  const logger = createLogger({ level: config.logLevel })
+  let service: Awaited<ReturnType<typeof startService>>
+  try {
+    service = await startService(config, { logger })
+  } catch (error) {
+    if (!(error instanceof StartupError)) throw error
+    process.stderr.write(`Cannot start the payments engine: ${error.message}\n`)
+    process.exit(1)
+  }
+  logger.info(
+    { url: service.url, port: service.port, database: config.database.dialect, sandbox: config.sandbox },
+    "listening",
+  )
+  let stopping = false
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return
+    stopping = true
+    logger.info({ signal }, "shutting down")
+    service.close().then(
+      () => {
+        logger.info("stopped")
+        process.exit(0)
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, "shutdown failed")
+        process.exit(1)
+      },
+    )
+  }
+  process.on("SIGTERM", stop)
+  process.on("SIGINT", stop)
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `Cannot start the payments engine: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  )
+  process.exit(1)
+})

@@ -1,0 +1,203 @@
+import { JSONSchema, Schema } from "effect"
+import {
+  acceptsIdempotencyKey,
+  authErrors,
+  bodyErrors,
+  idempotencyErrors,
+  pathParameters,
+  type RouteSpec,
+} from "../routes/route-table.ts"
+import { ErrorResponse, PageLinks, PageMeta } from "./openapi-schemas.ts"
+
+/** A JSON Schema or OpenAPI object, as plain JSON. */
+type Json = { readonly [key: string]: unknown }
+
+/** The parts of an OpenAPI 3.1 document this generator writes. */
+export interface OpenApiDocument {
+  readonly openapi: "3.1.0"
+  readonly info: { readonly title: string; readonly version: string; readonly description?: string }
+  readonly servers?: ReadonlyArray<{ readonly url: string }>
+  readonly tags: ReadonlyArray<{ readonly name: string }>
+  readonly paths: Record<string, Record<string, Json>>
+  readonly components: {
+    readonly schemas: Record<string, unknown>
+    readonly securitySchemes: Record<string, Json>
+    readonly parameters: Record<string, Json>
+    readonly headers: Record<string, Json>
+  }
+}
+
+/** Options of {@link openApiDocument}. */
+export interface OpenApiOptions {
+  readonly title?: string
+  readonly version?: string
+  /** The base URL of the API, written as the document's only server when given. */
+  readonly serverUrl?: string
+}
+
+const reasons: Record<number, string> = {
+  200: "OK",
+  201: "Created",
+  202: "Accepted",
+  204: "No content",
+  400: "Missing or malformed input (`body`, `page`, `per_page` or a missing field)",
+  401: "Missing or invalid token (`token`), or wrong API key or secret (`api_key`)",
+  403: "The API key may not do this, or a rule refuses the action (`base`)",
+  404: "Not found, deleted, or another workspace's",
+  409: "A request with this idempotency key is in progress",
+  413: "Body over 1 MB",
+  415: "Body is not `application/json`",
+  422: "A field breaks a rule, or the idempotency key was used with other parameters",
+  429: "Rate limit exceeded",
+  500: "Internal server error",
+}
+
+const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` })
+
+const pagingParameters = (route: RouteSpec): Array<Json> =>
+  route.paging === undefined
+    ? []
+    : [
+        {
+          name: "page",
+          in: "query",
+          required: false,
+          description: "Page number; past the last page the list is empty with the right `meta`",
+          schema: { type: "integer", minimum: 1, default: 1 },
+        },
+        {
+          name: "per_page",
+          in: "query",
+          required: false,
+          description: `Page size; above ${route.paging.maxPerPage} it is clamped to ${route.paging.maxPerPage}`,
+          schema: { type: "integer", minimum: 1, default: route.paging.defaultPerPage },
+        },
+      ]
+
+/**
+ * The OpenAPI 3.1 document of a route table. Schemas come from the effect Schemas of the rows
+ * (`JSONSchema` with the `openApi3.1` target) and land in `components.schemas`, so the document
+ * describes exactly what the engine validates; nothing in it is written by hand.
+ *
+ * @example
+ * const document = openApiDocument(apiRoutes, { serverUrl: "http://localhost:3000" })
+ * document.paths["/api/v1/companies"].post.requestBody
+ */
+export const openApiDocument = (routes: ReadonlyArray<RouteSpec>, options: OpenApiOptions = {}): OpenApiDocument => {
+  const definitions: Record<string, JSONSchema.JsonSchema7> = {}
+  const jsonSchema = (schema: Schema.Schema.Any, additionalProperties: "allow" | "strict"): unknown =>
+    JSONSchema.fromAST(schema.ast, {
+      definitions,
+      definitionPath: "#/components/schemas/",
+      target: "openApi3.1",
+      additionalPropertiesStrategy: additionalProperties,
+    })
+  const errorContent = { "application/json": { schema: jsonSchema(ErrorResponse, "strict") } }
+  const requestIdHeader = { "X-Request-Id": ref("headers", "XRequestId") }
+
+  const successBody = (route: RouteSpec): unknown => {
+    const response = route.response
+    switch (response.kind) {
+      case "data":
+        return jsonSchema(Schema.Struct({ data: response.schema, ...(response.echo ?? {}) }), "strict")
+      case "page":
+        return jsonSchema(
+          Schema.Struct({ data: Schema.Array(response.schema), meta: PageMeta, links: PageLinks }),
+          "strict",
+        )
+      case "raw":
+        return jsonSchema(response.schema, "strict")
+      case "empty":
+        return undefined
+    }
+  }
+
+  const operation = (route: RouteSpec): Json => {
+    const idempotent = acceptsIdempotencyKey(route)
+    const derived = [
+      ...(route.auth === "bearer" ? authErrors : []),
+      ...(route.request === undefined ? [] : bodyErrors),
+      ...(idempotent ? idempotencyErrors : []),
+    ]
+    const errorStatuses = [...new Set([...route.errors, ...derived])].sort((a, b) => a - b)
+    const body = successBody(route)
+    const success: Json = {
+      description: reasons[route.status] ?? "Success",
+      headers: idempotent
+        ? { ...requestIdHeader, "Idempotent-Replayed": ref("headers", "IdempotentReplayed") }
+        : requestIdHeader,
+      ...(body === undefined ? {} : { content: { "application/json": { schema: body } } }),
+    }
+    const responses: Record<string, Json> = { [String(route.status)]: success }
+    for (const status of errorStatuses) {
+      responses[String(status)] = {
+        description: reasons[status] ?? "Error",
+        headers: requestIdHeader,
+        content: errorContent,
+      }
+    }
+    return {
+      operationId: route.operationId,
+      summary: route.summary,
+      tags: [route.tag],
+      security: route.auth === "bearer" ? [{ bearerAuth: [] }] : [],
+      parameters: [
+        ...pathParameters(route.path).map((name) => ({ name, in: "path", required: true, schema: { type: "string" } })),
+        ...pagingParameters(route),
+        ...(idempotent ? [ref("parameters", "IdempotencyKey")] : []),
+      ],
+      ...(route.request === undefined
+        ? {}
+        : {
+            requestBody: {
+              required: false,
+              description: "JSON; an empty body is `{}`",
+              content: { "application/json": { schema: jsonSchema(route.request, "allow") } },
+            },
+          }),
+      responses,
+    }
+  }
+
+  const paths: Record<string, Record<string, Json>> = {}
+  for (const route of routes) {
+    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation(route) }
+  }
+
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: options.title ?? "Payments engine API",
+      version: options.version ?? "1.0.0",
+      description:
+        "Companies, entities, recipients and their payments. Exchange an API key and secret for a bearer token at `POST /api/v1/sessions`.",
+    },
+    ...(options.serverUrl === undefined ? {} : { servers: [{ url: options.serverUrl }] }),
+    tags: [...new Set(routes.map((route) => route.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: definitions,
+      securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
+      parameters: {
+        IdempotencyKey: {
+          name: "Idempotency-Key",
+          in: "header",
+          required: false,
+          description:
+            "1 to 255 characters. The same key with the same request within 24 hours returns the first response again.",
+          schema: { type: "string", minLength: 1, maxLength: 255 },
+        },
+      },
+      headers: {
+        XRequestId: {
+          description: "The request id: the client's when it was 1-200 characters of [A-Za-z0-9._:-], else generated",
+          schema: { type: "string" },
+        },
+        IdempotentReplayed: {
+          description: "`true` when the answer is the replay of an earlier request with the same key",
+          schema: { type: "string", enum: ["true"] },
+        },
+      },
+    },
+  }
+}

@@ -1,0 +1,21 @@
+import { companyRoutes } from "./companies.ts"
+import { entityRoutes } from "./entities.ts"
+import { recipientRoutes } from "./recipients.ts"
+import type { RouteSpec } from "./route-table.ts"
+import { sessionRoutes } from "./sessions.ts"
+import { systemRoutes } from "./system.ts"
+
+/**
+ * The route table of the service: every row is registered in Koa and described in the OpenAPI
+ * document. New endpoints are new rows here.
+ *
+ * @example
+ * const app = createApp({ engine, tokens, routes: [...apiRoutes, ...myRoutes] })
+ */
+export const apiRoutes: ReadonlyArray<RouteSpec> = [
+  ...systemRoutes,
+  ...sessionRoutes,
+  ...companyRoutes,
+  ...entityRoutes,
+  ...recipientRoutes,
+]

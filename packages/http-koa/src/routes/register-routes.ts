@@ -1,0 +1,116 @@
+import { Router, type RouterContext } from "@koa/router"
+import type { Engine, Page } from "@payments-engine/core"
+import type { Logger } from "pino"
+import type { AppContext, AppMiddleware, AppState } from "../app-state.ts"
+import type { BearerTokens } from "../bearer-tokens.ts"
+import { httpErrors } from "../http-error.ts"
+import { requireActor } from "../middleware/authentication.ts"
+import { idempotency } from "../middleware/idempotency.ts"
+import { jsonBody } from "../middleware/json-body.ts"
+import { pagingLinks } from "../paging-links.ts"
+import { acceptsIdempotencyKey, koaPath, type PublicRouteCall, type RouteSpec } from "./route-table.ts"
+
+/** What the registered routes need. */
+export interface RouteDependencies {
+  readonly engine: Engine
+  readonly tokens: BearerTokens
+  readonly logger: Logger
+  /** The OpenAPI document, for the route that serves it. */
+  readonly openApi: () => unknown
+  /** Largest JSON body in bytes (1 MB by default). */
+  readonly bodyLimitBytes?: number
+}
+
+/** A router of the route table, and which matches need no token. */
+export interface RegisteredRoutes {
+  readonly router: Router<AppState>
+  /** True when `method` and `path` reach a row with `auth: "none"`. */
+  readonly isPublic: (method: string, path: string) => boolean
+}
+
+const render = (ctx: AppContext, route: RouteSpec, value: unknown): void => {
+  const response = route.response
+  switch (response.kind) {
+    case "data": {
+      const echoed = Object.fromEntries(
+        Object.keys(response.echo ?? {}).map((name) => [name, (value as Record<string, unknown>)[name]]),
+      )
+      ctx.status = route.status
+      ctx.body = { data: value, ...echoed }
+      return
+    }
+    case "page": {
+      const page = value as Page<unknown>
+      ctx.status = route.status
+      ctx.body = { data: page.data, meta: page.meta, links: pagingLinks(ctx.path, ctx.querystring, page) }
+      return
+    }
+    case "empty":
+      ctx.body = null
+      ctx.status = 204
+      return
+    case "raw":
+      ctx.status = route.status
+      ctx.body = value
+      return
+  }
+}
+
+const handler =
+  (route: RouteSpec, dependencies: RouteDependencies): AppMiddleware =>
+  async (ctx) => {
+    const params = (ctx as RouterContext<AppState>).params ?? {}
+    // No stored id holds U+0000, and Postgres refuses it in a query: such a path names nothing.
+    if (Object.values(params).some((value) => value.includes("\u0000"))) throw httpErrors.notFound()
+    const call: PublicRouteCall = {
+      engine: dependencies.engine,
+      tokens: dependencies.tokens,
+      param: (name) => params[name] ?? "",
+      query: ctx.query,
+      body: ctx.state.body,
+      openApi: dependencies.openApi,
+    }
+    const value =
+      route.auth === "bearer" ? await route.handle({ ...call, actor: requireActor(ctx) }) : await route.handle(call)
+    render(ctx, route, value)
+  }
+
+const authenticated: AppMiddleware = async (ctx, next) => {
+  requireActor(ctx)
+  return next()
+}
+
+/**
+ * Registers every row of the route table in a Koa router (case-sensitive paths): bearer check,
+ * JSON body for rows with a request schema, `Idempotency-Key` for authenticated POST and PATCH,
+ * then the handler, whose value is rendered as the row says (`{ data }`, a page with `meta` and
+ * `links`, 204, or as is).
+ *
+ * @example
+ * const { router, isPublic } = registerRoutes(apiRoutes, { engine, tokens, logger, openApi })
+ * app.use(authentication({ tokens, isPublic })).use(router.routes())
+ */
+export const registerRoutes = (routes: ReadonlyArray<RouteSpec>, dependencies: RouteDependencies): RegisteredRoutes => {
+  const router = new Router<AppState>({ sensitive: true })
+  const publicNames = new Set<string>()
+  const names = new Set<string>()
+  for (const route of routes) {
+    if (names.has(route.operationId)) throw new Error(`registerRoutes: duplicate operationId ${route.operationId}`)
+    names.add(route.operationId)
+    if (route.auth === "none") publicNames.add(route.operationId)
+    const chain: Array<AppMiddleware> = []
+    if (route.auth === "bearer") chain.push(authenticated)
+    if (route.request !== undefined) {
+      chain.push(jsonBody(dependencies.bodyLimitBytes === undefined ? {} : { limitBytes: dependencies.bodyLimitBytes }))
+    }
+    if (acceptsIdempotencyKey(route))
+      chain.push(idempotency({ engine: dependencies.engine, logger: dependencies.logger }))
+    chain.push(handler(route, dependencies))
+    router.register(koaPath(route.path), [route.method], chain, { name: route.operationId })
+  }
+  const isPublic = (method: string, path: string) =>
+    router
+      .match(path, method)
+      .pathAndMethod.some((layer) => typeof layer.name === "string" && publicNames.has(layer.name))
+  return { router, isPublic }
+}

@@ -1,0 +1,118 @@
+import type { Actor, Engine, PagePolicy } from "@payments-engine/core"
+import type { Schema } from "effect"
+import type { BearerTokens } from "../bearer-tokens.ts"
+
+/** The methods the API uses. */
+export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE"
+
+/** What a route handler receives: the engine, the caller, and the raw request parts. */
+export interface PublicRouteCall {
+  readonly engine: Engine
+  readonly tokens: BearerTokens
+  /** A path parameter by the name it has in the route's path (`{cid}` is `param("cid")`), as sent. */
+  readonly param: (name: string) => string
+  /** The raw query: strings, or arrays of strings for repeated parameters. */
+  readonly query: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
+  /** The parsed JSON body (`{}` when empty), for routes with a `request` schema. */
+  readonly body: unknown
+  /** The OpenAPI document of the app's route table. */
+  readonly openApi: () => unknown
+}
+
+/** What an authenticated route handler receives: also the caller from the bearer token. */
+export interface RouteCall extends PublicRouteCall {
+  readonly actor: Actor
+}
+
+/** How a route renders what its handler returns. */
+export type RouteResponse =
+  /** `{ data }`, plus top-level copies of the listed fields of `data` (`echo`). */
+  | {
+      readonly kind: "data"
+      readonly schema: Schema.Schema.Any
+      readonly echo?: Readonly<Record<string, Schema.Schema.Any>>
+    }
+  /** The handler returns a core `Page`; rendered `{ data, meta, links }`. */
+  | { readonly kind: "page"; readonly schema: Schema.Schema.Any }
+  /** No body (204). */
+  | { readonly kind: "empty" }
+  /** The handler's value as the whole body (health, the OpenAPI document). */
+  | { readonly kind: "raw"; readonly schema: Schema.Schema.Any }
+
+interface RouteBase {
+  readonly method: HttpMethod
+  /** OpenAPI-style path: `/api/v1/companies/{cid}/entities/{id}`. */
+  readonly path: string
+  /** Unique; the OpenAPI `operationId` and the Koa route name. */
+  readonly operationId: string
+  readonly summary: string
+  /** OpenAPI tag that groups the route. */
+  readonly tag: string
+  /** The body schema; the route then parses a JSON body (the engine validates it with this schema). */
+  readonly request?: Schema.Schema.Any
+  /** The paging policy when the route is a paged list (`page` and `per_page` query parameters). */
+  readonly paging?: PagePolicy
+  readonly response: RouteResponse
+  /** The success status. */
+  readonly status: 200 | 201 | 202 | 204
+  /** Error statuses the route can answer, for the document. */
+  readonly errors: ReadonlyArray<number>
+}
+
+/** A route that needs a bearer token. */
+export interface AuthenticatedRoute extends RouteBase {
+  readonly auth: "bearer"
+  readonly handle: (call: RouteCall) => Promise<unknown>
+}
+
+/** A route open to anyone. */
+export interface PublicRoute extends RouteBase {
+  readonly auth: "none"
+  readonly handle: (call: PublicRouteCall) => Promise<unknown>
+}
+
+/**
+ * One row of the route table. The same rows register the Koa routes and produce the OpenAPI
+ * document, so a new endpoint is one new row.
+ *
+ * @example
+ * const row: RouteSpec = {
+ *   method: "GET", path: "/api/v1/companies/{id}", operationId: "getCompany", summary: "Fetch a company",
+ *   tag: "Companies", auth: "bearer", response: { kind: "data", schema: Company }, status: 200,
+ *   errors: [401, 404], handle: ({ engine, actor, param }) => engine.companies.get(actor, param("id")),
+ * }
+ */
+export type RouteSpec = AuthenticatedRoute | PublicRoute
+
+/**
+ * True when the route accepts an `Idempotency-Key` header: every authenticated POST and PATCH.
+ *
+ * @example
+ * apiRoutes.filter(acceptsIdempotencyKey).map((route) => route.operationId) // ["createCompany", ...]
+ */
+export const acceptsIdempotencyKey = (route: RouteSpec): boolean =>
+  route.auth === "bearer" && (route.method === "POST" || route.method === "PATCH")
+
+/**
+ * The names of a path's `{parameters}`, in order.
+ *
+ * @example
+ * pathParameters("/api/v1/companies/{cid}/entities/{id}") // ["cid", "id"]
+ */
+export const pathParameters = (path: string): ReadonlyArray<string> =>
+  [...path.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((match) => match[1] as string)
+
+/**
+ * The Koa router form of an OpenAPI-style path: `{id}` becomes `:id`.
+ *
+ * @example
+ * koaPath("/api/v1/companies/{id}") // "/api/v1/companies/:id"
+ */
+export const koaPath = (path: string): string => path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, ":$1")
+
+/** Error statuses common to every authenticated route. */
+export const authErrors = [401] as const
+/** Error statuses of a route that reads a JSON body. */
+export const bodyErrors = [400, 413, 415] as const
+/** Error statuses added by the `Idempotency-Key` header. */
+export const idempotencyErrors = [409, 422] as const

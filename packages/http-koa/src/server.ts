@@ -1,0 +1,142 @@
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { openStorageFromUrl, systemClock } from "@payments-engine/adapters"
+import type { Clock, Engine, SecretHasher } from "@payments-engine/core"
+import type { Logger } from "pino"
+import { createApp } from "./app.ts"
+import { bearerTokens } from "./bearer-tokens.ts"
+import { bootstrapApiKey, jwtSecretFor } from "./bootstrap.ts"
+import type { ServiceConfig } from "./config.ts"
+import { createLogger } from "./logger.ts"
+import { createServiceEngine } from "./service-engine.ts"
+
+/** How often expired idempotency records are purged: hourly. */
+export const purgeIntervalMs = 60 * 60 * 1000
+/** How long a shutdown waits for requests in flight before closing their connections. */
+export const shutdownGraceMs = 10_000
+
+/** Options of {@link startService}, mostly for tests. */
+export interface StartServiceOptions {
+  readonly logger?: Logger
+  /** Where the bootstrap key lines go; standard output by default. */
+  readonly print?: (line: string) => void
+  readonly clock?: Clock
+  readonly hasher?: SecretHasher
+  /** The interface to listen on; every interface by default. */
+  readonly host?: string
+}
+
+/** A service that listens. */
+export interface RunningService {
+  /** `http://localhost:<port>`. */
+  readonly url: string
+  readonly port: number
+  readonly engine: Engine
+  readonly server: Server
+  /**
+   * Stops taking connections, lets requests in flight finish (up to `graceMs`, 10 s by default,
+   * then closes their connections), stops the purge timer and closes the storage.
+   */
+  close(graceMs?: number): Promise<void>
+}
+
+/**
+ * The service could not start (database unreachable, port taken); the message says why, for the
+ * operator.
+ *
+ * @example
+ * startService(config).catch((error) => { if (error instanceof StartupError) console.error(error.message) })
+ */
+export class StartupError extends Error {
+  override readonly name = "StartupError"
+}
+
+const listen = (server: Server, port: number, host: string | undefined) =>
+  new Promise<void>((resolve, reject) => {
+    server.once("error", reject)
+    const onListening = () => {
+      server.off("error", reject)
+      resolve()
+    }
+    if (host === undefined) server.listen(port, onListening)
+    else server.listen(port, host, onListening)
+  })
+
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
+/**
+ * Starts the service of a configuration: opens (and migrates) the storage, builds the engine,
+ * resolves the JWT secret, bootstraps an API key, listens, and purges expired idempotency records
+ * hourly on an unref'd timer. Fails with a {@link StartupError} whose message is for the operator.
+ *
+ * @example
+ * const service = await startService(loadConfig(process.env))
+ * process.once("SIGTERM", () => service.close().then(() => process.exit(0)))
+ */
+export const startService = async (
+  config: ServiceConfig,
+  options: StartServiceOptions = {},
+): Promise<RunningService> => {
+  const logger = options.logger ?? createLogger({ level: config.logLevel })
+  const clock = options.clock ?? systemClock
+  const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`))
+  const storage = await openStorageFromUrl(config.databaseUrl).catch((error: unknown) => {
+    const reason = `Cannot open the database of DATABASE_URL (${config.database.dialect}): ${describe(error)}`
+    throw new StartupError(reason, { cause: error })
+  })
+  const engine = createServiceEngine({
+    storage,
+    clock,
+    ...(options.hasher === undefined ? {} : { hasher: options.hasher }),
+  })
+  try {
+    const secret = await jwtSecretFor(config, engine)
+    await bootstrapApiKey(engine, config.bootstrapKey, print)
+    let closing = false
+    const app = createApp({
+      engine,
+      tokens: bearerTokens({ secret, lifetimeSeconds: config.tokenLifetimeSeconds, clock }),
+      logger,
+      isClosing: () => closing,
+    })
+    const listening = createServer(app.callback())
+    await listen(listening, config.port, options.host).catch((error: unknown) => {
+      throw new StartupError(`Cannot listen on port ${config.port}: ${describe(error)}`, { cause: error })
+    })
+    const port = (listening.address() as AddressInfo).port
+    const purge = setInterval(() => {
+      engine.idempotency.purgeExpired().then(
+        (purged) => logger.debug({ purged }, "expired idempotency records purged"),
+        (error: unknown) => logger.error({ err: error }, "idempotency purge failed"),
+      )
+    }, purgeIntervalMs)
+    purge.unref()
+    let closed: Promise<void> | undefined
+    return {
+      url: `http://localhost:${port}`,
+      port,
+      engine,
+      server: listening,
+      close: (graceMs = shutdownGraceMs) => {
+        closed ??= (async () => {
+          closing = true
+          clearInterval(purge)
+          await new Promise<void>((resolve) => {
+            const force = setTimeout(() => listening.closeAllConnections(), graceMs)
+            force.unref()
+            listening.close(() => {
+              clearTimeout(force)
+              resolve()
+            })
+            listening.closeIdleConnections()
+          })
+          await engine.close()
+        })()
+        return closed
+      },
+    }
+  } catch (error) {
+    await engine.close().catch(() => undefined)
+    throw error
+  }
+}

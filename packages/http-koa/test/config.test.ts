@@ -1,0 +1,106 @@
+import { describe, expect, it } from "vitest"
+import { ConfigError, loadConfig } from "../src/config.ts"
+
+const secret = "s".repeat(32)
+
+const problemsOf = (env: Record<string, string>): ReadonlyArray<string> => {
+  try {
+    loadConfig(env)
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems
+    throw error
+  }
+  return []
+}
+
+describe("loadConfig", () => {
+  it("has the defaults of DECISIONS", () => {
+    expect(loadConfig({})).toEqual({
+      port: 3000,
+      databaseUrl: "sqlite:./data/payments.sqlite",
+      database: { dialect: "sqlite", filename: "./data/payments.sqlite" },
+      sandbox: true,
+      jwtSecret: undefined,
+      hostedUrl: "http://localhost:3000",
+      logLevel: "info",
+      bootstrapKey: undefined,
+      tokenLifetimeSeconds: 3600,
+    })
+  })
+
+  it("reads every variable", () => {
+    const config = loadConfig({
+      PORT: "8080",
+      DATABASE_URL: "sqlite::memory:",
+      PAYMENTS_SANDBOX: "false",
+      PAYMENTS_JWT_SECRET: secret,
+      PAYMENTS_HOSTED_URL: "https://pay.example.com/",
+      LOG_LEVEL: "DEBUG",
+      PAYMENTS_API_KEY: "pk_boot",
+      PAYMENTS_API_SECRET: "sk_boot_secret",
+      PAYMENTS_TOKEN_LIFETIME_SECONDS: "600",
+    })
+    expect(config).toMatchObject({
+      port: 8080,
+      database: { dialect: "sqlite", filename: ":memory:" },
+      sandbox: false,
+      jwtSecret: secret,
+      hostedUrl: "https://pay.example.com",
+      logLevel: "debug",
+      bootstrapKey: { key: "pk_boot", secret: "sk_boot_secret" },
+      tokenLifetimeSeconds: 600,
+    })
+    expect(loadConfig({ PORT: "8080" }).hostedUrl).toBe("http://localhost:8080")
+  })
+
+  it("turns sandbox off with Postgres, where the JWT secret is then required", () => {
+    const url = "postgres://postgres@127.0.0.1:5432/payments"
+    expect(problemsOf({ DATABASE_URL: url })).toEqual([expect.stringContaining("PAYMENTS_JWT_SECRET is required")])
+    expect(loadConfig({ DATABASE_URL: url, PAYMENTS_JWT_SECRET: secret }).sandbox).toBe(false)
+    expect(loadConfig({ DATABASE_URL: url, PAYMENTS_SANDBOX: "true" })).toMatchObject({
+      sandbox: true,
+      jwtSecret: undefined,
+    })
+    expect(problemsOf({ PAYMENTS_SANDBOX: "false" })).toEqual([
+      expect.stringContaining("PAYMENTS_JWT_SECRET is required"),
+    ])
+  })
+
+  it("treats empty values as unset", () => {
+    expect(loadConfig({ PORT: "", PAYMENTS_JWT_SECRET: "", LOG_LEVEL: "" })).toMatchObject({
+      port: 3000,
+      logLevel: "info",
+    })
+  })
+
+  it("names every wrong variable at once, without echoing secrets", () => {
+    const problems = problemsOf({
+      PORT: "http",
+      DATABASE_URL: "mysql://root@db/payments",
+      PAYMENTS_SANDBOX: "maybe",
+      PAYMENTS_JWT_SECRET: "short-secret-value",
+      PAYMENTS_HOSTED_URL: "ftp://files.example.com",
+      LOG_LEVEL: "loud",
+      PAYMENTS_API_KEY: "pk_only",
+      PAYMENTS_TOKEN_LIFETIME_SECONDS: "0",
+    })
+    expect(problems).toEqual([
+      'PORT must be an integer from 0 to 65535, got "http"',
+      expect.stringContaining('Unsupported DATABASE_URL scheme "mysql:"'),
+      'PAYMENTS_SANDBOX must be true or false, got "maybe"',
+      "PAYMENTS_JWT_SECRET must be at least 32 characters",
+      'PAYMENTS_HOSTED_URL must be an http:// or https:// URL, got "ftp://files.example.com"',
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
+      "PAYMENTS_API_KEY and PAYMENTS_API_SECRET must be set together",
+      'PAYMENTS_TOKEN_LIFETIME_SECONDS must be an integer from 1 to 86400, got "0"',
+    ])
+    expect(problems.join("\n")).not.toContain("short-secret-value")
+    expect(problemsOf({ PORT: "65536" })).toHaveLength(1)
+    expect(problemsOf({ PORT: "-1" })).toHaveLength(1)
+    expect(problemsOf({ PAYMENTS_API_KEY: "has space", PAYMENTS_API_SECRET: " padded " })).toHaveLength(2)
+  })
+
+  it("reports through a ConfigError whose message lists the problems", () => {
+    expect(() => loadConfig({ PORT: "x" })).toThrowError(/^Invalid configuration:\n {2}- PORT must be/)
+  })
+})

@@ -1,0 +1,146 @@
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { scryptHasher, TestClock } from "@payments-engine/adapters"
+import type { Engine, Storage } from "@payments-engine/core"
+import { createApp } from "../../src/app.ts"
+import { bearerTokens } from "../../src/bearer-tokens.ts"
+import { createLogger } from "../../src/logger.ts"
+import { createServiceEngine } from "../../src/service-engine.ts"
+
+/** The secret the test services sign tokens with. */
+export const testJwtSecret = "test-secret-0123456789-abcdefghijklmnopqrstuvwxyz"
+
+/** An answer, with its body parsed when it is JSON. */
+export interface TestResponse {
+  readonly status: number
+  readonly headers: Headers
+  readonly text: string
+  // biome-ignore lint/suspicious/noExplicitAny: tests read response bodies freely
+  readonly body: any
+}
+
+/** How to send one request. */
+export interface RequestOptions {
+  /** Sent as JSON with `Content-Type: application/json`. */
+  readonly body?: unknown
+  /** Sent as is; set the Content-Type yourself in `headers`. */
+  readonly raw?: string | Uint8Array
+  readonly token?: string
+  readonly headers?: Record<string, string>
+}
+
+/** A running app on a real socket, with the pieces a test needs. */
+export interface TestService {
+  readonly url: string
+  readonly engine: Engine
+  readonly clock: TestClock
+  readonly storage: Storage
+  /** Every log line written so far. */
+  readonly logs: Array<string>
+  request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>
+  /** A new API key in `workspace` (created when missing), exchanged for a bearer token over HTTP. */
+  signIn(workspace: string, scope?: "read" | "write"): Promise<string>
+  close(): Promise<void>
+}
+
+/** Options of {@link startTestService}. */
+export interface TestServiceOptions {
+  readonly storage: Storage
+  readonly clock?: TestClock
+  readonly tokenLifetimeSeconds?: number
+  /** Wraps the engine, e.g. to plant a fault. */
+  readonly wrapEngine?: (engine: Engine) => Engine
+}
+
+/** A cheap scrypt, so sign-ins stay fast in tests. */
+export const fastHasher = () => scryptHasher({ cost: 2 ** 10 })
+
+const listen = (server: Server) =>
+  new Promise<number>((resolve, reject) => {
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port))
+  })
+
+/** Parses a fetch response into a {@link TestResponse}. */
+export const readResponse = async (response: Response): Promise<TestResponse> => {
+  const text = await response.text()
+  const isJson = (response.headers.get("content-type") ?? "").includes("json")
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    body: isJson && text !== "" ? JSON.parse(text) : undefined,
+  }
+}
+
+/**
+ * Starts the app of `createApp` on 127.0.0.1 and a free port, over the given storage, with a
+ * {@link TestClock} shared by the engine and the bearer tokens.
+ *
+ * @example
+ * const service = await startTestService({ storage: await sqlite.factory() })
+ * const token = await service.signIn("acme")
+ */
+export const startTestService = async (options: TestServiceOptions): Promise<TestService> => {
+  const clock = options.clock ?? new TestClock(new Date("2026-01-01T00:00:00.000Z"))
+  const real = createServiceEngine({ storage: options.storage, clock, hasher: fastHasher() })
+  const engine = options.wrapEngine === undefined ? real : options.wrapEngine(real)
+  const logs: Array<string> = []
+  const logger = createLogger({ level: "debug", destination: { write: (line: string) => void logs.push(line) } })
+  const tokens = bearerTokens({
+    secret: testJwtSecret,
+    clock,
+    ...(options.tokenLifetimeSeconds === undefined ? {} : { lifetimeSeconds: options.tokenLifetimeSeconds }),
+  })
+  const server = createServer(createApp({ engine, tokens, logger }).callback())
+  const port = await listen(server)
+  const url = `http://127.0.0.1:${port}`
+
+  const request = async (method: string, path: string, requestOptions: RequestOptions = {}) => {
+    const headers: Record<string, string> = { ...requestOptions.headers }
+    if (requestOptions.token !== undefined) headers.Authorization = `Bearer ${requestOptions.token}`
+    let body: string | Uint8Array | undefined = requestOptions.raw
+    if (requestOptions.body !== undefined) {
+      body = JSON.stringify(requestOptions.body)
+      headers["Content-Type"] ??= "application/json"
+    }
+    const init: RequestInit = { method, headers, ...(body === undefined ? {} : { body: body as BodyInit }) }
+    return readResponse(await fetch(`${url}${path}`, init))
+  }
+
+  return {
+    url,
+    engine,
+    clock,
+    storage: options.storage,
+    logs,
+    request,
+    signIn: async (workspace, scope = "write") => {
+      const key = await real.access.createApiKey({ workspace, scope })
+      const response = await request("POST", "/api/v1/sessions", {
+        body: { api_key: key.api_key, api_secret: key.api_secret },
+      })
+      if (response.status !== 201) throw new Error(`sign-in failed: ${response.status} ${response.text}`)
+      return response.body.data.access_token as string
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()))
+        server.closeAllConnections()
+      }),
+  }
+}
+
+/**
+ * Marks an entity as having an active payment integration, straight in storage: the API has no
+ * route for it yet (the multi-currency feature sets it once ACTIVE).
+ */
+export const activateIntegration = (storage: Storage, companyId: string, entityId: string): Promise<void> =>
+  storage.transaction(async (tx) => {
+    const row = await tx.entities.findActive(companyId, entityId)
+    if (row === undefined) throw new Error(`no entity ${entityId}`)
+    await tx.entities.update({ ...row, payment_integration_active: true })
+  })
+
+/** A valid company body. */
+export const acme = { name: "Acme Inc", country: "US", default_currency: "USD" } as const
