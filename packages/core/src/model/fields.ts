@@ -1,8 +1,13 @@
 import { Schema } from "effect"
 import { isCountryAlpha2, isCurrencyCode } from "./iso-codes.ts"
 
-/** A string field whose wrong type reads "must be a string". */
-export const Text = Schema.String.annotations({ message: () => "must be a string" })
+/**
+ * A string field whose wrong type reads "must be a string". NUL characters are refused: no
+ * database we support can store them.
+ */
+export const Text = Schema.String.annotations({ message: () => "must be a string" }).pipe(
+  Schema.filter((s) => !s.includes("\u0000"), { message: () => "must not contain the NUL character (U+0000)" }),
+)
 
 /** A string that is not empty once trimmed; blank reads "can't be blank". */
 export const NonBlank = Text.pipe(

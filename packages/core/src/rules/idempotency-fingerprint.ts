@@ -7,7 +7,8 @@ export interface FingerprintedRequest {
 }
 
 /**
- * JSON with object keys sorted at every depth, so two bodies that differ only in key order or
+ * JSON with object keys sorted at every depth (callers bound the depth: request bodies are
+ * refused beyond 64 levels before they get here), so two bodies that differ only in key order or
  * white space are the same request.
  */
 export const canonicalJson = (value: unknown): string => {

@@ -4,6 +4,16 @@ import { type FieldError, Invalid } from "../errors.ts"
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
+/** How deep a body may nest; deeper ones are refused before anything walks them. */
+export const maxBodyDepth = 64
+
+const tooDeep = (value: unknown, depth = 0): boolean => {
+  if (depth > maxBodyDepth) return true
+  if (Array.isArray(value)) return value.some((v) => tooDeep(v, depth + 1))
+  if (isPlainObject(value)) return Object.values(value).some((v) => tooDeep(v, depth + 1))
+  return false
+}
+
 /** The object without its `undefined` properties, at every depth: an embedder's `{ name: undefined }` means "no name". */
 const withoutUndefined = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(withoutUndefined)
@@ -15,13 +25,26 @@ const withoutUndefined = (value: unknown): unknown => {
   )
 }
 
+/** Options of {@link decodeBody}. */
+export interface DecodeOptions {
+  /** Fields whose wrong value is a 400, where the spec's error table says so (entity `country_alpha2`). */
+  readonly badRequestFields?: ReadonlyArray<string>
+}
+
 /**
  * Decodes a request body with its schema. Every failing field is reported at once, by dotted
  * path, with the first message for it; a missing required field makes the status 400, any other
  * failure 422. A body that is not a JSON object is a 400 on `body`.
  */
-export const decodeBody = <A, I>(schema: Schema.Schema<A, I, never>, body: unknown): Effect.Effect<A, Invalid> => {
+export const decodeBody = <A, I>(
+  schema: Schema.Schema<A, I, never>,
+  body: unknown,
+  options: DecodeOptions = {},
+): Effect.Effect<A, Invalid> => {
   if (!isPlainObject(body)) return Effect.fail(Invalid.one(400, "body", "Body must be a JSON object"))
+  if (tooDeep(body)) {
+    return Effect.fail(Invalid.one(400, "body", `JSON is nested too deeply (at most ${maxBodyDepth} levels)`))
+  }
   const result = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "ignore" })(
     withoutUndefined(body),
   )
@@ -34,7 +57,7 @@ export const decodeBody = <A, I>(schema: Schema.Schema<A, I, never>, body: unkno
     const field = issue.path.length > 0 ? issue.path.join(".") : "body"
     if (seen.has(field)) continue
     seen.add(field)
-    missing ||= issue._tag === "Missing"
+    missing ||= issue._tag === "Missing" || (options.badRequestFields?.includes(field) ?? false)
     errors.push({ field, message: issue.message })
   }
   return Effect.fail(new Invalid({ status: missing ? 400 : 422, errors }))

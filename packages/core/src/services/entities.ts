@@ -18,6 +18,9 @@ export const toEntity = (row: EntityRecord): Entity => ({
   updated_at: row.updated_at,
 })
 
+/** The spec's table answers an invalid entity country with 400, not 422. */
+const countryIsBadRequest = { badRequestFields: ["country_alpha2"] }
+
 const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase()
 
 const findEntity = (tx: Repositories, companyId: string, id: string) =>
@@ -37,7 +40,7 @@ export const makeEntities = (ports: EnginePorts) => ({
   create: (actor: Actor, companyId: string, body: unknown): Effect.Effect<Entity, Invalid | Forbidden | NotFound> =>
     Effect.gen(function* () {
       yield* requireWrite(actor)
-      const input = yield* decodeBody(EntityCreate, body)
+      const input = yield* decodeBody(EntityCreate, body, countryIsBadRequest)
       return yield* inTransaction(ports.storage, (tx) =>
         Effect.gen(function* () {
           const company = yield* findLiveCompany(tx, actor, companyId)
@@ -74,7 +77,7 @@ export const makeEntities = (ports: EnginePorts) => ({
   ): Effect.Effect<Entity, Invalid | Forbidden | NotFound> =>
     Effect.gen(function* () {
       yield* requireWrite(actor)
-      const input = yield* decodeBody(EntityUpdate, body)
+      const input = yield* decodeBody(EntityUpdate, body, countryIsBadRequest)
       return yield* inTransaction(ports.storage, (tx) =>
         Effect.gen(function* () {
           const company = yield* findLiveCompany(tx, actor, companyId)
