@@ -10,4 +10,4 @@ export interface Ids {
 }
 
 /** Prefixes of the engine's ids, one per kind of resource. */
-export type IdPrefix = "ws" | "key" | "cmp" | "ent" | "rcp"
+export type IdPrefix = "ws" | "key" | "cmp" | "ent" | "rcp" | "ba" | "ad" | "rd" | "pp" | "qt" | "pay" | "job" | "evt"
