@@ -12,9 +12,15 @@ import type {
   Window,
   WorkspaceRecord,
 } from "@payments-engine/core"
+import {
+  copyMoneyTables,
+  emptyMoneyTables,
+  type MoneyTables,
+  moneyRepositoriesOver,
+} from "./memory-money-repositories.ts"
 
 /** Everything the storage keeps. Records are immutable: a write replaces the map entry. */
-interface Tables {
+interface Tables extends MoneyTables {
   readonly workspaces: Map<string, WorkspaceRecord>
   readonly apiKeys: Map<string, ApiKeyRecord>
   readonly companies: Map<string, CompanyRecord>
@@ -25,6 +31,7 @@ interface Tables {
 }
 
 const emptyTables = (): Tables => ({
+  ...emptyMoneyTables(),
   workspaces: new Map(),
   apiKeys: new Map(),
   companies: new Map(),
@@ -36,6 +43,7 @@ const emptyTables = (): Tables => ({
 
 /** A copy a transaction may change freely: new maps over the same (frozen) records. */
 const copyTables = (tables: Tables): Tables => ({
+  ...copyMoneyTables(tables),
   workspaces: new Map(tables.workspaces),
   apiKeys: new Map(tables.apiKeys),
   companies: new Map(tables.companies),
@@ -63,6 +71,7 @@ const idempotencyKey = (workspaceId: string, key: string) => `${workspaceId}\u00
 
 /** Repositories that read and write one set of tables (a transaction's private copy). */
 const repositoriesOver = (t: Tables): Repositories => ({
+  ...moneyRepositoriesOver(t),
   workspaces: {
     insertOrGet: async (row) => {
       for (const existing of t.workspaces.values()) if (existing.name === row.name) return existing
@@ -105,6 +114,10 @@ const repositoriesOver = (t: Tables): Repositories => ({
     findActive: async (companyId, id) => {
       const row = t.entities.get(id)
       return row?.company_id === companyId && row.deleted_at === null ? row : undefined
+    },
+    findActiveById: async (id) => {
+      const row = t.entities.get(id)
+      return row?.deleted_at === null ? row : undefined
     },
     findActiveOfCompany: async (companyId) =>
       [...t.entities.values()].find((row) => row.company_id === companyId && row.deleted_at === null),

@@ -1,4 +1,11 @@
-import { openSqliteStorage, randomIds, scryptHasher, systemClock } from "@payments-engine/adapters"
+import {
+  createSandboxBankLinker,
+  createSandboxPaymentProvider,
+  openSqliteStorage,
+  randomIds,
+  scryptHasher,
+  systemClock,
+} from "@payments-engine/adapters"
 import { type Actor, createEngine, isDomainError } from "@payments-engine/core"
 
 /**
@@ -7,7 +14,14 @@ import { type Actor, createEngine, isDomainError } from "@payments-engine/core"
  */
 export const runExample = async (log: (...values: unknown[]) => void = console.log) => {
   const storage = await openSqliteStorage({ filename: ":memory:" })
-  const engine = createEngine({ storage, clock: systemClock, ids: randomIds(), hasher: scryptHasher() })
+  const engine = createEngine({
+    storage,
+    clock: systemClock,
+    ids: randomIds(),
+    hasher: scryptHasher(),
+    paymentProvider: createSandboxPaymentProvider(),
+    bankLinker: createSandboxBankLinker(),
+  })
   try {
     const workspace = await engine.access.ensureWorkspace("acme-payments")
     const actor: Actor = { workspaceId: workspace.id, scope: "write" }

@@ -1,6 +1,21 @@
+export {
+  createSandboxBankLinker,
+  type SandboxBankLinker,
+  type SandboxBankLinkerOptions,
+  type SandboxTestBank,
+  sandboxTestBanks,
+} from "./bank-link/sandbox-bank-linker.ts"
+export { SandboxClock } from "./clock/sandbox-clock.ts"
 export { systemClock } from "./clock/system-clock.ts"
 export { TestClock } from "./clock/test-clock.ts"
 export { type RandomIdsOptions, randomIds } from "./ids/random-ids.ts"
+export {
+  type JobRunner,
+  type JobRunnerEngine,
+  type JobRunnerOptions,
+  startJobRunner,
+} from "./jobs/embedded-job-runner.ts"
+export * from "./sandbox/index.ts"
 export { type ScryptHasherOptions, scryptHasher } from "./secrets/scrypt-hasher.ts"
 export { kyselyRepositories } from "./storage/kysely-repositories.ts"
 export { createKyselyStorage, type KyselyStorage, type KyselyStorageOptions } from "./storage/kysely-storage.ts"

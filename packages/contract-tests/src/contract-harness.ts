@@ -8,6 +8,7 @@ import {
 } from "@payments-engine/core"
 import { expect } from "vitest"
 import { counterIds, nextNumber, plainHasher, processTag, type TestClock, testClock } from "./test-ports.ts"
+import { type TestPaymentProvider, testBankLinker, testPaymentProvider } from "./test-providers.ts"
 
 /** What one test works with: the storage under test and an engine built on it. */
 export interface Harness {
@@ -23,16 +24,21 @@ export interface Harness {
    * the database would have.
    */
   secondEngine(): Engine
+  /** The engine's payment provider, which records what it was asked to pay. */
+  readonly paymentProvider: TestPaymentProvider
 }
 
 /** Builds the engine of one test on a storage from the factory. */
 export const openHarness = (storage: Storage): Harness => {
   const clock = testClock()
-  const engine = createEngine({ storage, clock, ids: counterIds(), hasher: plainHasher })
+  const paymentProvider = testPaymentProvider()
+  const bankLinker = testBankLinker()
+  const engine = createEngine({ storage, clock, ids: counterIds(), hasher: plainHasher, paymentProvider, bankLinker })
   const uniqueName = (label: string) => `contract-${label}-${processTag}-${nextNumber()}`
   return {
     storage,
     engine,
+    paymentProvider,
     clock,
     uniqueName,
     workspace: async () => {
@@ -40,7 +46,14 @@ export const openHarness = (storage: Storage): Harness => {
       return { workspaceId: workspace.id, scope: "write" }
     },
     secondEngine: () =>
-      createEngine({ storage, clock: testClock(clock.now()), ids: counterIds(`${processTag}b`), hasher: plainHasher }),
+      createEngine({
+        storage,
+        clock: testClock(clock.now()),
+        ids: counterIds(`${processTag}b`),
+        hasher: plainHasher,
+        paymentProvider,
+        bankLinker,
+      }),
   }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { Conflict, Forbidden, Invalid, isDomainError, NotFound, Unauthorized } from "./errors.ts"
+import { Conflict, Forbidden, Invalid, isDomainError, NotFound, ProviderFailure, Unauthorized } from "./errors.ts"
 
 describe("domain errors", () => {
   it("carry status, errors and a readable message", () => {
@@ -11,6 +11,7 @@ describe("domain errors", () => {
       [new Conflict({ field: "status", message: "busy" }), 409],
       [new Forbidden({ field: "base", message: "no" }), 403],
       [new Unauthorized({ field: "token", message: "who" }), 401],
+      [new ProviderFailure({ field: "base", message: "down" }), 500],
     ] as const
     for (const [error, status] of cases) {
       expect(error.status).toBe(status)

@@ -54,10 +54,21 @@ export class Unauthorized extends Data.TaggedError("Unauthorized")<FieldError> {
   }
 }
 
-/** Any error the engine raises on purpose; everything else is a defect. */
-export type DomainError = NotFound | Invalid | Conflict | Forbidden | Unauthorized
+/**
+ * The payment provider or bank linker failed or did not answer (500, as the spec has it for FX
+ * failures). Nothing was written; the request can be retried.
+ */
+export class ProviderFailure extends Data.TaggedError("ProviderFailure")<FieldError> {
+  readonly status = 500
+  get errors(): ReadonlyArray<FieldError> {
+    return [{ field: this.field, message: this.message }]
+  }
+}
 
-const domainTags = new Set(["NotFound", "Invalid", "Conflict", "Forbidden", "Unauthorized"])
+/** Any error the engine raises on purpose; everything else is a defect. */
+export type DomainError = NotFound | Invalid | Conflict | Forbidden | Unauthorized | ProviderFailure
+
+const domainTags = new Set(["NotFound", "Invalid", "Conflict", "Forbidden", "Unauthorized", "ProviderFailure"])
 
 /**
  * Tells a domain error from a defect, for callers of the Promise facade.

@@ -1,4 +1,10 @@
-import { randomIds, scryptHasher, systemClock } from "@payments-engine/adapters"
+import {
+  createSandboxBankLinker,
+  createSandboxPaymentProvider,
+  randomIds,
+  scryptHasher,
+  systemClock,
+} from "@payments-engine/adapters"
 import { type Clock, createEngine, type Engine, type SecretHasher, type Storage } from "@payments-engine/core"
 
 /** Options of {@link createServiceEngine}. */
@@ -8,6 +14,8 @@ export interface ServiceEngineOptions {
   readonly clock?: Clock
   /** scrypt with its default cost by default. */
   readonly hasher?: SecretHasher
+  /** Called when a committed change queued background jobs (wakes the job runner). */
+  readonly onJobsQueued?: () => void
 }
 
 /**
@@ -24,5 +32,9 @@ export const createServiceEngine = (options: ServiceEngineOptions): Engine => {
     clock,
     ids: randomIds({ clock }),
     hasher: options.hasher ?? scryptHasher(),
+    // The sandbox providers are the only ones there are so far; see the README.
+    paymentProvider: createSandboxPaymentProvider(),
+    bankLinker: createSandboxBankLinker(),
+    ...(options.onJobsQueued === undefined ? {} : { onJobsQueued: options.onJobsQueued }),
   })
 }

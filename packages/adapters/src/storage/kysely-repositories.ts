@@ -13,6 +13,7 @@ import type {
   WorkspaceRecord,
 } from "@payments-engine/core"
 import type { Kysely, Selectable } from "kysely"
+import { kyselyMoneyRepositories } from "./kysely-money-repositories.ts"
 import type {
   ApiKeysTable,
   CompaniesTable,
@@ -131,6 +132,7 @@ export const kyselyRepositories = (db: Db): Repositories => {
     (await db.selectFrom("settings").select("value").where("name", "=", name).executeTakeFirst())?.value
 
   return {
+    ...kyselyMoneyRepositories(db),
     workspaces: {
       insertOrGet: async (row) => {
         for (let attempt = 0; attempt < conflictAttempts; attempt += 1) {
@@ -227,6 +229,15 @@ export const kyselyRepositories = (db: Db): Repositories => {
           .selectFrom("entities")
           .selectAll()
           .where("company_id", "=", companyId)
+          .where("id", "=", id)
+          .where("deleted_at", "is", null)
+          .executeTakeFirst()
+        return row === undefined ? undefined : toEntity(row)
+      },
+      findActiveById: async (id) => {
+        const row = await db
+          .selectFrom("entities")
+          .selectAll()
           .where("id", "=", id)
           .where("deleted_at", "is", null)
           .executeTakeFirst()

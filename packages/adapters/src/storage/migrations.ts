@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, type MigrationProvider, type MigrationResultSet, Migrator, sql } from "kysely"
+import { moneyMovementSchema } from "./money-movement-migration.ts"
 
 /** The SQL dialects the Kysely storage runs on. */
 export type StorageDialect = "sqlite" | "postgres"
@@ -130,6 +131,7 @@ const initialSchema = (dialect: StorageDialect): Migration => ({
 export const storageMigrations = (dialect: StorageDialect): MigrationProvider => ({
   getMigrations: async () => ({
     "0001_initial": initialSchema(dialect),
+    "0002_money_movement": moneyMovementSchema(dialect),
   }),
 })
 

@@ -15,6 +15,113 @@ export interface StorageTables {
   readonly recipients: RecipientsTable
   readonly idempotency_records: IdempotencyRecordsTable
   readonly settings: SettingsTable
+  readonly bank_accounts: BankAccountsTable
+  readonly payment_profiles: PaymentProfilesTable
+  readonly quotes: QuotesTable
+  readonly payments: PaymentsTable
+  readonly jobs: JobsTable
+  readonly events: EventsTable
+}
+
+/** Row of `bank_accounts`; details and address are JSON text. */
+export interface BankAccountsTable {
+  id: string
+  company_id: string
+  owner_type: string
+  owner_id: string
+  currency: string
+  current_balance: string
+  last_synced_at: string | null
+  provider_beneficiary_id: string | null
+  provider_connection_id: string | null
+  account_details: string
+  routing_details: string
+  party_address: string | null
+  created_at: string
+  updated_at: string
+}
+
+/** Row of `payment_profiles`. */
+export interface PaymentProfilesTable {
+  id: string
+  bank_account_id: string
+  company_id: string
+  status: string
+  payment_method: string
+  currency: string
+  usage_type: string
+  created_at: string
+  updated_at: string
+}
+
+/** Row of `quotes`; amounts are exact decimal text. */
+export interface QuotesTable {
+  id: string
+  company_id: string
+  from_profile_id: string
+  to_profile_id: string
+  fee_strategy: string
+  payment_method: string
+  instructed_amount: string
+  instructed_currency: string
+  source_amount: string
+  source_currency: string
+  target_amount: string
+  target_currency: string
+  fee: string
+  fee_currency: string
+  exchange_rate: string
+  currency_pair: string | null
+  expected_completion_date: string
+  expires_at: string
+  created_at: string
+}
+
+/** Row of `payments`; `quote_id` and (`company_id`, `idempotency_key`) are unique. */
+export interface PaymentsTable {
+  id: string
+  company_id: string
+  quote_id: string
+  idempotency_key: string
+  reason: string
+  credit_note: string | null
+  debit_note: string | null
+  payment_batch_id: string | null
+  status: string
+  machine_version: number
+  instructed_amount: string
+  instructed_currency: string
+  from_profile_id: string
+  to_profile_id: string
+  provider_payment_id: string | null
+  failure_reason: string | null
+  created_at: string
+  updated_at: string
+}
+
+/** Row of `jobs`. */
+export interface JobsTable {
+  id: string
+  kind: string
+  payload: string
+  run_at: string
+  attempts: number
+  state: string
+  locked_until: string | null
+  last_error: string | null
+  created_at: string
+  updated_at: string
+}
+
+/** Row of `events`, the transactional outbox. */
+export interface EventsTable {
+  id: string
+  workspace_id: string
+  company_id: string
+  event: string
+  resource_id: string
+  payload: string
+  created_at: string
 }
 
 /**

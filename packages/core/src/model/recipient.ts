@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { BankAccount } from "./bank-account.ts"
 import { NonBlank, required, Text, Timestamp } from "./fields.ts"
 
 /** A recipient (payee) as the API returns it, with its bank accounts. */
@@ -8,9 +9,7 @@ export const Recipient = Schema.Struct({
   email: Schema.NullOr(Schema.String),
   created_at: Timestamp,
   updated_at: Timestamp,
-  bank_accounts: Schema.Array(Schema.Unknown).annotations({
-    description: "Bank Account objects; empty for a new recipient",
-  }),
+  bank_accounts: Schema.Array(BankAccount).annotations({ description: "empty for a new recipient" }),
 }).annotations({ identifier: "Recipient" })
 export type Recipient = typeof Recipient.Type
 

@@ -1,3 +1,5 @@
+import type { MoneyRepositories } from "./money-storage.ts"
+
 /**
  * The storage port: everything the engine keeps. Timestamps are ISO 8601 strings in UTC with
  * milliseconds (`Date.prototype.toISOString()`), so they sort as text on every database.
@@ -5,7 +7,7 @@
  * An adapter passes `runContractSuite` from `@payments-engine/contract-tests`.
  *
  * @example
- * const storage = await createKyselyStorage({ dialect: "sqlite", database: new Database(":memory:") })
+ * const storage = await openSqliteStorage({ filename: ":memory:" }) // from @payments-engine/adapters
  * const engine = createEngine({ storage, clock, ids, hasher })
  */
 export interface Storage {
@@ -26,7 +28,7 @@ export interface StorageCapabilities {
 }
 
 /** The repositories, bound to one transaction. */
-export interface Repositories {
+export interface Repositories extends MoneyRepositories {
   readonly workspaces: WorkspaceRepository
   readonly apiKeys: ApiKeyRepository
   readonly companies: CompanyRepository
@@ -123,6 +125,8 @@ export interface EntityRepository {
   insertIfNoneActive(row: EntityRecord): Promise<boolean>
   /** The entity of that company if it is not deleted. */
   findActive(companyId: string, id: string): Promise<EntityRecord | undefined>
+  /** The entity with that id if it is not deleted, whatever its company (check the company's workspace). */
+  findActiveById(id: string): Promise<EntityRecord | undefined>
   /** The company's entity that is not deleted, if any. */
   findActiveOfCompany(companyId: string): Promise<EntityRecord | undefined>
   update(row: EntityRecord): Promise<void>

@@ -1,22 +1,38 @@
 import { Effect } from "effect"
 import { type Forbidden, type Invalid, messages, NotFound } from "../errors.ts"
+import type { BankAccount } from "../model/bank-account.ts"
 import { type Recipient, RecipientCreate } from "../model/recipient.ts"
 import type { RecipientRecord, Repositories } from "../ports/storage.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
 import { type Actor, requireWrite } from "./actor.ts"
+import { withProfiles } from "./bank-accounts.ts"
 import { findLiveCompany } from "./companies.ts"
 import { decodeBody } from "./decode-body.ts"
 import { type EnginePorts, nowIso } from "./ports.ts"
 import { call, inTransaction } from "./transaction.ts"
 
-export const toRecipient = (row: RecipientRecord): Recipient => ({
+export const toRecipient = (row: RecipientRecord, accounts: ReadonlyArray<BankAccount> = []): Recipient => ({
   id: row.id,
   name: row.name,
   email: row.email,
   created_at: row.created_at,
   updated_at: row.updated_at,
-  bank_accounts: [],
+  bank_accounts: accounts.filter((account) => account.owner_id === row.id),
 })
+
+/** Recipients with their bank accounts and profiles, in three queries whatever their number. */
+const withBankAccounts = (tx: Repositories, rows: ReadonlyArray<RecipientRecord>) =>
+  Effect.gen(function* () {
+    if (rows.length === 0) return []
+    const accounts = yield* call(() =>
+      tx.bankAccounts.listByOwners(
+        "Counterparty",
+        rows.map((r) => r.id),
+      ),
+    )
+    const withDetails = yield* withProfiles(tx, accounts)
+    return rows.map((row) => toRecipient(row, withDetails))
+  })
 
 const findRecipient = (tx: Repositories, companyId: string, id: string) =>
   call(() => tx.recipients.findActive(companyId, id)).pipe(
@@ -52,8 +68,12 @@ export const makeRecipients = (ports: EnginePorts) => ({
 
   get: (actor: Actor, companyId: string, id: string): Effect.Effect<Recipient, NotFound> =>
     inTransaction(ports.storage, (tx) =>
-      findLiveCompany(tx, actor, companyId).pipe(Effect.flatMap((company) => findRecipient(tx, company.id, id))),
-    ).pipe(Effect.map(toRecipient)),
+      findLiveCompany(tx, actor, companyId).pipe(
+        Effect.flatMap((company) => findRecipient(tx, company.id, id)),
+        Effect.flatMap((row) => withBankAccounts(tx, [row])),
+        Effect.map(([recipient]) => recipient!),
+      ),
+    ),
 
   delete: (actor: Actor, companyId: string, id: string): Effect.Effect<void, Forbidden | NotFound> =>
     Effect.gen(function* () {
@@ -71,14 +91,15 @@ export const makeRecipients = (ports: EnginePorts) => ({
   list: (actor: Actor, companyId: string, query: PageQuery = {}): Effect.Effect<Page<Recipient>, Invalid | NotFound> =>
     Effect.gen(function* () {
       const request = yield* parsePageRequest(query, pagePolicies.recipients)
-      const slice = yield* inTransaction(ports.storage, (tx) =>
-        findLiveCompany(tx, actor, companyId).pipe(
-          Effect.flatMap((company) =>
-            call(() => tx.recipients.listActive(company.id, { offset: pageOffset(request), limit: request.perPage })),
-          ),
-        ),
+      return yield* inTransaction(ports.storage, (tx) =>
+        Effect.gen(function* () {
+          const company = yield* findLiveCompany(tx, actor, companyId)
+          const slice = yield* call(() =>
+            tx.recipients.listActive(company.id, { offset: pageOffset(request), limit: request.perPage }),
+          )
+          return toPage(yield* withBankAccounts(tx, slice.rows), slice.total, request)
+        }),
       )
-      return toPage(slice.rows.map(toRecipient), slice.total, request)
     }),
 })
 

@@ -1,0 +1,155 @@
+import type {
+  BankAccountRecord,
+  EventRecord,
+  JobRecord,
+  MoneyRepositories,
+  PaymentProfileRecord,
+  PaymentRecord,
+  QuoteRecord,
+  Slice,
+  Window,
+} from "@payments-engine/core"
+
+/** The money-movement tables; records are immutable, a write replaces the map entry. */
+export interface MoneyTables {
+  readonly bankAccounts: Map<string, BankAccountRecord>
+  readonly paymentProfiles: Map<string, PaymentProfileRecord>
+  readonly quotes: Map<string, QuoteRecord>
+  readonly payments: Map<string, PaymentRecord>
+  readonly jobs: Map<string, JobRecord>
+  readonly events: Map<string, EventRecord>
+}
+
+export const emptyMoneyTables = (): MoneyTables => ({
+  bankAccounts: new Map(),
+  paymentProfiles: new Map(),
+  quotes: new Map(),
+  payments: new Map(),
+  jobs: new Map(),
+  events: new Map(),
+})
+
+export const copyMoneyTables = (t: MoneyTables): MoneyTables => ({
+  bankAccounts: new Map(t.bankAccounts),
+  paymentProfiles: new Map(t.paymentProfiles),
+  quotes: new Map(t.quotes),
+  payments: new Map(t.payments),
+  jobs: new Map(t.jobs),
+  events: new Map(t.events),
+})
+
+const byId = (a: { readonly id: string }, b: { readonly id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+const freeze = <T extends object>(row: T): T => Object.freeze({ ...row })
+const windowOf = <T extends { readonly id: string }>(
+  rows: Iterable<T>,
+  keep: (row: T) => boolean,
+  window: Window,
+): Slice<T> => {
+  const all = [...rows].filter(keep).sort(byId)
+  return { rows: all.slice(window.offset, window.offset + window.limit), total: all.length }
+}
+
+/** Repositories over one transaction's private copy of the tables. */
+export const moneyRepositoriesOver = (t: MoneyTables): MoneyRepositories => ({
+  bankAccounts: {
+    insert: async (row) => void t.bankAccounts.set(row.id, freeze(row)),
+    find: async (companyId, id) => {
+      const row = t.bankAccounts.get(id)
+      return row?.company_id === companyId ? row : undefined
+    },
+    listByCompany: async (companyId, window) =>
+      windowOf(t.bankAccounts.values(), (r) => r.company_id === companyId, window),
+    listByOwners: async (ownerType, ownerIds) =>
+      [...t.bankAccounts.values()]
+        .filter((r) => r.owner_type === ownerType && ownerIds.includes(r.owner_id))
+        .sort(byId),
+  },
+  paymentProfiles: {
+    insert: async (row) => void t.paymentProfiles.set(row.id, freeze(row)),
+    find: async (companyId, id) => {
+      const row = t.paymentProfiles.get(id)
+      return row?.company_id === companyId ? row : undefined
+    },
+    listByBankAccounts: async (ids) =>
+      [...t.paymentProfiles.values()].filter((r) => ids.includes(r.bank_account_id)).sort(byId),
+  },
+  quotes: {
+    insert: async (row) => void t.quotes.set(row.id, freeze(row)),
+    find: async (companyId, id) => {
+      const row = t.quotes.get(id)
+      return row?.company_id === companyId ? row : undefined
+    },
+  },
+  payments: {
+    insertIfNew: async (row) => {
+      for (const p of t.payments.values()) {
+        if (
+          p.quote_id === row.quote_id ||
+          (p.company_id === row.company_id && p.idempotency_key === row.idempotency_key)
+        ) {
+          return "conflict"
+        }
+      }
+      t.payments.set(row.id, freeze(row))
+      return "inserted"
+    },
+    find: async (companyId, id) => {
+      const row = t.payments.get(id)
+      return row?.company_id === companyId ? row : undefined
+    },
+    findById: async (id) => t.payments.get(id),
+    findByIdempotencyKey: async (companyId, key) =>
+      [...t.payments.values()].find((p) => p.company_id === companyId && p.idempotency_key === key),
+    findByQuote: async (quoteId) => [...t.payments.values()].find((p) => p.quote_id === quoteId),
+    list: async (companyId, filter, window) =>
+      windowOf(
+        t.payments.values(),
+        (p) =>
+          p.company_id === companyId &&
+          (filter.status === undefined || p.status === filter.status) &&
+          (filter.payment_batch_id === undefined || p.payment_batch_id === filter.payment_batch_id),
+        window,
+      ),
+    compareAndSetStatus: async (id, from, to, change) => {
+      const row = t.payments.get(id)
+      if (row === undefined || row.status !== from) return undefined
+      const defined = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined))
+      const next = freeze({ ...row, ...defined, status: to })
+      t.payments.set(id, next)
+      return next
+    },
+  },
+  jobs: {
+    enqueue: async (row) => void t.jobs.set(row.id, freeze(row)),
+    claimDue: async (now, lockedUntil, limit) => {
+      const due = [...t.jobs.values()]
+        .filter((j) => j.state === "queued" && j.run_at <= now && (j.locked_until === null || j.locked_until <= now))
+        .sort((a, b) => (a.run_at === b.run_at ? byId(a, b) : a.run_at < b.run_at ? -1 : 1))
+        .slice(0, limit)
+      return due.map((j) => {
+        const claimed = freeze({ ...j, locked_until: lockedUntil, attempts: j.attempts + 1, updated_at: now })
+        t.jobs.set(j.id, claimed)
+        return claimed
+      })
+    },
+    finish: async (id, now) => update(t.jobs, id, { state: "done", locked_until: null, updated_at: now }),
+    retryAt: async (id, runAt, error, now) =>
+      update(t.jobs, id, { state: "queued", run_at: runAt, last_error: error, locked_until: null, updated_at: now }),
+    fail: async (id, error, now) =>
+      update(t.jobs, id, { state: "failed", last_error: error, locked_until: null, updated_at: now }),
+    nextRunAt: async () =>
+      [...t.jobs.values()]
+        .filter((j) => j.state === "queued")
+        .map((j) => j.run_at)
+        .sort()[0],
+  },
+  events: {
+    append: async (row) => void t.events.set(row.id, freeze(row)),
+    listByCompany: async (companyId, window) => windowOf(t.events.values(), (e) => e.company_id === companyId, window),
+  },
+})
+
+const update = <T extends { readonly id: string }>(map: Map<string, T>, id: string, change: Partial<T>) => {
+  const row = map.get(id)
+  if (row !== undefined) map.set(id, freeze({ ...row, ...change }))
+}

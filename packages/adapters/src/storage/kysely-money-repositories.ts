@@ -1,0 +1,282 @@
+import type {
+  BankAccountRecord,
+  EventRecord,
+  JobRecord,
+  MoneyRepositories,
+  OwnerType,
+  PaymentProfileRecord,
+  PaymentRecord,
+  PaymentStatusValue,
+  ProfileStatus,
+  QuoteRecord,
+  Slice,
+  UsageType,
+  Window,
+} from "@payments-engine/core"
+import { type Kysely, type Selectable, sql } from "kysely"
+import type { BankAccountsTable, PaymentProfilesTable, PaymentsTable, StorageTables } from "./storage-tables.ts"
+
+type Db = Kysely<StorageTables>
+
+const countOf = (row: { readonly total: string | number | bigint } | undefined): number => Number(row?.total ?? 0)
+
+const toBankAccount = (row: Selectable<BankAccountsTable>): BankAccountRecord => ({
+  ...row,
+  owner_type: row.owner_type as OwnerType,
+  account_details: JSON.parse(row.account_details),
+  routing_details: JSON.parse(row.routing_details),
+  party_address: row.party_address === null ? null : JSON.parse(row.party_address),
+})
+
+const bankAccountRow = (row: BankAccountRecord): BankAccountsTable => ({
+  ...row,
+  account_details: JSON.stringify(row.account_details),
+  routing_details: JSON.stringify(row.routing_details),
+  party_address: row.party_address === null ? null : JSON.stringify(row.party_address),
+})
+
+const toProfile = (row: Selectable<PaymentProfilesTable>): PaymentProfileRecord => ({
+  ...row,
+  status: row.status as ProfileStatus,
+  usage_type: row.usage_type as UsageType,
+})
+
+const toPayment = (row: Selectable<PaymentsTable>): PaymentRecord => ({
+  ...row,
+  status: row.status as PaymentStatusValue,
+  machine_version: Number(row.machine_version),
+})
+
+const toJob = (row: Selectable<StorageTables["jobs"]>): JobRecord => ({
+  ...row,
+  attempts: Number(row.attempts),
+  state: row.state as JobRecord["state"],
+})
+
+/** Rows of a window of a query, with the total; no row query past the end. */
+const slice = async <T>(
+  count: () => Promise<{ total: string | number | bigint } | undefined>,
+  rows: (offset: number, limit: number) => Promise<ReadonlyArray<T>>,
+  window: Window,
+): Promise<Slice<T>> => {
+  const total = countOf(await count())
+  if (window.limit === 0 || window.offset >= total) return { rows: [], total }
+  return { rows: await rows(window.offset, window.limit), total }
+}
+
+/**
+ * The money-movement repositories over one Kysely handle. Conditional writes (`insertIfNew`,
+ * `compareAndSetStatus`, `claimDue`) decide in one statement and read their outcome from
+ * `RETURNING`, so they hold between concurrent transactions on Postgres.
+ */
+export const kyselyMoneyRepositories = (db: Db): MoneyRepositories => ({
+  bankAccounts: {
+    insert: async (row) => {
+      await db.insertInto("bank_accounts").values(bankAccountRow(row)).execute()
+    },
+    find: async (companyId, id) => {
+      const row = await db
+        .selectFrom("bank_accounts")
+        .selectAll()
+        .where("company_id", "=", companyId)
+        .where("id", "=", id)
+        .executeTakeFirst()
+      return row === undefined ? undefined : toBankAccount(row)
+    },
+    listByCompany: (companyId, window) => {
+      const rows = db.selectFrom("bank_accounts").where("company_id", "=", companyId)
+      return slice(
+        () => rows.select((eb) => eb.fn.countAll().as("total")).executeTakeFirst(),
+        async (offset, limit) =>
+          (await rows.selectAll().orderBy("id").limit(limit).offset(offset).execute()).map(toBankAccount),
+        window,
+      )
+    },
+    listByOwners: async (ownerType, ownerIds) => {
+      if (ownerIds.length === 0) return []
+      const rows = await db
+        .selectFrom("bank_accounts")
+        .selectAll()
+        .where("owner_type", "=", ownerType)
+        .where("owner_id", "in", [...ownerIds])
+        .orderBy("id")
+        .execute()
+      return rows.map(toBankAccount)
+    },
+  },
+
+  paymentProfiles: {
+    insert: async (row) => {
+      await db.insertInto("payment_profiles").values(row).execute()
+    },
+    find: async (companyId, id) => {
+      const row = await db
+        .selectFrom("payment_profiles")
+        .selectAll()
+        .where("company_id", "=", companyId)
+        .where("id", "=", id)
+        .executeTakeFirst()
+      return row === undefined ? undefined : toProfile(row)
+    },
+    listByBankAccounts: async (bankAccountIds) => {
+      if (bankAccountIds.length === 0) return []
+      const rows = await db
+        .selectFrom("payment_profiles")
+        .selectAll()
+        .where("bank_account_id", "in", [...bankAccountIds])
+        .orderBy("id")
+        .execute()
+      return rows.map(toProfile)
+    },
+  },
+
+  quotes: {
+    insert: async (row: QuoteRecord) => {
+      await db.insertInto("quotes").values(row).execute()
+    },
+    find: async (companyId, id) =>
+      (await db
+        .selectFrom("quotes")
+        .selectAll()
+        .where("company_id", "=", companyId)
+        .where("id", "=", id)
+        .executeTakeFirst()) as QuoteRecord | undefined,
+  },
+
+  payments: {
+    insertIfNew: async (row) => {
+      // Both unique constraints (quote, company + key) decide atomically; DO NOTHING leaves the transaction usable.
+      const inserted = await db
+        .insertInto("payments")
+        .values(row)
+        .onConflict((oc) => oc.doNothing())
+        .returning("id")
+        .executeTakeFirst()
+      return inserted === undefined ? "conflict" : "inserted"
+    },
+    find: async (companyId, id) => {
+      const row = await db
+        .selectFrom("payments")
+        .selectAll()
+        .where("company_id", "=", companyId)
+        .where("id", "=", id)
+        .executeTakeFirst()
+      return row === undefined ? undefined : toPayment(row)
+    },
+    findById: async (id) => {
+      const row = await db.selectFrom("payments").selectAll().where("id", "=", id).executeTakeFirst()
+      return row === undefined ? undefined : toPayment(row)
+    },
+    findByIdempotencyKey: async (companyId, key) => {
+      const row = await db
+        .selectFrom("payments")
+        .selectAll()
+        .where("company_id", "=", companyId)
+        .where("idempotency_key", "=", key)
+        .executeTakeFirst()
+      return row === undefined ? undefined : toPayment(row)
+    },
+    findByQuote: async (quoteId) => {
+      const row = await db.selectFrom("payments").selectAll().where("quote_id", "=", quoteId).executeTakeFirst()
+      return row === undefined ? undefined : toPayment(row)
+    },
+    list: (companyId, filter, window) => {
+      let rows = db.selectFrom("payments").where("company_id", "=", companyId)
+      if (filter.status !== undefined) rows = rows.where("status", "=", filter.status)
+      if (filter.payment_batch_id !== undefined) rows = rows.where("payment_batch_id", "=", filter.payment_batch_id)
+      return slice(
+        () => rows.select((eb) => eb.fn.countAll().as("total")).executeTakeFirst(),
+        async (offset, limit) =>
+          (await rows.selectAll().orderBy("id").limit(limit).offset(offset).execute()).map(toPayment),
+        window,
+      )
+    },
+    compareAndSetStatus: async (id, from, to, change) => {
+      const row = await db
+        .updateTable("payments")
+        .set({ ...change, status: to })
+        .where("id", "=", id)
+        .where("status", "=", from)
+        .returningAll()
+        .executeTakeFirst()
+      return row === undefined ? undefined : toPayment(row)
+    },
+  },
+
+  jobs: {
+    enqueue: async (row) => {
+      await db.insertInto("jobs").values(row).execute()
+    },
+    claimDue: async (now, lockedUntil, limit) => {
+      // The outer conditions repeat the inner ones: on Postgres a second claimer that waited on
+      // the row lock re-checks them against the first claimer's write and skips the row.
+      const rows = await db
+        .updateTable("jobs")
+        .set({ locked_until: lockedUntil, attempts: sql`attempts + 1`, updated_at: now })
+        .where(
+          "id",
+          "in",
+          db
+            .selectFrom("jobs")
+            .select("id")
+            .where("state", "=", "queued")
+            .where("run_at", "<=", now)
+            .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<=", now)]))
+            .orderBy("run_at")
+            .orderBy("id")
+            .limit(limit),
+        )
+        .where("state", "=", "queued")
+        .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<=", now)]))
+        .returningAll()
+        .execute()
+      return rows
+        .map(toJob)
+        .sort((a, b) => (a.run_at === b.run_at ? (a.id < b.id ? -1 : 1) : a.run_at < b.run_at ? -1 : 1))
+    },
+    finish: async (id, now) => {
+      await db
+        .updateTable("jobs")
+        .set({ state: "done", locked_until: null, updated_at: now })
+        .where("id", "=", id)
+        .execute()
+    },
+    retryAt: async (id, runAt, error, now) => {
+      await db
+        .updateTable("jobs")
+        .set({ state: "queued", run_at: runAt, last_error: error, locked_until: null, updated_at: now })
+        .where("id", "=", id)
+        .execute()
+    },
+    fail: async (id, error, now) => {
+      await db
+        .updateTable("jobs")
+        .set({ state: "failed", last_error: error, locked_until: null, updated_at: now })
+        .where("id", "=", id)
+        .execute()
+    },
+    nextRunAt: async () =>
+      (
+        await db
+          .selectFrom("jobs")
+          .select((eb) => eb.fn.min("run_at").as("next"))
+          .where("state", "=", "queued")
+          .executeTakeFirst()
+      )?.next ?? undefined,
+  },
+
+  events: {
+    append: async (row: EventRecord) => {
+      await db.insertInto("events").values(row).execute()
+    },
+    listByCompany: (companyId, window) => {
+      const rows = db.selectFrom("events").where("company_id", "=", companyId)
+      return slice(
+        () => rows.select((eb) => eb.fn.countAll().as("total")).executeTakeFirst(),
+        async (offset, limit) =>
+          (await rows.selectAll().orderBy("id").limit(limit).offset(offset).execute()) as EventRecord[],
+        window,
+      )
+    },
+  },
+})

@@ -1,0 +1,279 @@
+import { Effect } from "effect"
+import { type Forbidden, Invalid, messages, NotFound, type ProviderFailure } from "../errors.ts"
+import { type BankAccount, BankAccountCreate, type PaymentProfile } from "../model/bank-account.ts"
+import type {
+  AccountDetailRecord,
+  BankAccountRecord,
+  PartyAddressRecord,
+  PaymentProfileRecord,
+  RoutingDetailRecord,
+} from "../ports/money-storage.ts"
+import type { RequirementsSchema } from "../ports/payment-provider.ts"
+import type { Repositories } from "../ports/storage.ts"
+import { maskAccountNumber } from "../rules/account-number-mask.ts"
+import { readPath, validateBeneficiaryDetails } from "../rules/beneficiary-validation.ts"
+import { type Page, type PageQuery, pageOffset, parsePageRequest, toPage } from "../rules/paging.ts"
+import { type Actor, requireWrite } from "./actor.ts"
+import { findLiveCompany } from "./companies.ts"
+import { decodeBody } from "./decode-body.ts"
+import { appendEvents, unixSeconds } from "./events.ts"
+import type { MoneyPorts } from "./money-ports.ts"
+import { providerCall } from "./provider-call.ts"
+import { call, inTransaction } from "./transaction.ts"
+
+export const bankAccountPagePolicy = { defaultPerPage: 25, maxPerPage: 100 } as const
+
+export const toPaymentProfile = (row: PaymentProfileRecord): PaymentProfile => ({
+  id: row.id,
+  status: row.status,
+  payment_method: row.payment_method,
+  currency: row.currency,
+  usage_type: row.usage_type,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+})
+
+export const toBankAccount = (row: BankAccountRecord, profiles: ReadonlyArray<PaymentProfileRecord>): BankAccount => ({
+  id: row.id,
+  currency: row.currency,
+  current_balance: row.current_balance,
+  last_synced_at: row.last_synced_at,
+  owner_type: row.owner_type,
+  owner_id: row.owner_id,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+  account_details: row.account_details.map((d) => ({ ...d })),
+  routing_details: row.routing_details.map((d) => ({ ...d })),
+  party_address: row.party_address === null ? null : { ...row.party_address },
+  payment_profiles: profiles.filter((p) => p.bank_account_id === row.id).map(toPaymentProfile),
+})
+
+/** Bank accounts with their profiles, loaded in two queries whatever their number. */
+export const withProfiles = (tx: Repositories, rows: ReadonlyArray<BankAccountRecord>) =>
+  call(() => tx.paymentProfiles.listByBankAccounts(rows.map((r) => r.id))).pipe(
+    Effect.map((profiles) => rows.map((row) => toBankAccount(row, profiles))),
+  )
+
+const bankAccountNotFound = () =>
+  new NotFound({ field: "id", message: "Bank Account not found or not accessible in this workspace" })
+
+const text = (value: unknown): string | undefined =>
+  typeof value === "string" && value.trim().length > 0 ? value.trim() : undefined
+
+/** The query for the requirements schema, read from the details themselves. */
+const requirementsQueryOf = (details: Readonly<Record<string, unknown>>) => {
+  const transferMethods = readPath(details, "transfer_methods")
+  const query = {
+    countryCode: text(readPath(details, "bank_details.bank_country_code"))?.toUpperCase(),
+    currencyCode: text(readPath(details, "bank_details.account_currency"))?.toUpperCase(),
+    entityType: text(readPath(details, "entity_type"))?.toUpperCase(),
+    transferMethod: (Array.isArray(transferMethods) ? text(transferMethods[0]) : undefined)?.toUpperCase() ?? "LOCAL",
+    localClearingSystem: text(readPath(details, "bank_details.local_clearing_system"))?.toUpperCase(),
+  }
+  const missing = [
+    ["bank_details.bank_country_code", query.countryCode],
+    ["bank_details.account_currency", query.currencyCode],
+    ["entity_type", query.entityType],
+  ]
+    .filter(([, value]) => value === undefined)
+    .map(([path]) => ({ field: `beneficiary_details.${path}`, message: "is required" }))
+  if (query.entityType !== undefined && query.entityType !== "COMPANY" && query.entityType !== "PERSONAL") {
+    missing.push({ field: "beneficiary_details.entity_type", message: "must be one of: COMPANY, PERSONAL" })
+  }
+  return missing.length > 0
+    ? Effect.fail(new Invalid({ status: 422, errors: missing }))
+    : Effect.succeed({
+        countryCode: query.countryCode!,
+        currencyCode: query.currencyCode!,
+        entityType: query.entityType as "COMPANY" | "PERSONAL",
+        transferMethod: query.transferMethod,
+        ...(query.localClearingSystem === undefined ? {} : { localClearingSystem: query.localClearingSystem }),
+      })
+}
+
+/** Account detail, routing details and address of a validated form; the full number is only masked. */
+const detailsOf = (
+  details: Readonly<Record<string, unknown>>,
+  schema: RequirementsSchema,
+  ids: () => { account: string; routing: () => string },
+  now: string,
+) => {
+  const accountField = schema.fields.find((f) => f.path === "bank_details.account_number")
+  const accountNumber = text(readPath(details, "bank_details.account_number")) ?? ""
+  const idsFor = ids()
+  const accountDetails: AccountDetailRecord[] = [
+    {
+      id: idsFor.account,
+      account_number_mask: maskAccountNumber(accountNumber),
+      account_number_type: accountField?.rule?.type === "IBAN" ? "iban" : "other",
+      created_at: now,
+      updated_at: now,
+    },
+  ]
+  const routingDetails: RoutingDetailRecord[] = [1, 2].flatMap((n) => {
+    const type = text(readPath(details, `bank_details.account_routing_type${n}`))
+    const value = text(readPath(details, `bank_details.account_routing_value${n}`))
+    if (type === undefined || value === undefined) return []
+    return [
+      {
+        id: idsFor.routing(),
+        routing_number: value,
+        routing_number_type: type.toLowerCase(),
+        bank_name: null,
+        payment_method: schema.payment_method,
+        created_at: now,
+        updated_at: now,
+      },
+    ]
+  })
+  const address = readPath(details, "address")
+  const field = (name: string) => text(readPath(details, `address.${name}`)) ?? ""
+  const partyAddress: PartyAddressRecord | null =
+    typeof address === "object" && address !== null
+      ? {
+          country_code: field("country_code").toUpperCase(),
+          street_address: field("street_address"),
+          city: field("city"),
+          state: field("state"),
+          postcode: field("postcode"),
+        }
+      : null
+  return { accountDetails, routingDetails, partyAddress }
+}
+
+/** Use cases of bank accounts: created for recipients (validated by the provider's schema), then read-only. */
+export const makeBankAccounts = (ports: MoneyPorts) => ({
+  /**
+   * Validates `beneficiary_details` against the provider's requirements (every failing field at
+   * once), registers the beneficiary, and stores the account with a `credit` profile and its
+   * events in one transaction.
+   */
+  createForRecipient: (
+    actor: Actor,
+    companyId: string,
+    recipientId: string,
+    body: unknown,
+  ): Effect.Effect<BankAccount, Invalid | Forbidden | NotFound | ProviderFailure> =>
+    Effect.gen(function* () {
+      yield* requireWrite(actor)
+      const input = yield* decodeBody(BankAccountCreate, body)
+      const { company, recipient } = yield* inTransaction(ports.storage, (tx) =>
+        Effect.gen(function* () {
+          const company = yield* findLiveCompany(tx, actor, companyId)
+          const recipient = yield* call(() => tx.recipients.findActive(company.id, recipientId))
+          if (!recipient) return yield* Effect.fail(new NotFound({ field: "id", message: messages.recipientNotFound }))
+          const entity = yield* call(() => tx.entities.findActive(company.id, input.entity_id))
+          if (!entity)
+            return yield* Effect.fail(Invalid.one(422, "entity_id", "Entity does not belong to this company"))
+          return { company, recipient }
+        }),
+      )
+      const details = input.beneficiary_details
+      const query = yield* requirementsQueryOf(details)
+      const answer = yield* providerCall("Payment provider is unavailable", () =>
+        ports.paymentProvider.bankAccountRequirements(query),
+      )
+      if (!answer.ok) return yield* Effect.fail(Invalid.one(422, "base", answer.message))
+      const errors = validateBeneficiaryDetails(details, answer.schema)
+      if (errors.length > 0) return yield* Effect.fail(new Invalid({ status: 422, errors }))
+
+      const bankAccountId = ports.ids.next("ba")
+      const beneficiary = yield* providerCall("Payment provider could not register the beneficiary", () =>
+        ports.paymentProvider.createBeneficiary({ reference: bankAccountId, details }),
+      )
+      const now = ports.clock.now()
+      const at = now.toISOString()
+      const { accountDetails, routingDetails, partyAddress } = detailsOf(
+        details,
+        answer.schema,
+        () => ({ account: ports.ids.next("ad"), routing: () => ports.ids.next("rd") }),
+        at,
+      )
+      const account: BankAccountRecord = {
+        id: bankAccountId,
+        company_id: company.id,
+        owner_type: "Counterparty",
+        owner_id: recipient.id,
+        currency: query.currencyCode,
+        current_balance: "0.00",
+        last_synced_at: null,
+        provider_beneficiary_id: beneficiary.providerBeneficiaryId,
+        provider_connection_id: null,
+        account_details: accountDetails,
+        routing_details: routingDetails,
+        party_address: partyAddress,
+        created_at: at,
+        updated_at: at,
+      }
+      const profile: PaymentProfileRecord = {
+        id: ports.ids.next("pp"),
+        bank_account_id: account.id,
+        company_id: company.id,
+        status: "active",
+        payment_method: answer.schema.payment_method,
+        currency: query.currencyCode,
+        usage_type: "credit",
+        created_at: at,
+        updated_at: at,
+      }
+      const created = toBankAccount(account, [profile])
+      yield* inTransaction(ports.storage, (tx) =>
+        Effect.gen(function* () {
+          yield* call(() => tx.bankAccounts.insert(account))
+          yield* call(() => tx.paymentProfiles.insert(profile))
+          yield* appendEvents(ports, tx, [
+            {
+              workspaceId: actor.workspaceId,
+              companyId: company.id,
+              event: "BankAccountEvents::CreatedEvent",
+              resourceId: account.id,
+              payload: { event: "BankAccountEvents::CreatedEvent", timestamp: unixSeconds(now), data: created },
+            },
+            {
+              workspaceId: actor.workspaceId,
+              companyId: company.id,
+              event: "PaymentProfileEvents::CreatedEvent",
+              resourceId: profile.id,
+              payload: {
+                event: "PaymentProfileEvents::CreatedEvent",
+                timestamp: unixSeconds(now),
+                data: toPaymentProfile(profile),
+              },
+            },
+          ])
+        }),
+      )
+      return created
+    }),
+
+  get: (actor: Actor, companyId: string, id: string): Effect.Effect<BankAccount, NotFound> =>
+    inTransaction(ports.storage, (tx) =>
+      Effect.gen(function* () {
+        const company = yield* findLiveCompany(tx, actor, companyId)
+        const row = yield* call(() => tx.bankAccounts.find(company.id, id))
+        if (!row) return yield* Effect.fail(bankAccountNotFound())
+        const [account] = yield* withProfiles(tx, [row])
+        return account!
+      }),
+    ),
+
+  list: (
+    actor: Actor,
+    companyId: string,
+    query: PageQuery = {},
+  ): Effect.Effect<Page<BankAccount>, Invalid | NotFound> =>
+    Effect.gen(function* () {
+      const request = yield* parsePageRequest(query, bankAccountPagePolicy)
+      return yield* inTransaction(ports.storage, (tx) =>
+        Effect.gen(function* () {
+          const company = yield* findLiveCompany(tx, actor, companyId)
+          const slice = yield* call(() =>
+            tx.bankAccounts.listByCompany(company.id, { offset: pageOffset(request), limit: request.perPage }),
+          )
+          return toPage(yield* withProfiles(tx, slice.rows), slice.total, request)
+        }),
+      )
+    }),
+})
+
+export type BankAccounts = ReturnType<typeof makeBankAccounts>

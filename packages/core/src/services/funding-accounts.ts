@@ -1,0 +1,118 @@
+import { Effect, Schema } from "effect"
+import { type Forbidden, type Invalid, messages, NotFound, type ProviderFailure } from "../errors.ts"
+import type { BankAccount } from "../model/bank-account.ts"
+import { Text } from "../model/fields.ts"
+import type { BankAccountRecord, PaymentProfileRecord } from "../ports/money-storage.ts"
+import { type Actor, requireWrite } from "./actor.ts"
+import { toBankAccount } from "./bank-accounts.ts"
+import { decodeBody } from "./decode-body.ts"
+import { appendEvents, unixSeconds } from "./events.ts"
+import type { MoneyPorts } from "./money-ports.ts"
+import { providerCall } from "./provider-call.ts"
+import { call, inTransaction } from "./transaction.ts"
+
+/** Body of the sandbox helper that links a funding account: optionally which test bank. */
+export const FundingAccountLink = Schema.Struct({
+  institution_id: Schema.optional(Text),
+}).annotations({ identifier: "FundingAccountLink" })
+
+/** Funding accounts: external bank accounts of an entity, linked through the bank-link provider, used as debit sources. */
+export const makeFundingAccounts = (ports: MoneyPorts) => ({
+  /**
+   * Links an account at a (test) bank for the entity and stores it as a bank account with an
+   * active `debit` profile, as the hosted page does once the user finishes.
+   */
+  link: (
+    actor: Actor,
+    entityId: string,
+    body: unknown,
+  ): Effect.Effect<BankAccount, Invalid | Forbidden | NotFound | ProviderFailure> =>
+    Effect.gen(function* () {
+      yield* requireWrite(actor)
+      const input = yield* decodeBody(FundingAccountLink, body ?? {})
+      const entity = yield* inTransaction(ports.storage, (tx) =>
+        Effect.gen(function* () {
+          const entity = yield* call(() => tx.entities.findActiveById(entityId))
+          const company = entity && (yield* call(() => tx.companies.find(actor.workspaceId, entity.company_id)))
+          if (!entity || !company || company.deleted_at !== null) {
+            return yield* Effect.fail(new NotFound({ field: "entity_id", message: messages.entityNotFound }))
+          }
+          return entity
+        }),
+      )
+      const bankAccountId = ports.ids.next("ba")
+      const linked = yield* providerCall("Bank-linking provider could not link the account", () =>
+        ports.bankLinker.link({
+          reference: bankAccountId,
+          entityId: entity.id,
+          ...(input.institution_id === undefined ? {} : { institutionId: input.institution_id }),
+        }),
+      )
+      const now = ports.clock.now()
+      const at = now.toISOString()
+      const account: BankAccountRecord = {
+        id: bankAccountId,
+        company_id: entity.company_id,
+        owner_type: "Entity",
+        owner_id: entity.id,
+        currency: linked.currency,
+        current_balance: "0.00",
+        last_synced_at: null,
+        provider_beneficiary_id: null,
+        provider_connection_id: linked.connectionId,
+        account_details: [
+          {
+            id: ports.ids.next("ad"),
+            account_number_mask: linked.accountNumberMask,
+            account_number_type: "other",
+            created_at: at,
+            updated_at: at,
+          },
+        ],
+        routing_details: [
+          {
+            id: ports.ids.next("rd"),
+            routing_number: linked.routingNumber,
+            routing_number_type: linked.routingNumberType,
+            bank_name: linked.institutionName,
+            payment_method: linked.paymentMethod,
+            created_at: at,
+            updated_at: at,
+          },
+        ],
+        party_address: null,
+        created_at: at,
+        updated_at: at,
+      }
+      const profile: PaymentProfileRecord = {
+        id: ports.ids.next("pp"),
+        bank_account_id: account.id,
+        company_id: entity.company_id,
+        status: "active",
+        payment_method: linked.paymentMethod,
+        currency: linked.currency,
+        usage_type: "debit",
+        created_at: at,
+        updated_at: at,
+      }
+      const created = toBankAccount(account, [profile])
+      yield* inTransaction(ports.storage, (tx) =>
+        Effect.gen(function* () {
+          yield* call(() => tx.bankAccounts.insert(account))
+          yield* call(() => tx.paymentProfiles.insert(profile))
+          yield* appendEvents(ports, tx, [
+            {
+              workspaceId: actor.workspaceId,
+              companyId: entity.company_id,
+              event: "BankAccountEvents::CreatedEvent",
+              resourceId: account.id,
+              payload: { event: "BankAccountEvents::CreatedEvent", timestamp: unixSeconds(now), data: created },
+            },
+          ])
+        }),
+      )
+      return created
+    }),
+})
+
+export type FundingAccounts = ReturnType<typeof makeFundingAccounts>

@@ -1,0 +1,356 @@
+import { Effect } from "effect"
+import { type Forbidden, Invalid, NotFound, type ProviderFailure } from "../errors.ts"
+import {
+  nextPaymentStatus,
+  type PaymentEvent,
+  paymentMachineVersion,
+  paymentStatuses,
+} from "../machines/payment-machine.ts"
+import { PaymentFields, type PaymentInstruction } from "../model/payment.ts"
+import type { PaymentFilter, PaymentProfileRecord, PaymentRecord, PaymentStatusValue } from "../ports/money-storage.ts"
+import type { CompanyRecord, Repositories } from "../ports/storage.ts"
+import { type Page, type PageQuery, pageOffset, parsePageRequest, toPage } from "../rules/paging.ts"
+import { type Actor, requireWrite } from "./actor.ts"
+import { toPaymentProfile } from "./bank-accounts.ts"
+import { findLiveCompany } from "./companies.ts"
+import { decodeWrapped } from "./decode-body.ts"
+import { appendEvents } from "./events.ts"
+import { enqueueJob } from "./jobs-queue.ts"
+import type { MoneyPorts } from "./money-ports.ts"
+import { providerCall } from "./provider-call.ts"
+import { checkQuoteProfiles } from "./quotes.ts"
+import { call, inTransaction } from "./transaction.ts"
+
+export const paymentPagePolicy = { defaultPerPage: 25, maxPerPage: 100 } as const
+
+/** The job that moves a payment through the provider. */
+export const executePaymentJob = "execute_payment"
+
+const paymentNotFound = () =>
+  new NotFound({ field: "id", message: "Payment Instruction not found or not accessible in this workspace" })
+
+const toPayment = (
+  row: PaymentRecord,
+  profiles: ReadonlyArray<PaymentProfileRecord>,
+  options: { withIdempotencyKey: boolean },
+): PaymentInstruction => {
+  const profile = (id: string) => {
+    const found = profiles.find((p) => p.id === id)
+    if (!found) throw new Error(`payment ${row.id} refers to missing profile ${id}`)
+    return toPaymentProfile(found)
+  }
+  return {
+    id: row.id,
+    ...(options.withIdempotencyKey ? { idempotency_key: row.idempotency_key } : {}),
+    quote_id: row.quote_id,
+    instructed_amount: row.instructed_amount,
+    instructed_amount_currency: row.instructed_currency,
+    reason: row.reason as PaymentInstruction["reason"],
+    status: row.status,
+    ...(row.credit_note === null ? {} : { credit_note: row.credit_note }),
+    ...(row.debit_note === null ? {} : { debit_note: row.debit_note }),
+    from_profile: profile(row.from_profile_id),
+    to_profile: profile(row.to_profile_id),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  }
+}
+
+/** Payments with their profiles, in one query for the profiles. */
+const withProfiles = (tx: Repositories, rows: ReadonlyArray<PaymentRecord>, withIdempotencyKey = true) =>
+  Effect.gen(function* () {
+    const ids = [...new Set(rows.flatMap((r) => [r.from_profile_id, r.to_profile_id]))]
+    const profiles = yield* Effect.forEach(ids, (id) => call(() => tx.paymentProfiles.find(rows[0]!.company_id, id)))
+    const found = profiles.filter((p): p is PaymentProfileRecord => p !== undefined)
+    return rows.map((row) => toPayment(row, found, { withIdempotencyKey }))
+  })
+
+const sameRequest = (existing: PaymentRecord, input: PaymentFields) =>
+  existing.quote_id === input.payment_quote_id &&
+  existing.reason === input.reason &&
+  existing.credit_note === (input.credit_note ?? null) &&
+  existing.debit_note === (input.debit_note ?? null) &&
+  existing.payment_batch_id === (input.payment_batch_id ?? null)
+
+const eventNames: Partial<Record<PaymentStatusValue, string>> = {
+  completed: "PaymentEvents::CompletedEvent",
+  failed: "PaymentEvents::FailedEvent",
+  cancelled: "PaymentEvents::CancelledEvent",
+}
+
+/** The outbox event of a payment that reached `status` (payment events of batched payments are suppressed). */
+const paymentEvent = (
+  ports: MoneyPorts,
+  tx: Repositories,
+  company: Pick<CompanyRecord, "id" | "workspace_id">,
+  row: PaymentRecord,
+) =>
+  Effect.gen(function* () {
+    const event = eventNames[row.status]
+    if (event === undefined || row.payment_batch_id !== null) return
+    const [data] = yield* withProfiles(tx, [row])
+    yield* appendEvents(ports, tx, [
+      {
+        workspaceId: company.workspace_id,
+        companyId: company.id,
+        event,
+        resourceId: row.id,
+        payload: {
+          event,
+          timestamp: ports.clock.now().toISOString(),
+          company_id: company.id,
+          resource_id: row.id,
+          data,
+        },
+      },
+    ])
+  })
+
+/** The result of a create: a new payment (201) or the one an earlier call with the key made (200). */
+export interface PaymentCreated {
+  readonly payment: PaymentInstruction
+  readonly created: boolean
+}
+
+/** Moves a stored payment by one machine event with a compare-and-set; undefined when the machine refuses or another writer won. */
+const advance = (
+  tx: Repositories,
+  row: PaymentRecord,
+  event: PaymentEvent,
+  change: { provider_payment_id?: string; failure_reason?: string; updated_at: string },
+) => {
+  const next = nextPaymentStatus(row.status, event)
+  return next === undefined
+    ? Effect.succeed(undefined)
+    : call(() => tx.payments.compareAndSetStatus(row.id, row.status, next, change))
+}
+
+/** Use cases of payment instructions. */
+export const makePayments = (ports: MoneyPorts) => {
+  const idempotencyOutcome = (tx: Repositories, existing: PaymentRecord, input: PaymentFields) =>
+    sameRequest(existing, input)
+      ? withProfiles(tx, [existing], false).pipe(Effect.map(([payment]) => ({ payment: payment!, created: false })))
+      : Effect.fail(Invalid.one(422, "idempotency_key", "has already been taken"))
+
+  return {
+    /**
+     * Creates a payment from a quote; a payment outside a batch is executed in the background
+     * right after. The business `idempotency_key` is unique per company, forever.
+     */
+    create: (
+      actor: Actor,
+      companyId: string,
+      body: unknown,
+    ): Effect.Effect<PaymentCreated, Invalid | Forbidden | NotFound> =>
+      Effect.gen(function* () {
+        yield* requireWrite(actor)
+        const input = yield* decodeWrapped(
+          "payment_instruction",
+          PaymentFields,
+          body,
+          "Payment instruction is required",
+        )
+        const key = input.idempotency_key
+        if (key === undefined)
+          return yield* Effect.fail(Invalid.one(422, "idempotency_key", "Idempotency key is required"))
+        const result = yield* inTransaction(ports.storage, (tx) =>
+          Effect.gen(function* () {
+            const company = yield* findLiveCompany(tx, actor, companyId)
+            const existing = yield* call(() => tx.payments.findByIdempotencyKey(company.id, key))
+            if (existing) return yield* idempotencyOutcome(tx, existing, input)
+            if (input.payment_batch_id != null) {
+              return yield* Effect.fail(Invalid.one(422, "payment_batch_id", "Payment batch not found"))
+            }
+            const quote = yield* call(() => tx.quotes.find(company.id, input.payment_quote_id))
+            if (!quote) return yield* Effect.fail(Invalid.one(422, "payment_quote_id", "Quote not found"))
+            if (yield* call(() => tx.payments.findByQuote(quote.id))) {
+              return yield* Effect.fail(Invalid.one(422, "payment_quote_id", "Quote has already been used"))
+            }
+            const now = ports.clock.now().toISOString()
+            if (quote.expires_at <= now)
+              return yield* Effect.fail(Invalid.one(422, "payment_quote_id", "Quote has expired"))
+            const { from, to } = yield* checkQuoteProfiles(
+              tx,
+              company.id,
+              quote.from_profile_id,
+              quote.to_profile_id,
+            ).pipe(
+              Effect.mapError(
+                (e) => new Invalid({ status: 422, errors: e.errors.map((x) => ({ ...x, field: "payment_quote_id" })) }),
+              ),
+            )
+            const row: PaymentRecord = {
+              id: ports.ids.next("pay"),
+              company_id: company.id,
+              quote_id: quote.id,
+              idempotency_key: key,
+              reason: input.reason,
+              credit_note: input.credit_note ?? null,
+              debit_note: input.debit_note ?? null,
+              payment_batch_id: null,
+              status: "pending",
+              machine_version: paymentMachineVersion,
+              instructed_amount: quote.instructed_amount,
+              instructed_currency: quote.instructed_currency,
+              from_profile_id: from.id,
+              to_profile_id: to.id,
+              provider_payment_id: null,
+              failure_reason: null,
+              created_at: now,
+              updated_at: now,
+            }
+            if ((yield* call(() => tx.payments.insertIfNew(row))) === "conflict") {
+              const winner = yield* call(() => tx.payments.findByIdempotencyKey(company.id, key))
+              if (winner) return yield* idempotencyOutcome(tx, winner, input)
+              return yield* Effect.fail(Invalid.one(422, "payment_quote_id", "Quote has already been used"))
+            }
+            yield* enqueueJob(
+              ports,
+              tx,
+              executePaymentJob,
+              { payment_id: row.id, workspace_id: company.workspace_id },
+              now,
+            )
+            return { payment: toPayment(row, [from, to], { withIdempotencyKey: false }), created: true }
+          }),
+        )
+        if (result.created) ports.onJobsQueued?.()
+        return result
+      }),
+
+    get: (actor: Actor, companyId: string, id: string): Effect.Effect<PaymentInstruction, NotFound> =>
+      inTransaction(ports.storage, (tx) =>
+        Effect.gen(function* () {
+          const company = yield* findLiveCompany(tx, actor, companyId)
+          const row = yield* call(() => tx.payments.find(company.id, id))
+          if (!row) return yield* Effect.fail(paymentNotFound())
+          return (yield* withProfiles(tx, [row]))[0]!
+        }),
+      ),
+
+    /** Payments of the company, oldest first, filtered by `status` and `payment_batch_id`. */
+    list: (
+      actor: Actor,
+      companyId: string,
+      query: PageQuery & { readonly status?: unknown; readonly payment_batch_id?: unknown } = {},
+    ) =>
+      Effect.gen(function* () {
+        const request = yield* parsePageRequest(query, paymentPagePolicy)
+        const filter: { status?: PaymentStatusValue; payment_batch_id?: string } = {}
+        if (query.status !== undefined) {
+          if (typeof query.status !== "string" || !(paymentStatuses as ReadonlyArray<string>).includes(query.status)) {
+            return yield* Effect.fail(Invalid.one(400, "status", "Invalid status"))
+          }
+          filter.status = query.status as PaymentStatusValue
+        }
+        if (query.payment_batch_id !== undefined) {
+          if (typeof query.payment_batch_id !== "string")
+            return yield* Effect.fail(Invalid.one(400, "payment_batch_id", "must be a string"))
+          filter.payment_batch_id = query.payment_batch_id
+        }
+        return yield* inTransaction(ports.storage, (tx) =>
+          Effect.gen(function* () {
+            const company = yield* findLiveCompany(tx, actor, companyId)
+            const slice = yield* call(() =>
+              tx.payments.list(company.id, filter as PaymentFilter, {
+                offset: pageOffset(request),
+                limit: request.perPage,
+              }),
+            )
+            const data = slice.rows.length === 0 ? [] : yield* withProfiles(tx, slice.rows)
+            return toPage(data, slice.total, request)
+          }),
+        )
+      }) as Effect.Effect<Page<PaymentInstruction>, Invalid | NotFound>,
+
+    /** Cancels a pending payment; any other status is a 422 naming it. */
+    cancel: (
+      actor: Actor,
+      companyId: string,
+      id: string,
+    ): Effect.Effect<PaymentInstruction, Invalid | Forbidden | NotFound> =>
+      Effect.gen(function* () {
+        yield* requireWrite(actor)
+        return yield* inTransaction(ports.storage, (tx) =>
+          Effect.gen(function* () {
+            const company = yield* findLiveCompany(tx, actor, companyId)
+            const row = yield* call(() => tx.payments.find(company.id, id))
+            if (!row) return yield* Effect.fail(paymentNotFound())
+            const cancelled = yield* advance(
+              tx,
+              row,
+              { type: "cancel" },
+              { updated_at: ports.clock.now().toISOString() },
+            )
+            if (!cancelled) {
+              const current = (yield* call(() => tx.payments.find(company.id, id))) ?? row
+              return yield* Effect.fail(
+                Invalid.one(422, "status", `Payment cannot be cancelled in status ${current.status}`),
+              )
+            }
+            yield* paymentEvent(ports, tx, company, cancelled)
+            return (yield* withProfiles(tx, [cancelled]))[0]!
+          }),
+        )
+      }),
+
+    /**
+     * Runs a payment through the provider (the execute_payment job): pending -> processing, the
+     * provider call keyed by the payment id, then completed or failed. Safe to run again after a
+     * crash at any point: a payment already past processing is left alone, and the provider
+     * answers a repeated id with its first outcome.
+     */
+    execute: (paymentId: string, workspaceId: string): Effect.Effect<PaymentStatusValue | "missing", ProviderFailure> =>
+      Effect.gen(function* () {
+        const claimed = yield* inTransaction(ports.storage, (tx) =>
+          Effect.gen(function* () {
+            const row = yield* call(() => tx.payments.findById(paymentId))
+            if (!row) return undefined
+            const current =
+              row.status === "pending"
+                ? yield* advance(tx, row, { type: "start" }, { updated_at: ports.clock.now().toISOString() })
+                : row
+            if (!current || current.status !== "processing") {
+              return { row: current ?? row, quote: undefined, beneficiary: null }
+            }
+            const quote = yield* call(() => tx.quotes.find(row.company_id, row.quote_id))
+            const toProfile = yield* call(() => tx.paymentProfiles.find(row.company_id, row.to_profile_id))
+            const toAccount =
+              toProfile && (yield* call(() => tx.bankAccounts.find(row.company_id, toProfile.bank_account_id)))
+            return { row: current, quote, beneficiary: toAccount?.provider_beneficiary_id ?? null }
+          }),
+        )
+        if (!claimed) return "missing" as const
+        const { row, quote } = claimed
+        if (row.status !== "processing" || quote === undefined) return row.status
+        const outcome = yield* providerCall("Payment provider failed to execute the payment", () =>
+          ports.paymentProvider.submitPayment({
+            paymentId: row.id,
+            sourceAmount: quote.source_amount,
+            sourceCurrency: quote.source_currency,
+            targetAmount: quote.target_amount,
+            targetCurrency: quote.target_currency,
+            instructedAmount: quote.instructed_amount,
+            instructedCurrency: quote.instructed_currency,
+            paymentMethod: quote.payment_method,
+            providerBeneficiaryId: claimed.beneficiary,
+          }),
+        )
+        return yield* inTransaction(ports.storage, (tx) =>
+          Effect.gen(function* () {
+            const change = {
+              provider_payment_id: outcome.providerPaymentId,
+              ...(outcome.status === "failed" ? { failure_reason: outcome.reason } : {}),
+              updated_at: ports.clock.now().toISOString(),
+            }
+            const done = yield* advance(tx, row, { type: outcome.status === "completed" ? "complete" : "fail" }, change)
+            if (!done) return ((yield* call(() => tx.payments.findById(row.id))) ?? row).status
+            yield* paymentEvent(ports, tx, { id: row.company_id, workspace_id: workspaceId }, done)
+            return done.status
+          }),
+        )
+      }),
+  }
+}
+
+export type Payments = ReturnType<typeof makePayments>

@@ -1,0 +1,172 @@
+import { Effect, Either } from "effect"
+import { type Forbidden, Invalid, type NotFound, ProviderFailure } from "../errors.ts"
+import type { PaymentProfileSummary } from "../model/bank-account.ts"
+import { type Quote, QuoteFields } from "../model/quote.ts"
+import { formatDecimal, parseDecimal } from "../money/decimal.ts"
+import type { PaymentProfileRecord, QuoteRecord } from "../ports/money-storage.ts"
+import type { Repositories } from "../ports/storage.ts"
+import { expectedCompletionDate } from "../rules/expected-completion.ts"
+import { feeRuleFor } from "../rules/fee-schedule.ts"
+import { customerRate, formatAmount, parseInstructedAmount, priceQuote, rateScale } from "../rules/quote-pricing.ts"
+import { type Actor, requireWrite } from "./actor.ts"
+import { findLiveCompany } from "./companies.ts"
+import { decodeWrapped } from "./decode-body.ts"
+import type { MoneyPorts } from "./money-ports.ts"
+import { providerCall } from "./provider-call.ts"
+import { call, inTransaction } from "./transaction.ts"
+
+/** How long a quote can be used. */
+export const quoteLifetimeMs = 15 * 60 * 1000
+
+export const toProfileSummary = (row: PaymentProfileRecord): PaymentProfileSummary => ({
+  id: row.id,
+  status: row.status,
+  payment_method: row.payment_method,
+  currency: row.currency,
+  usage_type: row.usage_type,
+})
+
+export const toQuote = (row: QuoteRecord, from: PaymentProfileRecord, to: PaymentProfileRecord): Quote => ({
+  id: row.id,
+  instructed_amount: row.instructed_amount,
+  instructed_amount_currency: row.instructed_currency,
+  source_amount: row.source_amount,
+  source_amount_currency: row.source_currency,
+  target_amount: row.target_amount,
+  target_amount_currency: row.target_currency,
+  currency_pair: row.currency_pair,
+  // The wire shape has a JSON number here; the exact rate is kept as text in storage.
+  exchange_rate: Number(row.exchange_rate),
+  fee: row.fee,
+  fee_currency: row.fee_currency,
+  fee_strategy: row.fee_strategy,
+  expires_at: row.expires_at,
+  expected_completion_date: row.expected_completion_date,
+  from_profile: toProfileSummary(from),
+  to_profile: toProfileSummary(to),
+})
+
+const invalid = (field: string, message: string) => Effect.fail(Invalid.one(422, field, message))
+
+/**
+ * The profiles of a quote, checked against DECISIONS: `from` a debit or balance profile of an
+ * entity of the company, with a provider connection; `to` a credit profile of a live recipient
+ * of the company; both active. Also says whether the paying entity has an active integration.
+ */
+export const checkQuoteProfiles = (tx: Repositories, companyId: string, fromId: string, toId: string) =>
+  Effect.gen(function* () {
+    const from = yield* call(() => tx.paymentProfiles.find(companyId, fromId))
+    if (!from) return yield* invalid("from_profile_id", "From profile not found")
+    const fromAccount = yield* call(() => tx.bankAccounts.find(companyId, from.bank_account_id))
+    if (
+      !fromAccount ||
+      fromAccount.owner_type !== "Entity" ||
+      (from.usage_type !== "debit" && from.usage_type !== "balance")
+    ) {
+      return yield* invalid(
+        "from_profile_id",
+        "From profile must be a debit or balance profile of an entity of this company",
+      )
+    }
+    if (from.status !== "active") return yield* invalid("from_profile_id", "From profile is not active")
+    if (from.usage_type === "debit" && fromAccount.provider_connection_id === null) {
+      return yield* invalid("from_profile_id", "From profile does not have any connections")
+    }
+    const entity = yield* call(() => tx.entities.findActive(companyId, fromAccount.owner_id))
+    if (!entity) return yield* invalid("from_profile_id", "From profile's entity has been deleted")
+
+    const to = yield* call(() => tx.paymentProfiles.find(companyId, toId))
+    if (!to) return yield* invalid("to_profile_id", "To profile not found")
+    const toAccount = yield* call(() => tx.bankAccounts.find(companyId, to.bank_account_id))
+    if (!toAccount || toAccount.owner_type !== "Counterparty" || to.usage_type !== "credit") {
+      return yield* invalid("to_profile_id", "To profile must be a credit profile of a recipient of this company")
+    }
+    if (to.status !== "active") return yield* invalid("to_profile_id", "To profile is not active")
+    const recipient = yield* call(() => tx.recipients.findActive(companyId, toAccount.owner_id))
+    if (!recipient) return yield* invalid("to_profile_id", "To profile's recipient has been deleted")
+    return { from, to, toAccount, integrationActive: entity.payment_integration_active }
+  })
+
+/** Use cases of quotes. */
+export const makeQuotes = (ports: MoneyPorts) => ({
+  /**
+   * Prices a transfer between two profiles (net or gross, same or cross currency) and keeps the
+   * price for 15 minutes. The FX rate is asked of the provider outside any transaction.
+   */
+  create: (
+    actor: Actor,
+    companyId: string,
+    body: unknown,
+  ): Effect.Effect<Quote, Invalid | Forbidden | NotFound | ProviderFailure> =>
+    Effect.gen(function* () {
+      yield* requireWrite(actor)
+      const input = yield* decodeWrapped("quote", QuoteFields, body, "Quote is required")
+      const { company, from, to, integrationActive } = yield* inTransaction(ports.storage, (tx) =>
+        Effect.gen(function* () {
+          const company = yield* findLiveCompany(tx, actor, companyId)
+          const profiles = yield* checkQuoteProfiles(tx, company.id, input.from_profile_id, input.to_profile_id)
+          return { company, ...profiles }
+        }),
+      )
+
+      const currency = input.instructed_amount.currency.toUpperCase()
+      if (currency !== from.currency && currency !== to.currency) {
+        return yield* invalid("instructed_amount", "Currency must match the source or target profile")
+      }
+      const amount = yield* parseInstructedAmount(input.instructed_amount.amount, currency)
+      const sameCurrency = from.currency === to.currency
+      if (!sameCurrency && !integrationActive) {
+        return yield* invalid("base", "no active payment-provider account found for the entity")
+      }
+      const mid = sameCurrency
+        ? "1"
+        : (yield* providerCall("Payment provider failed to provide an exchange rate", () =>
+            ports.paymentProvider.exchangeRate({ source: from.currency, target: to.currency }),
+          )).rate
+      const midRate = parseDecimal(mid)
+      if (midRate === undefined || midRate.units <= 0n) {
+        return yield* Effect.fail(
+          new ProviderFailure({ field: "base", message: "Payment provider failed to provide an exchange rate" }),
+        )
+      }
+      const rate = customerRate(midRate, ports.feeSchedule.fxMarginBasisPoints, sameCurrency)
+      const strategy = input.fee_strategy ?? "net"
+      const price = priceQuote({
+        amount,
+        instructedCurrency: currency,
+        sourceCurrency: from.currency,
+        targetCurrency: to.currency,
+        strategy,
+        rate,
+        fee: feeRuleFor(ports.feeSchedule, to.payment_method),
+      })
+      if (Either.isLeft(price)) return yield* Effect.fail(price.left)
+
+      const now = ports.clock.now()
+      const row: QuoteRecord = {
+        id: ports.ids.next("qt"),
+        company_id: company.id,
+        from_profile_id: from.id,
+        to_profile_id: to.id,
+        fee_strategy: strategy,
+        payment_method: to.payment_method,
+        instructed_amount: formatAmount(amount, currency),
+        instructed_currency: currency,
+        source_amount: formatAmount(price.right.sourceAmount, from.currency),
+        source_currency: from.currency,
+        target_amount: formatAmount(price.right.targetAmount, to.currency),
+        target_currency: to.currency,
+        fee: formatAmount(price.right.fee, from.currency),
+        fee_currency: from.currency,
+        exchange_rate: sameCurrency ? "1" : formatDecimal(rate, rateScale),
+        currency_pair: sameCurrency ? null : `${from.currency}${to.currency}`,
+        expected_completion_date: expectedCompletionDate(now, to.payment_method),
+        expires_at: new Date(now.getTime() + quoteLifetimeMs).toISOString(),
+        created_at: now.toISOString(),
+      }
+      yield* inTransaction(ports.storage, (tx) => call(() => tx.quotes.insert(row)))
+      return toQuote(row, from, to)
+    }),
+})
+
+export type Quotes = ReturnType<typeof makeQuotes>
