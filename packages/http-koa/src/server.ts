@@ -1,6 +1,12 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { openStorageFromUrl, systemClock } from "@payments-engine/adapters"
+import {
+  type JobRunner,
+  openStorageFromUrl,
+  SandboxClock,
+  startJobRunner,
+  systemClock,
+} from "@payments-engine/adapters"
 import type { Clock, Engine, SecretHasher } from "@payments-engine/core"
 import type { Logger } from "pino"
 import { createApp } from "./app.ts"
@@ -8,6 +14,8 @@ import { bearerTokens } from "./bearer-tokens.ts"
 import { bootstrapApiKey, jwtSecretFor } from "./bootstrap.ts"
 import type { ServiceConfig } from "./config.ts"
 import { createLogger } from "./logger.ts"
+import { apiRoutes } from "./routes/api-routes.ts"
+import { sandboxRoutes } from "./routes/sandbox-routes.ts"
 import { createServiceEngine } from "./service-engine.ts"
 
 /** How often expired idempotency records are purged: hourly. */
@@ -78,7 +86,11 @@ export const startService = async (
   options: StartServiceOptions = {},
 ): Promise<RunningService> => {
   const logger = options.logger ?? createLogger({ level: config.logLevel })
-  const clock = options.clock ?? systemClock
+  // The sandbox's clock can be moved forward by its helper; outside the sandbox time is real.
+  const sandboxClock = config.sandbox && options.clock === undefined ? new SandboxClock() : undefined
+  const clock = options.clock ?? sandboxClock ?? systemClock
+  let wakeJobRunner = () => {}
+  let runner: JobRunner | undefined
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`))
   const storage = await openStorageFromUrl(config.databaseUrl).catch((error: unknown) => {
     const reason = `Cannot open the database of DATABASE_URL (${config.database.dialect}): ${describe(error)}`
@@ -87,14 +99,34 @@ export const startService = async (
   const engine = createServiceEngine({
     storage,
     clock,
+    onJobsQueued: () => wakeJobRunner(),
     ...(options.hasher === undefined ? {} : { hasher: options.hasher }),
   })
+  const runDueJobs = async () => {
+    let total = 0
+    for (;;) {
+      const { ran } = await engine.jobs.runDue()
+      total += ran
+      if (ran === 0) return total
+    }
+  }
   try {
     const secret = await jwtSecretFor(config, engine)
     await bootstrapApiKey(engine, config.bootstrapKey, print)
     let closing = false
+    runner = startJobRunner(engine, {
+      now: () => clock.now(),
+      log: (event) =>
+        "error" in event ? logger.error({ err: event.error }, "job runner failed") : logger.info(event, "jobs run"),
+    })
+    wakeJobRunner = runner.wake
+    const jobRunner = runner
+    const sandboxHelpers = sandboxClock
+      ? sandboxRoutes({ advanceClock: (ms) => sandboxClock.advance(ms), runDueJobs, now: () => clock.now() })
+      : []
     const app = createApp({
       engine,
+      routes: [...apiRoutes, ...sandboxHelpers],
       tokens: bearerTokens({ secret, lifetimeSeconds: config.tokenLifetimeSeconds, clock }),
       logger,
       isClosing: () => closing,
@@ -130,12 +162,14 @@ export const startService = async (
             })
             listening.closeIdleConnections()
           })
+          await jobRunner.stop()
           await engine.close()
         })()
         return closed
       },
     }
   } catch (error) {
+    await runner?.stop()
     await engine.close().catch(() => undefined)
     throw error
   }

@@ -100,6 +100,8 @@ export const openApiDocument = (routes: ReadonlyArray<RouteSpec>, options: OpenA
     switch (response.kind) {
       case "data":
         return jsonSchema(Schema.Struct({ data: response.schema, ...(response.echo ?? {}) }), "strict")
+      case "created-or-existing":
+        return jsonSchema(Schema.Struct({ data: response.schema }), "strict")
       case "page":
         return jsonSchema(
           Schema.Struct({ data: Schema.Array(response.schema), meta: PageMeta, links: PageLinks }),
@@ -129,6 +131,9 @@ export const openApiDocument = (routes: ReadonlyArray<RouteSpec>, options: OpenA
       ...(body === undefined ? {} : { content: { "application/json": { schema: body } } }),
     }
     const responses: Record<string, Json> = { [String(route.status)]: success }
+    if (route.response.kind === "created-or-existing") {
+      responses["200"] = { ...success, description: "The resource an earlier request with the same key created" }
+    }
     for (const status of errorStatuses) {
       responses[String(status)] = {
         description: reasons[status] ?? "Error",

@@ -1,5 +1,6 @@
 import { companyRoutes } from "./companies.ts"
 import { entityRoutes } from "./entities.ts"
+import { moneyRoutes } from "./money-routes.ts"
 import { recipientRoutes } from "./recipients.ts"
 import type { RouteSpec } from "./route-table.ts"
 import { sessionRoutes } from "./sessions.ts"
@@ -18,4 +19,5 @@ export const apiRoutes: ReadonlyArray<RouteSpec> = [
   ...companyRoutes,
   ...entityRoutes,
   ...recipientRoutes,
+  ...moneyRoutes,
 ]

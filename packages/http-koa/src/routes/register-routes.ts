@@ -45,6 +45,12 @@ const render = (ctx: AppContext, route: RouteSpec, value: unknown): void => {
       ctx.body = { data: page.data, meta: page.meta, links: pagingLinks(ctx.path, ctx.querystring, page) }
       return
     }
+    case "created-or-existing": {
+      const outcome = value as { readonly value: unknown; readonly created: boolean }
+      ctx.status = outcome.created ? route.status : 200
+      ctx.body = { data: outcome.value }
+      return
+    }
     case "empty":
       ctx.body = null
       ctx.status = 204

@@ -34,6 +34,11 @@ export type RouteResponse =
     }
   /** The handler returns a core `Page`; rendered `{ data, meta, links }`. */
   | { readonly kind: "page"; readonly schema: Schema.Schema.Any }
+  /**
+   * The handler returns `{ value, created }`: `{ data: value }` with the row's status (201) when
+   * created, 200 when an earlier request made it (a business idempotency key).
+   */
+  | { readonly kind: "created-or-existing"; readonly schema: Schema.Schema.Any }
   /** No body (204). */
   | { readonly kind: "empty" }
   /** The handler's value as the whole body (health, the OpenAPI document). */

@@ -1,0 +1,70 @@
+import { BankAccount, Forbidden, FundingAccountLink, Invalid, messages } from "@payments-engine/core"
+import { Schema } from "effect"
+import type { RouteSpec } from "./route-table.ts"
+
+/** What the sandbox helpers act on besides the engine. */
+export interface SandboxControls {
+  /** Moves the engine's clock forward. */
+  readonly advanceClock: (ms: number) => void
+  /** Runs every job due by the engine's clock, until none is; how many ran. */
+  readonly runDueJobs: () => Promise<number>
+  /** The engine's clock, to answer with the new time. */
+  readonly now: () => Date
+}
+
+const ClockAdvance = Schema.Struct({ seconds: Schema.Number }).annotations({ identifier: "ClockAdvance" })
+const ClockAdvanced = Schema.Struct({ now: Schema.String, jobs_run: Schema.Number }).annotations({
+  identifier: "ClockAdvanced",
+})
+const maxAdvanceSeconds = 365 * 24 * 60 * 60
+
+const secondsOf = (body: unknown): number => {
+  const seconds = typeof body === "object" && body !== null ? (body as { seconds?: unknown }).seconds : undefined
+  if (seconds === undefined) throw Invalid.one(400, "seconds", "Seconds is required")
+  if (typeof seconds !== "number" || !Number.isInteger(seconds) || seconds < 0 || seconds > maxAdvanceSeconds) {
+    throw Invalid.one(422, "seconds", `must be a whole number from 0 to ${maxAdvanceSeconds}`)
+  }
+  return seconds
+}
+
+/**
+ * Sandbox-only helpers, like Stripe's test helpers: link a test funding account as the hosted page
+ * would, and move the clock (then run the jobs that became due) to try expiry and retries without
+ * waiting. Registered only in sandbox mode; elsewhere their paths answer 404.
+ *
+ * @example
+ * const routes = [...apiRoutes, ...sandboxRoutes({ advanceClock: (ms) => clock.advance(ms), runDueJobs, now: () => clock.now() })]
+ */
+export const sandboxRoutes = (controls: SandboxControls): ReadonlyArray<RouteSpec> => [
+  {
+    method: "POST",
+    path: "/api/v1/sandbox/entities/{eid}/funding_accounts",
+    operationId: "sandboxLinkFundingAccount",
+    summary: "Sandbox: link a test bank account of the entity as a funding account (debit profile)",
+    tag: "Sandbox",
+    auth: "bearer",
+    request: FundingAccountLink,
+    response: { kind: "data", schema: BankAccount },
+    status: 201,
+    errors: [401, 403, 404, 422, 500],
+    handle: ({ engine, actor, param, body }) => engine.fundingAccounts.link(actor, param("eid"), body),
+  },
+  {
+    method: "POST",
+    path: "/api/v1/sandbox/clock/advance",
+    operationId: "sandboxAdvanceClock",
+    summary: "Sandbox: move the engine clock forward by `seconds` and run the jobs that became due",
+    tag: "Sandbox",
+    auth: "bearer",
+    request: ClockAdvance,
+    response: { kind: "data", schema: ClockAdvanced },
+    status: 200,
+    errors: [401, 403, 422],
+    handle: async ({ actor, body }) => {
+      if (actor.scope !== "write") throw new Forbidden({ field: "base", message: messages.readOnlyKey })
+      controls.advanceClock(secondsOf(body) * 1000)
+      const jobsRun = await controls.runDueJobs()
+      return { now: controls.now().toISOString(), jobs_run: jobsRun }
+    },
+  },
+]
