@@ -67,6 +67,20 @@ const faults: ReadonlyArray<{
     caughtBy: ["companies.paging"],
   },
   {
+    bug: "moves a payment's status without checking the status it moves from",
+    factory: withFault((tx) => ({
+      ...tx,
+      payments: {
+        ...tx.payments,
+        compareAndSetStatus: async (id, _from, to, change) => {
+          const current = await tx.payments.findById(id)
+          return current === undefined ? undefined : tx.payments.compareAndSetStatus(id, current.status, to, change)
+        },
+      },
+    })),
+    caughtBy: ["payments.compare-and-set"],
+  },
+  {
     bug: "lists rows newest first",
     factory: withFault((tx) => ({
       ...tx,

@@ -5,6 +5,7 @@ import type { ContractScenario, ScenarioGroup } from "./contract-scenario.ts"
 import { entityScenarios } from "./entity-scenarios.ts"
 import { idempotencyScenarios } from "./idempotency-scenarios.ts"
 import { modelScenarios } from "./model-run.ts"
+import { paymentScenarios } from "./payment-scenarios.ts"
 import { recipientScenarios } from "./recipient-scenarios.ts"
 import { storageScenarios } from "./storage-scenarios.ts"
 
@@ -17,6 +18,7 @@ export const scenarioGroups: ReadonlyArray<ScenarioGroup> = [
   idempotencyScenarios,
   accessScenarios,
   concurrencyScenarios,
+  paymentScenarios,
   modelScenarios,
 ]
 

@@ -34,6 +34,14 @@ export const contractTestIds = [
   "concurrency.idempotency-claim",
   "concurrency.insert-or-get",
   "concurrency.two-engines",
+  "bank-accounts.create-and-read",
+  "payments.create-and-execute",
+  "payments.quote-single-use",
+  "payments.cancel",
+  "payments.compare-and-set",
+  "events.outbox",
+  "concurrency.payment-idempotency",
+  "concurrency.job-claims",
   "model.companies-entities-recipients",
 ] as const
 
