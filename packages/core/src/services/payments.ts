@@ -163,9 +163,6 @@ export const makePayments = (ports: MoneyPorts) => {
             }
             const quote = yield* call(() => tx.quotes.find(company.id, input.payment_quote_id))
             if (!quote) return yield* Effect.fail(Invalid.one(422, "payment_quote_id", "Quote not found"))
-            if (yield* call(() => tx.payments.findByQuote(quote.id))) {
-              return yield* Effect.fail(Invalid.one(422, "payment_quote_id", "Quote has already been used"))
-            }
             const now = ports.clock.now().toISOString()
             if (quote.expires_at <= now)
               return yield* Effect.fail(Invalid.one(422, "payment_quote_id", "Quote has expired"))

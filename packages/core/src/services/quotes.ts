@@ -2,7 +2,7 @@ import { Effect, Either } from "effect"
 import { type Forbidden, Invalid, type NotFound, ProviderFailure } from "../errors.ts"
 import type { PaymentProfileSummary } from "../model/bank-account.ts"
 import { type Quote, QuoteFields } from "../model/quote.ts"
-import { formatDecimal, parseDecimal } from "../money/decimal.ts"
+import { type Decimal, decimal, formatDecimal, parseDecimal } from "../money/decimal.ts"
 import type { PaymentProfileRecord, QuoteRecord } from "../ports/money-storage.ts"
 import type { Repositories } from "../ports/storage.ts"
 import { expectedCompletionDate } from "../rules/expected-completion.ts"
@@ -87,86 +87,113 @@ export const checkQuoteProfiles = (tx: Repositories, companyId: string, fromId: 
     return { from, to, toAccount, integrationActive: entity.payment_integration_active }
   })
 
+/** What a quote is priced from, once its profiles and amount are checked. */
+interface QuoteRequest {
+  readonly companyId: string
+  readonly from: PaymentProfileRecord
+  readonly to: PaymentProfileRecord
+  readonly amount: Decimal
+  readonly currency: string
+  readonly strategy: "net" | "gross"
+}
+
 /** Use cases of quotes. */
-export const makeQuotes = (ports: MoneyPorts) => ({
-  /**
-   * Prices a transfer between two profiles (net or gross, same or cross currency) and keeps the
-   * price for 15 minutes. The FX rate is asked of the provider outside any transaction.
-   */
-  create: (
-    actor: Actor,
-    companyId: string,
-    body: unknown,
-  ): Effect.Effect<Quote, Invalid | Forbidden | NotFound | ProviderFailure> =>
-    Effect.gen(function* () {
-      yield* requireWrite(actor)
-      const input = yield* decodeWrapped("quote", QuoteFields, body, "Quote is required")
-      const { company, from, to, integrationActive } = yield* inTransaction(ports.storage, (tx) =>
-        Effect.gen(function* () {
-          const company = yield* findLiveCompany(tx, actor, companyId)
-          const profiles = yield* checkQuoteProfiles(tx, company.id, input.from_profile_id, input.to_profile_id)
-          return { company, ...profiles }
-        }),
-      )
+export const makeQuotes = (ports: MoneyPorts) => {
+  /** The quote row for a request at the provider's mid rate (1 for the same currency). */
+  const priced = (request: QuoteRequest, midRate: Decimal): Effect.Effect<QuoteRecord, Invalid> => {
+    const { from, to, amount, currency, strategy } = request
+    const sameCurrency = from.currency === to.currency
+    const rate = customerRate(midRate, ports.feeSchedule.fxMarginBasisPoints, sameCurrency)
+    const price = priceQuote({
+      amount,
+      instructedCurrency: currency,
+      sourceCurrency: from.currency,
+      targetCurrency: to.currency,
+      strategy,
+      rate,
+      fee: feeRuleFor(ports.feeSchedule, to.payment_method),
+    })
+    if (Either.isLeft(price)) return Effect.fail(price.left)
+    const now = ports.clock.now()
+    return Effect.succeed({
+      id: ports.ids.next("qt"),
+      company_id: request.companyId,
+      from_profile_id: from.id,
+      to_profile_id: to.id,
+      fee_strategy: strategy,
+      payment_method: to.payment_method,
+      instructed_amount: formatAmount(amount, currency),
+      instructed_currency: currency,
+      source_amount: formatAmount(price.right.sourceAmount, from.currency),
+      source_currency: from.currency,
+      target_amount: formatAmount(price.right.targetAmount, to.currency),
+      target_currency: to.currency,
+      fee: formatAmount(price.right.fee, from.currency),
+      fee_currency: from.currency,
+      exchange_rate: sameCurrency ? "1" : formatDecimal(rate, rateScale),
+      currency_pair: sameCurrency ? null : `${from.currency}${to.currency}`,
+      expected_completion_date: expectedCompletionDate(now, to.payment_method),
+      expires_at: new Date(now.getTime() + quoteLifetimeMs).toISOString(),
+      created_at: now.toISOString(),
+    })
+  }
 
-      const currency = input.instructed_amount.currency.toUpperCase()
-      if (currency !== from.currency && currency !== to.currency) {
-        return yield* invalid("instructed_amount", "Currency must match the source or target profile")
-      }
-      const amount = yield* parseInstructedAmount(input.instructed_amount.amount, currency)
-      const sameCurrency = from.currency === to.currency
-      if (!sameCurrency && !integrationActive) {
-        return yield* invalid("base", "no active payment-provider account found for the entity")
-      }
-      const mid = sameCurrency
-        ? "1"
-        : (yield* providerCall("Payment provider failed to provide an exchange rate", () =>
-            ports.paymentProvider.exchangeRate({ source: from.currency, target: to.currency }),
-          )).rate
-      const midRate = parseDecimal(mid)
-      if (midRate === undefined || midRate.units <= 0n) {
-        return yield* Effect.fail(
-          new ProviderFailure({ field: "base", message: "Payment provider failed to provide an exchange rate" }),
+  return {
+    /**
+     * Prices a transfer between two profiles (net or gross, same or cross currency) and keeps the
+     * price for 15 minutes. The FX rate is asked of the provider outside any transaction.
+     */
+    create: (
+      actor: Actor,
+      companyId: string,
+      body: unknown,
+    ): Effect.Effect<Quote, Invalid | Forbidden | NotFound | ProviderFailure> =>
+      Effect.gen(function* () {
+        yield* requireWrite(actor)
+        const input = yield* decodeWrapped("quote", QuoteFields, body, "Quote is required")
+        // Same-currency quotes are read, priced and stored in one transaction; a cross-currency
+        // quote asks the provider for its rate between two, never inside one.
+        const checked = yield* inTransaction(ports.storage, (tx) =>
+          Effect.gen(function* () {
+            const company = yield* findLiveCompany(tx, actor, companyId)
+            const { from, to, integrationActive } = yield* checkQuoteProfiles(
+              tx,
+              company.id,
+              input.from_profile_id,
+              input.to_profile_id,
+            )
+            const currency = input.instructed_amount.currency.toUpperCase()
+            if (currency !== from.currency && currency !== to.currency) {
+              return yield* invalid("instructed_amount", "Currency must match the source or target profile")
+            }
+            const amount = yield* parseInstructedAmount(input.instructed_amount.amount, currency)
+            const request = { companyId: company.id, from, to, amount, currency, strategy: input.fee_strategy ?? "net" }
+            if (from.currency !== to.currency) {
+              if (!integrationActive)
+                return yield* invalid("base", "no active payment-provider account found for the entity")
+              return { request, stored: undefined }
+            }
+            const row = yield* priced(request, decimal(1n))
+            yield* call(() => tx.quotes.insert(row))
+            return { request, stored: row }
+          }),
         )
-      }
-      const rate = customerRate(midRate, ports.feeSchedule.fxMarginBasisPoints, sameCurrency)
-      const strategy = input.fee_strategy ?? "net"
-      const price = priceQuote({
-        amount,
-        instructedCurrency: currency,
-        sourceCurrency: from.currency,
-        targetCurrency: to.currency,
-        strategy,
-        rate,
-        fee: feeRuleFor(ports.feeSchedule, to.payment_method),
-      })
-      if (Either.isLeft(price)) return yield* Effect.fail(price.left)
-
-      const now = ports.clock.now()
-      const row: QuoteRecord = {
-        id: ports.ids.next("qt"),
-        company_id: company.id,
-        from_profile_id: from.id,
-        to_profile_id: to.id,
-        fee_strategy: strategy,
-        payment_method: to.payment_method,
-        instructed_amount: formatAmount(amount, currency),
-        instructed_currency: currency,
-        source_amount: formatAmount(price.right.sourceAmount, from.currency),
-        source_currency: from.currency,
-        target_amount: formatAmount(price.right.targetAmount, to.currency),
-        target_currency: to.currency,
-        fee: formatAmount(price.right.fee, from.currency),
-        fee_currency: from.currency,
-        exchange_rate: sameCurrency ? "1" : formatDecimal(rate, rateScale),
-        currency_pair: sameCurrency ? null : `${from.currency}${to.currency}`,
-        expected_completion_date: expectedCompletionDate(now, to.payment_method),
-        expires_at: new Date(now.getTime() + quoteLifetimeMs).toISOString(),
-        created_at: now.toISOString(),
-      }
-      yield* inTransaction(ports.storage, (tx) => call(() => tx.quotes.insert(row)))
-      return toQuote(row, from, to)
-    }),
-})
+        const { request } = checked
+        if (checked.stored !== undefined) return toQuote(checked.stored, request.from, request.to)
+        const { rate: mid } = yield* providerCall("Payment provider failed to provide an exchange rate", () =>
+          ports.paymentProvider.exchangeRate({ source: request.from.currency, target: request.to.currency }),
+        )
+        const midRate = parseDecimal(mid)
+        if (midRate === undefined || midRate.units <= 0n) {
+          return yield* Effect.fail(
+            new ProviderFailure({ field: "base", message: "Payment provider failed to provide an exchange rate" }),
+          )
+        }
+        const row = yield* priced(request, midRate)
+        yield* inTransaction(ports.storage, (tx) => call(() => tx.quotes.insert(row)))
+        return toQuote(row, request.from, request.to)
+      }),
+  }
+}
 
 export type Quotes = ReturnType<typeof makeQuotes>

@@ -1,6 +1,31 @@
 import type BetterSqlite3 from "better-sqlite3"
 import { CompiledQuery, type Dialect, type Driver, SqliteDialect } from "kysely"
 
+/** How many distinct statements stay prepared; the engine uses far fewer. */
+const statementCacheSize = 500
+
+/**
+ * The database with `prepare` remembered per SQL text: Kysely prepares every query it runs, and
+ * preparing costs as much as running a small one. Oldest statements are dropped past
+ * {@link statementCacheSize}.
+ */
+const withStatementCache = (database: BetterSqlite3.Database): BetterSqlite3.Database => {
+  const statements = new Map<string, BetterSqlite3.Statement>()
+  return new Proxy(database, {
+    get(target, property, receiver) {
+      if (property !== "prepare") return Reflect.get(target, property, receiver)
+      return (source: string) => {
+        const cached = statements.get(source)
+        if (cached !== undefined) return cached
+        const statement = target.prepare(source)
+        if (statements.size >= statementCacheSize) statements.delete(statements.keys().next().value as string)
+        statements.set(source, statement)
+        return statement
+      }
+    },
+  })
+}
+
 /**
  * Kysely's SQLite dialect over a better-sqlite3 database, except that transactions start with
  * `BEGIN IMMEDIATE`: a transaction takes the write lock up front, so two connections on one
@@ -10,7 +35,7 @@ import { CompiledQuery, type Dialect, type Driver, SqliteDialect } from "kysely"
  * const db = new Kysely<StorageTables>({ dialect: sqliteStorageDialect(new Database("app.sqlite")) })
  */
 export const sqliteStorageDialect = (database: BetterSqlite3.Database): Dialect => {
-  const inner = new SqliteDialect({ database })
+  const inner = new SqliteDialect({ database: withStatementCache(database) })
   return {
     createAdapter: () => inner.createAdapter(),
     createIntrospector: (db) => inner.createIntrospector(db),
