@@ -7,7 +7,7 @@
  *
  * Results go to docs/benchmarks.md with the machine and the date.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { cpus, totalmem, type } from "node:os"
 import { join } from "node:path"
 import { performance } from "node:perf_hooks"
@@ -208,5 +208,9 @@ const report = (results: ReadonlyArray<Measurement>) => {
 const results = [await measureSqlite()]
 if (process.env.DATABASE_URL?.startsWith("postgres")) results.push(await measurePostgres(process.env.DATABASE_URL))
 const text = report(results)
-writeFileSync(new URL("../docs/benchmarks.md", import.meta.url), text)
+const resultsFile = new URL("../docs/benchmarks.md", import.meta.url)
+// The analysis below the figures is written by people; a new run replaces only the figures.
+const previous = existsSync(resultsFile) ? readFileSync(resultsFile, "utf8") : ""
+const analysis = previous.indexOf("\n## Where the time goes")
+writeFileSync(resultsFile, analysis === -1 ? text : `${text}${previous.slice(analysis + 1)}`)
 console.log(text)
