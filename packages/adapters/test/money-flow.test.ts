@@ -213,6 +213,43 @@ describe("paying a recipient through the engine", () => {
     })
   })
 
+  it("prices cross-currency quotes at the provider's rate less the margin once the integration is active", async () => {
+    const recipient = await engine.recipients.create(actor, companyId, { name: "Euro supplier" })
+    const euro = await engine.bankAccounts.createForRecipient(actor, companyId, recipient.id, {
+      entity_id: entityId,
+      beneficiary_details: sandboxExamples.DE_SEPA,
+    })
+    await storage.transaction(async (tx) => {
+      const entity = await tx.entities.findActive(companyId, entityId)
+      await tx.entities.update({ ...entity!, payment_integration_active: true })
+    })
+    const body = (amount: number, currency: string, fee_strategy: "net" | "gross") => ({
+      quote: {
+        from_profile_id: fromProfile,
+        to_profile_id: euro.payment_profiles[0]!.id,
+        instructed_amount: { amount, currency },
+        fee_strategy,
+      },
+    })
+    // mid 0.92 less 0.50 %: 0.9154; SEPA has no percentage and its fixed fee is in EUR only, so a USD source pays none
+    const net = await engine.quotes.create(actor, companyId, body(1000, "EUR", "net"))
+    expect(net).toMatchObject({
+      exchange_rate: 0.9154,
+      currency_pair: "USDEUR",
+      target_amount: "1000.00",
+      source_amount: "1092.42",
+      fee: "0.00",
+      fee_currency: "USD",
+      expected_completion_date: "2026-11-19",
+    })
+    const gross = await engine.quotes.create(actor, companyId, body(1000, "USD", "gross"))
+    expect(gross).toMatchObject({ source_amount: "1000.00", fee: "0.00", target_amount: "915.40" })
+    expect(await refusal(engine.quotes.create(actor, companyId, body(1000, "EUR", "gross")))).toEqual({
+      status: 422,
+      errors: [{ field: "fee_strategy", message: "Gross quotes must be instructed in the source currency" }],
+    })
+  })
+
   it("writes the events of its changes to the outbox", async () => {
     const { payment } = await pay((await quote(30)).id, "e-1")
     await engine.jobs.runDue()
