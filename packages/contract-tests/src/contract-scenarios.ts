@@ -5,6 +5,7 @@ import type { ContractScenario, ScenarioGroup } from "./contract-scenario.ts"
 import { entityScenarios } from "./entity-scenarios.ts"
 import { idempotencyScenarios } from "./idempotency-scenarios.ts"
 import { modelScenarios } from "./model-run.ts"
+import { paymentModelScenarios } from "./payment-model-run.ts"
 import { paymentScenarios } from "./payment-scenarios.ts"
 import { recipientScenarios } from "./recipient-scenarios.ts"
 import { storageScenarios } from "./storage-scenarios.ts"
@@ -20,6 +21,7 @@ export const scenarioGroups: ReadonlyArray<ScenarioGroup> = [
   concurrencyScenarios,
   paymentScenarios,
   modelScenarios,
+  paymentModelScenarios,
 ]
 
 /** Every scenario of the suite. */

@@ -43,6 +43,7 @@ export const contractTestIds = [
   "concurrency.payment-idempotency",
   "concurrency.job-claims",
   "model.companies-entities-recipients",
+  "model.quotes-and-payments",
 ] as const
 
 /** The id of one test of the contract suite, for `skip`. Prefer declaring `storage.capabilities`. */
