@@ -258,9 +258,10 @@ describe("paying a recipient through the engine", () => {
       "BankAccountEvents::CreatedEvent",
       "PaymentProfileEvents::CreatedEvent",
       "BankAccountEvents::CreatedEvent",
+      "PaymentProfileEvents::CreatedEvent",
       "PaymentEvents::CompletedEvent",
     ])
-    const completed = JSON.parse(events.rows[3]!.payload)
+    const completed = JSON.parse(events.rows[4]!.payload)
     expect(completed).toMatchObject({
       event: "PaymentEvents::CompletedEvent",
       company_id: companyId,

@@ -189,9 +189,10 @@ export const paymentScenarios: ScenarioGroup = {
           "BankAccountEvents::CreatedEvent",
           "PaymentProfileEvents::CreatedEvent",
           "BankAccountEvents::CreatedEvent",
+          "PaymentProfileEvents::CreatedEvent",
           "PaymentEvents::CompletedEvent",
         ])
-        expect(JSON.parse(events.rows[3]!.payload)).toMatchObject({
+        expect(JSON.parse(events.rows[4]!.payload)).toMatchObject({
           resource_id: payment.id,
           data: { status: "completed" },
         })

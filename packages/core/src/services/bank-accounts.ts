@@ -141,6 +141,38 @@ const detailsOf = (
   return { accountDetails, routingDetails, partyAddress }
 }
 
+/**
+ * Stores a new bank account with its one payment profile, and their created events, in one
+ * transaction: the same for recipient accounts and linked funding accounts.
+ */
+export const storeNewBankAccount = (
+  ports: MoneyPorts,
+  workspaceId: string,
+  account: BankAccountRecord,
+  profile: PaymentProfileRecord,
+): Effect.Effect<BankAccount> => {
+  const created = toBankAccount(account, [profile])
+  const timestamp = unixSeconds(ports.clock.now())
+  const event = (name: string, resourceId: string, data: unknown) => ({
+    workspaceId,
+    companyId: account.company_id,
+    event: name,
+    resourceId,
+    payload: { event: name, timestamp, data },
+  })
+  return inTransaction(ports.storage, (tx) =>
+    Effect.gen(function* () {
+      yield* call(() => tx.bankAccounts.insert(account))
+      yield* call(() => tx.paymentProfiles.insert(profile))
+      yield* appendEvents(ports, tx, [
+        event("BankAccountEvents::CreatedEvent", account.id, created),
+        event("PaymentProfileEvents::CreatedEvent", profile.id, toPaymentProfile(profile)),
+      ])
+      return created
+    }),
+  )
+}
+
 /** Use cases of bank accounts: created for recipients (validated by the provider's schema), then read-only. */
 export const makeBankAccounts = (ports: MoneyPorts) => ({
   /**
@@ -181,8 +213,7 @@ export const makeBankAccounts = (ports: MoneyPorts) => ({
       const beneficiary = yield* providerCall("Payment provider could not register the beneficiary", () =>
         ports.paymentProvider.createBeneficiary({ reference: bankAccountId, details }),
       )
-      const now = ports.clock.now()
-      const at = now.toISOString()
+      const at = ports.clock.now().toISOString()
       const { accountDetails, routingDetails, partyAddress } = detailsOf(
         details,
         answer.schema,
@@ -216,34 +247,7 @@ export const makeBankAccounts = (ports: MoneyPorts) => ({
         created_at: at,
         updated_at: at,
       }
-      const created = toBankAccount(account, [profile])
-      yield* inTransaction(ports.storage, (tx) =>
-        Effect.gen(function* () {
-          yield* call(() => tx.bankAccounts.insert(account))
-          yield* call(() => tx.paymentProfiles.insert(profile))
-          yield* appendEvents(ports, tx, [
-            {
-              workspaceId: actor.workspaceId,
-              companyId: company.id,
-              event: "BankAccountEvents::CreatedEvent",
-              resourceId: account.id,
-              payload: { event: "BankAccountEvents::CreatedEvent", timestamp: unixSeconds(now), data: created },
-            },
-            {
-              workspaceId: actor.workspaceId,
-              companyId: company.id,
-              event: "PaymentProfileEvents::CreatedEvent",
-              resourceId: profile.id,
-              payload: {
-                event: "PaymentProfileEvents::CreatedEvent",
-                timestamp: unixSeconds(now),
-                data: toPaymentProfile(profile),
-              },
-            },
-          ])
-        }),
-      )
-      return created
+      return yield* storeNewBankAccount(ports, actor.workspaceId, account, profile)
     }),
 
   get: (actor: Actor, companyId: string, id: string): Effect.Effect<BankAccount, NotFound> =>

@@ -4,9 +4,8 @@ import type { BankAccount } from "../model/bank-account.ts"
 import { Text } from "../model/fields.ts"
 import type { BankAccountRecord, PaymentProfileRecord } from "../ports/money-storage.ts"
 import { type Actor, requireWrite } from "./actor.ts"
-import { toBankAccount } from "./bank-accounts.ts"
+import { storeNewBankAccount } from "./bank-accounts.ts"
 import { decodeBody } from "./decode-body.ts"
-import { appendEvents, unixSeconds } from "./events.ts"
 import type { MoneyPorts } from "./money-ports.ts"
 import { providerCall } from "./provider-call.ts"
 import { call, inTransaction } from "./transaction.ts"
@@ -48,8 +47,7 @@ export const makeFundingAccounts = (ports: MoneyPorts) => ({
           ...(input.institution_id === undefined ? {} : { institutionId: input.institution_id }),
         }),
       )
-      const now = ports.clock.now()
-      const at = now.toISOString()
+      const at = ports.clock.now().toISOString()
       const account: BankAccountRecord = {
         id: bankAccountId,
         company_id: entity.company_id,
@@ -95,23 +93,7 @@ export const makeFundingAccounts = (ports: MoneyPorts) => ({
         created_at: at,
         updated_at: at,
       }
-      const created = toBankAccount(account, [profile])
-      yield* inTransaction(ports.storage, (tx) =>
-        Effect.gen(function* () {
-          yield* call(() => tx.bankAccounts.insert(account))
-          yield* call(() => tx.paymentProfiles.insert(profile))
-          yield* appendEvents(ports, tx, [
-            {
-              workspaceId: actor.workspaceId,
-              companyId: entity.company_id,
-              event: "BankAccountEvents::CreatedEvent",
-              resourceId: account.id,
-              payload: { event: "BankAccountEvents::CreatedEvent", timestamp: unixSeconds(now), data: created },
-            },
-          ])
-        }),
-      )
-      return created
+      return yield* storeNewBankAccount(ports, actor.workspaceId, account, profile)
     }),
 })
 
