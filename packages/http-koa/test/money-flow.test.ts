@@ -156,4 +156,105 @@ describe("paying a recipient over HTTP in the sandbox", () => {
     ).toMatchObject({ status: 422, body: { errors: [{ field: "payment_quote_id", message: "Quote has expired" }] } })
     expect(await api("POST", "/api/v1/sandbox/clock/advance", { seconds: -1 })).toMatchObject({ status: 422 })
   })
+
+  it("answers the spec's errors for quotes, payments and bank accounts with their exact messages", async () => {
+    const expectError = async (
+      response: Promise<{ status: number; body: unknown }>,
+      status: number,
+      field: string,
+      message: string,
+    ) => expect(await response).toMatchObject({ status, body: { errors: [{ field, message }] } })
+    const recipient = (await api("POST", `/api/v1/companies/${companyId}/recipients`, { name: "Errors Ltd" })).body.data
+    const account = (
+      await api("POST", `/api/v1/companies/${companyId}/recipients/${recipient.id}/bank_accounts`, {
+        entity_id: entityId,
+        beneficiary_details: sandboxExamples.US_ACH,
+      })
+    ).body.data
+    const funding = (await api("POST", `/api/v1/sandbox/entities/${entityId}/funding_accounts`, {})).body.data
+    const quoteBody = (amount: number, currency = "USD") => ({
+      quote: {
+        from_profile_id: funding.payment_profiles[0].id,
+        to_profile_id: account.payment_profiles[0].id,
+        instructed_amount: { amount, currency },
+      },
+    })
+    await expectError(
+      api("POST", `/api/v1/companies/${companyId}/quotes`, quoteBody(0)),
+      422,
+      "instructed_amount",
+      "Instructed amount must be greater than zero",
+    )
+    await expectError(
+      api("POST", `/api/v1/companies/${companyId}/quotes`, quoteBody(-3)),
+      422,
+      "instructed_amount",
+      "Instructed amount must be greater than zero",
+    )
+    await expectError(
+      api("POST", `/api/v1/companies/${companyId}/quotes`, quoteBody(1_000_000_001)),
+      422,
+      "instructed_amount",
+      "Instructed amount exceeds the maximum",
+    )
+    await expectError(
+      api("POST", `/api/v1/companies/${companyId}/quotes`, quoteBody(10, "EUR")),
+      422,
+      "instructed_amount",
+      "Currency must match the source or target profile",
+    )
+    await expectError(api("POST", `/api/v1/companies/${companyId}/quotes`, {}), 400, "quote", "Quote is required")
+    await expectError(
+      api("POST", `/api/v1/companies/${companyId}/quotes`, { quote: { ...quoteBody(10).quote, fee_strategy: "both" } }),
+      422,
+      "fee_strategy",
+      "must be one of: net, gross",
+    )
+    const swapped = { quote: { ...quoteBody(10).quote, from_profile_id: account.payment_profiles[0].id } }
+    await expectError(
+      api("POST", `/api/v1/companies/${companyId}/quotes`, swapped),
+      422,
+      "from_profile_id",
+      "From profile must be a debit or balance profile of an entity of this company",
+    )
+    const quote = (await api("POST", `/api/v1/companies/${companyId}/quotes`, quoteBody(10))).body.data
+    await expectError(
+      api("POST", `/api/v1/companies/${companyId}/payments`, {
+        payment_instruction: { payment_quote_id: quote.id, reason: "taxes" },
+      }),
+      422,
+      "idempotency_key",
+      "Idempotency key is required",
+    )
+    await expectError(
+      api("POST", `/api/v1/companies/${companyId}/payments`, {
+        payment_instruction: { payment_quote_id: quote.id, reason: "gifts", idempotency_key: "r" },
+      }),
+      422,
+      "reason",
+      "is not a valid reason",
+    )
+    await expectError(
+      api("GET", `/api/v1/companies/${companyId}/payments/pay_missing`),
+      404,
+      "id",
+      "Payment Instruction not found or not accessible in this workspace",
+    )
+    await expectError(
+      api("GET", `/api/v1/companies/${companyId}/bank_accounts/ba_missing`),
+      404,
+      "id",
+      "Bank Account not found or not accessible in this workspace",
+    )
+    const paid = await api("POST", `/api/v1/companies/${companyId}/payments`, {
+      payment_instruction: { payment_quote_id: quote.id, reason: "taxes", idempotency_key: "errors-1" },
+    })
+    await api("POST", "/api/v1/sandbox/clock/advance", { seconds: 0 })
+    await expectError(
+      api("POST", `/api/v1/companies/${companyId}/payments/${paid.body.data.id}/cancel`),
+      422,
+      "status",
+      "Payment cannot be cancelled in status completed",
+    )
+  })
 })

@@ -53,7 +53,9 @@ const Note = Text.pipe(Schema.maxLength(140, { message: () => "is too long (maxi
 export const PaymentFields = Schema.Struct({
   payment_quote_id: required(Text, "Payment quote ID is required"),
   reason: required(
-    Schema.Literal(...paymentReasons).annotations({ message: () => "is not a valid reason" }),
+    Schema.Literal(...paymentReasons).annotations({
+      message: () => ({ message: "is not a valid reason", override: true }),
+    }),
     "Reason is required",
   ),
   idempotency_key: Schema.optional(

@@ -39,7 +39,9 @@ export const QuoteFields = Schema.Struct({
     "Instructed amount is required",
   ),
   fee_strategy: Schema.optional(
-    Schema.Literal("net", "gross").annotations({ message: () => "must be one of: net, gross" }),
+    Schema.Literal("net", "gross").annotations({
+      message: () => ({ message: "must be one of: net, gross", override: true }),
+    }),
   ),
 }).annotations({ identifier: "QuoteFields" })
 export type QuoteFields = typeof QuoteFields.Type
