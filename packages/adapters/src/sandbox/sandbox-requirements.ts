@@ -1,261 +1,220 @@
-import type { EntityType, RequirementField, RequirementsSchema } from "@payments-engine/core"
+import type {
+  EntityType,
+  PaymentMethodOption,
+  PaymentMethodQuery,
+  RequirementField,
+  RequirementsAnswer,
+  RequirementsQuery,
+} from "@payments-engine/core"
+import { americas } from "./sandbox-requirements-americas.ts"
+import { asiaPacific } from "./sandbox-requirements-asia-pacific.ts"
+import { europe } from "./sandbox-requirements-europe.ts"
+import type { SandboxCountryRow, SandboxFieldRow, SandboxMethodRow } from "./sandbox-requirements-table.ts"
 
-/** One way to pay into a country: a transfer method, its clearing system and the fields it needs. */
-interface MethodSpec {
-  readonly transferMethod: "LOCAL" | "SWIFT"
-  readonly clearingSystem: string | null
-  readonly paymentMethod: string
-  readonly fields: ReadonlyArray<RequirementField>
+/**
+ * The bank countries the sandbox serves, with their currency and payment methods: US, CA, MX,
+ * GB, the euro area (AT BE DE ES FI FR IE IT NL PT), AU, IN, SG, JP. Data only; see the
+ * `sandbox-requirements-<region>.ts` tables.
+ *
+ * @example
+ * sandboxCountries.US?.methods.map((m) => m.clearingSystem?.value ?? m.transferMethod) // ["ACH", "FEDWIRE", "SWIFT"]
+ */
+export const sandboxCountries: Readonly<Record<string, SandboxCountryRow>> = { ...americas, ...europe, ...asiaPacific }
+
+const transferMethodLabels: Readonly<Record<string, string>> = {
+  LOCAL: "Local bank transfer",
+  SWIFT: "International wire (SWIFT)",
 }
 
-const rule = (
-  pattern: string,
-  min: number | null,
-  max: number | null,
-  type: "REGEX" | "IBAN" | "ABA_ROUTING_NUMBER" | "CLABE" = "REGEX",
-) => ({
-  type,
-  pattern,
-  minimum_length: min,
-  maximum_length: max,
-})
-
-const input = (
+const text = (
   path: string,
   label: string,
-  required: boolean,
-  fieldRule: RequirementField["rule"],
-  fixed?: string,
+  options: { required: boolean; pattern: string; length: readonly [number, number]; fixed?: string },
+): RequirementField => ({
+  enabled: true,
+  path,
+  required: options.required,
+  field: {
+    key: path.split(".").at(-1)!,
+    label,
+    type: "INPUT",
+    options: [],
+    default: options.fixed ?? null,
+    refresh: false,
+  },
+  rule: {
+    type: "REGEX",
+    pattern: options.pattern,
+    minimum_length: options.length[0],
+    maximum_length: options.length[1],
+  },
+})
+
+const choice = (
+  path: string,
+  label: string,
+  type: "SELECT" | "RADIO" | "TRANSFER_METHOD",
+  options: ReadonlyArray<{ readonly label: string; readonly value: string }>,
+  chosen: string,
+  refresh: boolean,
+  required = true,
 ): RequirementField => ({
   enabled: true,
   path,
   required,
-  field: { key: path.split(".").at(-1)!, label, type: "INPUT", options: [], default: fixed ?? null, refresh: false },
-  rule: fieldRule,
-})
-
-const select = (
-  path: string,
-  label: string,
-  type: "SELECT" | "RADIO" | "TRANSFER_METHOD",
-  values: ReadonlyArray<string>,
-  refresh: boolean,
-  fallback: string | null,
-): RequirementField => ({
-  enabled: true,
-  path,
-  required: true,
-  field: {
-    key: path.split(".").at(-1)!,
-    label,
-    type,
-    options: values.map((value) => ({ label: value, value })),
-    default: fallback,
-    refresh,
-  },
+  field: { key: path.split(".").at(-1)!, label, type, options, default: chosen, refresh },
   rule: null,
 })
 
-const accountNumber = (pattern: string, min: number, max: number, label = "Account number") =>
-  input("bank_details.account_number", label, true, rule(pattern, min, max))
-const iban = input(
-  "bank_details.account_number",
-  "IBAN",
-  true,
-  rule("^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$", 15, 34, "IBAN"),
-)
-const routing = (
-  n: 1 | 2,
-  type: string,
-  label: string,
-  pattern: string,
-  min: number,
-  max: number,
-  checksum?: "ABA_ROUTING_NUMBER",
-) => [
-  input(`bank_details.account_routing_type${n}`, `${label} type`, true, rule(`^${type}$`, null, null), type),
-  input(`bank_details.account_routing_value${n}`, label, true, rule(pattern, min, max, checksum)),
-]
-const swiftCode = routing(1, "swift", "SWIFT/BIC code", "^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$", 8, 11)
-
-const local = (clearingSystem: string, paymentMethod: string, fields: ReadonlyArray<RequirementField>): MethodSpec => ({
-  transferMethod: "LOCAL",
-  clearingSystem,
-  paymentMethod,
-  fields,
-})
-const swift = (account: RequirementField): MethodSpec => ({
-  transferMethod: "SWIFT",
-  clearingSystem: null,
-  paymentMethod: "swift",
-  fields: [account, ...swiftCode],
-})
-
-const euroCountries = ["AT", "BE", "DE", "ES", "FI", "FR", "IE", "IT", "NL", "PT"] as const
-const sepa = local(
-  "SEPA",
-  "sepa",
-  [iban, ...routing(1, "swift", "BIC", "^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$", 8, 11)].map((f, i) =>
-    i > 0 ? { ...f, required: false } : f,
-  ),
-)
-
-/** Bank countries, their currency and how they are paid: plain data, one row a country. */
-export const sandboxCountries: Readonly<
-  Record<string, { readonly currency: string; readonly methods: ReadonlyArray<MethodSpec> }>
-> = {
-  US: {
-    currency: "USD",
-    methods: [
-      local("ACH", "ach", [
-        accountNumber("^[0-9]{4,17}$", 4, 17),
-        ...routing(1, "aba", "ABA routing number", "^[0-9]{9}$", 9, 9, "ABA_ROUTING_NUMBER"),
-      ]),
-      local("FEDWIRE", "wire", [
-        accountNumber("^[0-9]{4,17}$", 4, 17),
-        ...routing(1, "aba", "ABA routing number", "^[0-9]{9}$", 9, 9, "ABA_ROUTING_NUMBER"),
-      ]),
-      swift(accountNumber("^[0-9]{4,17}$", 4, 17)),
-    ],
-  },
-  GB: {
-    currency: "GBP",
-    methods: [
-      local("FPS", "fps", [
-        accountNumber("^[0-9]{8}$", 8, 8),
-        ...routing(1, "sort_code", "Sort code", "^[0-9]{6}$", 6, 6),
-      ]),
-      swift(iban),
-    ],
-  },
-  ...Object.fromEntries(euroCountries.map((country) => [country, { currency: "EUR", methods: [sepa, swift(iban)] }])),
-  AU: {
-    currency: "AUD",
-    methods: [
-      local("BECS", "becs", [accountNumber("^[0-9]{5,9}$", 5, 9), ...routing(1, "bsb", "BSB", "^[0-9]{6}$", 6, 6)]),
-      swift(accountNumber("^[0-9]{5,9}$", 5, 9)),
-    ],
-  },
-  CA: {
-    currency: "CAD",
-    methods: [
-      local("EFT", "eft", [
-        accountNumber("^[0-9]{7,12}$", 7, 12),
-        ...routing(1, "institution_number", "Institution number", "^[0-9]{3}$", 3, 3),
-        ...routing(2, "transit_number", "Transit number", "^[0-9]{5}$", 5, 5),
-      ]),
-      swift(accountNumber("^[0-9]{7,12}$", 7, 12)),
-    ],
-  },
-  IN: {
-    currency: "INR",
-    methods: [
-      local("NEFT", "neft", [
-        accountNumber("^[0-9]{9,18}$", 9, 18),
-        ...routing(1, "ifsc", "IFSC", "^[A-Z]{4}0[A-Z0-9]{6}$", 11, 11),
-      ]),
-      swift(accountNumber("^[0-9]{9,18}$", 9, 18)),
-    ],
-  },
-  SG: {
-    currency: "SGD",
-    methods: [
-      local("FAST", "fast", [
-        accountNumber("^[0-9]{6,17}$", 6, 17),
-        ...routing(1, "bank_code", "Bank code", "^[0-9]{4}$", 4, 4),
-      ]),
-      swift(accountNumber("^[0-9]{6,17}$", 6, 17)),
-    ],
-  },
-  JP: {
-    currency: "JPY",
-    methods: [
-      local("ZENGIN", "zengin", [
-        accountNumber("^[0-9]{7}$", 7, 7),
-        ...routing(1, "bank_code", "Bank code", "^[0-9]{4}$", 4, 4),
-        ...routing(2, "branch_code", "Branch code", "^[0-9]{3}$", 3, 3),
-      ]),
-      swift(accountNumber("^[0-9]{7}$", 7, 7)),
-    ],
-  },
-  MX: {
-    currency: "MXN",
-    methods: [
-      local("SPEI", "spei", [
-        input("bank_details.account_number", "CLABE", true, rule("^[0-9]{18}$", 18, 18, "CLABE")),
-      ]),
-      swift(accountNumber("^[0-9]{10,18}$", 10, 18)),
-    ],
-  },
-}
-
-/** The fields every schema has: who is paid, the method choice, the bank's country and currency, and the address. */
-const commonFields = (
-  country: string,
-  currency: string,
-  entityType: EntityType,
-  methods: ReadonlyArray<MethodSpec>,
-  chosen: MethodSpec,
-): RequirementField[] => {
-  const transferMethods = [...new Set(methods.map((m) => m.transferMethod))]
-  const clearingSystems = methods.filter((m) => m.transferMethod === "LOCAL").map((m) => m.clearingSystem!)
-  return [
-    select("entity_type", "Recipient type", "RADIO", ["COMPANY", "PERSONAL"], true, entityType),
-    select("transfer_methods", "Transfer method", "TRANSFER_METHOD", transferMethods, true, chosen.transferMethod),
-    ...(chosen.transferMethod === "LOCAL" && clearingSystems.length > 1
-      ? [
-          select(
-            "bank_details.local_clearing_system",
-            "Clearing system",
-            "SELECT",
-            clearingSystems,
-            true,
-            chosen.clearingSystem,
-          ),
-        ]
-      : []),
-    input(
-      "bank_details.account_name",
-      entityType === "COMPANY" ? "Business name" : "Full name",
-      true,
-      rule("^.{2,140}$", 2, 140),
-    ),
-    input("bank_details.bank_country_code", "Bank country", true, rule(`^${country}$`, 2, 2), country),
-    input("bank_details.account_currency", "Account currency", true, rule(`^${currency}$`, 3, 3), currency),
-    input("address.country_code", "Country", true, rule("^[A-Z]{2}$", 2, 2), country),
-    input("address.street_address", "Street address", true, rule("^.{2,140}$", 2, 140)),
-    input("address.city", "City", true, rule("^.{1,80}$", 1, 80)),
-    input("address.state", "State or region", false, rule("^.{0,80}$", 0, 80)),
-    input("address.postcode", "Postcode", country !== "IE", rule("^[A-Za-z0-9 -]{2,12}$", 2, 12)),
-  ]
-}
-
-/** The requirements schema for a query, or the reason there is none. */
-export const sandboxRequirements = (query: {
-  readonly countryCode: string
-  readonly currencyCode: string
-  readonly entityType: EntityType
-  readonly transferMethod?: string
-  readonly localClearingSystem?: string
-}): { ok: true; schema: RequirementsSchema } | { ok: false; message: string } => {
-  const country = sandboxCountries[query.countryCode]
-  if (!country) return { ok: false, message: `Bank country ${query.countryCode} is not supported` }
-  if (country.currency !== query.currencyCode) {
-    return { ok: false, message: `Bank country ${query.countryCode} does not support currency ${query.currencyCode}` }
+const fromRow = (row: SandboxFieldRow): RequirementField => {
+  const required = row.required ?? true
+  if (row.fixed !== undefined) {
+    return choice(row.path, row.label, "SELECT", [{ label: row.fixed, value: row.fixed }], row.fixed, false, required)
   }
-  const transferMethod = query.transferMethod ?? country.methods[0]!.transferMethod
+  return {
+    enabled: true,
+    path: row.path,
+    required,
+    field: {
+      key: row.path.split(".").at(-1)!,
+      label: row.label,
+      type: "INPUT",
+      options: [],
+      default: null,
+      refresh: false,
+    },
+    rule: {
+      type: row.check ?? "REGEX",
+      pattern: row.pattern ?? "",
+      minimum_length: row.length?.[0] ?? null,
+      maximum_length: row.length?.[1] ?? null,
+    },
+  }
+}
+
+/** Transfer methods of a country, in table order, without repeats. */
+const transferMethodsOf = (country: SandboxCountryRow) => [...new Set(country.methods.map((m) => m.transferMethod))]
+
+const clearingSystemsOf = (country: SandboxCountryRow) =>
+  country.methods.flatMap((m) => (m.transferMethod === "LOCAL" && m.clearingSystem ? [m.clearingSystem] : []))
+
+/**
+ * Every field of one schema: who is paid, the refresh choices (entity type, transfer method,
+ * clearing system), the bank's country and currency, the method's own fields, then the address.
+ */
+const fieldsOf = (
+  code: string,
+  country: SandboxCountryRow,
+  entityType: EntityType,
+  method: SandboxMethodRow,
+): RequirementField[] => [
+  choice(
+    "entity_type",
+    "Recipient type",
+    "RADIO",
+    [
+      { label: "Business", value: "COMPANY" },
+      { label: "Individual", value: "PERSONAL" },
+    ],
+    entityType,
+    true,
+  ),
+  choice(
+    "transfer_methods",
+    "Transfer method",
+    "TRANSFER_METHOD",
+    transferMethodsOf(country).map((value) => ({ label: transferMethodLabels[value] ?? value, value })),
+    method.transferMethod,
+    true,
+  ),
+  ...(method.clearingSystem === undefined
+    ? []
+    : [
+        choice(
+          "bank_details.local_clearing_system",
+          "Clearing system",
+          "SELECT",
+          clearingSystemsOf(country),
+          method.clearingSystem.value,
+          true,
+        ),
+      ]),
+  choice(
+    "bank_details.bank_country_code",
+    "Bank country",
+    "SELECT",
+    [{ label: country.name, value: code }],
+    code,
+    false,
+  ),
+  choice(
+    "bank_details.account_currency",
+    "Account currency",
+    "SELECT",
+    [{ label: country.currency, value: country.currency }],
+    country.currency,
+    false,
+  ),
+  text("bank_details.account_name", entityType === "COMPANY" ? "Business name" : "Full name", {
+    required: true,
+    pattern: "^.+$",
+    length: [2, 140],
+  }),
+  ...method.fields.map(fromRow),
+  text("address.country_code", "Country", { required: true, pattern: "^[A-Z]{2}$", length: [2, 2], fixed: code }),
+  text("address.street_address", "Street address", { required: true, pattern: "^.+$", length: [2, 140] }),
+  text("address.city", "City", { required: true, pattern: "^.+$", length: [1, 80] }),
+  text("address.state", "State, province or region", { required: false, pattern: "^.+$", length: [1, 80] }),
+  text("address.postcode", "Postcode", { required: false, pattern: "^[A-Za-z0-9][A-Za-z0-9 -]*$", length: [2, 12] }),
+]
+
+const listed = (values: ReadonlyArray<string>) => values.join(", ")
+
+/** The table's country for a query, or the message saying why there is none. */
+const countryFor = (countryCode: string, currencyCode: string) => {
+  const country = sandboxCountries[countryCode]
+  if (country === undefined) return { message: `Bank country ${countryCode} is not supported` } as const
+  if (country.currency !== currencyCode) {
+    return { message: `Bank country ${countryCode} does not support currency ${currencyCode}` } as const
+  }
+  return { country } as const
+}
+
+/**
+ * The sandbox's bank-account requirements for a query: the first LOCAL method when it names none,
+ * the first clearing system of a transfer method when it names none. A clearing system named
+ * with SWIFT is ignored (a form switching to SWIFT may still send the old one). An unknown
+ * country, currency, transfer method or clearing system answers `ok: false` with a message for
+ * the client. Query values are compared in upper case.
+ *
+ * @example
+ * sandboxRequirements({ countryCode: "GB", currencyCode: "GBP", entityType: "PERSONAL" })
+ * // { ok: true, schema: { condition: { ..., local_clearing_system: "FPS", transfer_method: "LOCAL" }, fields: [...], payment_method: "fps" } }
+ * sandboxRequirements({ countryCode: "US", currencyCode: "EUR", entityType: "COMPANY" })
+ * // { ok: false, message: "Bank country US does not support currency EUR" }
+ */
+export const sandboxRequirements = (query: RequirementsQuery): RequirementsAnswer => {
+  const code = query.countryCode.toUpperCase()
+  const found = countryFor(code, query.currencyCode.toUpperCase())
+  if (found.country === undefined) return { ok: false, message: found.message }
+  const { country } = found
+  const transferMethods = transferMethodsOf(country)
+  const transferMethod = query.transferMethod?.toUpperCase() || transferMethods[0]!
   const candidates = country.methods.filter((m) => m.transferMethod === transferMethod)
   if (candidates.length === 0) {
-    return { ok: false, message: `Transfer method ${transferMethod} is not available for ${query.countryCode}` }
-  }
-  const chosen =
-    transferMethod === "LOCAL" && query.localClearingSystem !== undefined
-      ? candidates.find((m) => m.clearingSystem === query.localClearingSystem)
-      : candidates[0]
-  if (!chosen) {
     return {
       ok: false,
-      message: `Clearing system ${query.localClearingSystem} is not available for ${query.countryCode}`,
+      message: `Transfer method ${transferMethod} is not supported for bank country ${code} (supported: ${listed(transferMethods)})`,
+    }
+  }
+  const clearingSystem = transferMethod === "LOCAL" ? query.localClearingSystem?.toUpperCase() || undefined : undefined
+  const method =
+    clearingSystem === undefined ? candidates[0] : candidates.find((m) => m.clearingSystem?.value === clearingSystem)
+  if (method === undefined) {
+    const supported = listed(clearingSystemsOf(country).map((c) => c.value))
+    return {
+      ok: false,
+      message: `Local clearing system ${clearingSystem} is not supported for bank country ${code} (supported: ${supported})`,
     }
   }
   return {
@@ -263,29 +222,31 @@ export const sandboxRequirements = (query: {
     schema: {
       condition: {
         account_currency: country.currency,
-        bank_country_code: query.countryCode,
+        bank_country_code: code,
         entity_type: query.entityType,
-        local_clearing_system: chosen.clearingSystem,
-        transfer_method: chosen.transferMethod,
+        local_clearing_system: method.clearingSystem?.value ?? null,
+        transfer_method: method.transferMethod,
       },
-      fields: [
-        ...commonFields(query.countryCode, country.currency, query.entityType, country.methods, chosen),
-        ...chosen.fields,
-      ],
-      payment_method: chosen.paymentMethod,
+      fields: fieldsOf(code, country, query.entityType, method),
+      payment_method: method.paymentMethod,
     },
   }
 }
 
-/** Payment methods of a country and currency, as `GET /api/v1/payment_methods` lists them. */
-export const sandboxPaymentMethods = (countryCode: string, currencyCode: string) => {
-  const country = sandboxCountries[countryCode]
-  if (!country || country.currency !== currencyCode) return []
-  const local = country.methods.filter((m) => m.transferMethod === "LOCAL").map((m) => m.clearingSystem!)
-  return [
-    ...(local.length > 0 ? [{ transfer_method: "LOCAL", local_clearing_systems: local }] : []),
-    ...(country.methods.some((m) => m.transferMethod === "SWIFT")
-      ? [{ transfer_method: "SWIFT", local_clearing_systems: [] }]
-      : []),
-  ]
+/**
+ * Payment methods of a bank country and currency, as `GET /api/v1/payment_methods` lists them:
+ * LOCAL with its clearing systems, then SWIFT. Empty for a combination the sandbox does not serve.
+ *
+ * @example
+ * sandboxPaymentMethods({ countryCode: "US", currencyCode: "USD", entityType: "COMPANY" })
+ * // [{ transfer_method: "LOCAL", local_clearing_systems: ["ACH", "FEDWIRE"] }, { transfer_method: "SWIFT", local_clearing_systems: [] }]
+ */
+export const sandboxPaymentMethods = (query: PaymentMethodQuery): ReadonlyArray<PaymentMethodOption> => {
+  const { country } = countryFor(query.countryCode.toUpperCase(), query.currencyCode.toUpperCase())
+  if (country === undefined) return []
+  return transferMethodsOf(country).map((transferMethod) => ({
+    transfer_method: transferMethod,
+    local_clearing_systems:
+      transferMethod === "LOCAL" ? clearingSystemsOf(country).map((clearingSystem) => clearingSystem.value) : [],
+  }))
 }
