@@ -1,5 +1,5 @@
 import { type ContractTestId, runContractTest } from "@payments-engine/contract-tests"
-import type { Repositories, Storage } from "@payments-engine/core"
+import type { EventRecord, Repositories, Storage } from "@payments-engine/core"
 import { describe, expect, it } from "vitest"
 import { createMemoryStorage } from "./memory-storage.ts"
 
@@ -79,6 +79,125 @@ const faults: ReadonlyArray<{
       },
     })),
     caughtBy: ["payments.compare-and-set"],
+  },
+  {
+    bug: "returns the payment from a compare-and-set that did not change it",
+    factory: withFault((tx) => ({
+      ...tx,
+      payments: {
+        ...tx.payments,
+        compareAndSetStatus: async (id, from, to, change) =>
+          (await tx.payments.compareAndSetStatus(id, from, to, change)) ?? tx.payments.findById(id),
+      },
+    })),
+    caughtBy: ["payments.compare-and-set"],
+  },
+  {
+    bug: "says it inserted a payment whose quote or business key was already taken (no unique indexes)",
+    factory: withFault((tx) => ({
+      ...tx,
+      payments: {
+        ...tx.payments,
+        insertIfNew: async (row) => {
+          await tx.payments.insertIfNew(row)
+          return "inserted"
+        },
+      },
+    })),
+    caughtBy: ["payments.quote-single-use", "concurrency.payment-idempotency", "model.quotes-and-payments"],
+  },
+  {
+    bug: "ignores the status filter of the payment list",
+    factory: withFault((tx) => ({
+      ...tx,
+      payments: { ...tx.payments, list: (companyId, _filter, window) => tx.payments.list(companyId, {}, window) },
+    })),
+    caughtBy: ["payments.list-filters", "model.quotes-and-payments"],
+  },
+  {
+    bug: "gives quote amounts back as numbers, without their trailing zeros",
+    factory: withFault((tx) => ({
+      ...tx,
+      quotes: {
+        ...tx.quotes,
+        find: async (companyId, id) => {
+          const row = await tx.quotes.find(companyId, id)
+          const number = (amount: string) => String(Number(amount))
+          return (
+            row && {
+              ...row,
+              instructed_amount: number(row.instructed_amount),
+              source_amount: number(row.source_amount),
+              target_amount: number(row.target_amount),
+            }
+          )
+        },
+      },
+    })),
+    caughtBy: ["quotes.net-and-gross", "payments.create-and-execute"],
+  },
+  {
+    bug: "drops a bank account's address on insert",
+    factory: withFault((tx) => ({
+      ...tx,
+      bankAccounts: { ...tx.bankAccounts, insert: (row) => tx.bankAccounts.insert({ ...row, party_address: null }) },
+    })),
+    caughtBy: ["bank-accounts.create-and-read"],
+  },
+  {
+    bug: "claims due jobs without writing their lock",
+    factory: withFault((tx) => ({
+      ...tx,
+      jobs: {
+        ...tx.jobs,
+        claimDue: async (now, lockedUntil, limit) => {
+          const claimed = await tx.jobs.claimDue(now, lockedUntil, limit)
+          for (const job of claimed) await tx.jobs.retryAt(job.id, job.run_at, job.last_error ?? "", now)
+          return claimed
+        },
+      },
+    })),
+    caughtBy: ["jobs.claim-once", "concurrency.job-claims", "model.quotes-and-payments"],
+  },
+  {
+    bug: "leaves a finished job in the queue",
+    factory: withFault((tx) => ({
+      ...tx,
+      jobs: { ...tx.jobs, finish: (id, now) => tx.jobs.retryAt(id, now, "", now) },
+    })),
+    caughtBy: ["jobs.claim-once"],
+  },
+  {
+    bug: "queues a job again at once, ignoring its retry time",
+    factory: withFault((tx) => ({
+      ...tx,
+      jobs: { ...tx.jobs, retryAt: (id, _runAt, error, now) => tx.jobs.retryAt(id, now, error, now) },
+    })),
+    caughtBy: ["jobs.retry-and-fail"],
+  },
+  {
+    bug: "writes events outside the transaction (a rolled-back change keeps its event)",
+    factory: async () => {
+      const storage = createMemoryStorage()
+      const outbox: Array<EventRecord> = []
+      return {
+        ...storage,
+        transaction: (work) =>
+          storage.transaction((tx) =>
+            work({
+              ...tx,
+              events: {
+                append: async (row) => void outbox.push(row),
+                listByCompany: async (companyId, window) => {
+                  const rows = outbox.filter((e) => e.company_id === companyId).sort((a, b) => (a.id < b.id ? -1 : 1))
+                  return { rows: rows.slice(window.offset, window.offset + window.limit), total: rows.length }
+                },
+              },
+            }),
+          ),
+      }
+    },
+    caughtBy: ["events.outbox"],
   },
   {
     bug: "lists rows newest first",

@@ -8,7 +8,7 @@ import {
 } from "@payments-engine/core"
 import { expect } from "vitest"
 import { counterIds, nextNumber, plainHasher, processTag, type TestClock, testClock } from "./test-ports.ts"
-import { type TestPaymentProvider, testBankLinker, testPaymentProvider } from "./test-providers.ts"
+import { type TestBankLinker, type TestPaymentProvider, testBankLinker, testPaymentProvider } from "./test-providers.ts"
 
 /** What one test works with: the storage under test and an engine built on it. */
 export interface Harness {
@@ -24,8 +24,15 @@ export interface Harness {
    * the database would have.
    */
   secondEngine(): Engine
-  /** The engine's payment provider, which records what it was asked to pay. */
+  /**
+   * An engine over another storage (the one under test, wrapped to fail on purpose) with this
+   * harness's clock, ids and providers.
+   */
+  engineOn(storage: Storage): Engine
+  /** The engines' payment provider, which records what it was asked to pay. */
   readonly paymentProvider: TestPaymentProvider
+  /** The engines' bank linker, which records what it linked. */
+  readonly bankLinker: TestBankLinker
 }
 
 /** Builds the engine of one test on a storage from the factory. */
@@ -33,12 +40,14 @@ export const openHarness = (storage: Storage): Harness => {
   const clock = testClock()
   const paymentProvider = testPaymentProvider()
   const bankLinker = testBankLinker()
-  const engine = createEngine({ storage, clock, ids: counterIds(), hasher: plainHasher, paymentProvider, bankLinker })
+  const ids = counterIds()
+  const engine = createEngine({ storage, clock, ids, hasher: plainHasher, paymentProvider, bankLinker })
   const uniqueName = (label: string) => `contract-${label}-${processTag}-${nextNumber()}`
   return {
     storage,
     engine,
     paymentProvider,
+    bankLinker,
     clock,
     uniqueName,
     workspace: async () => {
@@ -54,6 +63,7 @@ export const openHarness = (storage: Storage): Harness => {
         paymentProvider,
         bankLinker,
       }),
+    engineOn: (other) => createEngine({ storage: other, clock, ids, hasher: plainHasher, paymentProvider, bankLinker }),
   }
 }
 

@@ -1,12 +1,15 @@
 import { accessScenarios } from "./access-scenarios.ts"
+import { bankAccountScenarios } from "./bank-account-scenarios.ts"
 import { companyScenarios } from "./company-scenarios.ts"
 import { concurrencyScenarios } from "./concurrency-scenarios.ts"
 import type { ContractScenario, ScenarioGroup } from "./contract-scenario.ts"
 import { entityScenarios } from "./entity-scenarios.ts"
 import { idempotencyScenarios } from "./idempotency-scenarios.ts"
+import { jobScenarios, moneyConcurrencyScenarios } from "./job-scenarios.ts"
 import { modelScenarios } from "./model-run.ts"
 import { paymentModelScenarios } from "./payment-model-run.ts"
 import { paymentScenarios } from "./payment-scenarios.ts"
+import { quoteScenarios } from "./quote-scenarios.ts"
 import { recipientScenarios } from "./recipient-scenarios.ts"
 import { storageScenarios } from "./storage-scenarios.ts"
 
@@ -19,7 +22,11 @@ export const scenarioGroups: ReadonlyArray<ScenarioGroup> = [
   idempotencyScenarios,
   accessScenarios,
   concurrencyScenarios,
+  bankAccountScenarios,
+  quoteScenarios,
   paymentScenarios,
+  jobScenarios,
+  moneyConcurrencyScenarios,
   modelScenarios,
   paymentModelScenarios,
 ]

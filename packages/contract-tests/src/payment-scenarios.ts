@@ -1,248 +1,430 @@
-import type { Actor, Engine } from "@payments-engine/core"
+import { messages, type PaymentRepository, quoteLifetimeMs } from "@payments-engine/core"
 import { expect } from "vitest"
-import { expectRefusal, type Harness } from "./contract-harness.ts"
+import { expectRefusal } from "./contract-harness.ts"
 import type { ScenarioGroup } from "./contract-scenario.ts"
-import { testBeneficiary } from "./test-providers.ts"
+import {
+  payingCompany,
+  paymentRow,
+  payQuote,
+  quoteAndPay,
+  quoteFor,
+  runAllDue,
+  storedPayment,
+  submissionsOf,
+} from "./money-fixtures.ts"
+import { counterIds } from "./test-ports.ts"
 
-/** A company ready to pay: entity, recipient with a bank account, and a funding account. */
-export const payingCompany = async (harness: Harness) => {
-  const { engine } = harness
-  const actor = await harness.workspace()
-  const company = await engine.companies.create(actor, { name: "Payer Inc", country: "US", default_currency: "USD" })
-  const entity = await engine.entities.create(actor, company.id, { name: "Payer Inc", country_alpha2: "US" })
-  const recipient = await engine.recipients.create(actor, company.id, { name: "Payee" })
-  const account = await engine.bankAccounts.createForRecipient(actor, company.id, recipient.id, {
-    entity_id: entity.id,
-    beneficiary_details: testBeneficiary,
-  })
-  const funding = await engine.fundingAccounts.link(actor, entity.id, {})
-  return {
-    actor,
-    company,
-    entity,
-    recipient,
-    from: funding.payment_profiles[0]!.id,
-    to: account.payment_profiles[0]!.id,
-  }
-}
+const notFound = "Payment Instruction not found or not accessible in this workspace"
 
-export const quoteFor = (engine: Engine, actor: Actor, companyId: string, from: string, to: string, amount: number) =>
-  engine.quotes.create(actor, companyId, {
-    quote: { from_profile_id: from, to_profile_id: to, instructed_amount: { amount, currency: "USD" } },
-  })
-
-export const payQuote = (engine: Engine, actor: Actor, companyId: string, quoteId: string, key: string) =>
-  engine.payments.create(actor, companyId, {
-    payment_instruction: { payment_quote_id: quoteId, reason: "goods_purchased", idempotency_key: key },
-  })
-
-/** Bank accounts, quotes, payments, jobs and the outbox, through the engine on the adapter. */
+/** Payments: created from a quote once, executed through their job, cancelled, listed. */
 export const paymentScenarios: ScenarioGroup = {
-  title: "money movement",
+  title: "payments",
   scenarios: [
     {
-      id: "bank-accounts.create-and-read",
-      title:
-        "a recipient bank account is stored masked with its credit profile and listed on the recipient and the company",
-      run: async (harness) => {
-        const { engine } = harness
-        const { actor, company, recipient } = await payingCompany(harness)
-        const [account] = (await engine.recipients.get(actor, company.id, recipient.id)).bank_accounts
-        expect(account).toMatchObject({
-          owner_type: "Counterparty",
-          owner_id: recipient.id,
-          currency: "USD",
-          account_details: [{ account_number_mask: "****6789", account_number_type: "other" }],
-          routing_details: [{ routing_number: "021000021", routing_number_type: "aba", payment_method: "ach" }],
-          payment_profiles: [{ status: "active", usage_type: "credit", payment_method: "ach", currency: "USD" }],
-        })
-        expect(JSON.stringify(account)).not.toContain("123456789")
-        expect(await engine.bankAccounts.get(actor, company.id, account!.id)).toEqual(account)
-        const listed = await engine.bankAccounts.list(actor, company.id)
-        expect(listed.data.map((a) => a.owner_type)).toEqual(["Counterparty", "Entity"])
-      },
-    },
-    {
       id: "payments.create-and-execute",
-      title: "a payment runs through its job to completed, a .13 amount to failed, each submitted once",
+      title:
+        "a payment is stored pending with its job, runs to completed (a .13 amount to failed) and is submitted once with its quote's amounts",
       run: async (harness) => {
-        const { engine, paymentProvider } = harness
-        const { actor, company, from, to } = await payingCompany(harness)
-        const good = await payQuote(
-          engine,
-          actor,
-          company.id,
-          (await quoteFor(engine, actor, company.id, from, to, 40)).id,
-          "g",
-        )
-        const bad = await payQuote(
-          engine,
-          actor,
-          company.id,
-          (await quoteFor(engine, actor, company.id, from, to, 40.13)).id,
-          "b",
-        )
-        expect(await engine.jobs.runDue()).toEqual({ ran: 2, failed: 0 })
+        const { engine, storage, paymentProvider, clock } = harness
+        const paying = await payingCompany(harness)
+        const { actor, company, from, to } = paying
+        const good = await quoteAndPay(harness, paying, 40, "g")
+        const bad = await quoteAndPay(harness, paying, 40.13, "b")
+        expect(good.payment).toMatchObject({
+          quote_id: good.quote.id,
+          status: "pending",
+          instructed_amount: "40.00",
+          instructed_amount_currency: "USD",
+          reason: "goods_purchased",
+          from_profile: { id: from },
+          to_profile: { id: to },
+        })
+        const at = clock.now().toISOString()
+        expect(await storedPayment(storage, good.payment.id)).toEqual({
+          id: good.payment.id,
+          company_id: company.id,
+          quote_id: good.quote.id,
+          idempotency_key: "g",
+          reason: "goods_purchased",
+          credit_note: null,
+          debit_note: null,
+          payment_batch_id: null,
+          status: "pending",
+          machine_version: 1,
+          instructed_amount: "40.00",
+          instructed_currency: "USD",
+          from_profile_id: from,
+          to_profile_id: to,
+          provider_payment_id: null,
+          failure_reason: null,
+          created_at: at,
+          updated_at: at,
+        })
+        expect(await storage.transaction((tx) => tx.jobs.nextRunAt())).toBe(at)
+
+        clock.advance(1000)
+        expect((await runAllDue(engine)).failed).toBe(0)
         expect(await engine.jobs.runDue()).toEqual({ ran: 0, failed: 0 })
         expect((await engine.payments.get(actor, company.id, good.payment.id)).status).toBe("completed")
         expect((await engine.payments.get(actor, company.id, bad.payment.id)).status).toBe("failed")
-        expect(paymentProvider.submissions.map((s) => s.paymentId)).toEqual([good.payment.id, bad.payment.id])
+        const later = clock.now().toISOString()
+        const read = await storage.transaction(async (tx) => ({
+          good: await tx.payments.find(company.id, good.payment.id),
+          bad: await tx.payments.findById(bad.payment.id),
+          byKey: await tx.payments.findByIdempotencyKey(company.id, "g"),
+          byQuote: await tx.payments.findByQuote(bad.quote.id),
+          elsewhere: await tx.payments.find("cmp_other", good.payment.id),
+        }))
+        expect(read.good).toMatchObject({
+          status: "completed",
+          provider_payment_id: `pp_${good.payment.id}`,
+          failure_reason: null,
+          created_at: at,
+          updated_at: later,
+        })
+        expect(read.bad).toMatchObject({
+          status: "failed",
+          provider_payment_id: `pp_${bad.payment.id}`,
+          failure_reason: "test amount .13",
+        })
+        expect(read.byKey).toEqual(read.good)
+        expect(read.byQuote).toEqual(read.bad)
+        expect(read.elsewhere).toBeUndefined()
+        expect(submissionsOf(paymentProvider.submissions, [good.payment.id, bad.payment.id])).toEqual([
+          {
+            paymentId: good.payment.id,
+            sourceAmount: "40.25",
+            sourceCurrency: "USD",
+            targetAmount: "40.00",
+            targetCurrency: "USD",
+            instructedAmount: "40.00",
+            instructedCurrency: "USD",
+            paymentMethod: "ach",
+            providerBeneficiaryId: `ben_${paying.account.id}`,
+            answer: "completed",
+          },
+          expect.objectContaining({ paymentId: bad.payment.id, sourceAmount: "40.38", answer: "failed" }),
+        ])
+        await expectRefusal(engine.payments.get(actor, company.id, "pay_unknown"), 404, "id", notFound)
+        const stranger = await harness.workspace()
+        await expectRefusal(
+          engine.payments.get(stranger, company.id, good.payment.id),
+          404,
+          "company_id",
+          messages.companyNotFound,
+        )
       },
     },
     {
       id: "payments.quote-single-use",
-      title: "a quote pays once; a second use and an expired quote are refused",
+      title:
+        "a quote pays once: a second payment of it is refused, and the port's insert refuses a second row for a quote or a business key",
       run: async (harness) => {
-        const { engine, clock } = harness
+        const { engine, storage, clock } = harness
         const { actor, company, from, to } = await payingCompany(harness)
         const quote = await quoteFor(engine, actor, company.id, from, to, 10)
-        await payQuote(engine, actor, company.id, quote.id, "first")
+        const { payment } = await payQuote(engine, actor, company.id, quote.id, "first")
         await expectRefusal(
           payQuote(engine, actor, company.id, quote.id, "second"),
           422,
           "payment_quote_id",
           "Quote has already been used",
         )
-        const late = await quoteFor(engine, actor, company.id, from, to, 10)
-        clock.advance(15 * 60 * 1000)
+        expect((await engine.payments.list(actor, company.id)).data.map((p) => p.id)).toEqual([payment.id])
+
+        // The port decides single use by itself: one row per quote, one per company and key.
+        const ids = counterIds()
+        const at = clock.now().toISOString()
+        const first = await storedPayment(storage, payment.id)
+        const sameQuote = paymentRow(ids.next("pay"), company.id, quote.id, "port-1", at)
+        const sameKey = paymentRow(ids.next("pay"), company.id, "qt_port_2", "first", at)
+        const otherCompany = paymentRow(ids.next("pay"), "cmp_port_other", "qt_port_3", "first", at)
+        const fresh = paymentRow(ids.next("pay"), company.id, "qt_port_4", "port-4", at)
+        const outcomes = await storage.transaction(async (tx) => [
+          await tx.payments.insertIfNew(sameQuote),
+          await tx.payments.insertIfNew(sameKey),
+          await tx.payments.insertIfNew(otherCompany),
+          await tx.payments.insertIfNew(fresh),
+        ])
+        expect(outcomes).toEqual(["conflict", "conflict", "inserted", "inserted"])
+        const after = await storage.transaction(async (tx) => ({
+          first: await tx.payments.findById(payment.id),
+          sameQuote: await tx.payments.findById(sameQuote.id),
+          sameKey: await tx.payments.findById(sameKey.id),
+          otherCompany: await tx.payments.findByIdempotencyKey("cmp_port_other", "first"),
+          byQuote: await tx.payments.findByQuote(quote.id),
+          fresh: await tx.payments.find(company.id, fresh.id),
+        }))
+        expect(after).toEqual({
+          first,
+          sameQuote: undefined,
+          sameKey: undefined,
+          otherCompany,
+          byQuote: first,
+          fresh,
+        })
+      },
+    },
+    {
+      id: "payments.quote-expiry",
+      title:
+        "a quote pays until 15 minutes have passed on the engine's clock, never after; a key already paid still replays",
+      run: async (harness) => {
+        const { engine, clock } = harness
+        const { actor, company, from, to } = await payingCompany(harness)
+        const onTime = await quoteFor(engine, actor, company.id, from, to, 10)
+        const late = await quoteFor(engine, actor, company.id, from, to, 11)
+        const used = await quoteFor(engine, actor, company.id, from, to, 12)
+        const paid = await payQuote(engine, actor, company.id, used.id, "used")
+        clock.advance(quoteLifetimeMs - 1)
+        const { payment } = await payQuote(engine, actor, company.id, onTime.id, "on-time")
+        expect(payment.status).toBe("pending")
+        clock.advance(1)
         await expectRefusal(
           payQuote(engine, actor, company.id, late.id, "late"),
           422,
           "payment_quote_id",
           "Quote has expired",
         )
+        // Expiry is checked before use, and a key already paid replays whatever its quote's age.
+        await expectRefusal(
+          payQuote(engine, actor, company.id, used.id, "used-again"),
+          422,
+          "payment_quote_id",
+          "Quote has expired",
+        )
+        expect(await payQuote(engine, actor, company.id, used.id, "used")).toEqual({
+          payment: paid.payment,
+          created: false,
+        })
+        const listed = await engine.payments.list(actor, company.id)
+        expect(listed.data.map((p) => p.quote_id)).toEqual([used.id, onTime.id])
+      },
+    },
+    {
+      id: "payments.idempotency",
+      title:
+        "one business key makes one payment per company: the same request replays it, different parameters are refused, other companies are apart",
+      run: async (harness) => {
+        const { engine, storage } = harness
+        const { actor, company, from, to } = await payingCompany(harness)
+        const quote = await quoteFor(engine, actor, company.id, from, to, 10)
+        const other = await quoteFor(engine, actor, company.id, from, to, 11)
+        const created = await payQuote(engine, actor, company.id, quote.id, "key-1", { credit_note: "inv 1" })
+        expect(created.created).toBe(true)
+        expect(created.payment).not.toHaveProperty("idempotency_key")
+        const again = await payQuote(engine, actor, company.id, quote.id, "key-1", { credit_note: "inv 1" })
+        expect(again).toEqual({ payment: created.payment, created: false })
+        // One call at a time: a refusal left unawaited while another is checked would be an unhandled rejection.
+        for (const different of [
+          { quoteId: other.id, extra: { credit_note: "inv 1" } },
+          { quoteId: quote.id, extra: { credit_note: "inv 1", reason: "wages_salary" } },
+          { quoteId: quote.id, extra: { credit_note: "inv 2" } },
+          { quoteId: quote.id, extra: {} },
+        ]) {
+          await expectRefusal(
+            payQuote(engine, actor, company.id, different.quoteId, "key-1", different.extra),
+            422,
+            "idempotency_key",
+            messages.alreadyTaken,
+          )
+        }
+        await expectRefusal(
+          engine.payments.create(actor, company.id, {
+            payment_instruction: { payment_quote_id: other.id, reason: "goods_purchased" },
+          }),
+          422,
+          "idempotency_key",
+          "Idempotency key is required",
+        )
+        expect(await engine.payments.get(actor, company.id, created.payment.id)).toMatchObject({
+          idempotency_key: "key-1",
+          credit_note: "inv 1",
+        })
+        // The same key in another company is another payment.
+        const elsewhere = await payingCompany(harness)
+        const theirs = await quoteAndPay(harness, elsewhere, 10, "key-1")
+        expect(theirs.payment.id).not.toBe(created.payment.id)
+        const byKey = await storage.transaction(async (tx) => [
+          (await tx.payments.findByIdempotencyKey(company.id, "key-1"))?.id,
+          (await tx.payments.findByIdempotencyKey(elsewhere.company.id, "key-1"))?.id,
+          await tx.payments.findByIdempotencyKey(company.id, "key-2"),
+        ])
+        expect(byKey).toEqual([created.payment.id, theirs.payment.id, undefined])
+        expect((await engine.payments.list(actor, company.id)).meta.total_records).toBe(1)
       },
     },
     {
       id: "payments.cancel",
-      title: "a pending payment can be cancelled and is then never submitted",
+      title:
+        "a pending payment can be cancelled, with its event, and is then never submitted; any other status refuses",
       run: async (harness) => {
-        const { engine, paymentProvider } = harness
-        const { actor, company, from, to } = await payingCompany(harness)
-        const { payment } = await payQuote(
-          engine,
-          actor,
-          company.id,
-          (await quoteFor(engine, actor, company.id, from, to, 5)).id,
-          "c",
-        )
-        expect((await engine.payments.cancel(actor, company.id, payment.id)).status).toBe("cancelled")
-        await engine.jobs.runDue()
-        expect(paymentProvider.submissions).toEqual([])
+        const { engine, paymentProvider, storage } = harness
+        const paying = await payingCompany(harness)
+        const { actor, company } = paying
+        const { payment } = await quoteAndPay(harness, paying, 5, "c")
+        const cancelled = await engine.payments.cancel(actor, company.id, payment.id)
+        expect(cancelled).toMatchObject({ id: payment.id, status: "cancelled", idempotency_key: "c" })
+        expect(await storedPayment(storage, payment.id)).toMatchObject({ status: "cancelled" })
+        await runAllDue(engine)
+        expect(submissionsOf(paymentProvider.submissions, [payment.id])).toEqual([])
+        expect((await engine.payments.get(actor, company.id, payment.id)).status).toBe("cancelled")
         await expectRefusal(
           engine.payments.cancel(actor, company.id, payment.id),
           422,
           "status",
           "Payment cannot be cancelled in status cancelled",
         )
+        const done = await quoteAndPay(harness, paying, 6, "d")
+        await runAllDue(engine)
+        await expectRefusal(
+          engine.payments.cancel(actor, company.id, done.payment.id),
+          422,
+          "status",
+          "Payment cannot be cancelled in status completed",
+        )
+        const failed = await quoteAndPay(harness, paying, 6.13, "f")
+        await runAllDue(engine)
+        await expectRefusal(
+          engine.payments.cancel(actor, company.id, failed.payment.id),
+          422,
+          "status",
+          "Payment cannot be cancelled in status failed",
+        )
+        const held = await quoteAndPay(harness, paying, 7, "h")
+        await expectRefusal(
+          engine.payments.cancel({ ...actor, scope: "read" }, company.id, held.payment.id),
+          403,
+          "base",
+          messages.readOnlyKey,
+        )
+        await expectRefusal(engine.payments.cancel(actor, company.id, "pay_unknown"), 404, "id", notFound)
+        const events = await storage.transaction((tx) => tx.events.listByCompany(company.id, { offset: 0, limit: 50 }))
+        expect(events.rows.filter((e) => e.event.startsWith("PaymentEvents::")).map((e) => e.event)).toEqual([
+          "PaymentEvents::CancelledEvent",
+          "PaymentEvents::CompletedEvent",
+          "PaymentEvents::FailedEvent",
+        ])
+        expect(await storedPayment(storage, held.payment.id)).toMatchObject({ status: "pending" })
       },
     },
     {
       id: "payments.compare-and-set",
-      title: "a status compare-and-set changes the payment only from the status it names",
+      title:
+        "a status compare-and-set changes the payment only from the status it names, writes the given fields and returns the row",
       run: async (harness) => {
-        const { engine, storage } = harness
-        const { actor, company, from, to } = await payingCompany(harness)
-        const { payment } = await payQuote(
-          engine,
-          actor,
-          company.id,
-          (await quoteFor(engine, actor, company.id, from, to, 9)).id,
-          "cas",
-        )
-        const at = harness.clock.now().toISOString()
-        const wrong = await storage.transaction((tx) =>
-          tx.payments.compareAndSetStatus(payment.id, "processing", "completed", { updated_at: at }),
-        )
-        expect(wrong).toBeUndefined()
-        const right = await storage.transaction((tx) =>
-          tx.payments.compareAndSetStatus(payment.id, "pending", "processing", {
-            updated_at: at,
-            provider_payment_id: "pp_1",
-          }),
-        )
-        expect(right).toMatchObject({
-          id: payment.id,
+        const { storage, clock } = harness
+        const paying = await payingCompany(harness)
+        const { payment } = await quoteAndPay(harness, paying, 9, "cas")
+        const created = await storedPayment(storage, payment.id)
+        clock.advance(1000)
+        const at = clock.now().toISOString()
+        const cas = (...args: Parameters<PaymentRepository["compareAndSetStatus"]>) =>
+          storage.transaction((tx) => tx.payments.compareAndSetStatus(...args))
+        expect(await cas(payment.id, "processing", "completed", { updated_at: at })).toBeUndefined()
+        expect(await cas(payment.id, "cancelled", "pending", { updated_at: at })).toBeUndefined()
+        expect(await cas("pay_unknown", "pending", "processing", { updated_at: at })).toBeUndefined()
+        expect(await storedPayment(storage, payment.id)).toEqual(created)
+
+        const processing = await cas(payment.id, "pending", "processing", {
+          updated_at: at,
+          provider_payment_id: "pp_1",
+        })
+        expect(processing).toEqual({
+          ...created,
           status: "processing",
           provider_payment_id: "pp_1",
           failure_reason: null,
+          updated_at: at,
         })
-        expect((await engine.payments.get(actor, company.id, payment.id)).status).toBe("processing")
-      },
-    },
-    {
-      id: "events.outbox",
-      title: "events are written with the change they report",
-      run: async (harness) => {
-        const { engine, storage } = harness
-        const { actor, company, from, to } = await payingCompany(harness)
-        const { payment } = await payQuote(
-          engine,
-          actor,
-          company.id,
-          (await quoteFor(engine, actor, company.id, from, to, 7)).id,
-          "e",
-        )
-        await engine.jobs.runDue()
-        const events = await storage.transaction((tx) => tx.events.listByCompany(company.id, { offset: 0, limit: 50 }))
-        expect(events.rows.map((e) => e.event)).toEqual([
-          "BankAccountEvents::CreatedEvent",
-          "PaymentProfileEvents::CreatedEvent",
-          "BankAccountEvents::CreatedEvent",
-          "PaymentProfileEvents::CreatedEvent",
-          "PaymentEvents::CompletedEvent",
+        expect(await storedPayment(storage, payment.id)).toEqual(processing)
+        // Two writers from the same status: the first wins, the second is told so.
+        const racing = await Promise.all([
+          cas(payment.id, "processing", "failed", { updated_at: at, failure_reason: "first" }),
+          cas(payment.id, "processing", "completed", { updated_at: at }),
         ])
-        expect(JSON.parse(events.rows[4]!.payload)).toMatchObject({
-          resource_id: payment.id,
-          data: { status: "completed" },
-        })
+        expect(racing.filter((row) => row !== undefined)).toHaveLength(1)
+        const final = await storedPayment(storage, payment.id)
+        expect(final).toEqual(racing.find((row) => row !== undefined))
+        // A field left out of the change is left alone.
+        expect(final?.provider_payment_id).toBe("pp_1")
+        expect(await cas(payment.id, final!.status, "pending", { updated_at: at, failure_reason: null })).toMatchObject(
+          {
+            status: "pending",
+            failure_reason: null,
+            provider_payment_id: "pp_1",
+          },
+        )
       },
     },
     {
-      id: "concurrency.payment-idempotency",
-      title: "concurrent creates with one business key make one payment; the others get it back",
+      id: "payments.list-filters",
+      title:
+        "payments list oldest first, filtered by status and batch, paged with a total, only the company's; an unknown status is a 400",
       run: async (harness) => {
         const { engine } = harness
-        const { actor, company, from, to } = await payingCompany(harness)
-        const quote = await quoteFor(engine, actor, company.id, from, to, 12)
-        const results = await Promise.allSettled(
-          Array.from({ length: 6 }, () => payQuote(engine, actor, company.id, quote.id, "same")),
-        )
-        const created = results.flatMap((r) =>
-          r.status === "fulfilled" && r.value.created ? [r.value.payment.id] : [],
-        )
-        const replayed = results.flatMap((r) =>
-          r.status === "fulfilled" && !r.value.created ? [r.value.payment.id] : [],
-        )
-        expect(created).toHaveLength(1)
-        expect(replayed.every((id) => id === created[0])).toBe(true)
-        expect(results.every((r) => r.status === "fulfilled")).toBe(true)
-        expect((await engine.payments.list(actor, company.id)).meta.total_records).toBe(1)
-      },
-    },
-    {
-      id: "concurrency.job-claims",
-      title: "racing job runners never submit one payment twice",
-      run: async (harness) => {
-        const { engine, paymentProvider } = harness
-        const { actor, company, from, to } = await payingCompany(harness)
-        for (let i = 0; i < 5; i++) {
-          await payQuote(
-            engine,
-            actor,
-            company.id,
-            (await quoteFor(engine, actor, company.id, from, to, 3 + i)).id,
-            `k${i}`,
-          )
+        const paying = await payingCompany(harness)
+        const { actor, company } = paying
+        const completed = await quoteAndPay(harness, paying, 1, "1")
+        const failed = await quoteAndPay(harness, paying, 2.13, "2")
+        await runAllDue(engine)
+        const cancelled = await quoteAndPay(harness, paying, 3, "3")
+        await engine.payments.cancel(actor, company.id, cancelled.payment.id)
+        const pending = await quoteAndPay(harness, paying, 4, "4")
+        const elsewhere = await payingCompany(harness)
+        await quoteAndPay(harness, elsewhere, 5, "1")
+
+        const list = async (query: Record<string, unknown> = {}) => {
+          const page = await engine.payments.list(actor, company.id, query)
+          return { ids: page.data.map((p) => p.id), total: page.meta.total_records }
         }
-        const second = harness.secondEngine()
-        await Promise.all([engine.jobs.runDue(2), second.jobs.runDue(2), engine.jobs.runDue(2), second.jobs.runDue(2)])
-        await engine.jobs.runDue()
-        const ids = paymentProvider.submissions.map((s) => s.paymentId)
-        expect(ids).toHaveLength(5)
-        expect(new Set(ids).size).toBe(5)
+        const all = [completed, failed, cancelled, pending].map((p) => p.payment.id)
+        expect(await list()).toEqual({ ids: all, total: 4 })
+        expect(await list({ status: "completed" })).toEqual({ ids: [completed.payment.id], total: 1 })
+        expect(await list({ status: "failed" })).toEqual({ ids: [failed.payment.id], total: 1 })
+        expect(await list({ status: "cancelled" })).toEqual({ ids: [cancelled.payment.id], total: 1 })
+        expect(await list({ status: "pending" })).toEqual({ ids: [pending.payment.id], total: 1 })
+        expect(await list({ status: "processing" })).toEqual({ ids: [], total: 0 })
+        expect(await list({ payment_batch_id: "pb_none" })).toEqual({ ids: [], total: 0 })
+        expect(await list({ status: "pending", payment_batch_id: "pb_none" })).toEqual({ ids: [], total: 0 })
+        expect(await list({ page: 2, per_page: 3 })).toEqual({ ids: all.slice(3), total: 4 })
+        expect(await list({ page: 1, per_page: 2 })).toEqual({ ids: all.slice(0, 2), total: 4 })
+        expect(await list({ page: 3, per_page: 2 })).toEqual({ ids: [], total: 4 })
         const statuses = (await engine.payments.list(actor, company.id)).data.map((p) => p.status)
-        expect(statuses).toEqual(["completed", "completed", "completed", "completed", "completed"])
+        expect(statuses).toEqual(["completed", "failed", "cancelled", "pending"])
+        await expectRefusal(
+          engine.payments.list(actor, company.id, { status: "done" }),
+          400,
+          "status",
+          "Invalid status",
+        )
+
+        // The port filters on its own: status and batch together, with the window and total.
+        const slice = await harness.storage.transaction((tx) =>
+          tx.payments.list(company.id, { status: "pending" }, { offset: 0, limit: 10 }),
+        )
+        expect(slice.rows.map((r) => r.id)).toEqual([pending.payment.id])
+        expect(slice.total).toBe(1)
+        const windowed = await harness.storage.transaction((tx) =>
+          tx.payments.list(company.id, {}, { offset: 1, limit: 2 }),
+        )
+        expect({ ids: windowed.rows.map((r) => r.id), total: windowed.total }).toEqual({
+          ids: all.slice(1, 3),
+          total: 4,
+        })
+        // Id order is byte order, whatever the database's collation: "B" < "_" < "a".
+        const ids = counterIds()
+        const base = ids.next("pay")
+        const orderCompany = ids.next("cmp")
+        const at = harness.clock.now().toISOString()
+        const ordered = [`${base}_a`, `${base}__`, `${base}_B`]
+        await harness.storage.transaction(async (tx) => {
+          for (const id of ordered) await tx.payments.insertIfNew(paymentRow(id, orderCompany, `qt_${id}`, id, at))
+        })
+        const byBytes = await harness.storage.transaction((tx) =>
+          tx.payments.list(orderCompany, {}, { offset: 0, limit: 10 }),
+        )
+        expect(byBytes.rows.map((r) => r.id)).toEqual([...ordered].reverse())
       },
     },
   ],
