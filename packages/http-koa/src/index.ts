@@ -31,5 +31,17 @@ export type {
   RouteResponse,
   RouteSpec,
 } from "./routes/route-table.ts"
-export { type RunningService, type StartServiceOptions, StartupError, startService } from "./server.ts"
+export {
+  maxAdvanceSeconds,
+  runDueJobsUntilIdle,
+  type SandboxControls,
+  sandboxRoutes,
+} from "./routes/sandbox-routes.ts"
+export {
+  type RunningService,
+  type StartServiceOptions,
+  StartupError,
+  sandboxProvidersWarning,
+  startService,
+} from "./server.ts"
 export { createServiceEngine, type ServiceEngineOptions } from "./service-engine.ts"

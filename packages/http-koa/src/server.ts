@@ -7,7 +7,7 @@ import {
   startJobRunner,
   systemClock,
 } from "@payments-engine/adapters"
-import type { Clock, Engine, SecretHasher } from "@payments-engine/core"
+import type { Clock, Engine, PaymentProvider, SecretHasher } from "@payments-engine/core"
 import type { Logger } from "pino"
 import { createApp } from "./app.ts"
 import { bearerTokens } from "./bearer-tokens.ts"
@@ -15,13 +15,20 @@ import { bootstrapApiKey, jwtSecretFor } from "./bootstrap.ts"
 import type { ServiceConfig } from "./config.ts"
 import { createLogger } from "./logger.ts"
 import { apiRoutes } from "./routes/api-routes.ts"
-import { sandboxRoutes } from "./routes/sandbox-routes.ts"
+import { runDueJobsUntilIdle, sandboxRoutes } from "./routes/sandbox-routes.ts"
 import { createServiceEngine } from "./service-engine.ts"
 
 /** How often expired idempotency records are purged: hourly. */
 export const purgeIntervalMs = 60 * 60 * 1000
 /** How long a shutdown waits for requests in flight before closing their connections. */
 export const shutdownGraceMs = 10_000
+
+/**
+ * Logged at start outside sandbox mode: payments still go to the sandbox provider, because no
+ * real payment provider or bank linker is wired yet.
+ */
+export const sandboxProvidersWarning =
+  "sandbox mode is off, but no real payment provider or bank linker exists yet: the sandbox ones are used, so no money moves"
 
 /** Options of {@link startService}, mostly for tests. */
 export interface StartServiceOptions {
@@ -30,6 +37,8 @@ export interface StartServiceOptions {
   readonly print?: (line: string) => void
   readonly clock?: Clock
   readonly hasher?: SecretHasher
+  /** The sandbox payment provider by default. */
+  readonly paymentProvider?: PaymentProvider
   /** The interface to listen on; every interface by default. */
   readonly host?: string
 }
@@ -43,7 +52,8 @@ export interface RunningService {
   readonly server: Server
   /**
    * Stops taking connections, lets requests in flight finish (up to `graceMs`, 10 s by default,
-   * then closes their connections), stops the purge timer and closes the storage.
+   * then closes their connections), stops the purge timer, stops the job runner once the job in
+   * flight has finished, and closes the storage.
    */
   close(graceMs?: number): Promise<void>
 }
@@ -73,9 +83,12 @@ const listen = (server: Server, port: number, host: string | undefined) =>
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
 /**
- * Starts the service of a configuration: opens (and migrates) the storage, builds the engine,
- * resolves the JWT secret, bootstraps an API key, listens, and purges expired idempotency records
- * hourly on an unref'd timer. Fails with a {@link StartupError} whose message is for the operator.
+ * Starts the service of a configuration: opens (and migrates) the storage, builds the engine
+ * (in sandbox mode on a `SandboxClock`, with the sandbox helper routes), resolves the JWT secret,
+ * bootstraps an API key, starts the background job runner (woken whenever a change queues jobs),
+ * listens, and purges expired idempotency records hourly on an unref'd timer. Outside sandbox
+ * mode it logs {@link sandboxProvidersWarning}. Fails with a {@link StartupError} whose message
+ * is for the operator.
  *
  * @example
  * const service = await startService(loadConfig(process.env))
@@ -101,15 +114,9 @@ export const startService = async (
     clock,
     onJobsQueued: () => wakeJobRunner(),
     ...(options.hasher === undefined ? {} : { hasher: options.hasher }),
+    ...(options.paymentProvider === undefined ? {} : { paymentProvider: options.paymentProvider }),
   })
-  const runDueJobs = async () => {
-    let total = 0
-    for (;;) {
-      const { ran } = await engine.jobs.runDue()
-      total += ran
-      if (ran === 0) return total
-    }
-  }
+  if (!config.sandbox) logger.warn(sandboxProvidersWarning)
   try {
     const secret = await jwtSecretFor(config, engine)
     await bootstrapApiKey(engine, config.bootstrapKey, print)
@@ -122,7 +129,11 @@ export const startService = async (
     wakeJobRunner = runner.wake
     const jobRunner = runner
     const sandboxHelpers = sandboxClock
-      ? sandboxRoutes({ advanceClock: (ms) => sandboxClock.advance(ms), runDueJobs, now: () => clock.now() })
+      ? sandboxRoutes({
+          advanceClock: (ms) => sandboxClock.advance(ms),
+          runDueJobs: () => runDueJobsUntilIdle(engine),
+          now: () => clock.now(),
+        })
       : []
     const app = createApp({
       engine,

@@ -5,22 +5,38 @@ import {
   scryptHasher,
   systemClock,
 } from "@payments-engine/adapters"
-import { type Clock, createEngine, type Engine, type SecretHasher, type Storage } from "@payments-engine/core"
+import {
+  type BankLinkProvider,
+  type Clock,
+  createEngine,
+  type Engine,
+  type FeeSchedule,
+  type PaymentProvider,
+  type SecretHasher,
+  type Storage,
+} from "@payments-engine/core"
 
 /** Options of {@link createServiceEngine}. */
 export interface ServiceEngineOptions {
   readonly storage: Storage
-  /** The system clock by default. */
+  /** The system clock by default; the service passes a `SandboxClock` in sandbox mode. */
   readonly clock?: Clock
   /** scrypt with its default cost by default. */
   readonly hasher?: SecretHasher
+  /** The sandbox payment provider by default: the only one there is so far. */
+  readonly paymentProvider?: PaymentProvider
+  /** The sandbox bank linker by default: the only one there is so far. */
+  readonly bankLinker?: BankLinkProvider
+  /** The core's default fee schedule when absent. */
+  readonly feeSchedule?: FeeSchedule
   /** Called when a committed change queued background jobs (wakes the job runner). */
   readonly onJobsQueued?: () => void
 }
 
 /**
  * The engine the service and the `payments-engine` command run, over a storage: the one place
- * that picks the ports (clock, time-ordered random ids on that clock, scrypt).
+ * that picks the ports (clock, time-ordered random ids on that clock, scrypt, and the sandbox
+ * payment provider and bank linker, which are the only ones so far, in every mode).
  *
  * @example
  * const engine = createServiceEngine({ storage: await openStorageFromUrl(config.databaseUrl) })
@@ -32,9 +48,9 @@ export const createServiceEngine = (options: ServiceEngineOptions): Engine => {
     clock,
     ids: randomIds({ clock }),
     hasher: options.hasher ?? scryptHasher(),
-    // The sandbox providers are the only ones there are so far; see the README.
-    paymentProvider: createSandboxPaymentProvider(),
-    bankLinker: createSandboxBankLinker(),
+    paymentProvider: options.paymentProvider ?? createSandboxPaymentProvider(),
+    bankLinker: options.bankLinker ?? createSandboxBankLinker(),
+    ...(options.feeSchedule === undefined ? {} : { feeSchedule: options.feeSchedule }),
     ...(options.onJobsQueued === undefined ? {} : { onJobsQueued: options.onJobsQueued }),
   })
 }

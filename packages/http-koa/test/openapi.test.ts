@@ -2,6 +2,7 @@ import { openTestSqlite } from "@payments-engine/adapters/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createLogger } from "../src/logger.ts"
 import { apiRoutes } from "../src/routes/api-routes.ts"
+import { moneyRoutes } from "../src/routes/money-routes.ts"
 import { registerRoutes } from "../src/routes/register-routes.ts"
 import { startTestService, type TestService } from "./support/test-service.ts"
 
@@ -146,5 +147,110 @@ describe("GET /openapi.json", () => {
     const recipientDelete = document.paths["/api/v1/companies/{cid}/recipients/{id}"].delete
     expect(recipientDelete.responses["204"].content).toBeUndefined()
     expect(Object.keys(recipientDelete.responses).sort()).toEqual(["204", "401", "403", "404"])
+  })
+
+  it("describes the money routes: their bodies, query parameters, statuses and envelopes", () => {
+    for (const route of moneyRoutes) {
+      expect(document.paths[route.path]?.[route.method.toLowerCase()]?.operationId, route.operationId).toBe(
+        route.operationId,
+      )
+    }
+    const schemas = document.components.schemas
+    const body = (path: string, method: string) =>
+      document.paths[path][method].requestBody.content["application/json"].schema
+    const success = (path: string, method: string, status: string) =>
+      document.paths[path][method].responses[status].content["application/json"].schema
+    const parameters = (path: string, method: string) =>
+      document.paths[path][method].parameters.map(
+        (p: { name?: string; in?: string; required?: boolean; $ref?: string }) =>
+          p.$ref ?? `${p.in}:${p.name}${p.required ? "!" : ""}`,
+      )
+
+    const methods = "/api/v1/payment_methods"
+    expect(parameters(methods, "get")).toEqual(["query:country_code!", "query:currency_code!", "query:entity_type!"])
+    expect(success(methods, "get", "200").properties.data).toEqual({
+      type: "array",
+      items: { $ref: "#/components/schemas/PaymentMethod" },
+    })
+    expect(Object.keys(document.paths[methods].get.responses).sort()).toEqual(["200", "400", "401", "422", "500"])
+
+    const requirements = "/api/v1/bank_account_requirements"
+    expect(body(requirements, "post")).toEqual({ $ref: "#/components/schemas/BankAccountRequirementsRequest" })
+    expect(success(requirements, "post", "200").properties.data).toEqual({
+      $ref: "#/components/schemas/BankAccountRequirements",
+    })
+    expect(schemas.BankAccountRequirements.required).toEqual(["condition", "fields"])
+    expect(schemas.RequirementField.required).toEqual(["enabled", "path", "required", "field", "rule"])
+
+    const accounts = "/api/v1/companies/{cid}/recipients/{recipient_id}/bank_accounts"
+    expect(parameters(accounts, "post")).toEqual([
+      "path:cid!",
+      "path:recipient_id!",
+      "#/components/parameters/IdempotencyKey",
+    ])
+    expect(body(accounts, "post")).toEqual({ $ref: "#/components/schemas/BankAccountCreate" })
+    expect(schemas.BankAccountCreate.required).toEqual(["entity_id", "beneficiary_details"])
+    expect(success(accounts, "post", "201").properties.data).toEqual({ $ref: "#/components/schemas/BankAccount" })
+    expect(schemas.AccountDetail.properties).not.toHaveProperty("account_number")
+    const accountList = document.paths["/api/v1/companies/{cid}/bank_accounts"].get
+    expect(accountList.parameters.find((p: { name: string }) => p.name === "per_page").schema.default).toBe(25)
+
+    const quotes = "/api/v1/companies/{cid}/quotes"
+    expect(body(quotes, "post")).toEqual({ $ref: "#/components/schemas/QuoteCreate" })
+    expect(schemas.QuoteCreate.required).toEqual(["quote"])
+    expect(schemas.QuoteFields.required).toEqual(["from_profile_id", "to_profile_id", "instructed_amount"])
+    expect(success(quotes, "post", "201").properties.data).toEqual({ $ref: "#/components/schemas/Quote" })
+    expect(parameters(quotes, "post")).toContain("#/components/parameters/IdempotencyKey")
+
+    const payments = "/api/v1/companies/{cid}/payments"
+    expect(body(payments, "post")).toEqual({ $ref: "#/components/schemas/PaymentCreate" })
+    expect(schemas.PaymentFields.required).toEqual(["payment_quote_id", "reason"])
+    for (const status of ["200", "201"]) {
+      expect(success(payments, "post", status).properties.data).toEqual({
+        $ref: "#/components/schemas/PaymentInstruction",
+      })
+    }
+    expect(parameters(payments, "post")).toContain("#/components/parameters/IdempotencyKey")
+    expect(parameters(payments, "get")).toEqual([
+      "path:cid!",
+      "query:status",
+      "query:payment_batch_id",
+      "query:page",
+      "query:per_page",
+    ])
+    const statusParameter = document.paths[payments].get.parameters[1]
+    expect(statusParameter.schema).toEqual({
+      type: "string",
+      enum: ["pending", "processing", "completed", "failed", "cancelled"],
+    })
+    expect(document.paths[payments].get.parameters[4].schema.default).toBe(25)
+    const cancel = document.paths["/api/v1/companies/{cid}/payments/{id}/cancel"].post
+    expect(cancel.requestBody).toBeUndefined()
+    expect(Object.keys(cancel.responses).sort()).toEqual(["200", "401", "403", "404", "409", "422"])
+    expect(document.paths["/api/v1/companies/{cid}/payments/{id}"].get.responses["200"].content).toBeDefined()
+    expect(Object.keys(document.paths).filter((path) => path.startsWith("/api/v1/sandbox"))).toEqual([])
+  })
+
+  it("documents the sandbox helpers of an app that serves them", async () => {
+    const sandbox = await startTestService({ storage: await sqlite.factory(), sandbox: true })
+    try {
+      const sandboxDocument = (await sandbox.request("GET", "/openapi.json")).body
+      const advance = sandboxDocument.paths["/api/v1/sandbox/clock/advance"].post
+      expect(advance.operationId).toBe("sandboxAdvanceClock")
+      expect(sandboxDocument.components.schemas.ClockAdvance.properties.seconds).toMatchObject({
+        minimum: 0,
+        maximum: 31_536_000,
+      })
+      const link = sandboxDocument.paths["/api/v1/sandbox/entities/{eid}/funding_accounts"].post
+      expect(link.responses["201"].content["application/json"].schema.properties.data).toEqual({
+        $ref: "#/components/schemas/BankAccount",
+      })
+      expect(link.requestBody.content["application/json"].schema).toEqual({
+        $ref: "#/components/schemas/FundingAccountLink",
+      })
+      expect(sandboxDocument.components.schemas.FundingAccountLink.required ?? []).toEqual([])
+    } finally {
+      await sandbox.close()
+    }
   })
 })

@@ -2,6 +2,7 @@ import { openTestPostgres } from "@payments-engine/adapters/testing"
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest"
 import { crudFlow } from "./support/crud-flow.ts"
 import { expectError } from "./support/expectations.ts"
+import { paymentFlow } from "./support/payment-flow.ts"
 import { acme, startTestService, type TestService } from "./support/test-service.ts"
 
 /** The HTTP API on Postgres: DATABASE_URL when set (CI), an in-process PGlite otherwise. */
@@ -52,5 +53,16 @@ describe(`the API on Postgres (${postgres.kind})`, () => {
       "base",
       "This company already has an existing entity",
     )
+  })
+})
+
+describe(`paying a recipient on Postgres (${postgres.kind})`, () => {
+  it("follows the client's flow from payment methods to a completed payment", async () => {
+    const service = await startTestService({ storage: await postgres.factory(), sandbox: true })
+    try {
+      await paymentFlow(service)
+    } finally {
+      await service.close()
+    }
   })
 })

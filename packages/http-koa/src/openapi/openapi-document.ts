@@ -92,6 +92,26 @@ export const openApiDocument = (routes: ReadonlyArray<RouteSpec>, options: OpenA
       target: "openApi3.1",
       additionalPropertiesStrategy: additionalProperties,
     })
+  /** One OpenAPI parameter per property of the route's `query` struct, with its schema and description. */
+  const queryParameters = (route: RouteSpec): Array<Json> => {
+    if (route.query === undefined) return []
+    const object = JSONSchema.fromAST(route.query.ast, {
+      definitions,
+      definitionPath: "#/components/schemas/",
+      target: "openApi3.1",
+      topLevelReferenceStrategy: "skip",
+    }) as { properties?: Record<string, Json>; required?: ReadonlyArray<string> }
+    return Object.entries(object.properties ?? {}).map(([name, schema]) => {
+      const { description, ...rest } = schema as Json & { description?: string }
+      return {
+        name,
+        in: "query",
+        required: (object.required ?? []).includes(name),
+        ...(description === undefined ? {} : { description }),
+        schema: rest,
+      }
+    })
+  }
   const errorContent = { "application/json": { schema: jsonSchema(ErrorResponse, "strict") } }
   const requestIdHeader = { "X-Request-Id": ref("headers", "XRequestId") }
 
@@ -148,6 +168,7 @@ export const openApiDocument = (routes: ReadonlyArray<RouteSpec>, options: OpenA
       security: route.auth === "bearer" ? [{ bearerAuth: [] }] : [],
       parameters: [
         ...pathParameters(route.path).map((name) => ({ name, in: "path", required: true, schema: { type: "string" } })),
+        ...queryParameters(route),
         ...pagingParameters(route),
         ...(idempotent ? [ref("parameters", "IdempotencyKey")] : []),
       ],

@@ -8,18 +8,10 @@ import {
   RequirementsRequest,
 } from "@payments-engine/core"
 import { Schema } from "effect"
+import { BankAccountRequirements, PaymentListQuery, PaymentMethod, PaymentMethodsQuery } from "./money-schemas.ts"
 import type { RouteSpec } from "./route-table.ts"
 
-const PaymentMethod = Schema.Struct({
-  transfer_method: Schema.String,
-  local_clearing_systems: Schema.Array(Schema.String),
-}).annotations({ identifier: "PaymentMethod" })
-
-const RequirementsSchema = Schema.Struct({
-  condition: Schema.Record({ key: Schema.String, value: Schema.NullOr(Schema.String) }),
-  fields: Schema.Array(Schema.Unknown),
-}).annotations({ identifier: "BankAccountRequirements" })
-
+/** Payments and bank accounts: 25 a page by default, 100 at most (the spec's limits). */
 const pagedBy25 = { defaultPerPage: 25, maxPerPage: 100 }
 
 /**
@@ -37,6 +29,7 @@ export const moneyRoutes: ReadonlyArray<RouteSpec> = [
     summary: "Transfer methods and clearing systems for a bank country, currency and entity type (case-insensitive)",
     tag: "Bank accounts",
     auth: "bearer",
+    query: PaymentMethodsQuery,
     response: { kind: "data", schema: Schema.Array(PaymentMethod) },
     status: 200,
     errors: [400, 401, 422, 500],
@@ -50,7 +43,7 @@ export const moneyRoutes: ReadonlyArray<RouteSpec> = [
     tag: "Bank accounts",
     auth: "bearer",
     request: RequirementsRequest,
-    response: { kind: "data", schema: RequirementsSchema },
+    response: { kind: "data", schema: BankAccountRequirements },
     status: 200,
     errors: [400, 401, 422, 500],
     handle: ({ engine, actor, body }) => engine.paymentMethods.requirements(actor, body),
@@ -130,6 +123,7 @@ export const moneyRoutes: ReadonlyArray<RouteSpec> = [
     summary: "Payments of the company, filtered by status and payment_batch_id",
     tag: "Payments",
     auth: "bearer",
+    query: PaymentListQuery,
     paging: pagedBy25,
     response: { kind: "page", schema: PaymentInstruction },
     status: 200,

@@ -55,6 +55,11 @@ interface RouteBase {
   readonly tag: string
   /** The body schema; the route then parses a JSON body (the engine validates it with this schema). */
   readonly request?: Schema.Schema.Any
+  /**
+   * The query parameters besides paging, as a struct of one schema per parameter (optional ones
+   * with `Schema.optional`). Documentation only: the engine reads and validates the raw query.
+   */
+  readonly query?: Schema.Schema.Any
   /** The paging policy when the route is a paged list (`page` and `per_page` query parameters). */
   readonly paging?: PagePolicy
   readonly response: RouteResponse

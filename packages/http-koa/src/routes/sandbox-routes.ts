@@ -1,6 +1,27 @@
-import { BankAccount, Forbidden, FundingAccountLink, Invalid, messages } from "@payments-engine/core"
+import { BankAccount, type Engine, Forbidden, FundingAccountLink, Invalid, messages } from "@payments-engine/core"
 import { Schema } from "effect"
 import type { RouteSpec } from "./route-table.ts"
+
+/** Passes {@link runDueJobsUntilIdle} makes at most, so a job that stays due cannot hold a request forever. */
+export const maxJobPasses = 1000
+
+/**
+ * Runs the engine's due jobs, pass after pass, until a pass finds none (or after
+ * {@link maxJobPasses}); answers how many ran. What the sandbox's clock helper does after moving
+ * the clock, and what a test does instead of a background job runner.
+ *
+ * @example
+ * const jobsRun = await runDueJobsUntilIdle(engine)
+ */
+export const runDueJobsUntilIdle = async (engine: Pick<Engine, "jobs">): Promise<number> => {
+  let total = 0
+  for (let pass = 0; pass < maxJobPasses; pass += 1) {
+    const { ran } = await engine.jobs.runDue()
+    if (ran === 0) break
+    total += ran
+  }
+  return total
+}
 
 /** What the sandbox helpers act on besides the engine. */
 export interface SandboxControls {
@@ -12,14 +33,25 @@ export interface SandboxControls {
   readonly now: () => Date
 }
 
-const ClockAdvance = Schema.Struct({ seconds: Schema.Number }).annotations({ identifier: "ClockAdvance" })
-const ClockAdvanced = Schema.Struct({ now: Schema.String, jobs_run: Schema.Number }).annotations({
-  identifier: "ClockAdvanced",
-})
-const maxAdvanceSeconds = 365 * 24 * 60 * 60
+/** The longest move of the sandbox clock: one year, in seconds. */
+export const maxAdvanceSeconds = 365 * 24 * 60 * 60
 
+const ClockAdvance = Schema.Struct({
+  seconds: Schema.Int.pipe(Schema.between(0, maxAdvanceSeconds)).annotations({
+    description: "whole seconds to move the clock forward",
+  }),
+}).annotations({ identifier: "ClockAdvance" })
+const ClockAdvanced = Schema.Struct({
+  now: Schema.String.annotations({ description: "the sandbox clock's new time, ISO 8601" }),
+  jobs_run: Schema.Int.pipe(Schema.nonNegative()).annotations({ description: "background jobs that ran" }),
+}).annotations({ identifier: "ClockAdvanced" })
+
+/** The `seconds` of the body: 400 when the body is not an object or has none, 422 when it is not 0 to a year. */
 const secondsOf = (body: unknown): number => {
-  const seconds = typeof body === "object" && body !== null ? (body as { seconds?: unknown }).seconds : undefined
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw Invalid.one(400, "body", "Body must be a JSON object")
+  }
+  const seconds = (body as { seconds?: unknown }).seconds
   if (seconds === undefined) throw Invalid.one(400, "seconds", "Seconds is required")
   if (typeof seconds !== "number" || !Number.isInteger(seconds) || seconds < 0 || seconds > maxAdvanceSeconds) {
     throw Invalid.one(422, "seconds", `must be a whole number from 0 to ${maxAdvanceSeconds}`)

@@ -1,10 +1,20 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { scryptHasher, TestClock } from "@payments-engine/adapters"
-import type { Engine, Storage } from "@payments-engine/core"
+import {
+  createSandboxBankLinker,
+  createSandboxPaymentProvider,
+  type SandboxBankLinker,
+  type SandboxPaymentProvider,
+  scryptHasher,
+  TestClock,
+} from "@payments-engine/adapters"
+import type { Engine, FeeSchedule, Storage } from "@payments-engine/core"
 import { createApp } from "../../src/app.ts"
 import { bearerTokens } from "../../src/bearer-tokens.ts"
 import { createLogger } from "../../src/logger.ts"
+import { apiRoutes } from "../../src/routes/api-routes.ts"
+import type { RouteSpec } from "../../src/routes/route-table.ts"
+import { runDueJobsUntilIdle, sandboxRoutes } from "../../src/routes/sandbox-routes.ts"
 import { createServiceEngine } from "../../src/service-engine.ts"
 
 /** The secret the test services sign tokens with. */
@@ -37,6 +47,17 @@ export interface TestService {
   readonly storage: Storage
   /** Every log line written so far. */
   readonly logs: Array<string>
+  /** The routes the app serves: the API's, plus the sandbox helpers when `sandbox` is set. */
+  readonly routes: ReadonlyArray<RouteSpec>
+  /** The engine's payment provider (the sandbox one unless the test gave another). */
+  readonly paymentProvider: SandboxPaymentProvider
+  /** The engine's bank linker. */
+  readonly bankLinker: SandboxBankLinker
+  /**
+   * Runs the jobs that are due by the test clock, until none is; how many ran. No job runs
+   * otherwise: the test service has no background runner, so a test decides when work happens.
+   */
+  runJobs(): Promise<number>
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>
   /** A new API key in `workspace` (created when missing), exchanged for a bearer token over HTTP. */
   signIn(workspace: string, scope?: "read" | "write"): Promise<string>
@@ -50,6 +71,15 @@ export interface TestServiceOptions {
   readonly tokenLifetimeSeconds?: number
   /** Wraps the engine, e.g. to plant a fault. */
   readonly wrapEngine?: (engine: Engine) => Engine
+  /**
+   * Serves the sandbox helper routes too (funding accounts, clock advance), on the test clock.
+   * As in the service, the clock helper then runs the jobs that became due; nothing else does.
+   */
+  readonly sandbox?: boolean
+  /** A sandbox payment provider set up by the test (latency, failures); a fresh one by default. */
+  readonly paymentProvider?: SandboxPaymentProvider
+  readonly bankLinker?: SandboxBankLinker
+  readonly feeSchedule?: FeeSchedule
 }
 
 /** A cheap scrypt, so sign-ins stay fast in tests. */
@@ -83,8 +113,24 @@ export const readResponse = async (response: Response): Promise<TestResponse> =>
  */
 export const startTestService = async (options: TestServiceOptions): Promise<TestService> => {
   const clock = options.clock ?? new TestClock(new Date("2026-01-01T00:00:00.000Z"))
-  const real = createServiceEngine({ storage: options.storage, clock, hasher: fastHasher() })
+  const paymentProvider = options.paymentProvider ?? createSandboxPaymentProvider()
+  const bankLinker = options.bankLinker ?? createSandboxBankLinker()
+  const real = createServiceEngine({
+    storage: options.storage,
+    clock,
+    hasher: fastHasher(),
+    paymentProvider,
+    bankLinker,
+    ...(options.feeSchedule === undefined ? {} : { feeSchedule: options.feeSchedule }),
+  })
   const engine = options.wrapEngine === undefined ? real : options.wrapEngine(real)
+  const runJobs = () => runDueJobsUntilIdle(engine)
+  const routes = options.sandbox
+    ? [
+        ...apiRoutes,
+        ...sandboxRoutes({ advanceClock: (ms) => clock.advance(ms), runDueJobs: runJobs, now: () => clock.now() }),
+      ]
+    : apiRoutes
   const logs: Array<string> = []
   const logger = createLogger({ level: "debug", destination: { write: (line: string) => void logs.push(line) } })
   const tokens = bearerTokens({
@@ -92,7 +138,7 @@ export const startTestService = async (options: TestServiceOptions): Promise<Tes
     clock,
     ...(options.tokenLifetimeSeconds === undefined ? {} : { lifetimeSeconds: options.tokenLifetimeSeconds }),
   })
-  const server = createServer(createApp({ engine, tokens, logger }).callback())
+  const server = createServer(createApp({ engine, tokens, logger, routes }).callback())
   const port = await listen(server)
   const url = `http://127.0.0.1:${port}`
 
@@ -114,6 +160,10 @@ export const startTestService = async (options: TestServiceOptions): Promise<Tes
     clock,
     storage: options.storage,
     logs,
+    routes,
+    paymentProvider,
+    bankLinker,
+    runJobs,
     request,
     signIn: async (workspace, scope = "write") => {
       const key = await real.access.createApiKey({ workspace, scope })
