@@ -53,6 +53,7 @@ export const contractTestIds = [
   "concurrency.payment-idempotency",
   "concurrency.cancel-vs-execute",
   "concurrency.job-claims",
+  "concurrency.slow-provider",
   "model.companies-entities-recipients",
   "model.quotes-and-payments",
 ] as const

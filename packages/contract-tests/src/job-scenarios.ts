@@ -1,8 +1,10 @@
 import {
+  createEngine,
   type EventRecord,
   type JobRecord,
   jobLockMs,
   maxJobAttempts,
+  type PaymentProvider,
   type Repositories,
   type Storage,
 } from "@payments-engine/core"
@@ -21,7 +23,7 @@ import {
   withPortJobs,
   wrapStorage,
 } from "./money-fixtures.ts"
-import { counterIds } from "./test-ports.ts"
+import { counterIds, plainHasher, processTag } from "./test-ports.ts"
 import { testBeneficiary } from "./test-providers.ts"
 
 /** Claims due jobs at `at` seconds after the job epoch, locking them for 300 s. */
@@ -383,6 +385,54 @@ export const moneyConcurrencyScenarios: ScenarioGroup = {
         expect([...submitted].sort()).toEqual([...ids].sort())
         const statuses = (await engine.payments.list(paying.actor, paying.company.id)).data.map((p) => p.status)
         expect(statuses).toEqual(ids.map(() => "completed"))
+      },
+    },
+    {
+      id: "concurrency.slow-provider",
+      title:
+        "a runner whose provider calls are slow holds only the job it runs: another runner takes none of its jobs over, and no payment is submitted twice",
+      run: async (harness) => {
+        const { storage, clock, paymentProvider, bankLinker } = harness
+        const paying = await payingCompany(harness)
+        const ids: string[] = []
+        for (let i = 0; i < 3; i++) ids.push((await quoteAndPay(harness, paying, 5 + i, `slow-${i}`)).payment.id)
+        const second = createEngine({
+          storage,
+          clock,
+          ids: counterIds(`${processTag}s`),
+          hasher: plainHasher,
+          paymentProvider,
+          bankLinker,
+        })
+        const slowCall = jobLockMs / 2 + 1000
+        let secondRan = false
+        const slowProvider: PaymentProvider = {
+          ...paymentProvider,
+          submitPayment: async (request) => {
+            // Each call outlasts half the lock; by the last payment's call, a lock taken when the
+            // first one started has run out, and the other runner looks for work.
+            clock.advance(slowCall)
+            if (request.paymentId === ids[2] && !secondRan) {
+              secondRan = true
+              await runAllDue(second)
+            }
+            return paymentProvider.submitPayment(request)
+          },
+        }
+        const slow = createEngine({
+          storage,
+          clock,
+          ids: counterIds(`${processTag}w`),
+          hasher: plainHasher,
+          paymentProvider: slowProvider,
+          bankLinker,
+        })
+        await runAllDue(slow)
+        expect(secondRan).toBe(true)
+        const submitted = submissionsOf(paymentProvider.submissions, ids).map((s) => s.paymentId)
+        expect([...submitted].sort()).toEqual([...ids].sort())
+        const statuses = await Promise.all(ids.map(async (id) => (await storedPayment(storage, id))?.status))
+        expect(statuses).toEqual(["completed", "completed", "completed"])
       },
     },
   ],

@@ -46,19 +46,25 @@ export const makeJobs = (ports: MoneyPorts, payments: Payments) => {
 
   return {
     /**
-     * Claims and runs the jobs due by the engine's clock, up to `limit`, one after another.
+     * Runs the jobs due by the engine's clock, up to `limit`, one after another. Each job is
+     * claimed just before it runs, so its lock ({@link jobLockMs}) covers its own run only: a
+     * runner busy with a slow provider call never holds jobs it has not started, and another
+     * runner cannot take over a job that is still running while its lock lasts.
      *
      * @example
      * await engine.jobs.runDue() // { ran: 3, failed: 0 }
      */
     runDue: (limit = 20): Effect.Effect<JobRunReport> =>
       Effect.gen(function* () {
-        const now = ports.clock.now()
-        const claimed = yield* inTransaction(ports.storage, (tx) =>
-          call(() => tx.jobs.claimDue(now.toISOString(), new Date(now.getTime() + jobLockMs).toISOString(), limit)),
-        )
+        let ran = 0
         let failed = 0
-        for (const job of claimed) {
+        while (ran < limit) {
+          const now = ports.clock.now()
+          const [job] = yield* inTransaction(ports.storage, (tx) =>
+            call(() => tx.jobs.claimDue(now.toISOString(), new Date(now.getTime() + jobLockMs).toISOString(), 1)),
+          )
+          if (job === undefined) break
+          ran += 1
           const outcome = yield* handle(job).pipe(
             Effect.map(() => ({ ok: true }) as const),
             Effect.catchAllCause((cause) => Effect.succeed({ ok: false, error: String(cause).slice(0, 500) } as const)),
@@ -66,7 +72,7 @@ export const makeJobs = (ports: MoneyPorts, payments: Payments) => {
           if (!outcome.ok) failed += 1
           yield* settle(job, outcome)
         }
-        return { ran: claimed.length, failed }
+        return { ran, failed }
       }),
 
     /** When the next queued job is due, to sleep until then. */
