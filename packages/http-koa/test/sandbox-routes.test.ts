@@ -118,12 +118,16 @@ describe("POST /api/v1/sandbox/entities/{eid}/funding_accounts", () => {
     )
   })
 
-  // Core bug: an unknown institution_id reaches the bank linker, whose error becomes a 500
-  // ("Bank-linking provider could not link the account"). Input must never cause a 500; the core
-  // should check the id against `bankLinker.institutions()` first. Remove `.fails` once it does.
-  it.fails("answers 422 institution_id for a bank the sandbox does not have", async () => {
-    const response = await link(payer.eid, { institution_id: "sandbox_no_such_bank" })
-    expect(response.status).toBe(422)
-    expect(response.body.errors[0].field).toBe("institution_id")
+  it("answers 422 institution_id, naming the test banks, for a bank the sandbox does not have", async () => {
+    const accounts = () =>
+      service.request("GET", `/api/v1/companies/${payer.cid}/bank_accounts`, { token: payer.token })
+    const before = (await accounts()).body.meta.total_records
+    expectError(
+      await link(payer.eid, { institution_id: "sandbox_no_such_bank" }),
+      422,
+      "institution_id",
+      `Unknown institution; available: ${sandboxTestBanks.map((bank) => bank.id).join(", ")}`,
+    )
+    expect((await accounts()).body.meta.total_records).toBe(before)
   })
 })

@@ -1,5 +1,5 @@
 import { Effect, Schema } from "effect"
-import { type Forbidden, type Invalid, messages, NotFound, type ProviderFailure } from "../errors.ts"
+import { type Forbidden, Invalid, messages, NotFound, type ProviderFailure } from "../errors.ts"
 import type { BankAccount } from "../model/bank-account.ts"
 import { Text } from "../model/fields.ts"
 import type { BankAccountRecord, PaymentProfileRecord } from "../ports/money-storage.ts"
@@ -19,7 +19,8 @@ export const FundingAccountLink = Schema.Struct({
 export const makeFundingAccounts = (ports: MoneyPorts) => ({
   /**
    * Links an account at a (test) bank for the entity and stores it as a bank account with an
-   * active `debit` profile, as the hosted page does once the user finishes.
+   * active `debit` profile, as the hosted page does once the user finishes. An `institution_id`
+   * the bank linker does not offer is a 422 on that field.
    */
   link: (
     actor: Actor,
@@ -39,6 +40,20 @@ export const makeFundingAccounts = (ports: MoneyPorts) => ({
           return entity
         }),
       )
+      if (input.institution_id !== undefined) {
+        const institutions = yield* providerCall("Bank-linking provider could not list its banks", () =>
+          ports.bankLinker.institutions(),
+        )
+        if (!institutions.some((institution) => institution.id === input.institution_id)) {
+          return yield* Effect.fail(
+            Invalid.one(
+              422,
+              "institution_id",
+              `Unknown institution; available: ${institutions.map((institution) => institution.id).join(", ")}`,
+            ),
+          )
+        }
+      }
       const bankAccountId = ports.ids.next("ba")
       const linked = yield* providerCall("Bank-linking provider could not link the account", () =>
         ports.bankLinker.link({
