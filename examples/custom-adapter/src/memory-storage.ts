@@ -12,6 +12,7 @@ import type {
   Window,
   WorkspaceRecord,
 } from "@payments-engine/core"
+import { type FeatureTable, featureRepositoryOver } from "./memory-feature-repositories.ts"
 import {
   copyMoneyTables,
   emptyMoneyTables,
@@ -28,6 +29,7 @@ interface Tables extends MoneyTables {
   readonly recipients: Map<string, RecipientRecord>
   readonly idempotency: Map<string, IdempotencyRecord>
   readonly settings: Map<string, string>
+  readonly features: FeatureTable
 }
 
 const emptyTables = (): Tables => ({
@@ -39,6 +41,7 @@ const emptyTables = (): Tables => ({
   recipients: new Map(),
   idempotency: new Map(),
   settings: new Map(),
+  features: new Map(),
 })
 
 /** A copy a transaction may change freely: new maps over the same (frozen) records. */
@@ -51,6 +54,7 @@ const copyTables = (tables: Tables): Tables => ({
   recipients: new Map(tables.recipients),
   idempotency: new Map(tables.idempotency),
   settings: new Map(tables.settings),
+  features: new Map(tables.features),
 })
 
 const byId = (a: { readonly id: string }, b: { readonly id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
@@ -122,7 +126,16 @@ const repositoriesOver = (t: Tables): Repositories => ({
     findActiveOfCompany: async (companyId) =>
       [...t.entities.values()].find((row) => row.company_id === companyId && row.deleted_at === null),
     update: async (row) => {
-      if (t.entities.has(row.id)) t.entities.set(row.id, freeze(row))
+      const current = t.entities.get(row.id)
+      if (current === undefined) return
+      // The integration flag is set by `markIntegrationActive` only: a stale row cannot clear it.
+      t.entities.set(row.id, freeze({ ...row, payment_integration_active: current.payment_integration_active }))
+    },
+    markIntegrationActive: async (companyId, id) => {
+      const current = t.entities.get(id)
+      if (current?.company_id !== companyId || current.deleted_at !== null) return false
+      t.entities.set(id, freeze({ ...current, payment_integration_active: true }))
+      return true
     },
     listActive: async (companyId, window) =>
       sliceOf(t.entities.values(), (row) => row.company_id === companyId, window),
@@ -167,6 +180,7 @@ const repositoriesOver = (t: Tables): Repositories => ({
       return purged
     },
   },
+  features: featureRepositoryOver(t.features),
   settings: {
     get: async (name) => t.settings.get(name),
     putIfAbsent: async (name, value) => {

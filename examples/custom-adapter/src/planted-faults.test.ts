@@ -236,12 +236,68 @@ const faults: ReadonlyArray<{
     caughtBy: ["recipients.create-and-get"],
   },
   {
-    bug: "does not write payment_integration_active on update",
+    bug: "says it marked an entity's integration active without writing it",
     factory: withFault((tx) => ({
       ...tx,
-      entities: { ...tx.entities, update: (row) => tx.entities.update({ ...row, payment_integration_active: false }) },
+      entities: {
+        ...tx.entities,
+        markIntegrationActive: async (companyId, id) => (await tx.entities.findActive(companyId, id)) !== undefined,
+      },
     })),
-    caughtBy: ["entities.active-integration", "companies.active-integration"],
+    caughtBy: [
+      "entities.active-integration",
+      "companies.active-integration",
+      "features.active-integration",
+      "quotes.cross-currency-needs-integration",
+    ],
+  },
+  {
+    bug: "writes every column of an entity on update, so a stale row clears its integration flag",
+    factory: withFault((tx) => ({
+      ...tx,
+      entities: {
+        ...tx.entities,
+        update: async (row) => {
+          if (row.deleted_at !== null) return tx.entities.update(row)
+          // The port offers no write of the flag but `markIntegrationActive`: replace the row
+          // whole instead, by retiring it and inserting the given one under the same id.
+          await tx.entities.update({ ...row, deleted_at: row.updated_at })
+          await tx.entities.insertIfNoneActive(row)
+        },
+      },
+    })),
+    caughtBy: ["features.active-integration"],
+  },
+  {
+    bug: "says it inserted a feature the entity already had (no unique index)",
+    factory: withFault((tx) => ({
+      ...tx,
+      features: {
+        ...tx.features,
+        insertOrGet: async (row) => {
+          const outcome = await tx.features.insertOrGet(row)
+          return outcome.inserted ? outcome : { inserted: true, feature: row }
+        },
+      },
+    })),
+    caughtBy: ["features.enable-and-list", "concurrency.feature-enable"],
+  },
+  {
+    bug: "moves a feature's status without checking the status it moves from",
+    factory: withFault((tx) => ({
+      ...tx,
+      features: {
+        ...tx.features,
+        compareAndSetStatus: async (id, from, to, updatedAt) => {
+          for (const status of [from, "CREATED", "SUBMITTED", "ACTIVE", "ACTION_REQUIRED"] as const) {
+            const moved = await tx.features.compareAndSetStatus(id, status, to, updatedAt)
+            if (moved !== undefined) return moved
+          }
+          return undefined
+        },
+      },
+    })),
+    caughtBy: ["features.status-machine", "concurrency.feature-status"],
   },
   {
     bug: "lets a second claim of an idempotency key through",

@@ -219,10 +219,11 @@ describe("paying a recipient through the engine", () => {
       entity_id: entityId,
       beneficiary_details: sandboxExamples.DE_SEPA,
     })
-    await storage.transaction(async (tx) => {
-      const entity = await tx.entities.findActive(companyId, entityId)
-      await tx.entities.update({ ...entity!, payment_integration_active: true })
+    const { feature } = await engine.features.enable(actor, companyId, entityId, {
+      feature_identifier: "multi_currency_account",
     })
+    await engine.features.setStatus(actor, feature.application_id, "SUBMITTED")
+    await engine.features.setStatus(actor, feature.application_id, "ACTIVE")
     const body = (amount: number, currency: string, fee_strategy: "net" | "gross") => ({
       quote: {
         from_profile_id: fromProfile,

@@ -1,6 +1,7 @@
 import type {
   CompanyRecord,
   EntityRecord,
+  FeatureRecord,
   IdempotencyRecord,
   RecipientRecord,
   Repositories,
@@ -147,7 +148,7 @@ export const describeStorage = (target: StorageTarget): void => {
       const reopened = source.kind === "memory" ? storage : await source.reopen(storage)
       await migrateStorage(reopened.db, { dialect: reopened.dialect })
       const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(reopened.db)
-      expect(rows.map((row) => row.name)).toEqual(["0001_initial", "0002_money_movement"])
+      expect(rows.map((row) => row.name)).toEqual(["0001_initial", "0002_money_movement", "0003_features"])
       expect(
         await reopened.db.selectFrom("companies").selectAll().where("workspace_id", "=", workspaceId).execute(),
       ).toEqual([company])
@@ -225,6 +226,49 @@ export const describeStorage = (target: StorageTarget): void => {
       )
       expect(inOne.filter(Boolean)).toHaveLength(1)
       expect(await countRows(storage, "entities")).toBe(2)
+      await storage.close()
+    })
+
+    it("lets one of racing feature inserts and one of racing status changes win, and sets only the integration flag", async () => {
+      const storage = await source.factory()
+      const { workspaceId, company } = await seedCompany(storage)
+      const entity = entityRow(company.id)
+      await storage.transaction((tx) => tx.entities.insertIfNoneActive(entity))
+      const featureRow = (): FeatureRecord => ({
+        application_id: nextId("app"),
+        workspace_id: workspaceId,
+        company_id: company.id,
+        entity_id: entity.id,
+        feature_identifier: "multi_currency_account",
+        status: "CREATED",
+        machine_version: 1,
+        created_at: at,
+        updated_at: at,
+      })
+      const inserts = await racing(
+        storage,
+        [featureRow(), featureRow()].map((row) => (tx: Repositories) => tx.features.insertOrGet(row)),
+      )
+      const [winner, ...others] = inserts.filter((outcome) => outcome.inserted).map((outcome) => outcome.feature)
+      expect(others).toEqual([])
+      for (const outcome of inserts) expect(outcome.feature).toEqual(winner)
+      expect(await storage.db.selectFrom("features").selectAll().execute()).toEqual([winner])
+
+      const later = "2025-03-01T12:05:00.000Z"
+      const moves = await racing(
+        storage,
+        (["SUBMITTED", "ACTION_REQUIRED"] as const).map(
+          (to) => (tx: Repositories) => tx.features.compareAndSetStatus(winner!.application_id, "CREATED", to, later),
+        ),
+      )
+      const moved = moves.filter((row) => row !== undefined)
+      expect(moved).toHaveLength(1)
+      expect(await storage.db.selectFrom("features").selectAll().execute()).toEqual(moved)
+
+      expect(await storage.transaction((tx) => tx.entities.markIntegrationActive(company.id, entity.id))).toBe(true)
+      await storage.transaction((tx) => tx.entities.update({ ...entity, name: "Renamed from a stale read" }))
+      const stored = await storage.db.selectFrom("entities").selectAll().where("id", "=", entity.id).executeTakeFirst()
+      expect(stored).toEqual({ ...entity, name: "Renamed from a stale read", payment_integration_active: 1 })
       await storage.close()
     })
 

@@ -160,11 +160,11 @@ export const companyScenarios: ScenarioGroup = {
     {
       id: "companies.active-integration",
       title: "a company whose entity has an active payment integration cannot be updated or deleted",
-      run: async ({ engine, storage, workspace }) => {
+      run: async ({ engine, workspace }) => {
         const actor = await workspace()
         const company = await engine.companies.create(actor, acme)
         const entity = await engine.entities.create(actor, company.id, { name: "Acme Inc", country_alpha2: "US" })
-        await activateIntegration(storage, company.id, entity.id)
+        await activateIntegration(engine, actor, company.id, entity.id)
         const update = engine.companies.update(actor, company.id, { name: "Renamed" })
         await expectRefusal(update, 403, "base", messages.companyUpdateIntegration)
         await expectRefusal(engine.companies.delete(actor, company.id), 403, "base", messages.companyDeleteIntegration)

@@ -3,6 +3,7 @@ import {
   createEngine,
   type DomainError,
   type Engine,
+  type Feature,
   isDomainError,
   type Storage,
 } from "@payments-engine/core"
@@ -96,12 +97,22 @@ export const expectRefusal = async (
 }
 
 /**
- * Sets an entity's `payment_integration_active` by writing through the storage, the way the
- * features use case will once the entity's multi-currency account is ACTIVE.
+ * Gives an entity an active payment integration the way a client does: enables its
+ * multi-currency account and moves the application SUBMITTED, then ACTIVE (the sandbox helper's
+ * use case). Returns the ACTIVE feature.
+ *
+ * @example
+ * await activateIntegration(engine, actor, company.id, entity.id)
  */
-export const activateIntegration = (storage: Storage, companyId: string, entityId: string): Promise<void> =>
-  storage.transaction(async (tx) => {
-    const row = await tx.entities.findActive(companyId, entityId)
-    if (row === undefined) throw new Error(`entity ${entityId} of company ${companyId} not found`)
-    await tx.entities.update({ ...row, payment_integration_active: true })
+export const activateIntegration = async (
+  engine: Engine,
+  actor: Actor,
+  companyId: string,
+  entityId: string,
+): Promise<Feature> => {
+  const { feature } = await engine.features.enable(actor, companyId, entityId, {
+    feature_identifier: "multi_currency_account",
   })
+  await engine.features.setStatus(actor, feature.application_id, "SUBMITTED")
+  return engine.features.setStatus(actor, feature.application_id, "ACTIVE")
+}

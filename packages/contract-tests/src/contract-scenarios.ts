@@ -4,6 +4,7 @@ import { companyScenarios } from "./company-scenarios.ts"
 import { concurrencyScenarios } from "./concurrency-scenarios.ts"
 import type { ContractScenario, ScenarioGroup } from "./contract-scenario.ts"
 import { entityScenarios } from "./entity-scenarios.ts"
+import { featureConcurrencyScenarios, featureScenarios } from "./feature-scenarios.ts"
 import { idempotencyScenarios } from "./idempotency-scenarios.ts"
 import { jobScenarios, moneyConcurrencyScenarios } from "./job-scenarios.ts"
 import { modelScenarios } from "./model-run.ts"
@@ -27,6 +28,8 @@ export const scenarioGroups: ReadonlyArray<ScenarioGroup> = [
   paymentScenarios,
   jobScenarios,
   moneyConcurrencyScenarios,
+  featureScenarios,
+  featureConcurrencyScenarios,
   modelScenarios,
   paymentModelScenarios,
 ]

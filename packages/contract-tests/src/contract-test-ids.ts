@@ -54,6 +54,12 @@ export const contractTestIds = [
   "concurrency.cancel-vs-execute",
   "concurrency.job-claims",
   "concurrency.slow-provider",
+  "features.enable-and-list",
+  "features.status-machine",
+  "features.active-integration",
+  "features.tenancy",
+  "concurrency.feature-enable",
+  "concurrency.feature-status",
   "model.companies-entities-recipients",
   "model.quotes-and-payments",
 ] as const

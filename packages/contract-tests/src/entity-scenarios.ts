@@ -110,7 +110,7 @@ export const entityScenarios: ScenarioGroup = {
         const actor = await workspace()
         const company = await companyOf(engine, actor)
         const entity = await engine.entities.create(actor, company.id, acmeEntity)
-        await activateIntegration(storage, company.id, entity.id)
+        await activateIntegration(engine, actor, company.id, entity.id)
         const row = await storage.transaction((tx) => tx.entities.findActive(company.id, entity.id))
         expect(row?.payment_integration_active).toBe(true)
         const update = engine.entities.update(actor, company.id, entity.id, { name: "Renamed" })

@@ -211,7 +211,7 @@ export const quoteScenarios: ScenarioGroup = {
           )
 
         await expectRefusal(quote(100, "USD"), 422, "base", "no active payment-provider account found for the entity")
-        await activateIntegration(storage, company.id, entity.id)
+        await activateIntegration(engine, actor, company.id, entity.id)
 
         // 1 EUR = 2 USD at the provider, less the 50 basis points margin: 1.99.
         const net = await quote(100, "USD")

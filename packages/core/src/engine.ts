@@ -7,6 +7,7 @@ import { makeAccess } from "./services/access.ts"
 import { makeBankAccounts } from "./services/bank-accounts.ts"
 import { makeCompanies } from "./services/companies.ts"
 import { makeEntities } from "./services/entities.ts"
+import { makeFeatures } from "./services/features.ts"
 import { makeFundingAccounts } from "./services/funding-accounts.ts"
 import { makeIdempotency } from "./services/idempotency.ts"
 import { makeJobs } from "./services/jobs.ts"
@@ -37,6 +38,7 @@ const makeEffectApi = (ports: MoneyPorts) => {
     access: makeAccess(ports),
     companies: makeCompanies(ports),
     entities: makeEntities(ports),
+    features: makeFeatures(ports),
     recipients: makeRecipients(ports),
     idempotency: makeIdempotency(ports),
     paymentMethods: makePaymentMethods(ports),
@@ -57,6 +59,8 @@ export interface Engine {
   readonly access: Promised<EngineEffects["access"]>
   readonly companies: Promised<EngineEffects["companies"]>
   readonly entities: Promised<EngineEffects["entities"]>
+  /** Entity features (the multi-currency account): enable, list, and the sandbox's status changes. */
+  readonly features: Promised<EngineEffects["features"]>
   readonly recipients: Promised<EngineEffects["recipients"]>
   readonly idempotency: Promised<EngineEffects["idempotency"]>
   readonly paymentMethods: Promised<EngineEffects["paymentMethods"]>
@@ -101,6 +105,7 @@ export const createEngine = (options: EngineOptions): Engine => {
     access: promised(effect.access),
     companies: promised(effect.companies),
     entities: promised(effect.entities),
+    features: promised(effect.features),
     recipients: promised(effect.recipients),
     idempotency: promised(effect.idempotency),
     paymentMethods: promised(effect.paymentMethods),

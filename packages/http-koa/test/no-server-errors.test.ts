@@ -46,6 +46,8 @@ const fieldNames = [
   "entity_type",
   "transfer_method",
   "local_clearing_system",
+  "feature_identifier",
+  "status",
 ]
 
 /** Latin-1 text without the characters fetch refuses in a header value. */
@@ -171,6 +173,8 @@ const moneyBodies: Readonly<Record<string, fc.Arbitrary<unknown>>> = {
     { requiredKeys: ["country_code", "currency_code", "entity_type"] },
   ),
   sandboxAdvanceClock: fc.record({ seconds: mostly(fc.integer({ min: 0, max: 3600 }), anyAmount) }),
+  enableFeature: fc.record({ feature_identifier: textFrom("multi_currency_account") }),
+  sandboxSetFeatureStatus: fc.record({ status: textFrom("SUBMITTED", "ACTIVE", "ACTION_REQUIRED", "CREATED") }),
 }
 
 const jsonBody = fc.oneof(
@@ -214,7 +218,18 @@ describe.each([
     payer = await setUpPayer(service, "fuzz")
     euroProfile = await addRecipientAccount(service, payer, sandboxExamples.DE_SWIFT)
     await activateIntegration(service.storage, payer.cid, payer.eid)
-    ids = { cid, id, eid: id, recipient_id: payer.rid, payer_cid: payer.cid }
+    const feature = await service.request("POST", `/api/v1/companies/${cid}/entities/${id}/features`, {
+      token,
+      body: { feature_identifier: "multi_currency_account" },
+    })
+    ids = {
+      cid,
+      id,
+      eid: id,
+      recipient_id: payer.rid,
+      payer_cid: payer.cid,
+      application_id: feature.body.data.application_id,
+    }
   })
   afterAll(() => service.close())
 
@@ -248,6 +263,7 @@ describe.each([
       id: segment(ids.id as string),
       eid: fc.oneof(segment(ids.eid as string), fc.constant(payer.eid)),
       recipient_id: segment(ids.recipient_id as string),
+      application_id: segment(ids.application_id as string),
     })
 
   it("with NUL characters and lone surrogates in text and ids", async () => {
@@ -267,7 +283,7 @@ describe.each([
         const withBody = route.method === "POST" || route.method === "PATCH"
         const response = await service.request(
           route.method,
-          pathOf(route.path, { cid: id, id, eid: id, recipient_id: id }),
+          pathOf(route.path, { cid: id, id, eid: id, recipient_id: id, application_id: id }),
           {
             token,
             ...(withBody ? { body: {} } : {}),

@@ -231,6 +231,34 @@ describe("GET /openapi.json", () => {
     expect(Object.keys(document.paths).filter((path) => path.startsWith("/api/v1/sandbox"))).toEqual([])
   })
 
+  it("describes the feature routes: the enable body, 201 or 200 with a Feature, and the list", () => {
+    const path = "/api/v1/companies/{cid}/entities/{eid}/features"
+    const enable = document.paths[path].post
+    expect(enable.operationId).toBe("enableFeature")
+    expect(enable.requestBody.content["application/json"].schema).toEqual({
+      $ref: "#/components/schemas/FeatureEnable",
+    })
+    expect(enable.parameters).toContainEqual({ $ref: "#/components/parameters/IdempotencyKey" })
+    for (const status of ["200", "201"]) {
+      expect(enable.responses[status].content["application/json"].schema.properties.data).toEqual({
+        $ref: "#/components/schemas/Feature",
+      })
+    }
+    expect(Object.keys(enable.responses)).toEqual(expect.arrayContaining(["400", "401", "403", "404", "422"]))
+    const list = document.paths[path].get
+    expect(list.operationId).toBe("listFeatures")
+    expect(list.responses["200"].content["application/json"].schema.properties.data).toEqual({
+      type: "array",
+      items: { $ref: "#/components/schemas/Feature" },
+    })
+    const schemas = document.components.schemas
+    expect(schemas.FeatureEnable.required).toEqual(["feature_identifier"])
+    expect(schemas.FeatureEnable.properties.feature_identifier.enum).toEqual(["multi_currency_account"])
+    expect(schemas.Feature.required).toEqual(["feature_identifier", "feature_name", "application_id", "status"])
+    expect(schemas.Feature.properties.status.enum).toEqual(["CREATED", "SUBMITTED", "ACTIVE", "ACTION_REQUIRED"])
+    expect(document.paths).not.toHaveProperty("/api/v1/sandbox/features/{application_id}/status")
+  })
+
   it("documents the sandbox helpers of an app that serves them", async () => {
     const sandbox = await startTestService({ storage: await sqlite.factory(), sandbox: true })
     try {
@@ -249,6 +277,20 @@ describe("GET /openapi.json", () => {
         $ref: "#/components/schemas/FundingAccountLink",
       })
       expect(sandboxDocument.components.schemas.FundingAccountLink.required ?? []).toEqual([])
+      const status = sandboxDocument.paths["/api/v1/sandbox/features/{application_id}/status"].post
+      expect(status.operationId).toBe("sandboxSetFeatureStatus")
+      expect(status.parameters).toContainEqual(expect.objectContaining({ name: "application_id", in: "path" }))
+      expect(status.requestBody.content["application/json"].schema).toEqual({
+        $ref: "#/components/schemas/FeatureStatusChange",
+      })
+      expect(sandboxDocument.components.schemas.FeatureStatusChange.properties.status.enum).toEqual([
+        "SUBMITTED",
+        "ACTIVE",
+        "ACTION_REQUIRED",
+      ])
+      expect(status.responses["200"].content["application/json"].schema.properties.data).toEqual({
+        $ref: "#/components/schemas/Feature",
+      })
     } finally {
       await sandbox.close()
     }

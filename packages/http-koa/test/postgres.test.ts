@@ -1,5 +1,6 @@
 import { openTestPostgres } from "@payments-engine/adapters/testing"
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest"
+import { crossCurrencyFlow } from "./support/cross-currency-flow.ts"
 import { crudFlow } from "./support/crud-flow.ts"
 import { expectError } from "./support/expectations.ts"
 import { paymentFlow } from "./support/payment-flow.ts"
@@ -61,6 +62,15 @@ describe(`paying a recipient on Postgres (${postgres.kind})`, () => {
     const service = await startTestService({ storage: await postgres.factory(), sandbox: true })
     try {
       await paymentFlow(service)
+    } finally {
+      await service.close()
+    }
+  })
+
+  it("quotes USD to EUR only once the multi-currency account is ACTIVE, then pays to completion", async () => {
+    const service = await startTestService({ storage: await postgres.factory(), sandbox: true })
+    try {
+      await crossCurrencyFlow(service)
     } finally {
       await service.close()
     }

@@ -44,6 +44,28 @@ describe("README", () => {
     }
   })
 
+  it("pays across currencies after enabling the multi-currency account, with the DE_SWIFT example", () => {
+    const paying = section("## Paying a recipient")
+    const bodies = [...paying.matchAll(/<<JSON \\\n.*?\n(\{\n[\s\S]*?\n\})\nJSON\n/g)].map(
+      (match) => match[1] as string,
+    )
+    expect(bodies).toHaveLength(2)
+    const sent = JSON.parse((bodies[1] as string).replace("$ENTITY", "ent_x"))
+    expect(sent).toEqual({ entity_id: "ent_x", beneficiary_details: sandboxExamples.DE_SWIFT })
+    const crossCurrency = paying.slice(paying.indexOf("A cross-currency quote"))
+    for (const path of [
+      "/api/v1/companies/$COMPANY/entities/$ENTITY/features",
+      '{"feature_identifier":"multi_currency_account"}',
+      "/api/v1/sandbox/features/$APPLICATION/status",
+      "for STATUS in SUBMITTED ACTIVE",
+      "/quotes",
+    ]) {
+      expect(crossCurrency).toContain(path)
+    }
+    // The same amounts as the cross-currency flow test (support/cross-currency-flow.ts) asserts.
+    expect(crossCurrency).toContain("# USDEUR 0.9154 1118.51 26.09 1000.00")
+  })
+
   it("lists the sandbox's test values as the sandbox and the fee schedule define them", () => {
     const values = section("### Sandbox test values")
     expect(values).toContain("`.13`")

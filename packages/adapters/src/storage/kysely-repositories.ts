@@ -13,6 +13,7 @@ import type {
   WorkspaceRecord,
 } from "@payments-engine/core"
 import type { Kysely, Selectable } from "kysely"
+import { kyselyFeatureRepository } from "./kysely-feature-repositories.ts"
 import { kyselyMoneyRepositories } from "./kysely-money-repositories.ts"
 import type {
   ApiKeysTable,
@@ -133,6 +134,7 @@ export const kyselyRepositories = (db: Db): Repositories => {
 
   return {
     ...kyselyMoneyRepositories(db),
+    features: kyselyFeatureRepository(db),
     workspaces: {
       insertOrGet: async (row) => {
         for (let attempt = 0; attempt < conflictAttempts; attempt += 1) {
@@ -254,8 +256,20 @@ export const kyselyRepositories = (db: Db): Repositories => {
         return row === undefined ? undefined : toEntity(row)
       },
       update: async (row) => {
-        const { id, company_id, ...fields } = entityRow(row)
+        // The integration flag has one writer, `markIntegrationActive`: a stale row cannot clear it.
+        const { id, company_id, payment_integration_active: _flag, ...fields } = entityRow(row)
         await db.updateTable("entities").set(fields).where("company_id", "=", company_id).where("id", "=", id).execute()
+      },
+      markIntegrationActive: async (companyId, id) => {
+        const marked = await db
+          .updateTable("entities")
+          .set({ payment_integration_active: 1 })
+          .where("company_id", "=", companyId)
+          .where("id", "=", id)
+          .where("deleted_at", "is", null)
+          .returning("id")
+          .executeTakeFirst()
+        return marked !== undefined
       },
       listActive: async (companyId, window): Promise<Slice<EntityRecord>> => {
         const { offset, limit } = checkedWindow(window)

@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, type MigrationProvider, type MigrationResultSet, Migrator, sql } from "kysely"
+import { featuresSchema } from "./features-migration.ts"
 import { moneyMovementSchema } from "./money-movement-migration.ts"
 
 /** The SQL dialects the Kysely storage runs on. */
@@ -132,6 +133,7 @@ export const storageMigrations = (dialect: StorageDialect): MigrationProvider =>
   getMigrations: async () => ({
     "0001_initial": initialSchema(dialect),
     "0002_money_movement": moneyMovementSchema(dialect),
+    "0003_features": featuresSchema(dialect),
   }),
 })
 

@@ -21,6 +21,20 @@ export interface StorageTables {
   readonly payments: PaymentsTable
   readonly jobs: JobsTable
   readonly events: EventsTable
+  readonly features: FeaturesTable
+}
+
+/** Row of `features`; (`entity_id`, `feature_identifier`) is unique: one application per entity and feature. */
+export interface FeaturesTable {
+  application_id: string
+  workspace_id: string
+  company_id: string
+  entity_id: string
+  feature_identifier: string
+  status: string
+  machine_version: number
+  created_at: string
+  updated_at: string
 }
 
 /** Row of `bank_accounts`; details and address are JSON text. */

@@ -10,4 +10,18 @@ export interface Ids {
 }
 
 /** Prefixes of the engine's ids, one per kind of resource. */
-export type IdPrefix = "ws" | "key" | "cmp" | "ent" | "rcp" | "ba" | "ad" | "rd" | "pp" | "qt" | "pay" | "job" | "evt"
+export type IdPrefix =
+  | "ws"
+  | "key"
+  | "cmp"
+  | "ent"
+  | "rcp"
+  | "ba"
+  | "ad"
+  | "rd"
+  | "pp"
+  | "qt"
+  | "pay"
+  | "job"
+  | "evt"
+  | "app"

@@ -1,3 +1,4 @@
+import type { FeatureRepository } from "./feature-storage.ts"
 import type { MoneyRepositories } from "./money-storage.ts"
 
 /**
@@ -36,6 +37,7 @@ export interface Repositories extends MoneyRepositories {
   readonly recipients: RecipientRepository
   readonly idempotency: IdempotencyRepository
   readonly settings: SettingRepository
+  readonly features: FeatureRepository
 }
 
 /** A slice of a list: rows to skip and rows to return. */
@@ -129,7 +131,20 @@ export interface EntityRepository {
   findActiveById(id: string): Promise<EntityRecord | undefined>
   /** The company's entity that is not deleted, if any. */
   findActiveOfCompany(companyId: string): Promise<EntityRecord | undefined>
+  /**
+   * Writes every field of the row with that id except `payment_integration_active`, which only
+   * {@link EntityRepository.markIntegrationActive} sets: an update built from a read made before
+   * the entity's feature became ACTIVE must not clear it.
+   */
   update(row: EntityRecord): Promise<void>
+  /**
+   * Sets `payment_integration_active` on the company's entity, leaving every other column as it
+   * is; says whether a live entity was marked. The flag is never cleared.
+   *
+   * @example
+   * await tx.entities.markIntegrationActive(feature.company_id, feature.entity_id)
+   */
+  markIntegrationActive(companyId: string, id: string): Promise<boolean>
   listActive(companyId: string, window: Window): Promise<Slice<EntityRecord>>
 }
 

@@ -1,5 +1,6 @@
 import { companyRoutes } from "./companies.ts"
 import { entityRoutes } from "./entities.ts"
+import { featureRoutes } from "./features.ts"
 import { moneyRoutes } from "./money-routes.ts"
 import { recipientRoutes } from "./recipients.ts"
 import type { RouteSpec } from "./route-table.ts"
@@ -18,6 +19,7 @@ export const apiRoutes: ReadonlyArray<RouteSpec> = [
   ...sessionRoutes,
   ...companyRoutes,
   ...entityRoutes,
+  ...featureRoutes,
   ...recipientRoutes,
   ...moneyRoutes,
 ]

@@ -1,4 +1,13 @@
-import { BankAccount, type Engine, Forbidden, FundingAccountLink, Invalid, messages } from "@payments-engine/core"
+import {
+  BankAccount,
+  type Engine,
+  Feature,
+  FeatureStatusChange,
+  Forbidden,
+  FundingAccountLink,
+  Invalid,
+  messages,
+} from "@payments-engine/core"
 import { Schema } from "effect"
 import type { RouteSpec } from "./route-table.ts"
 
@@ -60,9 +69,21 @@ const secondsOf = (body: unknown): number => {
 }
 
 /**
+ * The `status` of a body; a body that is not an object is a 400 before the engine checks the
+ * value. The engine's `setStatus` takes the status alone, so an embedder can pass a string.
+ */
+const statusOf = (body: unknown): unknown => {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw Invalid.one(400, "body", "Body must be a JSON object")
+  }
+  return (body as { status?: unknown }).status
+}
+
+/**
  * Sandbox-only helpers, like Stripe's test helpers: link a test funding account as the hosted page
- * would, and move the clock (then run the jobs that became due) to try expiry and retries without
- * waiting. Registered only in sandbox mode; elsewhere their paths answer 404.
+ * would, move a feature application through its review as the provider would, and move the clock
+ * (then run the jobs that became due) to try expiry and retries without waiting. Registered only
+ * in sandbox mode; elsewhere their paths answer 404.
  *
  * @example
  * const routes = [...apiRoutes, ...sandboxRoutes({ advanceClock: (ms) => clock.advance(ms), runDueJobs, now: () => clock.now() })]
@@ -80,6 +101,21 @@ export const sandboxRoutes = (controls: SandboxControls): ReadonlyArray<RouteSpe
     status: 201,
     errors: [401, 403, 404, 422, 500],
     handle: ({ engine, actor, param, body }) => engine.fundingAccounts.link(actor, param("eid"), body),
+  },
+  {
+    method: "POST",
+    path: "/api/v1/sandbox/features/{application_id}/status",
+    operationId: "sandboxSetFeatureStatus",
+    summary:
+      "Sandbox: move a feature application to SUBMITTED, ACTIVE or ACTION_REQUIRED as the provider's review would; ACTIVE activates the entity's payment integration",
+    tag: "Sandbox",
+    auth: "bearer",
+    request: FeatureStatusChange,
+    response: { kind: "data", schema: Feature },
+    status: 200,
+    errors: [400, 401, 403, 404, 409, 422],
+    handle: ({ engine, actor, param, body }) =>
+      engine.features.setStatus(actor, param("application_id"), statusOf(body)),
   },
   {
     method: "POST",

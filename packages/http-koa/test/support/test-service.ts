@@ -182,15 +182,14 @@ export const startTestService = async (options: TestServiceOptions): Promise<Tes
 }
 
 /**
- * Marks an entity as having an active payment integration, straight in storage: the API has no
- * route for it yet (the multi-currency feature sets it once ACTIVE).
+ * Marks an entity as having an active payment integration, straight in storage: a shortcut for
+ * tests about something else. A client gets it by enabling the multi-currency feature and moving
+ * it to ACTIVE (`features.test.ts` does that over HTTP).
  */
-export const activateIntegration = (storage: Storage, companyId: string, entityId: string): Promise<void> =>
-  storage.transaction(async (tx) => {
-    const row = await tx.entities.findActive(companyId, entityId)
-    if (row === undefined) throw new Error(`no entity ${entityId}`)
-    await tx.entities.update({ ...row, payment_integration_active: true })
-  })
+export const activateIntegration = async (storage: Storage, companyId: string, entityId: string): Promise<void> => {
+  const marked = await storage.transaction((tx) => tx.entities.markIntegrationActive(companyId, entityId))
+  if (!marked) throw new Error(`no entity ${entityId}`)
+}
 
 /** A valid company body. */
 export const acme = { name: "Acme Inc", country: "US", default_currency: "USD" } as const

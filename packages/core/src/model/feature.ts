@@ -1,0 +1,61 @@
+import { Schema } from "effect"
+import { featureStatuses } from "../machines/feature-machine.ts"
+import { required } from "./fields.ts"
+
+/** The features an entity can enable; the spec has one. */
+export const featureIdentifiers = ["multi_currency_account"] as const
+export type FeatureIdentifier = (typeof featureIdentifiers)[number]
+
+/** What a feature is called in responses. */
+export const featureNames: Readonly<Record<FeatureIdentifier, string>> = {
+  multi_currency_account: "Multi-Currency Account",
+}
+
+/** The statuses the sandbox helper can move a feature to: every status but the initial one. */
+export const featureTargetStatuses = ["SUBMITTED", "ACTIVE", "ACTION_REQUIRED"] as const
+export type FeatureTargetStatus = (typeof featureTargetStatuses)[number]
+
+/** The spec's messages for features, and ours where it has none. */
+export const featureMessages = {
+  identifierRequired: "Feature identifier is required",
+  identifierInvalid: `Invalid feature identifier. Available features: ${featureIdentifiers.join(", ")}`,
+  usEntitiesOnly: "Multi-currency account is only available for US entities",
+  alreadyExists: (status: string) =>
+    `Multi-currency account already exists with status: ${status}. Cannot create a new account.`,
+  applicationNotFound: "Application not found",
+  statusRequired: "Status is required",
+  statusInvalid: `must be one of: ${featureTargetStatuses.join(", ")}`,
+  transitionRefused: (from: string, to: string) => `Cannot change application status from ${from} to ${to}`,
+  statusRaced: "Application status was changed by another request; fetch it and try again",
+} as const
+
+/** An entity feature (an enablement application) as the API returns it. */
+export const Feature = Schema.Struct({
+  feature_identifier: Schema.Literal(...featureIdentifiers),
+  feature_name: Schema.String.annotations({ description: "human-readable name", examples: ["Multi-Currency Account"] }),
+  application_id: Schema.String.annotations({ description: "identifies this enablement" }),
+  status: Schema.Literal(...featureStatuses),
+}).annotations({ identifier: "Feature" })
+export type Feature = typeof Feature.Type
+
+/** Body of `POST /api/v1/companies/{cid}/entities/{eid}/features`. */
+export const FeatureEnable = Schema.Struct({
+  feature_identifier: required(
+    Schema.Literal(...featureIdentifiers).annotations({
+      message: () => ({ message: featureMessages.identifierInvalid, override: true }),
+    }),
+    featureMessages.identifierRequired,
+  ),
+}).annotations({ identifier: "FeatureEnable" })
+export type FeatureEnable = typeof FeatureEnable.Type
+
+/** Body of the sandbox helper `POST /api/v1/sandbox/features/{application_id}/status`. */
+export const FeatureStatusChange = Schema.Struct({
+  status: required(
+    Schema.Literal(...featureTargetStatuses).annotations({
+      message: () => ({ message: featureMessages.statusInvalid, override: true }),
+    }),
+    featureMessages.statusRequired,
+  ),
+}).annotations({ identifier: "FeatureStatusChange" })
+export type FeatureStatusChange = typeof FeatureStatusChange.Type

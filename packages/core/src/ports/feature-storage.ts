@@ -1,0 +1,51 @@
+/**
+ * The feature repository: entity feature applications (the multi-currency account). Part of
+ * {@link Repositories}; same conventions (ISO timestamps as text, lists in id order, outcomes of
+ * conditional writes read from the write).
+ */
+
+export type FeatureStatusValue = "CREATED" | "SUBMITTED" | "ACTIVE" | "ACTION_REQUIRED"
+
+export interface FeatureRecord {
+  /** The feature's id, unique across workspaces. */
+  readonly application_id: string
+  readonly workspace_id: string
+  readonly company_id: string
+  readonly entity_id: string
+  /** e.g. "multi_currency_account"; one feature per entity and identifier. */
+  readonly feature_identifier: string
+  readonly status: FeatureStatusValue
+  readonly machine_version: number
+  readonly created_at: string
+  readonly updated_at: string
+}
+
+/** What {@link FeatureRepository.insertOrGet} did: inserted the row, or found the entity's one. */
+export interface FeatureInsertOutcome {
+  readonly inserted: boolean
+  /** The row stored for the entity and identifier: the new one, or the one already there. */
+  readonly feature: FeatureRecord
+}
+
+export interface FeatureRepository {
+  /**
+   * Inserts the feature unless the entity already has one with the same `feature_identifier`,
+   * which it then returns unchanged. Must hold under concurrency: of two racing inserts for one
+   * entity and identifier, one is told `inserted: false` and both get the same stored row.
+   */
+  insertOrGet(row: FeatureRecord): Promise<FeatureInsertOutcome>
+  /** The feature with that application id if it belongs to the workspace. */
+  findByApplicationId(workspaceId: string, applicationId: string): Promise<FeatureRecord | undefined>
+  /** The entity's features, in application id order. */
+  listByEntity(entityId: string): Promise<ReadonlyArray<FeatureRecord>>
+  /**
+   * Moves the feature from `from` to `to` (and writes `updatedAt`) only if it is still in `from`;
+   * the updated row, or undefined when the row is missing or another writer moved it first.
+   */
+  compareAndSetStatus(
+    applicationId: string,
+    from: FeatureStatusValue,
+    to: FeatureStatusValue,
+    updatedAt: string,
+  ): Promise<FeatureRecord | undefined>
+}
