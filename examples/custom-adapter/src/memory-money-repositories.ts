@@ -1,11 +1,13 @@
 import type {
   BankAccountRecord,
+  EntityRecord,
   EventRecord,
   JobRecord,
   MoneyRepositories,
   PaymentProfileRecord,
   PaymentRecord,
   QuoteRecord,
+  RecipientRecord,
   Slice,
   Window,
 } from "@payments-engine/core"
@@ -18,6 +20,12 @@ export interface MoneyTables {
   readonly payments: Map<string, PaymentRecord>
   readonly jobs: Map<string, JobRecord>
   readonly events: Map<string, EventRecord>
+}
+
+/** The owners of bank accounts, read to tell whether a profile's owner is live. */
+export interface OwnerTables {
+  readonly entities: ReadonlyMap<string, EntityRecord>
+  readonly recipients: ReadonlyMap<string, RecipientRecord>
 }
 
 export const emptyMoneyTables = (): MoneyTables => ({
@@ -50,7 +58,7 @@ const windowOf = <T extends { readonly id: string }>(
 }
 
 /** Repositories over one transaction's private copy of the tables. */
-export const moneyRepositoriesOver = (t: MoneyTables): MoneyRepositories => ({
+export const moneyRepositoriesOver = (t: MoneyTables & OwnerTables): MoneyRepositories => ({
   bankAccounts: {
     insert: async (row) => void t.bankAccounts.set(row.id, freeze(row)),
     find: async (companyId, id) => {
@@ -70,6 +78,26 @@ export const moneyRepositoriesOver = (t: MoneyTables): MoneyRepositories => ({
       const row = t.paymentProfiles.get(id)
       return row?.company_id === companyId ? row : undefined
     },
+    findInUse: async (companyId, ids) =>
+      ids.flatMap((id) => {
+        const profile = t.paymentProfiles.get(id)
+        const account = profile && t.bankAccounts.get(profile.bank_account_id)
+        if (profile?.company_id !== companyId || account === undefined) return []
+        const owner =
+          account.owner_type === "Entity" ? t.entities.get(account.owner_id) : t.recipients.get(account.owner_id)
+        const live = owner !== undefined && owner.company_id === companyId && owner.deleted_at === null
+        return [
+          {
+            profile,
+            owner_type: account.owner_type,
+            owner_id: account.owner_id,
+            provider_connection_id: account.provider_connection_id,
+            provider_beneficiary_id: account.provider_beneficiary_id,
+            owner_live: live,
+            integration_active: live && "payment_integration_active" in owner && owner.payment_integration_active,
+          },
+        ]
+      }),
     listByBankAccounts: async (ids) =>
       [...t.paymentProfiles.values()].filter((r) => ids.includes(r.bank_account_id)).sort(byId),
   },

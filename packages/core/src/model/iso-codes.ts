@@ -1,5 +1,5 @@
-import currencyCodes from "currency-codes"
 import countries from "i18n-iso-countries"
+import { isIsoCurrency } from "../money/currencies.ts"
 
 /** True for an assigned ISO 3166-1 alpha-2 code, upper case only ("US", not "us" or "USA"). */
 export const isCountryAlpha2 = (code: string): boolean => /^[A-Z]{2}$/.test(code) && countries.isValid(code)
@@ -32,4 +32,4 @@ const notPayable = new Set([
 
 /** True for an active ISO 4217 code of a currency one pays with, upper case only ("USD"). */
 export const isCurrencyCode = (code: string): boolean =>
-  /^[A-Z]{3}$/.test(code) && !notPayable.has(code) && currencyCodes.code(code) !== undefined
+  /^[A-Z]{3}$/.test(code) && !notPayable.has(code) && isIsoCurrency(code)

@@ -79,9 +79,31 @@ export interface PaymentProfileRecord {
   readonly updated_at: string
 }
 
+/**
+ * A payment profile with what a quote or a payment checks before using it: the owner and
+ * provider links of its bank account, and whether that owner is live.
+ */
+export interface ProfileInUse {
+  readonly profile: PaymentProfileRecord
+  readonly owner_type: OwnerType
+  readonly owner_id: string
+  readonly provider_connection_id: string | null
+  readonly provider_beneficiary_id: string | null
+  /** The account's owner, entity or recipient, exists in the profile's company and is not deleted. */
+  readonly owner_live: boolean
+  /** The owning entity's `payment_integration_active`; false for a recipient's account. */
+  readonly integration_active: boolean
+}
+
 export interface PaymentProfileRepository {
   insert(row: PaymentProfileRecord): Promise<void>
   find(companyId: string, id: string): Promise<PaymentProfileRecord | undefined>
+  /**
+   * The company's profiles among `ids`, each with its account's owner and links, in one read
+   * (quotes and payments call it on their hot path). Ids of other companies, or of no profile,
+   * are left out; the order is free.
+   */
+  findInUse(companyId: string, ids: ReadonlyArray<string>): Promise<ReadonlyArray<ProfileInUse>>
   /** Profiles of these bank accounts, in id order. */
   listByBankAccounts(bankAccountIds: ReadonlyArray<string>): Promise<ReadonlyArray<PaymentProfileRecord>>
 }

@@ -132,6 +132,54 @@ export const makePayments = (ports: MoneyPorts) => {
       ? withProfiles(tx, [existing], false).pipe(Effect.map(([payment]) => ({ payment: payment!, created: false })))
       : Effect.fail(Invalid.one(422, "idempotency_key", "has already been taken"))
 
+  /** A new pending payment of the quote, with its execution queued; any reason it cannot be is an `Invalid`. */
+  const newPayment = (
+    tx: Repositories,
+    company: Pick<CompanyRecord, "id" | "workspace_id">,
+    input: PaymentFields,
+    key: string,
+  ): Effect.Effect<PaymentCreated, Invalid> =>
+    Effect.gen(function* () {
+      if (input.payment_batch_id != null) {
+        return yield* Effect.fail(Invalid.one(422, "payment_batch_id", "Payment batch not found"))
+      }
+      const quote = yield* call(() => tx.quotes.find(company.id, input.payment_quote_id))
+      if (!quote) return yield* Effect.fail(Invalid.one(422, "payment_quote_id", "Quote not found"))
+      const now = ports.clock.now().toISOString()
+      if (quote.expires_at <= now) return yield* Effect.fail(Invalid.one(422, "payment_quote_id", "Quote has expired"))
+      const { from, to } = yield* checkQuoteProfiles(tx, company.id, quote.from_profile_id, quote.to_profile_id).pipe(
+        Effect.mapError(
+          (e) => new Invalid({ status: 422, errors: e.errors.map((x) => ({ ...x, field: "payment_quote_id" })) }),
+        ),
+      )
+      const row: PaymentRecord = {
+        id: ports.ids.next("pay"),
+        company_id: company.id,
+        quote_id: quote.id,
+        idempotency_key: key,
+        reason: input.reason,
+        credit_note: input.credit_note ?? null,
+        debit_note: input.debit_note ?? null,
+        payment_batch_id: null,
+        status: "pending",
+        machine_version: paymentMachineVersion,
+        instructed_amount: quote.instructed_amount,
+        instructed_currency: quote.instructed_currency,
+        from_profile_id: from.id,
+        to_profile_id: to.id,
+        provider_payment_id: null,
+        failure_reason: null,
+        created_at: now,
+        updated_at: now,
+      }
+      // A conflict is the quote's payment or the key's: the caller's key lookup tells which.
+      if ((yield* call(() => tx.payments.insertIfNew(row))) === "conflict") {
+        return yield* Effect.fail(Invalid.one(422, "payment_quote_id", "Quote has already been used"))
+      }
+      yield* enqueueJob(ports, tx, executePaymentJob, { payment_id: row.id, workspace_id: company.workspace_id }, now)
+      return { payment: toPayment(row, [from, to], { withIdempotencyKey: false }), created: true }
+    })
+
   return {
     /**
      * Creates a payment from a quote; a payment outside a batch is executed in the background
@@ -156,59 +204,18 @@ export const makePayments = (ports: MoneyPorts) => {
         const result = yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
             const company = yield* findLiveCompany(tx, actor, companyId)
-            const existing = yield* call(() => tx.payments.findByIdempotencyKey(company.id, key))
-            if (existing) return yield* idempotencyOutcome(tx, existing, input)
-            if (input.payment_batch_id != null) {
-              return yield* Effect.fail(Invalid.one(422, "payment_batch_id", "Payment batch not found"))
-            }
-            const quote = yield* call(() => tx.quotes.find(company.id, input.payment_quote_id))
-            if (!quote) return yield* Effect.fail(Invalid.one(422, "payment_quote_id", "Quote not found"))
-            const now = ports.clock.now().toISOString()
-            if (quote.expires_at <= now)
-              return yield* Effect.fail(Invalid.one(422, "payment_quote_id", "Quote has expired"))
-            const { from, to } = yield* checkQuoteProfiles(
-              tx,
-              company.id,
-              quote.from_profile_id,
-              quote.to_profile_id,
-            ).pipe(
-              Effect.mapError(
-                (e) => new Invalid({ status: 422, errors: e.errors.map((x) => ({ ...x, field: "payment_quote_id" })) }),
+            // The business key is looked up only when the payment cannot be made as asked: a
+            // repeated create finds its quote used (or expired since), and is answered from the
+            // key, so it answers the same as when the key is looked up first, one read less.
+            return yield* newPayment(tx, company, input, key).pipe(
+              Effect.catchTag("Invalid", (refusal) =>
+                call(() => tx.payments.findByIdempotencyKey(company.id, key)).pipe(
+                  Effect.flatMap((existing) =>
+                    existing ? idempotencyOutcome(tx, existing, input) : Effect.fail(refusal),
+                  ),
+                ),
               ),
             )
-            const row: PaymentRecord = {
-              id: ports.ids.next("pay"),
-              company_id: company.id,
-              quote_id: quote.id,
-              idempotency_key: key,
-              reason: input.reason,
-              credit_note: input.credit_note ?? null,
-              debit_note: input.debit_note ?? null,
-              payment_batch_id: null,
-              status: "pending",
-              machine_version: paymentMachineVersion,
-              instructed_amount: quote.instructed_amount,
-              instructed_currency: quote.instructed_currency,
-              from_profile_id: from.id,
-              to_profile_id: to.id,
-              provider_payment_id: null,
-              failure_reason: null,
-              created_at: now,
-              updated_at: now,
-            }
-            if ((yield* call(() => tx.payments.insertIfNew(row))) === "conflict") {
-              const winner = yield* call(() => tx.payments.findByIdempotencyKey(company.id, key))
-              if (winner) return yield* idempotencyOutcome(tx, winner, input)
-              return yield* Effect.fail(Invalid.one(422, "payment_quote_id", "Quote has already been used"))
-            }
-            yield* enqueueJob(
-              ports,
-              tx,
-              executePaymentJob,
-              { payment_id: row.id, workspace_id: company.workspace_id },
-              now,
-            )
-            return { payment: toPayment(row, [from, to], { withIdempotencyKey: false }), created: true }
           }),
         )
         if (result.created) ports.onJobsQueued?.()
@@ -311,10 +318,8 @@ export const makePayments = (ports: MoneyPorts) => {
               return { row: current ?? row, quote: undefined, beneficiary: null }
             }
             const quote = yield* call(() => tx.quotes.find(row.company_id, row.quote_id))
-            const toProfile = yield* call(() => tx.paymentProfiles.find(row.company_id, row.to_profile_id))
-            const toAccount =
-              toProfile && (yield* call(() => tx.bankAccounts.find(row.company_id, toProfile.bank_account_id)))
-            return { row: current, quote, beneficiary: toAccount?.provider_beneficiary_id ?? null }
+            const [to] = yield* call(() => tx.paymentProfiles.findInUse(row.company_id, [row.to_profile_id]))
+            return { row: current, quote, beneficiary: to?.provider_beneficiary_id ?? null }
           }),
         )
         if (!claimed) return "missing" as const

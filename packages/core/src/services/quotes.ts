@@ -8,6 +8,7 @@ import type { Repositories } from "../ports/storage.ts"
 import { expectedCompletionDate } from "../rules/expected-completion.ts"
 import { feeRuleFor } from "../rules/fee-schedule.ts"
 import { customerRate, formatAmount, parseInstructedAmount, priceQuote, rateScale } from "../rules/quote-pricing.ts"
+import { checkProfilesForQuote } from "../rules/quote-profiles.ts"
 import { type Actor, requireWrite } from "./actor.ts"
 import { findLiveCompany } from "./companies.ts"
 import { decodeWrapped } from "./decode-body.ts"
@@ -49,43 +50,26 @@ export const toQuote = (row: QuoteRecord, from: PaymentProfileRecord, to: Paymen
 const invalid = (field: string, message: string) => Effect.fail(Invalid.one(422, field, message))
 
 /**
- * The profiles of a quote, checked against DECISIONS: `from` a debit or balance profile of an
- * entity of the company, with a provider connection; `to` a credit profile of a live recipient
- * of the company; both active. Also says whether the paying entity has an active integration.
+ * The profiles of a quote, read in one go and checked by {@link checkProfilesForQuote}; also says
+ * whether the paying entity has an active integration, and the recipient's provider beneficiary.
  */
 export const checkQuoteProfiles = (tx: Repositories, companyId: string, fromId: string, toId: string) =>
-  Effect.gen(function* () {
-    const from = yield* call(() => tx.paymentProfiles.find(companyId, fromId))
-    if (!from) return yield* invalid("from_profile_id", "From profile not found")
-    const fromAccount = yield* call(() => tx.bankAccounts.find(companyId, from.bank_account_id))
-    if (
-      !fromAccount ||
-      fromAccount.owner_type !== "Entity" ||
-      (from.usage_type !== "debit" && from.usage_type !== "balance")
-    ) {
-      return yield* invalid(
-        "from_profile_id",
-        "From profile must be a debit or balance profile of an entity of this company",
+  call(() => tx.paymentProfiles.findInUse(companyId, [fromId, toId])).pipe(
+    Effect.flatMap((found) => {
+      const verdict = checkProfilesForQuote(
+        found.find((use) => use.profile.id === fromId),
+        found.find((use) => use.profile.id === toId),
       )
-    }
-    if (from.status !== "active") return yield* invalid("from_profile_id", "From profile is not active")
-    if (from.usage_type === "debit" && fromAccount.provider_connection_id === null) {
-      return yield* invalid("from_profile_id", "From profile does not have any connections")
-    }
-    const entity = yield* call(() => tx.entities.findActive(companyId, fromAccount.owner_id))
-    if (!entity) return yield* invalid("from_profile_id", "From profile's entity has been deleted")
-
-    const to = yield* call(() => tx.paymentProfiles.find(companyId, toId))
-    if (!to) return yield* invalid("to_profile_id", "To profile not found")
-    const toAccount = yield* call(() => tx.bankAccounts.find(companyId, to.bank_account_id))
-    if (!toAccount || toAccount.owner_type !== "Counterparty" || to.usage_type !== "credit") {
-      return yield* invalid("to_profile_id", "To profile must be a credit profile of a recipient of this company")
-    }
-    if (to.status !== "active") return yield* invalid("to_profile_id", "To profile is not active")
-    const recipient = yield* call(() => tx.recipients.findActive(companyId, toAccount.owner_id))
-    if (!recipient) return yield* invalid("to_profile_id", "To profile's recipient has been deleted")
-    return { from, to, toAccount, integrationActive: entity.payment_integration_active }
-  })
+      if (!verdict.ok) return Effect.fail(Invalid.one(422, verdict.problem.field, verdict.problem.message))
+      const { from, to } = verdict
+      return Effect.succeed({
+        from: from.profile,
+        to: to.profile,
+        beneficiaryId: to.provider_beneficiary_id,
+        integrationActive: from.integration_active,
+      })
+    }),
+  )
 
 /** What a quote is priced from, once its profiles and amount are checked. */
 interface QuoteRequest {
