@@ -1,3 +1,5 @@
+import { randomBytes } from "node:crypto"
+import { sql } from "kysely"
 import { describe, expect, it } from "vitest"
 import { openPostgresStorage } from "../src/index.ts"
 import { openTestPostgres } from "../src/testing/index.ts"
@@ -37,5 +39,35 @@ describe("openTestPostgres", () => {
     expect(unreachable.kind).toBe("server")
     await expect(unreachable.factory()).rejects.toThrow("openTestPostgres: cannot open a storage on DATABASE_URL")
     await unreachable.close()
+  })
+})
+
+describe.runIf(postgres.kind === "server")("named statements on a Postgres server", () => {
+  it("prepares the hot queries once per connection, and keeps them valid when a migration adds columns", async () => {
+    const schema = `test_named_${randomBytes(5).toString("hex")}`
+    const connectionString = process.env.DATABASE_URL!
+    // One connection, so every query below runs on the connection that prepared the statements.
+    const storage = await openPostgresStorage({ connectionString, schema, maxConnections: 1 })
+    try {
+      const hotReads = () =>
+        storage.transaction(async (tx) => ({
+          company: await tx.companies.find("ws_none", "cmp_none"),
+          quote: await tx.quotes.find("cmp_none", "qt_none"),
+          payment: await tx.payments.findByIdempotencyKey("cmp_none", "key"),
+          profiles: await tx.paymentProfiles.findInUse("cmp_none", ["pp_a", "pp_b"]),
+        }))
+      const none = { company: undefined, quote: undefined, payment: undefined, profiles: [] }
+      expect(await hotReads()).toEqual(none)
+      const prepared = await sql<{ name: string }>`select name from pg_prepared_statements`.execute(storage.db)
+      expect(prepared.rows.filter((row) => row.name.startsWith("pe_")).length).toBeGreaterThanOrEqual(4)
+
+      for (const table of ["companies", "quotes", "payments", "payment_profiles"]) {
+        await sql`alter table ${sql.table(table)} add column added_later text`.execute(storage.db)
+      }
+      expect(await hotReads()).toEqual(none)
+    } finally {
+      await storage.db.schema.dropSchema(schema).ifExists().cascade().execute()
+      await storage.close()
+    }
   })
 })

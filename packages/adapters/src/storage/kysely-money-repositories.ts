@@ -7,6 +7,7 @@ import type {
   PaymentProfileRecord,
   PaymentRecord,
   PaymentStatusValue,
+  ProfileInUse,
   ProfileStatus,
   QuoteRecord,
   Slice,
@@ -14,6 +15,9 @@ import type {
   Window,
 } from "@payments-engine/core"
 import { type Kysely, type Selectable, sql } from "kysely"
+import type { RepositoryFactories } from "./lazy-repositories.ts"
+import { preparedQuery } from "./prepared-query.ts"
+import { paymentColumns, paymentProfileColumns, quoteColumns } from "./table-columns.ts"
 import type { BankAccountsTable, PaymentProfilesTable, PaymentsTable, StorageTables } from "./storage-tables.ts"
 
 type Db = Kysely<StorageTables>
@@ -64,13 +68,93 @@ const slice = async <T>(
   return { rows: await rows(window.offset, window.limit), total }
 }
 
+// The queries of creating a quote and a payment, compiled once (see preparedQuery).
+
+const findProfilePairInUse = preparedQuery(
+  (db: Db, p: { readonly companyId: string; readonly first: string; readonly second: string }) =>
+    db
+      .selectFrom("payment_profiles as p")
+      .innerJoin("bank_accounts as b", "b.id", "p.bank_account_id")
+      .leftJoin("entities as e", (join) =>
+        join
+          .onRef("e.id", "=", "b.owner_id")
+          .onRef("e.company_id", "=", "b.company_id")
+          .on("b.owner_type", "=", "Entity")
+          .on("e.deleted_at", "is", null),
+      )
+      .leftJoin("recipients as r", (join) =>
+        join
+          .onRef("r.id", "=", "b.owner_id")
+          .onRef("r.company_id", "=", "b.company_id")
+          .on("b.owner_type", "=", "Counterparty")
+          .on("r.deleted_at", "is", null),
+      )
+      .select(paymentProfileColumns.map((column) => `p.${column}` as const))
+      .select([
+        "b.owner_type",
+        "b.owner_id",
+        "b.provider_connection_id",
+        "b.provider_beneficiary_id",
+        "e.id as live_entity_id",
+        "e.payment_integration_active",
+        "r.id as live_recipient_id",
+      ])
+      .where("p.company_id", "=", p.companyId)
+      .where("p.id", "in", [p.first, p.second]),
+)
+
+const toProfileInUse = ({
+  owner_type,
+  owner_id,
+  provider_connection_id,
+  provider_beneficiary_id,
+  live_entity_id,
+  payment_integration_active,
+  live_recipient_id,
+  ...profile
+}: Awaited<ReturnType<typeof findProfilePairInUse>>[number]): ProfileInUse => ({
+  profile: toProfile(profile),
+  owner_type: owner_type as OwnerType,
+  owner_id,
+  provider_connection_id,
+  provider_beneficiary_id,
+  owner_live: live_entity_id !== null || live_recipient_id !== null,
+  integration_active: Boolean(payment_integration_active),
+})
+
+const insertQuote = preparedQuery((db: Db, row: QuoteRecord) => db.insertInto("quotes").values(row))
+
+const findQuote = preparedQuery((db: Db, p: { readonly companyId: string; readonly id: string }) =>
+  db.selectFrom("quotes").select(quoteColumns).where("company_id", "=", p.companyId).where("id", "=", p.id),
+)
+
+/** Both unique constraints (quote; company and key) decide at once; DO NOTHING leaves the transaction usable. */
+const insertPaymentIfNew = preparedQuery((db: Db, row: PaymentRecord) =>
+  db
+    .insertInto("payments")
+    .values(row)
+    .onConflict((oc) => oc.doNothing())
+    .returning("id"),
+)
+
+const findPaymentByKey = preparedQuery((db: Db, p: { readonly companyId: string; readonly key: string }) =>
+  db
+    .selectFrom("payments")
+    .select(paymentColumns)
+    .where("company_id", "=", p.companyId)
+    .where("idempotency_key", "=", p.key),
+)
+
+const insertJob = preparedQuery((db: Db, row: JobRecord) => db.insertInto("jobs").values(row))
+
 /**
- * The money-movement repositories over one Kysely handle. Conditional writes (`insertIfNew`,
- * `compareAndSetStatus`, `claimDue`) decide in one statement and read their outcome from
- * `RETURNING`, so they hold between concurrent transactions on Postgres.
+ * The money-movement repositories, one factory each over a Kysely handle (see
+ * `kyselyRepositories`, which builds each when a transaction first uses it). Conditional writes (`insertIfNew`, `compareAndSetStatus`, `claimDue`) decide in one
+ * statement and read their outcome from `RETURNING`, so they hold between concurrent
+ * transactions on Postgres.
  */
-export const kyselyMoneyRepositories = (db: Db): MoneyRepositories => ({
-  bankAccounts: {
+export const kyselyMoneyRepositoryFactories: RepositoryFactories<MoneyRepositories> = {
+  bankAccounts: (db) => ({
     insert: async (row) => {
       await db.insertInto("bank_accounts").values(bankAccountRow(row)).execute()
     },
@@ -103,9 +187,9 @@ export const kyselyMoneyRepositories = (db: Db): MoneyRepositories => ({
         .execute()
       return rows.map(toBankAccount)
     },
-  },
+  }),
 
-  paymentProfiles: {
+  paymentProfiles: (db) => ({
     insert: async (row) => {
       await db.insertInto("payment_profiles").values(row).execute()
     },
@@ -118,6 +202,15 @@ export const kyselyMoneyRepositories = (db: Db): MoneyRepositories => ({
         .executeTakeFirst()
       return row === undefined ? undefined : toProfile(row)
     },
+    findInUse: async (companyId, ids) => {
+      const found: ProfileInUse[] = []
+      // Two ids a query: quotes and payments ask for their two profiles, the job for one.
+      for (let i = 0; i < ids.length; i += 2) {
+        const pair = { companyId, first: ids[i]!, second: ids[i + 1] ?? ids[i]! }
+        for (const row of await findProfilePairInUse(db, pair)) found.push(toProfileInUse(row))
+      }
+      return found
+    },
     listByBankAccounts: async (bankAccountIds) => {
       if (bankAccountIds.length === 0) return []
       const rows = await db
@@ -128,30 +221,18 @@ export const kyselyMoneyRepositories = (db: Db): MoneyRepositories => ({
         .execute()
       return rows.map(toProfile)
     },
-  },
+  }),
 
-  quotes: {
+  quotes: (db) => ({
     insert: async (row: QuoteRecord) => {
-      await db.insertInto("quotes").values(row).execute()
+      await insertQuote(db, row)
     },
-    find: async (companyId, id) =>
-      (await db
-        .selectFrom("quotes")
-        .selectAll()
-        .where("company_id", "=", companyId)
-        .where("id", "=", id)
-        .executeTakeFirst()) as QuoteRecord | undefined,
-  },
+    find: async (companyId, id) => (await findQuote(db, { companyId, id }))[0] as QuoteRecord | undefined,
+  }),
 
-  payments: {
+  payments: (db) => ({
     insertIfNew: async (row) => {
-      // Both unique constraints (quote, company + key) decide atomically; DO NOTHING leaves the transaction usable.
-      const inserted = await db
-        .insertInto("payments")
-        .values(row)
-        .onConflict((oc) => oc.doNothing())
-        .returning("id")
-        .executeTakeFirst()
+      const [inserted] = await insertPaymentIfNew(db, row)
       return inserted === undefined ? "conflict" : "inserted"
     },
     find: async (companyId, id) => {
@@ -168,12 +249,7 @@ export const kyselyMoneyRepositories = (db: Db): MoneyRepositories => ({
       return row === undefined ? undefined : toPayment(row)
     },
     findByIdempotencyKey: async (companyId, key) => {
-      const row = await db
-        .selectFrom("payments")
-        .selectAll()
-        .where("company_id", "=", companyId)
-        .where("idempotency_key", "=", key)
-        .executeTakeFirst()
+      const [row] = await findPaymentByKey(db, { companyId, key })
       return row === undefined ? undefined : toPayment(row)
     },
     findByQuote: async (quoteId) => {
@@ -201,11 +277,11 @@ export const kyselyMoneyRepositories = (db: Db): MoneyRepositories => ({
         .executeTakeFirst()
       return row === undefined ? undefined : toPayment(row)
     },
-  },
+  }),
 
-  jobs: {
+  jobs: (db) => ({
     enqueue: async (row) => {
-      await db.insertInto("jobs").values(row).execute()
+      await insertJob(db, row)
     },
     claimDue: async (now, lockedUntil, limit) => {
       // The outer conditions repeat the inner ones: on Postgres a second claimer that waited on
@@ -263,9 +339,9 @@ export const kyselyMoneyRepositories = (db: Db): MoneyRepositories => ({
           .where("state", "=", "queued")
           .executeTakeFirst()
       )?.next ?? undefined,
-  },
+  }),
 
-  events: {
+  events: (db) => ({
     append: async (row: EventRecord) => {
       await db.insertInto("events").values(row).execute()
     },
@@ -278,5 +354,5 @@ export const kyselyMoneyRepositories = (db: Db): MoneyRepositories => ({
         window,
       )
     },
-  },
-})
+  }),
+}

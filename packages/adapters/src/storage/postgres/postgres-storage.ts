@@ -1,6 +1,7 @@
-import { CompiledQuery, Kysely, PostgresDialect } from "kysely"
+import { CompiledQuery, Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from "kysely"
 import pg from "pg"
 import { createKyselyStorage, type KyselyStorage } from "../kysely-storage.ts"
+import { type preparedQuery, preparedStatementName } from "../prepared-query.ts"
 import type { StorageTables } from "../storage-tables.ts"
 
 /** Options of {@link openPostgresStorage}. */
@@ -53,6 +54,29 @@ export const ensureSchema = async <DB>(db: Kysely<DB>, schema: string): Promise<
 }
 
 /**
+ * The pool as Kysely sees it, except that the statements {@link preparedQuery} compiled run as
+ * named statements: pg parses and plans each once per connection, which on the hot path of
+ * quotes and payments saves more time than the statements take to run. Every other statement
+ * runs as before. Those statements name the columns they select (`table-columns.ts`), so a
+ * migration that adds a column leaves the statements a running process keeps valid.
+ */
+const namingStatements = (pool: pg.Pool): PostgresPool => ({
+  connect: async () => {
+    const client = await pool.connect()
+    return {
+      query: ((sql: string, parameters: ReadonlyArray<unknown>) => {
+        const name = typeof sql === "string" ? preparedStatementName(sql) : undefined
+        return name === undefined
+          ? client.query(sql, parameters as unknown[])
+          : client.query({ name, text: sql, values: parameters as unknown[] })
+      }) as unknown as PostgresPoolClient["query"],
+      release: () => client.release(),
+    }
+  },
+  end: () => pool.end(),
+})
+
+/**
  * Connects to Postgres with a `pg` pool and returns the migrated storage on it. Several engine
  * processes may share the database (`capabilities.multiProcess` is true). Rejects when the server
  * cannot be reached or the migrations fail.
@@ -70,7 +94,7 @@ export const openPostgresStorage = async (options: PostgresStorageOptions): Prom
   pool.on("error", () => {})
   const db = new Kysely<StorageTables>({
     dialect: new PostgresDialect({
-      pool,
+      pool: namingStatements(pool),
       ...(searchPath === undefined
         ? {}
         : {

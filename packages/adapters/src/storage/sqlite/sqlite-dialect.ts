@@ -11,18 +11,16 @@ const statementCacheSize = 500
  */
 const withStatementCache = (database: BetterSqlite3.Database): BetterSqlite3.Database => {
   const statements = new Map<string, BetterSqlite3.Statement>()
+  const prepare = (source: string) => {
+    const cached = statements.get(source)
+    if (cached !== undefined) return cached
+    const statement = database.prepare(source)
+    if (statements.size >= statementCacheSize) statements.delete(statements.keys().next().value as string)
+    statements.set(source, statement)
+    return statement
+  }
   return new Proxy(database, {
-    get(target, property, receiver) {
-      if (property !== "prepare") return Reflect.get(target, property, receiver)
-      return (source: string) => {
-        const cached = statements.get(source)
-        if (cached !== undefined) return cached
-        const statement = target.prepare(source)
-        if (statements.size >= statementCacheSize) statements.delete(statements.keys().next().value as string)
-        statements.set(source, statement)
-        return statement
-      }
-    },
+    get: (target, property, receiver) => (property === "prepare" ? prepare : Reflect.get(target, property, receiver)),
   })
 }
 

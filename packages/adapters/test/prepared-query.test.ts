@@ -1,0 +1,87 @@
+import { afterAll, describe, expect, it } from "vitest"
+import type { KyselyStorage, StorageTables } from "../src/index.ts"
+import { preparedQuery } from "../src/storage/prepared-query.ts"
+import { openTestPostgres, openTestSqlite, type TestStorages } from "../src/testing/index.ts"
+
+const at = "2025-03-01T12:00:00.000Z"
+
+const insertWorkspace = preparedQuery((db: KyselyStorage["db"], row: StorageTables["workspaces"]) =>
+  db.insertInto("workspaces").values(row),
+)
+const findWorkspace = preparedQuery((db: KyselyStorage["db"], p: { readonly name: string }) =>
+  db.selectFrom("workspaces").selectAll().where("name", "=", p.name),
+)
+const insertCompanyIfNew = preparedQuery((db: KyselyStorage["db"], row: StorageTables["companies"]) =>
+  db
+    .insertInto("companies")
+    .values(row)
+    .onConflict((oc) => oc.doNothing())
+    .returning("id"),
+)
+/** A constant ("api_client") beside the values: it must stay what it was compiled as. */
+const findApiClients = preparedQuery((db: KyselyStorage["db"], p: { readonly workspaceId: string }) =>
+  db.selectFrom("companies").select("id").where("workspace_id", "=", p.workspaceId).where("role", "=", "api_client"),
+)
+
+const company = (id: string, workspaceId: string, role: string, deletedAt: string | null) => ({
+  id,
+  workspace_id: workspaceId,
+  name: `Company ${id}`,
+  country: "US",
+  default_currency: "USD",
+  role,
+  created_at: at,
+  updated_at: at,
+  deleted_at: deletedAt,
+})
+
+const describePrepared = (source: TestStorages<string>) =>
+  describe(`preparedQuery on ${source.kind}`, () => {
+    afterAll(() => source.close())
+
+    it("binds each call's own values, in and out of transactions, nulls included", async () => {
+      const storage = await source.factory()
+      for (const name of ["alpha", "beta", "gamma"]) {
+        await insertWorkspace(storage.db, { id: `ws_${name}`, name, created_at: at })
+      }
+      expect(await findWorkspace(storage.db, { name: "beta" })).toEqual([
+        { id: "ws_beta", name: "beta", created_at: at },
+      ])
+      expect(await findWorkspace(storage.db, { name: "delta" })).toEqual([])
+
+      await storage.db.transaction().execute(async (trx) => {
+        expect(await insertCompanyIfNew(trx, company("cmp_1", "ws_alpha", "api_client", null))).toEqual([
+          { id: "cmp_1" },
+        ])
+        expect(await insertCompanyIfNew(trx, company("cmp_1", "ws_alpha", "api_client", null))).toEqual([])
+        await insertCompanyIfNew(trx, company("cmp_2", "ws_alpha", "platform", at))
+        await insertCompanyIfNew(trx, company("cmp_3", "ws_beta", "api_client", null))
+      })
+      const stored = await storage.db
+        .selectFrom("companies")
+        .select(["id", "role", "deleted_at"])
+        .orderBy("id")
+        .execute()
+      expect(stored).toEqual([
+        { id: "cmp_1", role: "api_client", deleted_at: null },
+        { id: "cmp_2", role: "platform", deleted_at: at },
+        { id: "cmp_3", role: "api_client", deleted_at: null },
+      ])
+      expect(await findApiClients(storage.db, { workspaceId: "ws_alpha" })).toEqual([{ id: "cmp_1" }])
+      expect(await findApiClients(storage.db, { workspaceId: "ws_beta" })).toEqual([{ id: "cmp_3" }])
+    })
+
+    it("rolls back with the transaction it ran in", async () => {
+      const storage = await source.factory()
+      await expect(
+        storage.db.transaction().execute(async (trx) => {
+          await insertWorkspace(trx, { id: "ws_gone", name: "gone", created_at: at })
+          throw new Error("roll back")
+        }),
+      ).rejects.toThrow("roll back")
+      expect(await findWorkspace(storage.db, { name: "gone" })).toEqual([])
+    })
+  })
+
+describePrepared(openTestSqlite())
+describePrepared(openTestPostgres())
