@@ -145,6 +145,18 @@ const faults: ReadonlyArray<{
     caughtBy: ["bank-accounts.create-and-read"],
   },
   {
+    bug: "reports every profile's owner as live, deleted entities and recipients too",
+    factory: withFault((tx) => ({
+      ...tx,
+      paymentProfiles: {
+        ...tx.paymentProfiles,
+        findInUse: async (companyId, ids) =>
+          (await tx.paymentProfiles.findInUse(companyId, ids)).map((use) => ({ ...use, owner_live: true })),
+      },
+    })),
+    caughtBy: ["quotes.profile-rules"],
+  },
+  {
     bug: "claims due jobs without writing their lock",
     factory: withFault((tx) => ({
       ...tx,
