@@ -17,8 +17,8 @@ import type {
 import { type Kysely, type Selectable, sql } from "kysely"
 import type { RepositoryFactories } from "./lazy-repositories.ts"
 import { preparedQuery } from "./prepared-query.ts"
-import { paymentColumns, paymentProfileColumns, quoteColumns } from "./table-columns.ts"
 import type { BankAccountsTable, PaymentProfilesTable, PaymentsTable, StorageTables } from "./storage-tables.ts"
+import { paymentColumns, paymentProfileColumns, quoteColumns } from "./table-columns.ts"
 
 type Db = Kysely<StorageTables>
 

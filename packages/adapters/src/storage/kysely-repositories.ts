@@ -18,7 +18,6 @@ import { kyselyFeatureRepository } from "./kysely-feature-repositories.ts"
 import { kyselyMoneyRepositoryFactories } from "./kysely-money-repositories.ts"
 import { lazyRepositories, type RepositoryFactories } from "./lazy-repositories.ts"
 import { preparedQuery } from "./prepared-query.ts"
-import { companyColumns } from "./table-columns.ts"
 import type {
   ApiKeysTable,
   CompaniesTable,
@@ -27,6 +26,7 @@ import type {
   RecipientsTable,
   StorageTables,
 } from "./storage-tables.ts"
+import { companyColumns } from "./table-columns.ts"
 
 type Db = Kysely<StorageTables>
 

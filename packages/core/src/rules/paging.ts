@@ -102,4 +102,6 @@ export const pagePolicies = {
   companies: { defaultPerPage: 20, maxPerPage: 100 },
   entities: { defaultPerPage: 20, maxPerPage: 100 },
   recipients: { defaultPerPage: 100, maxPerPage: 100 },
+  payments: { defaultPerPage: 25, maxPerPage: 100 },
+  bankAccounts: { defaultPerPage: 25, maxPerPage: 100 },
 } as const satisfies Record<string, PagePolicy>

@@ -12,7 +12,7 @@ import type { RequirementsSchema } from "../ports/payment-provider.ts"
 import type { Repositories } from "../ports/storage.ts"
 import { maskAccountNumber } from "../rules/account-number-mask.ts"
 import { readPath, validateBeneficiaryDetails } from "../rules/beneficiary-validation.ts"
-import { type Page, type PageQuery, pageOffset, parsePageRequest, toPage } from "../rules/paging.ts"
+import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
 import { type Actor, requireWrite } from "./actor.ts"
 import { findLiveCompany } from "./companies.ts"
 import { decodeBody } from "./decode-body.ts"
@@ -20,8 +20,6 @@ import { appendEvents, unixSeconds } from "./events.ts"
 import type { MoneyPorts } from "./money-ports.ts"
 import { providerCall } from "./provider-call.ts"
 import { call, inTransaction } from "./transaction.ts"
-
-export const bankAccountPagePolicy = { defaultPerPage: 25, maxPerPage: 100 } as const
 
 export const toPaymentProfile = (row: PaymentProfileRecord): PaymentProfile => ({
   id: row.id,
@@ -267,7 +265,7 @@ export const makeBankAccounts = (ports: MoneyPorts) => ({
     query: PageQuery = {},
   ): Effect.Effect<Page<BankAccount>, Invalid | NotFound> =>
     Effect.gen(function* () {
-      const request = yield* parsePageRequest(query, bankAccountPagePolicy)
+      const request = yield* parsePageRequest(query, pagePolicies.bankAccounts)
       return yield* inTransaction(ports.storage, (tx) =>
         Effect.gen(function* () {
           const company = yield* findLiveCompany(tx, actor, companyId)

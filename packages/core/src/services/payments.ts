@@ -9,7 +9,7 @@ import {
 import { PaymentFields, type PaymentInstruction } from "../model/payment.ts"
 import type { PaymentFilter, PaymentProfileRecord, PaymentRecord, PaymentStatusValue } from "../ports/money-storage.ts"
 import type { CompanyRecord, Repositories } from "../ports/storage.ts"
-import { type Page, type PageQuery, pageOffset, parsePageRequest, toPage } from "../rules/paging.ts"
+import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
 import { type Actor, requireWrite } from "./actor.ts"
 import { toPaymentProfile } from "./bank-accounts.ts"
 import { findLiveCompany } from "./companies.ts"
@@ -20,8 +20,6 @@ import type { MoneyPorts } from "./money-ports.ts"
 import { providerCall } from "./provider-call.ts"
 import { checkQuoteProfiles } from "./quotes.ts"
 import { call, inTransaction } from "./transaction.ts"
-
-export const paymentPagePolicy = { defaultPerPage: 25, maxPerPage: 100 } as const
 
 /** The job that moves a payment through the provider. */
 export const executePaymentJob = "execute_payment"
@@ -239,7 +237,7 @@ export const makePayments = (ports: MoneyPorts) => {
       query: PageQuery & { readonly status?: unknown; readonly payment_batch_id?: unknown } = {},
     ) =>
       Effect.gen(function* () {
-        const request = yield* parsePageRequest(query, paymentPagePolicy)
+        const request = yield* parsePageRequest(query, pagePolicies.payments)
         const filter: { status?: PaymentStatusValue; payment_batch_id?: string } = {}
         if (query.status !== undefined) {
           if (typeof query.status !== "string" || !(paymentStatuses as ReadonlyArray<string>).includes(query.status)) {

@@ -3,6 +3,7 @@ import {
   BankAccountCreate,
   PaymentCreate,
   PaymentInstruction,
+  pagePolicies,
   Quote,
   QuoteCreate,
   RequirementsRequest,
@@ -10,9 +11,6 @@ import {
 import { Schema } from "effect"
 import { BankAccountRequirements, PaymentListQuery, PaymentMethod, PaymentMethodsQuery } from "./money-schemas.ts"
 import type { RouteSpec } from "./route-table.ts"
-
-/** Payments and bank accounts: 25 a page by default, 100 at most (the spec's limits). */
-const pagedBy25 = { defaultPerPage: 25, maxPerPage: 100 }
 
 /**
  * Rows of money movement: payment methods and bank-account requirements (from the payment
@@ -69,7 +67,7 @@ export const moneyRoutes: ReadonlyArray<RouteSpec> = [
     summary: "The company's bank accounts: recipients' and funding accounts",
     tag: "Bank accounts",
     auth: "bearer",
-    paging: pagedBy25,
+    paging: pagePolicies.bankAccounts,
     response: { kind: "page", schema: BankAccount },
     status: 200,
     errors: [400, 401, 404],
@@ -124,7 +122,7 @@ export const moneyRoutes: ReadonlyArray<RouteSpec> = [
     tag: "Payments",
     auth: "bearer",
     query: PaymentListQuery,
-    paging: pagedBy25,
+    paging: pagePolicies.payments,
     response: { kind: "page", schema: PaymentInstruction },
     status: 200,
     errors: [400, 401, 404],
