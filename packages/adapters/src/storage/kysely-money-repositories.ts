@@ -148,10 +148,10 @@ const findPaymentByKey = preparedQuery((db: Db, p: { readonly companyId: string;
 const insertJob = preparedQuery((db: Db, row: JobRecord) => db.insertInto("jobs").values(row))
 
 /**
- * The money-movement repositories, one factory each over a Kysely handle (see
- * `kyselyRepositories`, which builds each when a transaction first uses it). Conditional writes (`insertIfNew`, `compareAndSetStatus`, `claimDue`) decide in one
- * statement and read their outcome from `RETURNING`, so they hold between concurrent
- * transactions on Postgres.
+ * The money-movement repositories, one factory each over a Kysely handle (`kyselyRepositories`
+ * builds each when a transaction first uses it). Conditional writes (`insertIfNew`,
+ * `compareAndSetStatus`, `claimDue`) decide in one statement and read their outcome from
+ * `RETURNING`, so they hold between concurrent transactions on Postgres.
  */
 export const kyselyMoneyRepositoryFactories: RepositoryFactories<MoneyRepositories> = {
   bankAccounts: (db) => ({

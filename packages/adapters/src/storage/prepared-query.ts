@@ -40,6 +40,7 @@ const slotOf = (parameter: unknown): Slot =>
  *
  * `build` must use the values only as values (compared, inserted, set), never to decide the
  * shape of the query: an `if` on a value, or a list whose length varies, needs a plain query.
+ * A value may be null but not undefined (Kysely leaves an undefined column out; this cannot).
  *
  * @example
  * const findQuote = preparedQuery((db, p: { companyId: string; id: string }) =>
