@@ -1,7 +1,7 @@
 import { sandboxExamples } from "@payments-engine/adapters"
 import { expect } from "vitest"
 import { expectError } from "./expectations.ts"
-import { expectDocumentedShape, paymentBody, quoteBody } from "./money-fixtures.ts"
+import { documentedClient, expectDocumentedShape, paymentBody, quoteBody } from "./money-fixtures.ts"
 import type { TestService } from "./test-service.ts"
 
 /** An amount with two decimals ("1118.51") as integer cents, so consistency checks stay exact. */
@@ -34,18 +34,8 @@ const expectConverted = (principal: string, rate: number, target: string) => {
  * rate less the margin, and the net one is paid to completion.
  */
 export const crossCurrencyFlow = async (service: TestService): Promise<void> => {
-  const token = await service.signIn("cross-currency")
-  const call = async (operationId: string, method: string, path: string, body?: unknown) => {
-    const response = await service.request(method, path, { token, ...(body === undefined ? {} : { body }) })
-    expectDocumentedShape(service.routes, operationId, response)
-    return response
-  }
-  const cid = (
-    await call("createCompany", "POST", "/api/v1/companies", { name: "Acme", country: "US", default_currency: "USD" })
-  ).body.data.id
-  const eid = (
-    await call("createEntity", "POST", `/api/v1/companies/${cid}/entities`, { name: "Acme", country_alpha2: "US" })
-  ).body.data.id
+  const { token, call, companyWithEntity } = await documentedClient(service, "cross-currency")
+  const { cid, eid } = await companyWithEntity()
   const funding = await call(
     "sandboxLinkFundingAccount",
     "POST",

@@ -93,6 +93,31 @@ export const expectDocumentedShape = (
   }
 }
 
+/**
+ * A client of a new workspace, as the black-box flows drive the API: `call` checks every answer
+ * against the shape its route documents, and `companyWithEntity` makes the usual start.
+ *
+ * @example
+ * const { call, companyWithEntity } = await documentedClient(service, "payer")
+ * const { cid, eid } = await companyWithEntity()
+ */
+export const documentedClient = async (service: TestService, workspace: string) => {
+  const token = await service.signIn(workspace)
+  const call = async (operationId: string, method: string, path: string, body?: unknown) => {
+    const response = await service.request(method, path, { token, ...(body === undefined ? {} : { body }) })
+    expectDocumentedShape(service.routes, operationId, response)
+    return response
+  }
+  const companyWithEntity = async () => {
+    const company = { name: "Acme", country: "US", default_currency: "USD" }
+    const cid: string = (await call("createCompany", "POST", "/api/v1/companies", company)).body.data.id
+    const entity = { name: "Acme", country_alpha2: "US" }
+    const eid: string = (await call("createEntity", "POST", `/api/v1/companies/${cid}/entities`, entity)).body.data.id
+    return { cid, eid }
+  }
+  return { token, call, companyWithEntity }
+}
+
 /** The ids a payer needs: company, entity, a recipient with a US ACH account, a linked funding account. */
 export interface Payer {
   readonly token: string

@@ -1,7 +1,7 @@
 import { sandboxExamples } from "@payments-engine/adapters"
 import { expect } from "vitest"
 import { isoTimestamp } from "./expectations.ts"
-import { expectDocumentedShape, fillRequirements, paymentBody, quoteBody } from "./money-fixtures.ts"
+import { documentedClient, fillRequirements, paymentBody, quoteBody } from "./money-fixtures.ts"
 import type { TestService } from "./test-service.ts"
 
 /**
@@ -11,18 +11,8 @@ import type { TestService } from "./test-service.ts"
  * Every success body is checked against the shape its route documents. Run on every storage.
  */
 export const paymentFlow = async (service: TestService): Promise<void> => {
-  const token = await service.signIn("payer")
-  const call = async (operationId: string, method: string, path: string, body?: unknown) => {
-    const response = await service.request(method, path, { token, ...(body === undefined ? {} : { body }) })
-    expectDocumentedShape(service.routes, operationId, response)
-    return response
-  }
-  const cid = (
-    await call("createCompany", "POST", "/api/v1/companies", { name: "Acme", country: "US", default_currency: "USD" })
-  ).body.data.id
-  const eid = (
-    await call("createEntity", "POST", `/api/v1/companies/${cid}/entities`, { name: "Acme", country_alpha2: "US" })
-  ).body.data.id
+  const { call, companyWithEntity } = await documentedClient(service, "payer")
+  const { cid, eid } = await companyWithEntity()
   const rid = (await call("createRecipient", "POST", `/api/v1/companies/${cid}/recipients`, { name: "Jane Supplier" }))
     .body.data.id
 
