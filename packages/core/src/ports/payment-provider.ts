@@ -1,3 +1,5 @@
+import type { BankAccountRequirements, PaymentMethod } from "../model/bank-account-requirements.ts"
+
 /**
  * The payment provider port: what the engine needs from the outside payment service (payment
  * methods, bank-account form schemas, beneficiaries, FX rates, payment execution).
@@ -44,13 +46,8 @@ export interface PaymentMethodQuery {
   readonly entityType: EntityType
 }
 
-/** One entry of `GET /api/v1/payment_methods`. */
-export interface PaymentMethodOption {
-  /** "LOCAL" or "SWIFT". */
-  readonly transfer_method: string
-  /** For example ["ACH", "FEDWIRE"]; may be empty. */
-  readonly local_clearing_systems: ReadonlyArray<string>
-}
+/** One entry of `GET /api/v1/payment_methods` ({@link PaymentMethod}). */
+export type PaymentMethodOption = PaymentMethod
 
 export interface RequirementsQuery extends PaymentMethodQuery {
   /** Upper case ("LOCAL", "SWIFT") or absent. */
@@ -63,49 +60,16 @@ export type RequirementsAnswer =
   | { readonly ok: true; readonly schema: RequirementsSchema }
   | { readonly ok: false; readonly message: string }
 
-/** The spec's bank-account requirements schema, exactly as `data` of the endpoint. */
-export interface RequirementsSchema {
-  readonly condition: {
-    readonly account_currency: string
-    readonly bank_country_code: string
-    readonly entity_type: EntityType
-    readonly local_clearing_system: string | null
-    readonly transfer_method: string
-  }
-  readonly fields: ReadonlyArray<RequirementField>
+/**
+ * The spec's bank-account requirements schema, `data` of the endpoint
+ * ({@link BankAccountRequirements}), and how an account that satisfies it is paid.
+ */
+export interface RequirementsSchema extends BankAccountRequirements {
   /**
-   * How an account that satisfies this schema is paid: the payment method of its profile and
-   * routing detail (ach, wire, swift, sepa, fps, ...). Not part of the wire shape.
+   * The payment method of the profile and routing detail of an account that satisfies this
+   * schema (ach, wire, swift, sepa, fps, ...). Not part of the wire shape.
    */
   readonly payment_method: string
-}
-
-export interface RequirementField {
-  readonly enabled: boolean
-  /** Dot path into `beneficiary_details`, e.g. "bank_details.account_number". */
-  readonly path: string
-  readonly required: boolean
-  readonly field: {
-    readonly key: string
-    readonly label: string
-    readonly type: "INPUT" | "SELECT" | "RADIO" | "TRANSFER_METHOD"
-    readonly options: ReadonlyArray<{ readonly label: string; readonly value: string }>
-    readonly default: string | null
-    /** Changing this field changes the schema: ask again with the new value. */
-    readonly refresh: boolean
-  }
-  readonly rule: FieldRule | null
-}
-
-/**
- * How a value is checked. `type` names a checksum where the real world has one; every rule also
- * carries the pattern and lengths a form can check by itself.
- */
-export interface FieldRule {
-  readonly type: "REGEX" | "IBAN" | "ABA_ROUTING_NUMBER" | "CLABE"
-  readonly pattern: string
-  readonly minimum_length: number | null
-  readonly maximum_length: number | null
 }
 
 /** `beneficiary_details` of a bank-account create, already validated against the schema. */

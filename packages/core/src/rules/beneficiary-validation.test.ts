@@ -1,6 +1,7 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import type { FieldRule, RequirementField, RequirementsSchema } from "../ports/payment-provider.ts"
+import type { FieldRule, RequirementField } from "../model/bank-account-requirements.ts"
+import type { RequirementsSchema } from "../ports/payment-provider.ts"
 import { readPath, validateBeneficiaryDetails } from "./beneficiary-validation.ts"
 
 const field = (

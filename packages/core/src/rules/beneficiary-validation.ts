@@ -1,5 +1,6 @@
 import type { FieldError } from "../errors.ts"
-import type { FieldRule, RequirementField, RequirementsSchema } from "../ports/payment-provider.ts"
+import type { FieldRule, RequirementField } from "../model/bank-account-requirements.ts"
+import type { RequirementsSchema } from "../ports/payment-provider.ts"
 import { isValidAbaRoutingNumber, isValidClabe, isValidIban } from "./bank-account-checksums.ts"
 
 /**

@@ -1,15 +1,17 @@
 import {
   BankAccount,
   BankAccountCreate,
+  BankAccountRequirements,
   PaymentCreate,
   PaymentInstruction,
+  PaymentMethod,
   pagePolicies,
   Quote,
   QuoteCreate,
   RequirementsRequest,
 } from "@payments-engine/core"
 import { Schema } from "effect"
-import { BankAccountRequirements, PaymentListQuery, PaymentMethod, PaymentMethodsQuery } from "./money-schemas.ts"
+import { PaymentListQuery, PaymentMethodsQuery } from "./money-schemas.ts"
 import type { RouteSpec } from "./route-table.ts"
 
 /**
