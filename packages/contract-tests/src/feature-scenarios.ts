@@ -21,6 +21,25 @@ const companyWithEntity = async (engine: Engine, actor: Actor, country = "US") =
   return { company, entity }
 }
 
+/** The stored row of a multi-currency application just enabled at `at`. */
+const createdFeatureRow = (
+  applicationId: string,
+  actor: Actor,
+  companyId: string,
+  entityId: string,
+  at: string,
+): FeatureRecord => ({
+  application_id: applicationId,
+  workspace_id: actor.workspaceId,
+  company_id: companyId,
+  entity_id: entityId,
+  feature_identifier: "multi_currency_account",
+  status: "CREATED",
+  machine_version: 1,
+  created_at: at,
+  updated_at: at,
+})
+
 const storedFeature = (storage: Storage, workspaceId: string, applicationId: string) =>
   storage.transaction((tx) => tx.features.findByApplicationId(workspaceId, applicationId))
 
@@ -57,17 +76,7 @@ export const featureScenarios: ScenarioGroup = {
         })
         expect(await engine.features.list(actor, company.id, entity.id)).toEqual([first.feature])
 
-        const row: FeatureRecord = {
-          application_id: first.feature.application_id,
-          workspace_id: actor.workspaceId,
-          company_id: company.id,
-          entity_id: entity.id,
-          feature_identifier: "multi_currency_account",
-          status: "CREATED",
-          machine_version: 1,
-          created_at: at,
-          updated_at: at,
-        }
+        const row = createdFeatureRow(first.feature.application_id, actor, company.id, entity.id, at)
         expect(await storedFeature(storage, actor.workspaceId, row.application_id)).toEqual(row)
         const stranger = await workspace()
         expect(await storedFeature(storage, stranger.workspaceId, row.application_id)).toBeUndefined()
@@ -342,17 +351,7 @@ export const featureConcurrencyScenarios: ScenarioGroup = {
         const { company, entity } = await companyWithEntity(engine, actor)
         const ids = counterIds()
         const at = clock.now().toISOString()
-        const rows: Array<FeatureRecord> = [1, 2, 3].map(() => ({
-          application_id: ids.next("app"),
-          workspace_id: actor.workspaceId,
-          company_id: company.id,
-          entity_id: entity.id,
-          feature_identifier: "multi_currency_account",
-          status: "CREATED",
-          machine_version: 1,
-          created_at: at,
-          updated_at: at,
-        }))
+        const rows = [1, 2, 3].map(() => createdFeatureRow(ids.next("app"), actor, company.id, entity.id, at))
         const inserts = await Promise.all(rows.map((row) => storage.transaction((tx) => tx.features.insertOrGet(row))))
         const winners = inserts.filter((outcome) => outcome.inserted)
         expect(winners).toHaveLength(1)
