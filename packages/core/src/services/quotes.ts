@@ -51,7 +51,7 @@ const invalid = (field: string, message: string) => Effect.fail(Invalid.one(422,
 
 /**
  * The profiles of a quote, read in one go and checked by {@link checkProfilesForQuote}; also says
- * whether the paying entity has an active integration, and the recipient's provider beneficiary.
+ * whether the paying entity has an active integration.
  */
 export const checkQuoteProfiles = (tx: Repositories, companyId: string, fromId: string, toId: string) =>
   call(() => tx.paymentProfiles.findInUse(companyId, [fromId, toId])).pipe(
@@ -65,7 +65,6 @@ export const checkQuoteProfiles = (tx: Repositories, companyId: string, fromId: 
       return Effect.succeed({
         from: from.profile,
         to: to.profile,
-        beneficiaryId: to.provider_beneficiary_id,
         integrationActive: from.integration_active,
       })
     }),
