@@ -3,14 +3,19 @@ import type {
   EntityRecord,
   EventRecord,
   JobRecord,
-  MoneyRepositories,
   PaymentProfileRecord,
   PaymentRecord,
   QuoteRecord,
   RecipientRecord,
+  Repositories,
   Slice,
   Window,
 } from "@payments-engine/core"
+
+type MoneyRepositories = Pick<
+  Repositories,
+  "bankAccounts" | "paymentProfiles" | "quotes" | "payments" | "jobs" | "events"
+>
 
 /** The money-movement tables; records are immutable, a write replaces the map entry. */
 export interface MoneyTables {

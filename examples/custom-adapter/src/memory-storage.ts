@@ -208,7 +208,7 @@ export const createMemoryStorage = (): Storage => {
   let tables = emptyTables()
   let queue: Promise<unknown> = Promise.resolve()
   let closed = false
-  const capabilities: StorageCapabilities = { multiProcess: false }
+  const capabilities: StorageCapabilities = { multiProcess: false, concurrentTransactions: false }
 
   return {
     capabilities,

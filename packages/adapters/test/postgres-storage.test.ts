@@ -10,7 +10,7 @@ const postgres = openTestPostgres()
 describeStorage({
   name: `kysely storage on Postgres (${postgres.kind})`,
   source: postgres,
-  multiProcess: true,
+  multiProcess: postgres.kind === "server",
   concurrentTransactions: postgres.kind === "server",
 })
 

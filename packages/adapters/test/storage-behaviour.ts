@@ -137,7 +137,10 @@ export const describeStorage = (target: StorageTarget): void => {
 
     it("declares its capabilities", async () => {
       const storage = await source.factory()
-      expect(storage.capabilities).toEqual({ multiProcess: target.multiProcess })
+      expect(storage.capabilities).toEqual({
+        multiProcess: target.multiProcess,
+        concurrentTransactions: target.concurrentTransactions,
+      })
       await storage.close()
     })
 

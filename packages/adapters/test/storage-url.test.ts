@@ -48,7 +48,7 @@ describe("openStorageFromUrl", () => {
     const storage = await openStorageFromUrl("sqlite::memory:")
     expect({ dialect: storage.dialect, capabilities: storage.capabilities }).toEqual({
       dialect: "sqlite",
-      capabilities: { multiProcess: false },
+      capabilities: { multiProcess: false, concurrentTransactions: false },
     })
     await storage.close()
   })

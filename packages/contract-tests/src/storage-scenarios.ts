@@ -24,6 +24,7 @@ export const storageScenarios: ScenarioGroup = {
       title: "declares its capabilities",
       run: async ({ storage }) => {
         expect(typeof storage.capabilities.multiProcess).toBe("boolean")
+        expect(typeof storage.capabilities.concurrentTransactions).toBe("boolean")
       },
     },
     {

@@ -2,7 +2,6 @@ import type {
   BankAccountRecord,
   EventRecord,
   JobRecord,
-  MoneyRepositories,
   OwnerType,
   PaymentProfileRecord,
   PaymentRecord,
@@ -10,6 +9,7 @@ import type {
   ProfileInUse,
   ProfileStatus,
   QuoteRecord,
+  Repositories,
   Slice,
   UsageType,
   Window,
@@ -19,6 +19,11 @@ import type { RepositoryFactories } from "./lazy-repositories.ts"
 import { preparedQuery } from "./prepared-query.ts"
 import type { BankAccountsTable, PaymentProfilesTable, PaymentsTable, StorageTables } from "./storage-tables.ts"
 import { paymentColumns, paymentProfileColumns, quoteColumns } from "./table-columns.ts"
+
+type MoneyRepositories = Pick<
+  Repositories,
+  "bankAccounts" | "paymentProfiles" | "quotes" | "payments" | "jobs" | "events"
+>
 
 type Db = Kysely<StorageTables>
 

@@ -6,7 +6,6 @@ import type {
   CompanyRole,
   EntityRecord,
   IdempotencyRecord,
-  MoneyRepositories,
   RecipientRecord,
   Repositories,
   Slice,
@@ -27,6 +26,11 @@ import type {
   StorageTables,
 } from "./storage-tables.ts"
 import { companyColumns } from "./table-columns.ts"
+
+type MoneyRepositories = Pick<
+  Repositories,
+  "bankAccounts" | "paymentProfiles" | "quotes" | "payments" | "jobs" | "events"
+>
 
 type Db = Kysely<StorageTables>
 

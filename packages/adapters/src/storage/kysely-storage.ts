@@ -9,6 +9,12 @@ export interface KyselyStorageOptions {
   /** The SQL dialect of the Kysely instance: decides column collation and `capabilities`. */
   readonly dialect: StorageDialect
   /**
+   * What the database behind the Kysely instance can do, when it differs from the dialect's
+   * default: a Postgres server takes several processes and overlapping transactions; SQLite and
+   * PGlite (one connection, one process) take neither.
+   */
+  readonly capabilities?: StorageCapabilities
+  /**
    * Runs after `close()` has destroyed the Kysely instance, for resources the caller owns
    * (a temporary file, a schema to drop). Not run when opening fails.
    */
@@ -52,7 +58,10 @@ export const createKyselyStorage = async (
 ): Promise<KyselyStorage> => {
   const { dialect, onClose } = options
   await migrateStorage(db, { dialect })
-  const capabilities: StorageCapabilities = { multiProcess: dialect === "postgres" }
+  const capabilities: StorageCapabilities = options.capabilities ?? {
+    multiProcess: dialect === "postgres",
+    concurrentTransactions: dialect === "postgres",
+  }
   let closing: Promise<void> | undefined
 
   return {

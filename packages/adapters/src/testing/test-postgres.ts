@@ -71,6 +71,9 @@ const onServer = (connectionString: string): TestPostgres => {
   }
 }
 
+/** PGlite is one connection in this process: one transaction at a time, never shared by processes. */
+const pgliteCapabilities = { multiProcess: false, concurrentTransactions: false } as const
+
 const onPGlite = (): TestPostgres => {
   const tracker = storageTracker()
   const schemas = new WeakMap<KyselyStorage, string>()
@@ -90,7 +93,9 @@ const onPGlite = (): TestPostgres => {
     const db = new Kysely<StorageTables>({ dialect: pgliteStorageDialect(await instance, { schema, lock }) })
     try {
       await ensureSchema(db, schema)
-      const storage = tracker.track(await createKyselyStorage(db, { dialect: "postgres" }))
+      const storage = tracker.track(
+        await createKyselyStorage(db, { dialect: "postgres", capabilities: pgliteCapabilities }),
+      )
       schemas.set(storage, schema)
       return storage
     } catch (error) {

@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import type { ProfileInUse } from "../ports/money-storage.ts"
+import type { ProfileInUse } from "../ports/storage/index.ts"
 import { checkProfilesForQuote } from "./quote-profiles.ts"
 
 const at = "2030-01-01T00:00:00.000Z"

@@ -1,4 +1,4 @@
-import type { ProfileInUse } from "../ports/money-storage.ts"
+import type { ProfileInUse } from "../ports/storage/index.ts"
 
 /** Why a pair of profiles cannot be quoted: the field to blame and the message for the client. */
 export interface ProfileProblem {

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { Invalid, messages, Unauthorized } from "../errors.ts"
 import { SessionCreate } from "../model/session.ts"
-import type { ApiKeyRecord, ApiKeyScope, Repositories, WorkspaceRecord } from "../ports/storage.ts"
+import type { ApiKeyRecord, ApiKeyScope, Repositories, WorkspaceRecord } from "../ports/storage/index.ts"
 import { randomToken } from "../rules/random-token.ts"
 import type { Actor } from "./actor.ts"
 import { decodeBody } from "./decode-body.ts"

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { Forbidden, messages } from "../errors.ts"
-import type { ApiKeyScope } from "../ports/storage.ts"
+import type { ApiKeyScope } from "../ports/storage/index.ts"
 
 /**
  * Who is calling: the workspace every read and write is confined to, and what the caller may do.

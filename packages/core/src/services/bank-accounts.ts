@@ -1,15 +1,15 @@
 import { Effect } from "effect"
 import { type Forbidden, Invalid, messages, NotFound, type ProviderFailure } from "../errors.ts"
 import { type BankAccount, BankAccountCreate, type PaymentProfile } from "../model/bank-account.ts"
+import type { RequirementsSchema } from "../ports/payment-provider.ts"
 import type {
   AccountDetailRecord,
   BankAccountRecord,
   PartyAddressRecord,
   PaymentProfileRecord,
+  Repositories,
   RoutingDetailRecord,
-} from "../ports/money-storage.ts"
-import type { RequirementsSchema } from "../ports/payment-provider.ts"
-import type { Repositories } from "../ports/storage.ts"
+} from "../ports/storage/index.ts"
 import { maskAccountNumber } from "../rules/account-number-mask.ts"
 import { readPath, validateBeneficiaryDetails } from "../rules/beneficiary-validation.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"

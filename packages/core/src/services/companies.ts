@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { Forbidden, type Invalid, messages, NotFound } from "../errors.ts"
 import { type Company, CompanyCreate, CompanyUpdate } from "../model/company.ts"
-import type { CompanyRecord, CompanyRole, Repositories } from "../ports/storage.ts"
+import type { CompanyRecord, CompanyRole, Repositories } from "../ports/storage/index.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
 import { type Actor, requireWrite } from "./actor.ts"
 import { decodeBody } from "./decode-body.ts"

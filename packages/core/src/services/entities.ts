@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { Forbidden, Invalid, messages, NotFound } from "../errors.ts"
 import { type Entity, EntityCreate, type EntityDeleted, EntityUpdate } from "../model/entity.ts"
-import type { EntityRecord, Repositories } from "../ports/storage.ts"
+import type { EntityRecord, Repositories } from "../ports/storage/index.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
 import { type Actor, requireWrite } from "./actor.ts"
 import { findLiveCompany } from "./companies.ts"

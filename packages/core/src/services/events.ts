@@ -1,6 +1,5 @@
 import { Effect } from "effect"
-import type { EventRecord } from "../ports/money-storage.ts"
-import type { Repositories } from "../ports/storage.ts"
+import type { EventRecord, Repositories } from "../ports/storage/index.ts"
 import type { EnginePorts } from "./ports.ts"
 import { call } from "./transaction.ts"
 

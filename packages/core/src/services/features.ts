@@ -9,8 +9,7 @@ import {
   featureMessages,
   featureNames,
 } from "../model/feature.ts"
-import type { FeatureRecord } from "../ports/feature-storage.ts"
-import type { Repositories } from "../ports/storage.ts"
+import type { FeatureRecord, Repositories } from "../ports/storage/index.ts"
 import { type Actor, requireWrite } from "./actor.ts"
 import { findLiveCompany } from "./companies.ts"
 import { decodeBody } from "./decode-body.ts"

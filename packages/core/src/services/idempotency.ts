@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { Conflict, Invalid, messages } from "../errors.ts"
-import type { IdempotencyRecord } from "../ports/storage.ts"
+import type { IdempotencyRecord } from "../ports/storage/index.ts"
 import { type FingerprintedRequest, requestFingerprint } from "../rules/idempotency-fingerprint.ts"
 import type { Actor } from "./actor.ts"
 import type { EnginePorts } from "./ports.ts"

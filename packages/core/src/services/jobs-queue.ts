@@ -1,5 +1,5 @@
 import type { Effect } from "effect"
-import type { Repositories } from "../ports/storage.ts"
+import type { Repositories } from "../ports/storage/index.ts"
 import type { EnginePorts } from "./ports.ts"
 import { call } from "./transaction.ts"
 

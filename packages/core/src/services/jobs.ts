@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import type { JobRecord } from "../ports/money-storage.ts"
+import type { JobRecord } from "../ports/storage/index.ts"
 import type { MoneyPorts } from "./money-ports.ts"
 import { executePaymentJob, type Payments } from "./payments.ts"
 import { call, inTransaction } from "./transaction.ts"

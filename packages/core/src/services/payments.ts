@@ -7,8 +7,14 @@ import {
   paymentStatuses,
 } from "../machines/payment-machine.ts"
 import { PaymentFields, type PaymentInstruction } from "../model/payment.ts"
-import type { PaymentFilter, PaymentProfileRecord, PaymentRecord, PaymentStatusValue } from "../ports/money-storage.ts"
-import type { CompanyRecord, Repositories } from "../ports/storage.ts"
+import type {
+  CompanyRecord,
+  PaymentFilter,
+  PaymentProfileRecord,
+  PaymentRecord,
+  PaymentStatusValue,
+  Repositories,
+} from "../ports/storage/index.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
 import { type Actor, requireWrite } from "./actor.ts"
 import { toPaymentProfile } from "./bank-accounts.ts"

@@ -1,7 +1,7 @@
 import type { Clock } from "../ports/clock.ts"
 import type { Ids } from "../ports/ids.ts"
 import type { SecretHasher } from "../ports/secret-hasher.ts"
-import type { Storage } from "../ports/storage.ts"
+import type { Storage } from "../ports/storage/index.ts"
 
 /** The ports an engine is built from. */
 export interface EnginePorts {

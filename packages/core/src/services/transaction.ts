@@ -1,6 +1,6 @@
 import { Cause, Effect, Either, Exit } from "effect"
 import { type DomainError, isDomainError } from "../errors.ts"
-import type { Repositories, Storage } from "../ports/storage.ts"
+import type { Repositories, Storage } from "../ports/storage/index.ts"
 
 /**
  * Runs an effect to a promise that rejects with the domain error itself (not a FiberFailure),

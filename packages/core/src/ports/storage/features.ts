@@ -1,9 +1,3 @@
-/**
- * The feature repository: entity feature applications (the multi-currency account). Part of
- * {@link Repositories}; same conventions (ISO timestamps as text, lists in id order, outcomes of
- * conditional writes read from the write).
- */
-
 export type FeatureStatusValue = "CREATED" | "SUBMITTED" | "ACTIVE" | "ACTION_REQUIRED"
 
 export interface FeatureRecord {

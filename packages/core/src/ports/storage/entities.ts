@@ -1,0 +1,42 @@
+import type { Slice, Window } from "./index.ts"
+
+export interface EntityRecord {
+  readonly id: string
+  readonly company_id: string
+  readonly name: string
+  readonly country_alpha2: string
+  /** Set once the entity's payment-provider integration is complete (its feature is ACTIVE). */
+  readonly payment_integration_active: boolean
+  readonly created_at: string
+  readonly updated_at: string
+  readonly deleted_at: string | null
+}
+
+export interface EntityRepository {
+  /**
+   * Inserts the entity unless its company already has one that is not deleted, and says whether
+   * it did. Must hold under concurrency: of two racing inserts for one company, one returns false.
+   */
+  insertIfNoneActive(row: EntityRecord): Promise<boolean>
+  /** The entity of that company if it is not deleted. */
+  findActive(companyId: string, id: string): Promise<EntityRecord | undefined>
+  /** The entity with that id if it is not deleted, whatever its company (check the company's workspace). */
+  findActiveById(id: string): Promise<EntityRecord | undefined>
+  /** The company's entity that is not deleted, if any. */
+  findActiveOfCompany(companyId: string): Promise<EntityRecord | undefined>
+  /**
+   * Writes every field of the row with that id except `payment_integration_active`, which only
+   * {@link EntityRepository.markIntegrationActive} sets: an update built from a read made before
+   * the entity's feature became ACTIVE must not clear it.
+   */
+  update(row: EntityRecord): Promise<void>
+  /**
+   * Sets `payment_integration_active` on the company's entity, leaving every other column as it
+   * is; says whether a live entity was marked. The flag is never cleared.
+   *
+   * @example
+   * await tx.entities.markIntegrationActive(feature.company_id, feature.entity_id)
+   */
+  markIntegrationActive(companyId: string, id: string): Promise<boolean>
+  listActive(companyId: string, window: Window): Promise<Slice<EntityRecord>>
+}

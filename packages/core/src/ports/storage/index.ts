@@ -1,0 +1,84 @@
+import type { BankAccountRepository, PaymentProfileRepository } from "./bank-accounts.ts"
+import type { CompanyRepository } from "./companies.ts"
+import type { EntityRepository } from "./entities.ts"
+import type { EventRepository } from "./events.ts"
+import type { FeatureRepository } from "./features.ts"
+import type { IdempotencyRepository } from "./idempotency.ts"
+import type { JobRepository } from "./jobs.ts"
+import type { PaymentRepository } from "./payments.ts"
+import type { QuoteRepository } from "./quotes.ts"
+import type { RecipientRepository } from "./recipients.ts"
+import type { ApiKeyRepository, SettingRepository, WorkspaceRepository } from "./workspaces.ts"
+
+export type * from "./bank-accounts.ts"
+export type * from "./companies.ts"
+export type * from "./entities.ts"
+export type * from "./events.ts"
+export type * from "./features.ts"
+export type * from "./idempotency.ts"
+export type * from "./jobs.ts"
+export type * from "./payments.ts"
+export type * from "./quotes.ts"
+export type * from "./recipients.ts"
+export type * from "./workspaces.ts"
+/**
+ * The storage port: everything the engine keeps. Timestamps are ISO 8601 strings in UTC with
+ * milliseconds (`Date.prototype.toISOString()`), so they sort as text on every database.
+ *
+ * An adapter passes `runContractSuite` from `@payments-engine/contract-tests`.
+ *
+ * @example
+ * const storage = await openSqliteStorage({ filename: ":memory:" }) // from @payments-engine/adapters
+ * const engine = createEngine({ storage, clock, ids, hasher })
+ */
+export interface Storage {
+  /** What this adapter can do; the contract suite reads it to decide what to run. */
+  readonly capabilities: StorageCapabilities
+  /**
+   * Runs `work` in one transaction: commits when its promise resolves, rolls back when it rejects
+   * (and rejects with the same reason). Work may be retried by the caller, never by the adapter.
+   */
+  transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>
+  /** Releases connections. The storage is unusable afterwards. */
+  close(): Promise<void>
+}
+
+export interface StorageCapabilities {
+  /** Several engine processes may share this storage (true for Postgres, false for SQLite and PGlite). */
+  readonly multiProcess: boolean
+  /**
+   * Transactions may run at the same time, each seeing the others' commits (true for Postgres
+   * and SQLite in WAL mode; false for a storage that runs one transaction after another).
+   */
+  readonly concurrentTransactions: boolean
+}
+
+/** The repositories, bound to one transaction. */
+export interface Repositories {
+  readonly workspaces: WorkspaceRepository
+  readonly apiKeys: ApiKeyRepository
+  readonly settings: SettingRepository
+  readonly companies: CompanyRepository
+  readonly entities: EntityRepository
+  readonly recipients: RecipientRepository
+  readonly bankAccounts: BankAccountRepository
+  readonly paymentProfiles: PaymentProfileRepository
+  readonly quotes: QuoteRepository
+  readonly payments: PaymentRepository
+  readonly features: FeatureRepository
+  readonly events: EventRepository
+  readonly idempotency: IdempotencyRepository
+  readonly jobs: JobRepository
+}
+
+/** A slice of a list: rows to skip and rows to return. */
+export interface Window {
+  readonly offset: number
+  readonly limit: number
+}
+
+/** Rows of a window, in id order, and the number of rows in the whole list. */
+export interface Slice<T> {
+  readonly rows: ReadonlyArray<T>
+  readonly total: number
+}
