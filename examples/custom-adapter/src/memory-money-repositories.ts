@@ -2,7 +2,7 @@ import type {
   BankAccountRecord,
   EntityRecord,
   EventRecord,
-  JobRecord,
+  JobRequest,
   PaymentProfileRecord,
   PaymentRecord,
   QuoteRecord,
@@ -23,8 +23,15 @@ export interface MoneyTables {
   readonly paymentProfiles: Map<string, PaymentProfileRecord>
   readonly quotes: Map<string, QuoteRecord>
   readonly payments: Map<string, PaymentRecord>
-  readonly jobs: Map<string, JobRecord>
+  readonly jobs: Map<string, MemoryJob>
   readonly events: Map<string, EventRecord>
+}
+
+/** A queued job with what the embedded runner writes back: failed runs, its last error, given up. */
+export interface MemoryJob extends JobRequest {
+  readonly attempts: number
+  readonly last_error: string | null
+  readonly given_up: boolean
 }
 
 /** The owners of bank accounts, read to tell whether a profile's owner is live. */
@@ -153,28 +160,10 @@ export const moneyRepositoriesOver = (t: MoneyTables & OwnerTables): MoneyReposi
     },
   },
   jobs: {
-    enqueue: async (row) => void t.jobs.set(row.id, freeze(row)),
-    claimDue: async (now, lockedUntil, limit) => {
-      const due = [...t.jobs.values()]
-        .filter((j) => j.state === "queued" && j.run_at <= now && (j.locked_until === null || j.locked_until <= now))
-        .sort((a, b) => (a.run_at === b.run_at ? byId(a, b) : a.run_at < b.run_at ? -1 : 1))
-        .slice(0, limit)
-      return due.map((j) => {
-        const claimed = freeze({ ...j, locked_until: lockedUntil, attempts: j.attempts + 1, updated_at: now })
-        t.jobs.set(j.id, claimed)
-        return claimed
-      })
+    enqueue: async (job) => {
+      const waiting = [...t.jobs.values()].some((j) => j.key !== null && j.key === job.key && !j.given_up)
+      if (!waiting) t.jobs.set(job.id, freeze({ ...job, attempts: 0, last_error: null, given_up: false }))
     },
-    finish: async (id, now) => update(t.jobs, id, { state: "done", locked_until: null, updated_at: now }),
-    retryAt: async (id, runAt, error, now) =>
-      update(t.jobs, id, { state: "queued", run_at: runAt, last_error: error, locked_until: null, updated_at: now }),
-    fail: async (id, error, now) =>
-      update(t.jobs, id, { state: "failed", last_error: error, locked_until: null, updated_at: now }),
-    nextRunAt: async () =>
-      [...t.jobs.values()]
-        .filter((j) => j.state === "queued")
-        .map((j) => j.run_at)
-        .sort()[0],
   },
   events: {
     append: async (row) => void t.events.set(row.id, freeze(row)),

@@ -1,3 +1,4 @@
+import { embeddedJobQueue, type JobTable } from "@payments-engine/adapters"
 import type {
   ApiKeyRecord,
   ClaimResult,
@@ -13,6 +14,7 @@ import type {
   WorkspaceRecord,
 } from "@payments-engine/core"
 import { type FeatureTable, featureRepositoryOver } from "./memory-feature-repositories.ts"
+import { memoryJobTable } from "./memory-job-table.ts"
 import {
   copyMoneyTables,
   emptyMoneyTables,
@@ -192,39 +194,68 @@ const repositoriesOver = (t: Tables): Repositories => ({
   },
 })
 
+/** Options of {@link createMemoryStorage}. */
+export interface MemoryStorageOptions {
+  /** Rewrites the job table the runner works on: how the suite's planted faults reach it. */
+  readonly plantInJobTable?: (table: JobTable) => JobTable
+}
+
 /**
  * A storage adapter that keeps everything in memory: the smallest thing that passes the
  * contract suite, and a template for your own adapter.
  *
  * Transactions run one at a time (a promise queue), each on its own copy of the tables; the copy
  * replaces the tables when the work resolves and is dropped when it rejects, so a rollback
- * really undoes every write. Nothing survives the process, so `multiProcess` is false.
+ * really undoes every write. Nothing survives the process, so `multiProcess` is false. Jobs
+ * live with the other tables and run on the embedded runner of `@payments-engine/adapters`.
  *
  * @example
  * const storage = createMemoryStorage()
  * const engine = createEngine({ storage, clock, ids, hasher })
  */
-export const createMemoryStorage = (): Storage => {
+export const createMemoryStorage = (options: MemoryStorageOptions = {}): Storage => {
   let tables = emptyTables()
   let queue: Promise<unknown> = Promise.resolve()
   let closed = false
   const capabilities: StorageCapabilities = { multiProcess: false, concurrentTransactions: false }
 
+  /** Runs `work` on a private copy of the tables, which replaces them once `work` resolves. */
+  const inTransaction = <T>(work: (draft: Tables) => Promise<T> | T): Promise<T> => {
+    if (closed) return Promise.reject(new Error("memory storage is closed"))
+    const run = async () => {
+      const draft = copyTables(tables)
+      const result = await work(draft)
+      tables = draft
+      return result
+    }
+    const outcome = queue.then(run)
+    // The next transaction waits for this one to settle, whichever way it goes.
+    queue = outcome.catch(() => undefined)
+    return outcome
+  }
+  const table = memoryJobTable((change) => inTransaction((draft) => change(draft.jobs)))
+  const jobs = embeddedJobQueue(options.plantInJobTable?.(table) ?? table)
+
   return {
     capabilities,
-    transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
-      if (closed) return Promise.reject(new Error("memory storage is closed"))
-      const run = async () => {
-        const draft = copyTables(tables)
-        const result = await work(repositoriesOver(draft))
-        tables = draft
-        return result
-      }
-      const outcome = queue.then(run)
-      // The next transaction waits for this one to settle, whichever way it goes.
-      queue = outcome.catch(() => undefined)
-      return outcome
+    async transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
+      let queued = false
+      const result = await inTransaction((draft) => {
+        const tx = repositoriesOver(draft)
+        return work({
+          ...tx,
+          jobs: {
+            enqueue: async (job) => {
+              await tx.jobs.enqueue(job)
+              queued = true
+            },
+          },
+        })
+      })
+      if (queued) jobs.notify()
+      return result
     },
+    createJobRunner: (handlers, runnerOptions) => jobs.createRunner(handlers, runnerOptions),
     async close() {
       closed = true
       await queue

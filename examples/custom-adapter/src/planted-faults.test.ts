@@ -157,35 +157,33 @@ const faults: ReadonlyArray<{
     caughtBy: ["quotes.profile-rules"],
   },
   {
-    bug: "claims due jobs without writing their lock",
-    factory: withFault((tx) => ({
-      ...tx,
-      jobs: {
-        ...tx.jobs,
-        claimDue: async (now, lockedUntil, limit) => {
-          const claimed = await tx.jobs.claimDue(now, lockedUntil, limit)
-          for (const job of claimed) await tx.jobs.retryAt(job.id, job.run_at, job.last_error ?? "", now)
-          return claimed
-        },
-      },
-    })),
-    caughtBy: ["jobs.claim-once", "concurrency.job-claims", "model.quotes-and-payments"],
-  },
-  {
     bug: "leaves a finished job in the queue",
-    factory: withFault((tx) => ({
-      ...tx,
-      jobs: { ...tx.jobs, finish: (id, now) => tx.jobs.retryAt(id, now, "", now) },
-    })),
-    caughtBy: ["jobs.claim-once"],
+    factory: async () => createMemoryStorage({ plantInJobTable: (table) => ({ ...table, finish: async () => {} }) }),
+    caughtBy: ["jobs.run-once"],
   },
   {
-    bug: "queues a job again at once, ignoring its retry time",
-    factory: withFault((tx) => ({
-      ...tx,
-      jobs: { ...tx.jobs, retryAt: (id, _runAt, error, now) => tx.jobs.retryAt(id, now, error, now) },
-    })),
+    bug: "queues a failed job again at once, ignoring its retry time",
+    factory: async () =>
+      createMemoryStorage({
+        plantInJobTable: (table) => ({
+          ...table,
+          retry: (id, change) => table.retry(id, { ...change, run_at: "1970-01-01T00:00:00.000Z" }),
+        }),
+      }),
     caughtBy: ["jobs.retry-and-fail"],
+  },
+  {
+    bug: "gives a job up at its first failure",
+    factory: async () =>
+      createMemoryStorage({
+        plantInJobTable: (table) => ({ ...table, retry: (id, change) => table.giveUp(id, change) }),
+      }),
+    caughtBy: ["jobs.retry-and-fail"],
+  },
+  {
+    bug: "queues a second job with the key of one that waits",
+    factory: withFault((tx) => ({ ...tx, jobs: { enqueue: (job) => tx.jobs.enqueue({ ...job, key: null }) } })),
+    caughtBy: ["jobs.run-once"],
   },
   {
     bug: "writes events outside the transaction (a rolled-back change keeps its event)",

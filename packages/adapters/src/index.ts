@@ -10,11 +10,20 @@ export { systemClock } from "./clock/system-clock.ts"
 export { TestClock } from "./clock/test-clock.ts"
 export { type RandomIdsOptions, randomIds } from "./ids/random-ids.ts"
 export {
-  type JobRunner,
-  type JobRunnerEngine,
-  type JobRunnerOptions,
-  startJobRunner,
+  type EmbeddedJobQueue,
+  embeddedJobQueue,
+  embeddedRetryDelayMs,
+  type JobTable,
+  type QueuedJob,
 } from "./jobs/embedded-job-runner.ts"
+export {
+  deadWorkerMs,
+  type GraphileJobsOptions,
+  graphileJobRunner,
+  graphileKyselyJobs,
+  migrateGraphileJobs,
+} from "./jobs/graphile-job-runner.ts"
+export { embeddedKyselyJobs, type KyselyJobs, kyselyJobTable } from "./jobs/kysely-job-table.ts"
 export * from "./sandbox/index.ts"
 export { type ScryptHasherOptions, scryptHasher } from "./secrets/scrypt-hasher.ts"
 export { kyselyRepositories } from "./storage/kysely-repositories.ts"
@@ -27,6 +36,7 @@ export {
 } from "./storage/migrations.ts"
 export {
   ensureSchema,
+  graphileWorkerSchema,
   openPostgresStorage,
   type PostgresStorageOptions,
   quoteIdentifier,

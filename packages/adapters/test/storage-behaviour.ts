@@ -151,7 +151,12 @@ export const describeStorage = (target: StorageTarget): void => {
       const reopened = source.kind === "memory" ? storage : await source.reopen(storage)
       await migrateStorage(reopened.db, { dialect: reopened.dialect })
       const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(reopened.db)
-      expect(rows.map((row) => row.name)).toEqual(["0001_initial", "0002_money_movement", "0003_features"])
+      expect(rows.map((row) => row.name)).toEqual([
+        "0001_initial",
+        "0002_money_movement",
+        "0003_features",
+        "0004_job_keys",
+      ])
       expect(
         await reopened.db.selectFrom("companies").selectAll().where("workspace_id", "=", workspaceId).execute(),
       ).toEqual([company])

@@ -47,7 +47,7 @@ export const contractTestIds = [
   "payments.cancel",
   "payments.compare-and-set",
   "payments.list-filters",
-  "jobs.claim-once",
+  "jobs.run-once",
   "jobs.retry-and-fail",
   "events.outbox",
   "concurrency.payment-idempotency",

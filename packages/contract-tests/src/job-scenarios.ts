@@ -1,18 +1,17 @@
 import {
   createEngine,
   type EventRecord,
-  type JobRecord,
-  jobLockMs,
+  type JobHandlers,
   maxJobAttempts,
   type PaymentProvider,
   type Repositories,
   type Storage,
 } from "@payments-engine/core"
 import { expect } from "vitest"
+import type { Harness } from "./contract-harness.ts"
 import type { ScenarioGroup } from "./contract-scenario.ts"
 import {
   bankAccountRow,
-  jobTime,
   payingCompany,
   paymentRow,
   profileRow,
@@ -20,28 +19,56 @@ import {
   runAllDue,
   storedPayment,
   submissionsOf,
-  withPortJobs,
   wrapStorage,
 } from "./money-fixtures.ts"
 import { counterIds, plainHasher, processTag } from "./test-ports.ts"
 import { testBeneficiary } from "./test-providers.ts"
 
-/** Claims due jobs at `at` seconds after the job epoch, locking them for 300 s. */
-const claimAt = (storage: Storage, at: number, limit: number) =>
-  storage.transaction((tx) => tx.jobs.claimDue(jobTime(at), jobTime(at + 300), limit))
+/** A kind of job only these scenarios queue; runners made for them run nothing else. */
+const testKind = "contract_test_job"
+const tenMinutes = 10 * 60 * 1000
 
-/** What a claim must say of a job: the job, one more attempt, locked until the time given. */
-const claimed = (job: JobRecord, attempts: number, lockedUntil: string, changed: Partial<JobRecord> = {}) =>
-  expect.objectContaining({
-    id: job.id,
-    kind: job.kind,
-    payload: job.payload,
-    run_at: job.run_at,
-    state: "queued",
-    attempts,
-    locked_until: lockedUntil,
-    ...changed,
-  })
+/**
+ * A runner of the storage for {@link testKind} jobs, whose handler records each run's payload
+ * and fails while `fails(payload)` says so.
+ */
+const testRunner = (harness: Harness, fails: (payload: TestPayload) => boolean = () => false) => {
+  const runs: Array<string> = []
+  const handlers: JobHandlers = {
+    kinds: [{ kind: testKind }],
+    run: async (kind, payload) => {
+      const { name } = payload as TestPayload
+      runs.push(`${kind}:${name}`)
+      if (fails(payload as TestPayload)) throw new Error(`test: ${name} fails`)
+    },
+  }
+  const runner = harness.storage.createJobRunner(handlers, { clock: harness.clock })
+  return { runner, runs: () => runs.map((run) => run.slice(testKind.length + 1)) }
+}
+
+interface TestPayload {
+  readonly name: string
+}
+
+/** Queues a test job in its own transaction, due `delayMs` after the engine's now. */
+const queueTestJob = (
+  harness: Harness,
+  name: string,
+  options: { readonly delayMs?: number; readonly key?: string; readonly maxAttempts?: number } = {},
+  tx?: Repositories,
+) => {
+  const now = harness.clock.now()
+  const job = {
+    id: `job_${name}_${now.getTime()}`,
+    kind: testKind,
+    payload: JSON.stringify({ name }),
+    run_at: new Date(now.getTime() + (options.delayMs ?? 0)).toISOString(),
+    key: options.key ?? null,
+    max_attempts: options.maxAttempts ?? 1,
+    created_at: now.toISOString(),
+  }
+  return tx ? tx.jobs.enqueue(job) : harness.storage.transaction((each) => each.jobs.enqueue(job))
+}
 
 const eventsOf = (storage: Storage, companyId: string) =>
   storage.transaction((tx) => tx.events.listByCompany(companyId, { offset: 0, limit: 100 }))
@@ -62,71 +89,62 @@ export const jobScenarios: ScenarioGroup = {
   title: "jobs and events",
   scenarios: [
     {
-      id: "jobs.claim-once",
+      id: "jobs.run-once",
       title:
-        "a due job is claimed by one claim, oldest first, with an attempt counted; again only once its lock has expired, never once finished",
+        "a job queued by a committed transaction runs once with its payload, one of a rolled-back transaction never; a second job with a waiting job's key adds nothing; a job due later runs once the engine's clock reaches it",
       run: async (harness) => {
-        const { storage, engine, clock, paymentProvider } = harness
-        await withPortJobs(storage, [jobTime(0), jobTime(0), jobTime(60), jobTime(-60)], async ([a, b, c, d]) => {
-          expect(await storage.transaction((tx) => tx.jobs.nextRunAt())).toBe(jobTime(-60))
-          expect(await claimAt(storage, 0, 2)).toEqual([claimed(d!, 1, jobTime(300)), claimed(a!, 1, jobTime(300))])
-          expect(await claimAt(storage, 0, 10)).toEqual([claimed(b!, 1, jobTime(300))])
-          expect(await claimAt(storage, 0, 10)).toEqual([])
-          expect(await claimAt(storage, 60, 10)).toEqual([claimed(c!, 1, jobTime(360))])
-          expect(await claimAt(storage, 299, 10)).toEqual([])
-          // The lock of d, a and b ends at 300: a runner that crashed gives its jobs up then.
-          expect(await claimAt(storage, 300, 10)).toEqual([
-            claimed(d!, 2, jobTime(600)),
-            claimed(a!, 2, jobTime(600)),
-            claimed(b!, 2, jobTime(600)),
-          ])
-          await storage.transaction((tx) => tx.jobs.finish(d!.id, jobTime(301)))
-          expect(await storage.transaction((tx) => tx.jobs.nextRunAt())).toBe(jobTime(0))
-          expect(await claimAt(storage, 1000, 10)).toEqual([
-            claimed(a!, 3, jobTime(1300)),
-            claimed(b!, 3, jobTime(1300)),
-            claimed(c!, 2, jobTime(1300)),
-          ])
-          expect(await claimAt(storage, 0, 0)).toEqual([])
-        })
-
-        // Through the engine: a payment job claimed by a runner that never finishes runs once its lock is over.
-        const paying = await payingCompany(harness)
-        const { payment } = await quoteAndPay(harness, paying, 8, "crash")
-        const now = clock.now()
-        const taken = await storage.transaction((tx) =>
-          tx.jobs.claimDue(now.toISOString(), new Date(now.getTime() + jobLockMs).toISOString(), 100),
-        )
-        expect(taken.some((job) => JSON.parse(job.payload).payment_id === payment.id)).toBe(true)
-        await runAllDue(engine)
-        expect(await storedPayment(storage, payment.id)).toMatchObject({ status: "pending" })
-        clock.advance(jobLockMs)
-        await runAllDue(engine)
-        expect(await storedPayment(storage, payment.id)).toMatchObject({ status: "completed" })
-        await runAllDue(engine)
-        expect(submissionsOf(paymentProvider.submissions, [payment.id]).map((s) => s.answer)).toEqual(["completed"])
+        const { clock } = harness
+        const { runner, runs } = testRunner(harness)
+        const reason = new Error("rolled back on purpose")
+        await expect(
+          harness.storage.transaction(async (tx) => {
+            await queueTestJob(harness, "rolled-back", {}, tx)
+            throw reason
+          }),
+        ).rejects.toBe(reason)
+        await queueTestJob(harness, "first")
+        await queueTestJob(harness, "keyed", { key: "k1" })
+        await queueTestJob(harness, "keyed-again", { key: "k1" })
+        await queueTestJob(harness, "later", { delayMs: 60_000 })
+        expect(await runner.runDue()).toEqual({ ran: 2, failed: 0 })
+        expect(runs().sort()).toEqual(["first", "keyed"])
+        expect(await runner.runDue()).toEqual({ ran: 0, failed: 0 })
+        clock.advance(59_000)
+        expect(await runner.runDue()).toEqual({ ran: 0, failed: 0 })
+        clock.advance(1000)
+        expect(await runner.runDue()).toEqual({ ran: 1, failed: 0 })
+        // Once the keyed job has run, the key is free again.
+        await queueTestJob(harness, "keyed-later", { key: "k1" })
+        expect(await runner.runDue()).toEqual({ ran: 1, failed: 0 })
+        expect(runs().sort()).toEqual(["first", "keyed", "keyed-later", "later"])
+        await runner.stop()
       },
     },
     {
       id: "jobs.retry-and-fail",
       title:
-        "a failed job is queued again at its retry time without a lock, given up after the last attempt, and never claimed again",
+        "a failed job runs again later, by the engine's clock, until it succeeds or has used its attempts; a payment whose provider is down is retried the same way and submitted at most its attempts",
       run: async (harness) => {
         const { storage, engine, clock, paymentProvider } = harness
-        await withPortJobs(storage, [jobTime(0)], async ([job]) => {
-          expect(await claimAt(storage, 0, 1)).toEqual([claimed(job!, 1, jobTime(300))])
-          await storage.transaction((tx) => tx.jobs.retryAt(job!.id, jobTime(10), "boom", jobTime(1)))
-          expect(await storage.transaction((tx) => tx.jobs.nextRunAt())).toBe(jobTime(10))
-          expect(await claimAt(storage, 9, 10)).toEqual([])
-          // Due at 10 although the first claim locked it until 300: a retry releases the lock.
-          expect(await claimAt(storage, 10, 10)).toEqual([
-            claimed(job!, 2, jobTime(310), { run_at: jobTime(10), last_error: "boom" }),
-          ])
-          expect(await claimAt(storage, 10, 10)).toEqual([])
-          await storage.transaction((tx) => tx.jobs.fail(job!.id, "gave up", jobTime(11)))
-          expect(await claimAt(storage, 100_000, 10)).toEqual([])
-          expect(await storage.transaction((tx) => tx.jobs.nextRunAt())).not.toBe(jobTime(10))
+        const failures = new Map([["recovers", 2]])
+        const { runner, runs } = testRunner(harness, ({ name }) => {
+          const left = failures.get(name) ?? Number.POSITIVE_INFINITY
+          failures.set(name, left - 1)
+          return left > 0
         })
+        await queueTestJob(harness, "recovers", { maxAttempts: 3 })
+        await queueTestJob(harness, "never", { maxAttempts: 3 })
+        expect(await runner.runDue()).toEqual({ ran: 2, failed: 2 })
+        expect(await runner.runDue()).toEqual({ ran: 0, failed: 0 })
+        clock.advance(tenMinutes)
+        expect(await runner.runDue()).toEqual({ ran: 2, failed: 2 })
+        clock.advance(tenMinutes)
+        expect(await runner.runDue()).toEqual({ ran: 2, failed: 1 })
+        clock.advance(24 * 60 * 60 * 1000)
+        expect(await runner.runDue()).toEqual({ ran: 0, failed: 0 })
+        expect(runs().filter((name) => name === "recovers")).toHaveLength(3)
+        expect(runs().filter((name) => name === "never")).toHaveLength(3)
+        await runner.stop()
 
         // Through the engine: a provider that is down for a while, and one that never comes back.
         const paying = await payingCompany(harness)
@@ -135,25 +153,21 @@ export const jobScenarios: ScenarioGroup = {
         paymentProvider.makeUnavailable(recovers.id, 2)
         paymentProvider.makeUnavailable(never.id, 1000)
         const answers = (id: string) => submissionsOf(paymentProvider.submissions, [id]).map((s) => s.answer)
-        const run = async (waitMs: number) => {
-          clock.advance(waitMs)
-          return runAllDue(engine)
-        }
-        expect((await run(0)).failed).toBeGreaterThanOrEqual(2)
+        expect((await runAllDue(engine)).failed).toBe(2)
         expect(await storedPayment(storage, recovers.id)).toMatchObject({ status: "processing" })
-        await run(999) // the first retry is 1 s later
-        expect(answers(recovers.id)).toEqual(["unavailable"])
-        await run(1)
+        expect(await runAllDue(engine)).toEqual({ ran: 0, failed: 0 })
+        clock.advance(tenMinutes)
+        await runAllDue(engine)
         expect(answers(recovers.id)).toEqual(["unavailable", "unavailable"])
-        await run(5000)
+        clock.advance(tenMinutes)
+        await runAllDue(engine)
         expect(answers(recovers.id)).toEqual(["unavailable", "unavailable", "completed"])
         expect(await storedPayment(storage, recovers.id)).toMatchObject({ status: "completed" })
-        await run(25_000)
-        await run(125_000)
+        for (let i = 0; i < maxJobAttempts + 2; i++) {
+          clock.advance(tenMinutes)
+          await runAllDue(engine)
+        }
         expect(answers(never.id)).toEqual(Array.from({ length: maxJobAttempts }, () => "unavailable"))
-        await run(60 * 60 * 1000)
-        await run(24 * 60 * 60 * 1000)
-        expect(answers(never.id)).toHaveLength(maxJobAttempts)
         expect(answers(recovers.id)).toHaveLength(3)
         expect((await storedPayment(storage, never.id))?.status).not.toBe("completed")
       },
@@ -245,7 +259,7 @@ export const jobScenarios: ScenarioGroup = {
         expect((await runAllDue(stuck)).failed).toBeGreaterThanOrEqual(1)
         expect(await storedPayment(storage, second.id)).toMatchObject({ status: "processing" })
         expect((await eventsOf(storage, company.id)).rows.map((e) => e.resource_id)).not.toContain(second.id)
-        clock.advance(1000)
+        clock.advance(tenMinutes)
         await runAllDue(engine)
         expect(await storedPayment(storage, second.id)).toMatchObject({ status: "completed" })
         const completed = (await eventsOf(storage, company.id)).rows.filter((e) => e.resource_id === second.id)
@@ -335,8 +349,8 @@ export const moneyConcurrencyScenarios: ScenarioGroup = {
         const runner = harness.secondEngine()
         const [cancels] = await Promise.all([
           Promise.allSettled(payments.map((p) => engine.payments.cancel(actor, company.id, p.id))),
-          runner.jobs.runDue(3),
-          runner.jobs.runDue(3),
+          runner.jobs.runDue(),
+          runner.jobs.runDue(),
         ])
         await runAllDue(engine)
         for (const [i, payment] of payments.entries()) {
@@ -354,32 +368,23 @@ export const moneyConcurrencyScenarios: ScenarioGroup = {
     },
     {
       id: "concurrency.job-claims",
-      title: "racing job runners, in one engine or two, never claim one job twice nor submit one payment twice",
+      title:
+        "racing job runners of one storage, in one engine or two, never run one job twice nor submit one payment twice",
       run: async (harness) => {
         const { engine, storage, paymentProvider } = harness
-        await withPortJobs(
-          storage,
-          Array.from({ length: 12 }, () => jobTime(0)),
-          async (jobs) => {
-            const claims = await Promise.all([0, 1, 2, 3].map(() => claimAt(storage, 0, 4)))
-            const rest = await claimAt(storage, 0, 100)
-            const all = [...claims.flat(), ...rest]
-            expect(all.map((j) => j.id).sort()).toEqual(jobs.map((j) => j.id).sort())
-            expect(all.every((j) => j.attempts === 1)).toBe(true)
-          },
-        )
+        const runners = [0, 1, 2, 3].map(() => testRunner(harness))
+        for (let i = 0; i < 12; i++) await queueTestJob(harness, `racing-${i}`)
+        const reports = await Promise.all(runners.map(({ runner }) => runner.runDue()))
+        expect(reports.reduce((sum, report) => sum + report.ran, 0)).toBe(12)
+        const ran = runners.flatMap(({ runs }) => runs())
+        expect(ran.sort()).toEqual(Array.from({ length: 12 }, (_, i) => `racing-${i}`).sort())
+        await Promise.all(runners.map(({ runner }) => runner.stop()))
 
         const paying = await payingCompany(harness)
         const ids: string[] = []
         for (let i = 0; i < 8; i++) ids.push((await quoteAndPay(harness, paying, 3 + i, `k${i}`)).payment.id)
         const second = harness.secondEngine()
-        await Promise.all([
-          engine.jobs.runDue(2),
-          second.jobs.runDue(2),
-          engine.jobs.runDue(3),
-          second.jobs.runDue(3),
-          engine.jobs.runDue(1),
-        ])
+        await Promise.all([engine.jobs.runDue(), second.jobs.runDue(), engine.jobs.runDue(), second.jobs.runDue()])
         await runAllDue(engine)
         const submitted = submissionsOf(paymentProvider.submissions, ids).map((s) => s.paymentId)
         expect([...submitted].sort()).toEqual([...ids].sort())
@@ -390,7 +395,7 @@ export const moneyConcurrencyScenarios: ScenarioGroup = {
     {
       id: "concurrency.slow-provider",
       title:
-        "a runner whose provider calls are slow holds only the job it runs: another runner takes none of its jobs over, and no payment is submitted twice",
+        "a runner whose provider calls are slow while the engine's clock moves on keeps the job it runs: another runner takes none of its jobs over, and no payment is submitted twice",
       run: async (harness) => {
         const { storage, clock, paymentProvider, bankLinker } = harness
         const paying = await payingCompany(harness)
@@ -404,18 +409,15 @@ export const moneyConcurrencyScenarios: ScenarioGroup = {
           paymentProvider,
           bankLinker,
         })
-        const slowCall = jobLockMs / 2 + 1000
-        let secondRan = false
+        // Each call outlasts the old five-minute lock, by the engine's clock; a runner must not
+        // count on that clock to decide that a job in hand was abandoned.
+        const slowCall = 5 * 60 * 1000 + 1000
+        let secondRun: Promise<unknown> | undefined
         const slowProvider: PaymentProvider = {
           ...paymentProvider,
           submitPayment: async (request) => {
-            // Each call outlasts half the lock; by the last payment's call, a lock taken when the
-            // first one started has run out, and the other runner looks for work.
             clock.advance(slowCall)
-            if (request.paymentId === ids[2] && !secondRan) {
-              secondRan = true
-              await runAllDue(second)
-            }
+            if (request.paymentId === ids[2] && secondRun === undefined) secondRun = runAllDue(second)
             return paymentProvider.submitPayment(request)
           },
         }
@@ -428,7 +430,8 @@ export const moneyConcurrencyScenarios: ScenarioGroup = {
           bankLinker,
         })
         await runAllDue(slow)
-        expect(secondRan).toBe(true)
+        expect(secondRun).toBeDefined()
+        await secondRun
         const submitted = submissionsOf(paymentProvider.submissions, ids).map((s) => s.paymentId)
         expect([...submitted].sort()).toEqual([...ids].sort())
         const statuses = await Promise.all(ids.map(async (id) => (await storedPayment(storage, id))?.status))

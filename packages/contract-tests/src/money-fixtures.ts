@@ -2,7 +2,7 @@ import type {
   Actor,
   BankAccountRecord,
   Engine,
-  JobRecord,
+  JobRunReport,
   PaymentProfileRecord,
   PaymentRecord,
   Repositories,
@@ -85,18 +85,10 @@ export const payQuote = (
   })
 
 /**
- * Runs every due job, 100 at a time: also the ones earlier tests left queued in a storage they
- * share, so that this test's jobs are reached whatever the queue holds.
+ * Runs every job due by the engine's clock, also the ones earlier tests left queued in a storage
+ * they share. The runner bounds its own rounds, and fails loudly when jobs stay due.
  */
-export const runAllDue = async (engine: Engine): Promise<{ ran: number; failed: number }> => {
-  const total = { ran: 0, failed: 0 }
-  for (;;) {
-    const report = await engine.jobs.runDue(100)
-    total.ran += report.ran
-    total.failed += report.failed
-    if (report.ran < 100) return total
-  }
-}
+export const runAllDue = (engine: Engine): Promise<JobRunReport> => engine.jobs.runDue()
 
 /** Quotes `amount` USD for the paying company and pays it with `key`. */
 export const quoteAndPay = async (harness: Harness, paying: PayingCompany, amount: number, key: string) => {
@@ -137,55 +129,9 @@ export const storedPayment = (storage: Storage, id: string): Promise<PaymentReco
 export const wrapStorage = (storage: Storage, plant: (tx: Repositories) => Repositories): Storage => ({
   capabilities: storage.capabilities,
   transaction: (work) => storage.transaction((tx) => work(plant(tx))),
+  createJobRunner: (handlers, options) => storage.createJobRunner(handlers, options),
   close: () => storage.close(),
 })
-
-/**
- * Port-level job tests work in the year 2000, long before any job the engine queues (the test
- * clock starts in 2030): `claimDue` at these instants only sees this test's jobs, even on a
- * storage that other tests share.
- */
-export const jobEpoch = Date.parse("2000-01-01T00:00:00.000Z")
-
-/** An instant `seconds` after {@link jobEpoch}, as the port writes it. */
-export const jobTime = (seconds: number): string => new Date(jobEpoch + seconds * 1000).toISOString()
-
-/** A queued job of a kind the engine does not know, due at `runAt`. */
-export const portJob = (id: string, runAt: string): JobRecord => ({
-  id,
-  kind: "contract_test_noop",
-  payload: JSON.stringify({ test: id }),
-  run_at: runAt,
-  attempts: 0,
-  state: "queued",
-  locked_until: null,
-  last_error: null,
-  created_at: runAt,
-  updated_at: runAt,
-})
-
-/**
- * Enqueues port-level jobs and always finishes them afterwards, so that a job left queued never
- * reaches another test's job runner, whatever `work` does.
- */
-export const withPortJobs = async (
-  storage: Storage,
-  runAts: ReadonlyArray<string>,
-  work: (jobs: ReadonlyArray<JobRecord>) => Promise<void>,
-): Promise<void> => {
-  const ids = counterIds()
-  const jobs = runAts.map((runAt) => portJob(ids.next("job"), runAt))
-  await storage.transaction(async (tx) => {
-    for (const job of jobs) await tx.jobs.enqueue(job)
-  })
-  try {
-    await work(jobs)
-  } finally {
-    await storage.transaction(async (tx) => {
-      for (const job of jobs) await tx.jobs.finish(job.id, jobTime(86_400))
-    })
-  }
-}
 
 /** A bank account row with every column set, for port-level round trips. */
 export const bankAccountRow = (

@@ -237,8 +237,8 @@ class RunJobs implements Command {
   check = () => true
   async run(model: Model, real: Real) {
     const runners = this.racing ? [real.engine, real.harness.secondEngine()] : [real.engine]
-    const reports = await Promise.all(runners.map((engine) => engine.jobs.runDue(1000)))
-    reports.push(await real.engine.jobs.runDue(1000))
+    const reports = await Promise.all(runners.map((engine) => engine.jobs.runDue()))
+    reports.push(await real.engine.jobs.runDue())
     expect(reports.map((r) => r.failed)).toEqual(reports.map(() => 0))
     for (const payment of model.payments) {
       if (payment.status === "pending") {

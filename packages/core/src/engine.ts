@@ -1,6 +1,8 @@
 import type { Effect } from "effect"
 import type { DomainError } from "./errors.ts"
+import { jobCatalogue } from "./jobs/job-catalogue.ts"
 import type { BankLinkProvider } from "./ports/bank-link-provider.ts"
+import type { JobRunner, JobRunnerLog, JobRunReport } from "./ports/job-runner.ts"
 import type { PaymentProvider } from "./ports/payment-provider.ts"
 import { defaultFeeSchedule, type FeeSchedule } from "./rules/fee-schedule.ts"
 import { makeAccess } from "./services/access.ts"
@@ -10,7 +12,6 @@ import { makeEntities } from "./services/entities.ts"
 import { makeFeatures } from "./services/features.ts"
 import { makeFundingAccounts } from "./services/funding-accounts.ts"
 import { makeIdempotency } from "./services/idempotency.ts"
-import { makeJobs } from "./services/jobs.ts"
 import type { MoneyPorts } from "./services/money-ports.ts"
 import { makePaymentMethods } from "./services/payment-methods.ts"
 import { makePayments } from "./services/payments.ts"
@@ -33,7 +34,6 @@ const promised = <S extends UseCases>(useCases: S): Promised<S> =>
   ) as unknown as Promised<S>
 
 const makeEffectApi = (ports: MoneyPorts) => {
-  const payments = makePayments(ports)
   return {
     access: makeAccess(ports),
     companies: makeCompanies(ports),
@@ -45,8 +45,7 @@ const makeEffectApi = (ports: MoneyPorts) => {
     bankAccounts: makeBankAccounts(ports),
     fundingAccounts: makeFundingAccounts(ports),
     quotes: makeQuotes(ports),
-    payments,
-    jobs: makeJobs(ports, payments),
+    payments: makePayments(ports),
   }
 }
 
@@ -68,9 +67,13 @@ export interface Engine {
   readonly fundingAccounts: Promised<EngineEffects["fundingAccounts"]>
   readonly quotes: Promised<EngineEffects["quotes"]>
   readonly payments: Promised<EngineEffects["payments"]>
-  /** Background work: `runDue()` runs due jobs (a job runner calls it; so does the sandbox clock). */
-  readonly jobs: Promised<EngineEffects["jobs"]>
-  /** Closes the storage. */
+  /**
+   * Background work, run by the storage's job runner (see {@link JobRunner}): `start()` runs it
+   * in the background from then on; `runDue()` runs what is due by the engine clock now and waits
+   * for it (the sandbox clock and tests do); `close()` stops it.
+   */
+  readonly jobs: EngineJobs
+  /** Stops the job runner, waiting for the jobs in flight, then closes the storage. */
   close(): Promise<void>
 }
 
@@ -80,8 +83,14 @@ export interface EngineOptions extends EnginePorts {
   readonly bankLinker: BankLinkProvider
   /** Fees and FX margin; {@link defaultFeeSchedule} when absent. */
   readonly feeSchedule?: FeeSchedule
-  /** Called after a transaction that queued background jobs commits, to wake a job runner. */
-  readonly onJobsQueued?: () => void
+  /** Told about background jobs run and about failures of the runner. */
+  readonly jobLog?: JobRunnerLog
+}
+
+/** The engine's background work; the runner is the storage's, made on first use. */
+export interface EngineJobs {
+  start(): void
+  runDue(): Promise<JobRunReport>
 }
 
 /**
@@ -100,6 +109,14 @@ export interface EngineOptions extends EnginePorts {
 export const createEngine = (options: EngineOptions): Engine => {
   const ports: MoneyPorts = { ...options, feeSchedule: options.feeSchedule ?? defaultFeeSchedule }
   const effect = makeEffectApi(ports)
+  let runner: JobRunner | undefined
+  const jobRunner = () => {
+    runner ??= ports.storage.createJobRunner(jobCatalogue(effect), {
+      clock: ports.clock,
+      ...(options.jobLog === undefined ? {} : { log: options.jobLog }),
+    })
+    return runner
+  }
   return {
     effect,
     access: promised(effect.access),
@@ -113,7 +130,10 @@ export const createEngine = (options: EngineOptions): Engine => {
     fundingAccounts: promised(effect.fundingAccounts),
     quotes: promised(effect.quotes),
     payments: promised(effect.payments),
-    jobs: promised(effect.jobs),
-    close: () => ports.storage.close(),
+    jobs: { start: () => jobRunner().start(), runDue: () => jobRunner().runDue() },
+    close: async () => {
+      await runner?.stop()
+      await ports.storage.close()
+    },
   }
 }

@@ -33,7 +33,6 @@ export type {
 } from "./routes/route-table.ts"
 export {
   maxAdvanceSeconds,
-  runDueJobsUntilIdle,
   type SandboxControls,
   sandboxRoutes,
 } from "./routes/sandbox-routes.ts"

@@ -1,12 +1,6 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import {
-  type JobRunner,
-  openStorageFromUrl,
-  SandboxClock,
-  startJobRunner,
-  systemClock,
-} from "@payments-engine/adapters"
+import { openStorageFromUrl, SandboxClock, systemClock } from "@payments-engine/adapters"
 import type { Clock, Engine, PaymentProvider, SecretHasher } from "@payments-engine/core"
 import type { Logger } from "pino"
 import { createApp } from "./app.ts"
@@ -15,11 +9,9 @@ import { bootstrapApiKey, jwtSecretFor } from "./bootstrap.ts"
 import type { ServiceConfig } from "./config.ts"
 import { createLogger } from "./logger.ts"
 import { apiRoutes } from "./routes/api-routes.ts"
-import { runDueJobsUntilIdle, sandboxRoutes } from "./routes/sandbox-routes.ts"
+import { sandboxRoutes } from "./routes/sandbox-routes.ts"
 import { createServiceEngine } from "./service-engine.ts"
 
-/** How often expired idempotency records are purged: hourly. */
-export const purgeIntervalMs = 60 * 60 * 1000
 /** How long a shutdown waits for requests in flight before closing their connections. */
 export const shutdownGraceMs = 10_000
 
@@ -52,8 +44,8 @@ export interface RunningService {
   readonly server: Server
   /**
    * Stops taking connections, lets requests in flight finish (up to `graceMs`, 10 s by default,
-   * then closes their connections), stops the purge timer, stops the job runner once the job in
-   * flight has finished, and closes the storage.
+   * then closes their connections), stops the job runner once the job in flight has finished,
+   * and closes the storage.
    */
   close(graceMs?: number): Promise<void>
 }
@@ -85,8 +77,8 @@ const describe = (error: unknown) => (error instanceof Error ? error.message : S
 /**
  * Starts the service of a configuration: opens (and migrates) the storage, builds the engine
  * (in sandbox mode on a `SandboxClock`, with the sandbox helper routes), resolves the JWT secret,
- * bootstraps an API key, starts the background job runner (woken whenever a change queues jobs),
- * listens, and purges expired idempotency records hourly on an unref'd timer. Outside sandbox
+ * bootstraps an API key, starts the storage's background job runner (which also purges expired
+ * idempotency records hourly), and listens. Outside sandbox
  * mode it logs {@link sandboxProvidersWarning}. Fails with a {@link StartupError} whose message
  * is for the operator.
  *
@@ -102,8 +94,6 @@ export const startService = async (
   // The sandbox's clock can be moved forward by its helper; outside the sandbox time is real.
   const sandboxClock = config.sandbox && options.clock === undefined ? new SandboxClock() : undefined
   const clock = options.clock ?? sandboxClock ?? systemClock
-  let wakeJobRunner = () => {}
-  let runner: JobRunner | undefined
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`))
   const storage = await openStorageFromUrl(config.databaseUrl).catch((error: unknown) => {
     const reason = `Cannot open the database of DATABASE_URL (${config.database.dialect}): ${describe(error)}`
@@ -112,7 +102,13 @@ export const startService = async (
   const engine = createServiceEngine({
     storage,
     clock,
-    onJobsQueued: () => wakeJobRunner(),
+    jobLog: (event) =>
+      "outcome" in event
+        ? logger.info(
+            { kind: event.kind, outcome: event.outcome, ...(event.error ? { error: event.error } : {}) },
+            "job run",
+          )
+        : logger.error({ err: event.error }, "job runner failed"),
     ...(options.hasher === undefined ? {} : { hasher: options.hasher }),
     ...(options.paymentProvider === undefined ? {} : { paymentProvider: options.paymentProvider }),
   })
@@ -121,17 +117,11 @@ export const startService = async (
     const secret = await jwtSecretFor(config, engine)
     await bootstrapApiKey(engine, config.bootstrapKey, print)
     let closing = false
-    runner = startJobRunner(engine, {
-      now: () => clock.now(),
-      log: (event) =>
-        "error" in event ? logger.error({ err: event.error }, "job runner failed") : logger.info(event, "jobs run"),
-    })
-    wakeJobRunner = runner.wake
-    const jobRunner = runner
+    engine.jobs.start()
     const sandboxHelpers = sandboxClock
       ? sandboxRoutes({
           advanceClock: (ms) => sandboxClock.advance(ms),
-          runDueJobs: () => runDueJobsUntilIdle(engine),
+          runDueJobs: async () => (await engine.jobs.runDue()).ran,
           now: () => clock.now(),
         })
       : []
@@ -147,13 +137,6 @@ export const startService = async (
       throw new StartupError(`Cannot listen on port ${config.port}: ${describe(error)}`, { cause: error })
     })
     const port = (listening.address() as AddressInfo).port
-    const purge = setInterval(() => {
-      engine.idempotency.purgeExpired().then(
-        (purged) => logger.debug({ purged }, "expired idempotency records purged"),
-        (error: unknown) => logger.error({ err: error }, "idempotency purge failed"),
-      )
-    }, purgeIntervalMs)
-    purge.unref()
     let closed: Promise<void> | undefined
     return {
       url: `http://localhost:${port}`,
@@ -163,7 +146,6 @@ export const startService = async (
       close: (graceMs = shutdownGraceMs) => {
         closed ??= (async () => {
           closing = true
-          clearInterval(purge)
           await new Promise<void>((resolve) => {
             const force = setTimeout(() => listening.closeAllConnections(), graceMs)
             force.unref()
@@ -173,14 +155,12 @@ export const startService = async (
             })
             listening.closeIdleConnections()
           })
-          await jobRunner.stop()
           await engine.close()
         })()
         return closed
       },
     }
   } catch (error) {
-    await runner?.stop()
     await engine.close().catch(() => undefined)
     throw error
   }

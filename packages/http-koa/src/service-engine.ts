@@ -11,6 +11,7 @@ import {
   createEngine,
   type Engine,
   type FeeSchedule,
+  type JobRunnerLog,
   type PaymentProvider,
   type SecretHasher,
   type Storage,
@@ -29,8 +30,8 @@ export interface ServiceEngineOptions {
   readonly bankLinker?: BankLinkProvider
   /** The core's default fee schedule when absent. */
   readonly feeSchedule?: FeeSchedule
-  /** Called when a committed change queued background jobs (wakes the job runner). */
-  readonly onJobsQueued?: () => void
+  /** Told about background jobs run and about failures of the job runner. */
+  readonly jobLog?: JobRunnerLog
 }
 
 /**
@@ -51,6 +52,6 @@ export const createServiceEngine = (options: ServiceEngineOptions): Engine => {
     paymentProvider: options.paymentProvider ?? createSandboxPaymentProvider(),
     bankLinker: options.bankLinker ?? createSandboxBankLinker(),
     ...(options.feeSchedule === undefined ? {} : { feeSchedule: options.feeSchedule }),
-    ...(options.onJobsQueued === undefined ? {} : { onJobsQueued: options.onJobsQueued }),
+    ...(options.jobLog === undefined ? {} : { jobLog: options.jobLog }),
   })
 }

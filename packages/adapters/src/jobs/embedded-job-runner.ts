@@ -1,89 +1,229 @@
-/** The part of the engine a job runner drives. */
-export interface JobRunnerEngine {
-  readonly jobs: {
-    runDue(limit?: number): Promise<{ readonly ran: number; readonly failed: number }>
-    nextRunAt(): Promise<string | undefined>
-  }
-}
+import type { Clock, JobHandlers, JobRequest, JobRunner, JobRunnerOptions, JobRunReport } from "@payments-engine/core"
 
-export interface JobRunnerOptions {
-  /** Longest sleep between passes, so jobs queued by other processes are found. Default 1000 ms. */
-  readonly pollMs?: number
-  /** The engine's clock, to sleep exactly until the next job is due. */
-  readonly now?: () => Date
-  /** Told about passes that ran jobs and about failures of the runner itself. */
-  readonly log?: (event: { readonly ran: number; readonly failed: number } | { readonly error: unknown }) => void
-}
-
-/** A started runner: `wake` after queueing work, `stop` before closing the storage. */
-export interface JobRunner {
-  /** Runs a pass now (coalesced with one already running). */
-  wake(): void
-  /** Stops after the pass in flight; resolves once it has finished. */
-  stop(): Promise<void>
+/** A queued job as the embedded runner reads it back. */
+export interface QueuedJob {
+  readonly id: string
+  readonly kind: string
+  /** JSON text. */
+  readonly payload: string
+  readonly run_at: string
+  /** Failed runs so far. */
+  readonly attempts: number
+  /** Runs at most. */
+  readonly max_attempts: number
 }
 
 /**
- * Runs the engine's background jobs in this process: a pass runs every due job, then the runner
- * sleeps until the next job is due, `pollMs` at most, or until woken. Several processes may each
- * run one on a shared Postgres: the storage hands every job to exactly one of them.
+ * The rows the embedded runner works on, outside any engine transaction. The runner claims in
+ * memory (the runners of one storage take turns), so a storage that offers this table must be
+ * used by one process only (`capabilities.multiProcess` false): a crash drops the claims with the
+ * process, and the jobs run again as soon as the storage is reopened.
+ */
+export interface JobTable {
+  /** Queued jobs of these kinds due at `now`, oldest `run_at` first (then id), at most `limit`. */
+  due(now: string, kinds: ReadonlyArray<string>, limit: number): Promise<ReadonlyArray<QueuedJob>>
+  /** The earliest `run_at` of queued jobs of these kinds. */
+  nextRunAt(kinds: ReadonlyArray<string>): Promise<string | undefined>
+  /** The job is done: it leaves the table. */
+  finish(id: string): Promise<void>
+  /** The job failed and runs again at `runAt`. */
+  retry(id: string, change: { run_at: string; attempts: number; last_error: string; updated_at: string }): Promise<void>
+  /** The job failed for good; it stays in the table, for an operator, and never runs again. */
+  giveUp(id: string, change: { attempts: number; last_error: string; updated_at: string }): Promise<void>
+  /** Queues a job in a transaction of its own (scheduled kinds); the same key rules as `tx.jobs.enqueue`. */
+  enqueue(job: JobRequest): Promise<void>
+}
+
+/** Delay before attempt n+1 after n failed ones (1 s, 5 s, 25 s, 125 s). */
+export const embeddedRetryDelayMs = (failures: number): number => 1000 * 5 ** Math.max(0, failures - 1)
+
+/** Jobs read per query of due jobs. */
+const batchSize = 20
+/** Longest sleep of a started runner: due times are by the engine clock, which may be moved. */
+const maxSleepMs = 1000
+/** Batches of {@link JobRunner.runDue} at most, so a job that stays due cannot hold a caller forever. */
+const maxRounds = 100
+
+/**
+ * The jobs of one storage, shared by every runner made from it: the runners take turns, so a
+ * job read as due by one is run by it alone. `notify()` after a transaction that queued jobs
+ * commits wakes them.
+ */
+export interface EmbeddedJobQueue {
+  createRunner(handlers: JobHandlers, options: JobRunnerOptions): JobRunner
+  notify(): void
+}
+
+/**
+ * The embedded job runner: jobs are rows of the storage's own database (SQLite, PGlite, memory),
+ * run in this process. It claims in memory, retries with backoff by the engine's clock
+ * ({@link embeddedRetryDelayMs}), gives a job up after its `max_attempts`, queues scheduled
+ * kinds, and wakes when a transaction that queued jobs commits. A job costs one write of its own
+ * (its row leaving the table) besides what its handler does, and reading due jobs is shared by
+ * up to twenty jobs.
  *
  * @example
- * const runner = startJobRunner(engine, { pollMs: 500 })
- * process.on("SIGTERM", async () => { await runner.stop(); await engine.close() })
+ * const queue = embeddedJobQueue(table)
+ * const runner = queue.createRunner(handlers, { clock })
+ * runner.start()
  */
-export const startJobRunner = (engine: JobRunnerEngine, options: JobRunnerOptions = {}): JobRunner => {
-  const pollMs = options.pollMs ?? 1000
-  const now = options.now ?? (() => new Date())
-  let stopped = false
-  let again = false
-  let running: Promise<void> | undefined
-  let timer: ReturnType<typeof setTimeout> | undefined
-
-  const schedule = (ms: number) => {
-    if (stopped) return
-    clearTimeout(timer)
-    timer = setTimeout(wake, Math.max(0, Math.min(ms, pollMs)))
-    timer.unref?.()
+export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
+  const listeners = new Set<() => void>()
+  let turn: Promise<unknown> = Promise.resolve()
+  /**
+   * Runs `work` when no other runner of this storage is in a round. A round reads due jobs in a
+   * batch; another runner reading the same batch would run a job this one has just finished.
+   */
+  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
+    const mine = turn.then(work)
+    turn = mine.catch(() => undefined)
+    return mine
   }
 
-  const pass = async () => {
-    try {
-      for (;;) {
-        const report = await engine.jobs.runDue()
-        if (report.ran > 0) options.log?.(report)
-        if (report.ran === 0 || stopped) break
+  const createRunner = (handlers: JobHandlers, options: JobRunnerOptions): JobRunner => {
+    const { clock, log } = options
+    const kinds = handlers.kinds.map((k) => k.kind)
+    const iso = (date: Date) => date.toISOString()
+
+    const runOne = async (job: QueuedJob): Promise<boolean> => {
+      try {
+        await handlers.run(job.kind, JSON.parse(job.payload))
+        await table.finish(job.id)
+        log?.({ kind: job.kind, outcome: "done" })
+        return true
+      } catch (cause) {
+        const error = describeFailure(cause)
+        const attempts = job.attempts + 1
+        const now = clock.now()
+        if (attempts >= job.max_attempts) {
+          await table.giveUp(job.id, { attempts, last_error: error, updated_at: iso(now) })
+          log?.({ kind: job.kind, outcome: "given_up", error })
+        } else {
+          const runAt = new Date(now.getTime() + embeddedRetryDelayMs(attempts))
+          await table.retry(job.id, { run_at: iso(runAt), attempts, last_error: error, updated_at: iso(now) })
+          log?.({ kind: job.kind, outcome: "retry", error })
+        }
+        return false
       }
-      const next = await engine.jobs.nextRunAt()
-      schedule(next === undefined ? pollMs : Date.parse(next) - now().getTime())
-    } catch (error) {
-      options.log?.({ error })
-      schedule(pollMs)
     }
-  }
 
-  function wake(): void {
-    if (stopped) return
-    if (running) {
-      again = true
-      return
-    }
-    running = pass().finally(() => {
-      running = undefined
-      if (again) {
-        again = false
-        wake()
+    /** Runs a batch of the jobs due now, one after another, in this runner's turn. */
+    const round = (): Promise<JobRunReport> =>
+      inTurn(async () => {
+        let ran = 0
+        let failed = 0
+        for (const job of await table.due(iso(clock.now()), kinds, batchSize)) {
+          if (stopped) break
+          ran += 1
+          if (!(await runOne(job))) failed += 1
+        }
+        return { ran, failed }
+      })
+
+    const schedule = async () => {
+      const now = clock.now()
+      for (const kind of handlers.kinds) {
+        if (kind.schedule === undefined) continue
+        const every = kind.schedule.everyMs
+        const runAt = new Date(Math.ceil(now.getTime() / every) * every)
+        await table.enqueue({
+          id: `job_schedule_${kind.kind}_${runAt.getTime()}`,
+          kind: kind.kind,
+          payload: "{}",
+          run_at: iso(runAt),
+          key: `schedule:${kind.kind}`,
+          max_attempts: 1,
+          created_at: iso(now),
+        })
       }
-    })
-  }
+    }
 
-  wake()
-  return {
-    wake,
-    stop: async () => {
-      stopped = true
+    let started = false
+    let stopped = false
+    let timer: ReturnType<typeof setTimeout> | undefined
+    let running: Promise<void> | undefined
+    let again = false
+
+    const sleep = async () => {
+      const next = await table.nextRunAt(kinds)
+      if (stopped) return
+      const wait = next === undefined ? maxSleepMs : Date.parse(next) - clock.now().getTime()
       clearTimeout(timer)
-      await running
+      timer = setTimeout(wake, Math.max(0, Math.min(wait, maxSleepMs)))
+      timer.unref?.()
+    }
+
+    const pass = async () => {
+      try {
+        await schedule()
+        const report = await round()
+        if (report.ran > 0) again = true
+        if (!again) await sleep()
+      } catch (error) {
+        log?.({ error })
+        if (!stopped) {
+          clearTimeout(timer)
+          timer = setTimeout(wake, maxSleepMs)
+          timer.unref?.()
+        }
+      }
+    }
+
+    function wake(): void {
+      if (!started || stopped) return
+      if (running) {
+        again = true
+        return
+      }
+      again = false
+      running = pass().finally(() => {
+        running = undefined
+        if (again && !stopped) wake()
+      })
+    }
+
+    return {
+      start: () => {
+        if (started) return
+        started = true
+        listeners.add(wake)
+        wake()
+      },
+      runDue: async () => {
+        let ran = 0
+        let failed = 0
+        for (let rounds = 0; rounds < maxRounds; rounds += 1) {
+          const report = await round()
+          ran += report.ran
+          failed += report.failed
+          if (report.ran === 0) return { ran, failed }
+        }
+        throw new Error(`jobs still due after ${maxRounds} rounds of ${batchSize}: is a job failing to settle?`)
+      },
+      stop: async () => {
+        stopped = true
+        listeners.delete(wake)
+        clearTimeout(timer)
+        await running
+      },
+    }
+  }
+
+  return {
+    createRunner,
+    notify: () => {
+      for (const wake of listeners) wake()
     },
   }
+}
+
+/** A job's failure as stored: a short description, never a payload or a provider's response. */
+const describeFailure = (cause: unknown): string => {
+  const tag = typeof cause === "object" && cause !== null ? (cause as { _tag?: unknown })._tag : undefined
+  const message =
+    cause instanceof Error || typeof tag === "string" ? (cause as { message?: unknown }).message : undefined
+  const text = [typeof tag === "string" ? tag : cause instanceof Error ? cause.name : "Error", message]
+    .filter((part) => typeof part === "string" && part !== "")
+    .join(": ")
+  return text.slice(0, 500)
 }

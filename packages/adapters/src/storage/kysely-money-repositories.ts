@@ -1,7 +1,6 @@
 import type {
   BankAccountRecord,
   EventRecord,
-  JobRecord,
   OwnerType,
   PaymentProfileRecord,
   PaymentRecord,
@@ -20,10 +19,7 @@ import { preparedQuery } from "./prepared-query.ts"
 import type { BankAccountsTable, PaymentProfilesTable, PaymentsTable, StorageTables } from "./storage-tables.ts"
 import { paymentColumns, paymentProfileColumns, quoteColumns } from "./table-columns.ts"
 
-type MoneyRepositories = Pick<
-  Repositories,
-  "bankAccounts" | "paymentProfiles" | "quotes" | "payments" | "jobs" | "events"
->
+type MoneyRepositories = Pick<Repositories, "bankAccounts" | "paymentProfiles" | "quotes" | "payments" | "events">
 
 type Db = Kysely<StorageTables>
 
@@ -54,12 +50,6 @@ const toPayment = (row: Selectable<PaymentsTable>): PaymentRecord => ({
   ...row,
   status: row.status as PaymentStatusValue,
   machine_version: Number(row.machine_version),
-})
-
-const toJob = (row: Selectable<StorageTables["jobs"]>): JobRecord => ({
-  ...row,
-  attempts: Number(row.attempts),
-  state: row.state as JobRecord["state"],
 })
 
 /** Rows of a window of a query, with the total; no row query past the end. */
@@ -149,8 +139,6 @@ const findPaymentByKey = preparedQuery((db: Db, p: { readonly companyId: string;
     .where("company_id", "=", p.companyId)
     .where("idempotency_key", "=", p.key),
 )
-
-const insertJob = preparedQuery((db: Db, row: JobRecord) => db.insertInto("jobs").values(row))
 
 /**
  * The money-movement repositories, one factory each over a Kysely handle (`kyselyRepositories`
@@ -282,68 +270,6 @@ export const kyselyMoneyRepositoryFactories: RepositoryFactories<MoneyRepositori
         .executeTakeFirst()
       return row === undefined ? undefined : toPayment(row)
     },
-  }),
-
-  jobs: (db) => ({
-    enqueue: async (row) => {
-      await insertJob(db, row)
-    },
-    claimDue: async (now, lockedUntil, limit) => {
-      // The outer conditions repeat the inner ones: on Postgres a second claimer that waited on
-      // the row lock re-checks them against the first claimer's write and skips the row.
-      const rows = await db
-        .updateTable("jobs")
-        .set({ locked_until: lockedUntil, attempts: sql`attempts + 1`, updated_at: now })
-        .where(
-          "id",
-          "in",
-          db
-            .selectFrom("jobs")
-            .select("id")
-            .where("state", "=", "queued")
-            .where("run_at", "<=", now)
-            .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<=", now)]))
-            .orderBy("run_at")
-            .orderBy("id")
-            .limit(limit),
-        )
-        .where("state", "=", "queued")
-        .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<=", now)]))
-        .returningAll()
-        .execute()
-      return rows
-        .map(toJob)
-        .sort((a, b) => (a.run_at === b.run_at ? (a.id < b.id ? -1 : 1) : a.run_at < b.run_at ? -1 : 1))
-    },
-    finish: async (id, now) => {
-      await db
-        .updateTable("jobs")
-        .set({ state: "done", locked_until: null, updated_at: now })
-        .where("id", "=", id)
-        .execute()
-    },
-    retryAt: async (id, runAt, error, now) => {
-      await db
-        .updateTable("jobs")
-        .set({ state: "queued", run_at: runAt, last_error: error, locked_until: null, updated_at: now })
-        .where("id", "=", id)
-        .execute()
-    },
-    fail: async (id, error, now) => {
-      await db
-        .updateTable("jobs")
-        .set({ state: "failed", last_error: error, locked_until: null, updated_at: now })
-        .where("id", "=", id)
-        .execute()
-    },
-    nextRunAt: async () =>
-      (
-        await db
-          .selectFrom("jobs")
-          .select((eb) => eb.fn.min("run_at").as("next"))
-          .where("state", "=", "queued")
-          .executeTakeFirst()
-      )?.next ?? undefined,
   }),
 
   events: (db) => ({

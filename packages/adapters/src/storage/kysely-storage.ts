@@ -1,5 +1,15 @@
-import type { Repositories, Storage, StorageCapabilities } from "@payments-engine/core"
+import type {
+  JobHandlers,
+  JobRepository,
+  JobRunner,
+  JobRunnerOptions,
+  Repositories,
+  Storage,
+  StorageCapabilities,
+} from "@payments-engine/core"
 import type { Kysely } from "kysely"
+import { type GraphileJobsOptions, graphileKyselyJobs } from "../jobs/graphile-job-runner.ts"
+import { embeddedKyselyJobs } from "../jobs/kysely-job-table.ts"
 import { kyselyRepositories } from "./kysely-repositories.ts"
 import { migrateStorage, type StorageDialect } from "./migrations.ts"
 import type { StorageTables } from "./storage-tables.ts"
@@ -14,6 +24,12 @@ export interface KyselyStorageOptions {
    * PGlite (one connection, one process) take neither.
    */
   readonly capabilities?: StorageCapabilities
+  /**
+   * Runs jobs on graphile-worker in this schema of the same Postgres database (its schema must
+   * be migrated first). Without it, jobs are rows of the storage's `jobs` table, run in-process
+   * by the embedded runner: right for SQLite and PGlite, one process only.
+   */
+  readonly graphile?: GraphileJobsOptions
   /**
    * Runs after `close()` has destroyed the Kysely instance, for resources the caller owns
    * (a temporary file, a schema to drop). Not run when opening fails.
@@ -63,6 +79,7 @@ export const createKyselyStorage = async (
     concurrentTransactions: dialect === "postgres",
   }
   let closing: Promise<void> | undefined
+  const jobs = options.graphile === undefined ? embeddedKyselyJobs(db) : graphileKyselyJobs(db, options.graphile)
 
   return {
     db,
@@ -70,7 +87,31 @@ export const createKyselyStorage = async (
     capabilities,
     transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
       if (closing !== undefined) return Promise.reject(new Error("storage is closed"))
-      return db.transaction().execute((trx) => work(kyselyRepositories(trx)))
+      let queued = false
+      return db
+        .transaction()
+        .execute((trx) => {
+          const repositories = kyselyRepositories(trx)
+          const repository = jobs.repository(trx)
+          // A runner of this process is told once the jobs exist, that is after the commit.
+          Object.defineProperty(repositories, "jobs", {
+            enumerable: true,
+            value: {
+              enqueue: async (job) => {
+                await repository.enqueue(job)
+                queued = true
+              },
+            } satisfies JobRepository,
+          })
+          return work(repositories)
+        })
+        .then((result) => {
+          if (queued) jobs.committed()
+          return result
+        })
+    },
+    createJobRunner(handlers: JobHandlers, runnerOptions: JobRunnerOptions): JobRunner {
+      return jobs.createRunner(handlers, runnerOptions)
     },
     close(): Promise<void> {
       closing ??= (async () => {

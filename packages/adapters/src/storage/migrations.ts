@@ -1,5 +1,14 @@
-import { type Kysely, type Migration, type MigrationProvider, type MigrationResultSet, Migrator, sql } from "kysely"
+import {
+  type DatabaseIntrospector,
+  type Kysely,
+  type Migration,
+  type MigrationProvider,
+  type MigrationResultSet,
+  Migrator,
+  sql,
+} from "kysely"
 import { featuresSchema } from "./features-migration.ts"
+import { jobKeysSchema } from "./job-keys-migration.ts"
 import { moneyMovementSchema } from "./money-movement-migration.ts"
 
 /** The SQL dialects the Kysely storage runs on. */
@@ -134,6 +143,7 @@ export const storageMigrations = (dialect: StorageDialect): MigrationProvider =>
     "0001_initial": initialSchema(dialect),
     "0002_money_movement": moneyMovementSchema(dialect),
     "0003_features": featuresSchema(dialect),
+    "0004_job_keys": jobKeysSchema(dialect),
   }),
 })
 
@@ -159,7 +169,7 @@ export const migrateStorage = async <DB>(handle: Kysely<DB>, options: MigrateSto
   const migrationTableSchema =
     options.migrationTableSchema ?? (options.dialect === "postgres" ? await currentSchema(db) : undefined)
   const migrator = new Migrator({
-    db,
+    db: migrationTableSchema === undefined ? db : introspectingOneSchema(db, migrationTableSchema),
     provider: storageMigrations(options.dialect),
     // Without a schema, Kysely's check for its own tables looks at every schema, and a second
     // storage in another schema of the same database would think it had been migrated already.
@@ -174,6 +184,34 @@ export const migrateStorage = async <DB>(handle: Kysely<DB>, options: MigrateSto
       { cause },
     )
   }
+}
+
+/**
+ * The database handle with an introspector that lists the tables of one schema only. Kysely's
+ * migrator lists every table of the database to find its own, and Postgres's catalogue functions
+ * fail on a table another process is creating or dropping in another schema at that moment (a
+ * second storage, graphile-worker's migrations), which failed migrations at random.
+ */
+const introspectingOneSchema = (db: Kysely<unknown>, schema: string): Kysely<unknown> => {
+  const introspection: DatabaseIntrospector = {
+    getSchemas: async () =>
+      (await sql<{ name: string }>`select nspname as name from pg_namespace`.execute(db)).rows.map((row) => ({
+        name: row.name,
+      })),
+    getTables: async () =>
+      (
+        await sql<{ name: string; type: string }>`select table_name as name, table_type as type
+          from information_schema.tables where table_schema = ${schema}`.execute(db)
+      ).rows.map((row) => ({ name: row.name, schema, isView: row.type === "VIEW", columns: [] })),
+    getMetadata: async () => ({ tables: await introspection.getTables() }),
+  }
+  return new Proxy(db, {
+    get: (target, property) => {
+      if (property === "introspection") return introspection
+      const value: unknown = Reflect.get(target, property, target)
+      return typeof value === "function" ? value.bind(target) : value
+    },
+  })
 }
 
 const currentSchema = async (db: Kysely<unknown>): Promise<string> => {

@@ -123,6 +123,9 @@ export interface JobsTable {
   state: string
   locked_until: string | null
   last_error: string | null
+  /** At most one queued job per key. */
+  job_key: string | null
+  max_attempts: number
   created_at: string
   updated_at: string
 }

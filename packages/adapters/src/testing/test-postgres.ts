@@ -3,7 +3,12 @@ import type { PGlite } from "@electric-sql/pglite"
 import { CompiledQuery, Kysely } from "kysely"
 import pg from "pg"
 import { createKyselyStorage, type KyselyStorage } from "../storage/kysely-storage.ts"
-import { ensureSchema, openPostgresStorage, quoteIdentifier } from "../storage/postgres/postgres-storage.ts"
+import {
+  ensureSchema,
+  graphileWorkerSchema,
+  openPostgresStorage,
+  quoteIdentifier,
+} from "../storage/postgres/postgres-storage.ts"
 import type { StorageTables } from "../storage/storage-tables.ts"
 import { parseStorageUrl } from "../storage/storage-url.ts"
 import { pgliteStorageDialect, SessionLock } from "./pglite/pglite-dialect.ts"
@@ -63,7 +68,8 @@ const onServer = (connectionString: string): TestPostgres => {
       await client.connect()
       try {
         for (const schema of created.splice(0))
-          await client.query(`drop schema if exists ${quoteIdentifier(schema)} cascade`)
+          for (const each of [schema, graphileWorkerSchema(schema)])
+            await client.query(`drop schema if exists ${quoteIdentifier(each)} cascade`)
       } finally {
         await client.end()
       }

@@ -29,9 +29,8 @@ export interface PaymentProvider {
   exchangeRate(pair: { readonly source: string; readonly target: string }): Promise<{ readonly rate: string }>
   /**
    * Executes a payment. Keyed by `paymentId`: a second call for the same id returns the first
-   * outcome and moves no money. Must settle (answer or reject) well within the job lock
-   * (`jobLockMs`, 5 minutes), for example with a request timeout of a minute: past the lock,
-   * another runner may take the job over and call again.
+   * outcome and moves no money (a job interrupted by a crash calls again). Must settle (answer or
+   * reject) within a bounded time, a minute say: a runner holds the job until the call settles.
    */
   submitPayment(request: PaymentSubmission): Promise<PaymentOutcome>
 }

@@ -1,29 +1,28 @@
-import type { Effect } from "effect"
+import { Effect } from "effect"
+import { type JobKindName, type JobPayload, jobAttempts } from "../jobs/job-catalogue.ts"
 import type { Repositories } from "../ports/storage/index.ts"
 import type { EnginePorts } from "./ports.ts"
 import { call } from "./transaction.ts"
 
-/** Queues background work in the caller's transaction, so it exists exactly when the change that needs it commits. */
-export const enqueueJob = (
+/**
+ * Queues background work in the caller's transaction, so it exists exactly when the change that
+ * needs it commits. `key` keeps a second job for the same thing out while one waits or runs.
+ */
+export const enqueueJob = <K extends JobKindName>(
   ports: Pick<EnginePorts, "ids" | "clock">,
   tx: Repositories,
-  kind: string,
-  payload: unknown,
-  runAt: string,
+  job: { readonly kind: K; readonly payload: JobPayload<K>; readonly key: string; readonly runAt?: string },
 ): Effect.Effect<void> => {
   const now = ports.clock.now().toISOString()
   return call(() =>
     tx.jobs.enqueue({
       id: ports.ids.next("job"),
-      kind,
-      payload: JSON.stringify(payload),
-      run_at: runAt,
-      attempts: 0,
-      state: "queued",
-      locked_until: null,
-      last_error: null,
+      kind: job.kind,
+      payload: JSON.stringify(job.payload),
+      run_at: job.runAt ?? now,
+      key: job.key,
+      max_attempts: jobAttempts[job.kind],
       created_at: now,
-      updated_at: now,
     }),
-  )
+  ).pipe(Effect.asVoid)
 }

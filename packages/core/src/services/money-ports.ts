@@ -9,6 +9,4 @@ export interface MoneyPorts extends EnginePorts {
   readonly bankLinker: BankLinkProvider
   /** Fees and FX margin. */
   readonly feeSchedule: FeeSchedule
-  /** Called after a transaction that queued background jobs commits. */
-  readonly onJobsQueued?: () => void
 }

@@ -27,9 +27,6 @@ import { providerCall } from "./provider-call.ts"
 import { checkQuoteProfiles } from "./quotes.ts"
 import { call, inTransaction } from "./transaction.ts"
 
-/** The job that moves a payment through the provider. */
-export const executePaymentJob = "execute_payment"
-
 const paymentNotFound = () =>
   new NotFound({ field: "id", message: "Payment Instruction not found or not accessible in this workspace" })
 
@@ -180,7 +177,11 @@ export const makePayments = (ports: MoneyPorts) => {
       if ((yield* call(() => tx.payments.insertIfNew(row))) === "conflict") {
         return yield* Effect.fail(Invalid.one(422, "payment_quote_id", "Quote has already been used"))
       }
-      yield* enqueueJob(ports, tx, executePaymentJob, { payment_id: row.id, workspace_id: company.workspace_id }, now)
+      yield* enqueueJob(ports, tx, {
+        kind: "execute_payment",
+        payload: { payment_id: row.id, workspace_id: company.workspace_id },
+        key: `execute_payment:${row.id}`,
+      })
       return { payment: toPayment(row, [from, to], { withIdempotencyKey: false }), created: true }
     })
 
@@ -205,7 +206,7 @@ export const makePayments = (ports: MoneyPorts) => {
         const key = input.idempotency_key
         if (key === undefined)
           return yield* Effect.fail(Invalid.one(422, "idempotency_key", "Idempotency key is required"))
-        const result = yield* inTransaction(ports.storage, (tx) =>
+        return yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
             const company = yield* findLiveCompany(tx, actor, companyId)
             // The business key is looked up only when the payment cannot be made as asked: a
@@ -222,8 +223,6 @@ export const makePayments = (ports: MoneyPorts) => {
             )
           }),
         )
-        if (result.created) ports.onJobsQueued?.()
-        return result
       }),
 
     get: (actor: Actor, companyId: string, id: string): Effect.Effect<PaymentInstruction, NotFound> =>

@@ -11,27 +11,6 @@ import {
 import { Schema } from "effect"
 import type { RouteSpec } from "./route-table.ts"
 
-/** Passes {@link runDueJobsUntilIdle} makes at most, so a job that stays due cannot hold a request forever. */
-export const maxJobPasses = 1000
-
-/**
- * Runs the engine's due jobs, pass after pass, until a pass finds none (or after
- * {@link maxJobPasses}); answers how many ran. What the sandbox's clock helper does after moving
- * the clock, and what a test does instead of a background job runner.
- *
- * @example
- * const jobsRun = await runDueJobsUntilIdle(engine)
- */
-export const runDueJobsUntilIdle = async (engine: Pick<Engine, "jobs">): Promise<number> => {
-  let total = 0
-  for (let pass = 0; pass < maxJobPasses; pass += 1) {
-    const { ran } = await engine.jobs.runDue()
-    if (ran === 0) break
-    total += ran
-  }
-  return total
-}
-
 /** What the sandbox helpers act on besides the engine. */
 export interface SandboxControls {
   /** Moves the engine's clock forward. */

@@ -14,7 +14,7 @@ import { bearerTokens } from "../../src/bearer-tokens.ts"
 import { createLogger } from "../../src/logger.ts"
 import { apiRoutes } from "../../src/routes/api-routes.ts"
 import type { RouteSpec } from "../../src/routes/route-table.ts"
-import { runDueJobsUntilIdle, sandboxRoutes } from "../../src/routes/sandbox-routes.ts"
+import { sandboxRoutes } from "../../src/routes/sandbox-routes.ts"
 import { createServiceEngine } from "../../src/service-engine.ts"
 
 /** The secret the test services sign tokens with. */
@@ -124,7 +124,7 @@ export const startTestService = async (options: TestServiceOptions): Promise<Tes
     ...(options.feeSchedule === undefined ? {} : { feeSchedule: options.feeSchedule }),
   })
   const engine = options.wrapEngine === undefined ? real : options.wrapEngine(real)
-  const runJobs = () => runDueJobsUntilIdle(engine)
+  const runJobs = async () => (await engine.jobs.runDue()).ran
   const routes = options.sandbox
     ? [
         ...apiRoutes,

@@ -1,5 +1,6 @@
 import { CompiledQuery, Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from "kysely"
 import pg from "pg"
+import { migrateGraphileJobs } from "../../jobs/graphile-job-runner.ts"
 import { createKyselyStorage, type KyselyStorage } from "../kysely-storage.ts"
 import { type preparedQuery, preparedStatementName } from "../prepared-query.ts"
 import type { StorageTables } from "../storage-tables.ts"
@@ -85,6 +86,25 @@ const namingStatements = (pool: pg.Pool): PostgresPool => ({
  * const storage = await openPostgresStorage({ connectionString: process.env.DATABASE_URL!, schema: "payments" })
  * const engine = createEngine({ storage, clock: systemClock, ids: randomIds(), hasher: scryptHasher() })
  */
+/**
+ * The schema of graphile-worker's jobs: its default, or beside the storage's own schema (its
+ * table names would clash with the storage's inside one schema).
+ *
+ * @example
+ * graphileWorkerSchema("payments") // "payments_graphile_worker"
+ */
+export const graphileWorkerSchema = (schema: string | undefined): string => {
+  if (schema === undefined) return "graphile_worker"
+  const workerSchema = `${schema}_graphile_worker`
+  // Postgres cuts longer names to 63 bytes, and two storages could then share one job queue.
+  if (new TextEncoder().encode(workerSchema).length > 63) {
+    throw new Error(
+      `schema name too long: ${JSON.stringify(schema)} leaves no room for its job schema (47 bytes at most)`,
+    )
+  }
+  return workerSchema
+}
+
 export const openPostgresStorage = async (options: PostgresStorageOptions): Promise<KyselyStorage> => {
   const { connectionString, schema, maxConnections = 10, connectionTimeoutMs = 10_000, onClose } = options
   const searchPath = schema === undefined ? undefined : `set search_path to ${quoteIdentifier(schema)}`
@@ -106,7 +126,9 @@ export const openPostgresStorage = async (options: PostgresStorageOptions): Prom
   })
   try {
     if (schema !== undefined) await ensureSchema(db, schema)
-    return await createKyselyStorage(db, { dialect: "postgres", ...(onClose ? { onClose } : {}) })
+    const graphile = { pool, workerSchema: graphileWorkerSchema(schema) }
+    await migrateGraphileJobs(graphile)
+    return await createKyselyStorage(db, { dialect: "postgres", graphile, ...(onClose ? { onClose } : {}) })
   } catch (error) {
     await db.destroy()
     throw error

@@ -1,3 +1,4 @@
+import type { JobHandlers, JobRunner, JobRunnerOptions } from "../job-runner.ts"
 import type { BankAccountRepository, PaymentProfileRepository } from "./bank-accounts.ts"
 import type { CompanyRepository } from "./companies.ts"
 import type { EntityRepository } from "./entities.ts"
@@ -39,6 +40,11 @@ export interface Storage {
    * (and rejects with the same reason). Work may be retried by the caller, never by the adapter.
    */
   transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>
+  /**
+   * A runner for the jobs queued through `tx.jobs.enqueue`, calling `handlers`. Called once per
+   * engine; several runners of one storage (several engines) share its jobs, each run once.
+   */
+  createJobRunner(handlers: JobHandlers, options: JobRunnerOptions): JobRunner
   /** Releases connections. The storage is unusable afterwards. */
   close(): Promise<void>
 }

@@ -1,32 +1,35 @@
-export interface JobRecord {
+/**
+ * A background job to queue in the caller's transaction: it exists exactly when the change that
+ * needs it commits, on every storage. Claiming, retries, backoff and waking belong to the storage's
+ * {@link JobRunner}, not to this repository.
+ */
+export interface JobRequest {
   readonly id: string
-  /** What to do, e.g. "execute_payment". */
+  /** A kind of core's job catalogue, e.g. "execute_payment". */
   readonly kind: string
-  /** JSON text. */
+  /** The payload as JSON text; the catalogue decodes it with the kind's schema. */
   readonly payload: string
+  /** When the job is due, by the engine's clock; `created_at` when it is due at once. */
   readonly run_at: string
-  readonly attempts: number
-  readonly state: "queued" | "done" | "failed"
-  readonly locked_until: string | null
-  readonly last_error: string | null
+  /**
+   * At most one job with this key waits or runs at a time: enqueueing again while one does adds
+   * nothing. Null for no such limit.
+   */
+  readonly key: string | null
+  /** Runs at most, failed ones included; the last failure gives the job up. */
+  readonly max_attempts: number
+  /** The engine's now when the job was queued. */
   readonly created_at: string
-  readonly updated_at: string
 }
 
 export interface JobRepository {
-  enqueue(row: JobRecord): Promise<void>
   /**
-   * Claims up to `limit` queued jobs due at `now` whose lock is free, locking them until
-   * `lockedUntil` and counting an attempt; each job is claimed by one caller only, also across
-   * processes. Oldest `run_at` first.
+   * Queues the job in this transaction, unless a job with the same `key` is already queued or
+   * running. A runner of the storage sees it once the transaction commits, never before.
+   *
+   * @example
+   * await tx.jobs.enqueue({ id: "job_1", kind: "execute_payment", payload: '{"payment_id":"pay_1"}',
+   *   run_at: now, key: "execute_payment:pay_1", max_attempts: 5, created_at: now })
    */
-  claimDue(now: string, lockedUntil: string, limit: number): Promise<ReadonlyArray<JobRecord>>
-  /** Marks a claimed job done. */
-  finish(id: string, now: string): Promise<void>
-  /** Puts a claimed job back in the queue to run at `runAt`. */
-  retryAt(id: string, runAt: string, error: string, now: string): Promise<void>
-  /** Gives a claimed job up for good. */
-  fail(id: string, error: string, now: string): Promise<void>
-  /** The earliest `run_at` of queued jobs, to know when to wake up. */
-  nextRunAt(): Promise<string | undefined>
+  enqueue(job: JobRequest): Promise<void>
 }

@@ -1,0 +1,40 @@
+import type { JobTable } from "@payments-engine/adapters"
+import type { MemoryJob } from "./memory-money-repositories.ts"
+
+/** Runs `change` on the storage's committed jobs, in a transaction of its own. */
+export type InJobs = <T>(change: (jobs: Map<string, MemoryJob>) => T) => Promise<T>
+
+const byDueTime = (a: MemoryJob, b: MemoryJob) =>
+  a.run_at === b.run_at ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.run_at < b.run_at ? -1 : 1
+
+/**
+ * The memory storage's jobs as the embedded runner of `@payments-engine/adapters` reads and
+ * settles them: a storage that keeps its jobs with its other tables gets claiming, retries,
+ * backoff and waking from that runner, and writes only these few operations.
+ */
+export const memoryJobTable = (inJobs: InJobs): JobTable => {
+  const waiting = (jobs: Map<string, MemoryJob>, kinds: ReadonlyArray<string>) =>
+    [...jobs.values()].filter((j) => !j.given_up && kinds.includes(j.kind)).sort(byDueTime)
+  const update = (id: string, change: Partial<MemoryJob>) =>
+    inJobs((jobs) => {
+      const job = jobs.get(id)
+      if (job !== undefined && !job.given_up) jobs.set(id, Object.freeze({ ...job, ...change }))
+    })
+  return {
+    due: (now, kinds, limit) =>
+      inJobs((jobs) =>
+        waiting(jobs, kinds)
+          .filter((j) => j.run_at <= now)
+          .slice(0, limit),
+      ),
+    nextRunAt: (kinds) => inJobs((jobs) => waiting(jobs, kinds)[0]?.run_at),
+    finish: (id) => inJobs((jobs) => void jobs.delete(id)),
+    retry: (id, change) => update(id, change),
+    giveUp: (id, change) => update(id, { ...change, given_up: true }),
+    enqueue: (job) =>
+      inJobs((jobs) => {
+        const taken = [...jobs.values()].some((j) => j.key !== null && j.key === job.key && !j.given_up)
+        if (!taken) jobs.set(job.id, Object.freeze({ ...job, attempts: 0, last_error: null, given_up: false }))
+      }),
+  }
+}

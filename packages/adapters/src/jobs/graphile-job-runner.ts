@@ -1,0 +1,262 @@
+import { EventEmitter } from "node:events"
+import type { JobHandlers, JobRepository, JobRunner, JobRunnerOptions, JobRunReport } from "@payments-engine/core"
+import {
+  Logger,
+  parseCronItems,
+  type Runner,
+  run,
+  runMigrations,
+  runOnce,
+  type TaskList,
+  type WorkerEvents,
+} from "graphile-worker"
+import { type Kysely, sql } from "kysely"
+import type pg from "pg"
+import type { StorageTables } from "../storage/storage-tables.ts"
+import type { KyselyJobs } from "./kysely-job-table.ts"
+
+type Db = Kysely<StorageTables>
+
+/** Where graphile-worker keeps its jobs: its own schema, next to the storage's. */
+export interface GraphileJobsOptions {
+  /** The pool graphile-worker runs on (the storage's). */
+  readonly pool: pg.Pool
+  /** The schema of graphile-worker's tables and functions, e.g. `graphile_worker`. */
+  readonly workerSchema: string
+}
+
+/** A worker whose heartbeat is older than this has died; its jobs are unlocked for others. */
+export const deadWorkerMs = 15_000
+/** How often live workers beat, and how often dead workers' jobs are looked for. */
+const heartbeatMs = 5_000
+/** How long {@link JobRunner.runDue} waits at most for jobs another worker has in hand. */
+const inHandWaitMs = 30_000
+/** Rounds of runDue at most, so a job that stays due cannot hold a caller forever. */
+const maxRounds = 100
+
+const quietLogger = (log: JobRunnerOptions["log"]) =>
+  new Logger(() => (level, message) => {
+    if (level === "error") log?.({ error: new Error(`graphile-worker: ${message}`) })
+  })
+
+/**
+ * Installs or upgrades graphile-worker's schema (a no-op when current). Safe when several
+ * processes start together: graphile-worker takes a lock for it.
+ */
+export const migrateGraphileJobs = (options: GraphileJobsOptions): Promise<void> =>
+  runMigrations({ pgPool: options.pool, schema: options.workerSchema, logger: quietLogger(undefined) })
+
+/**
+ * `tx.jobs` on graphile-worker: `add_job` called on the storage transaction's own connection, so
+ * the job exists exactly when the transaction commits, and graphile-worker's NOTIFY wakes the
+ * workers of every process. The due time keeps its distance from the engine's now, in the
+ * database's time; a key dedupes (`unsafe_dedupe`: while a job of that key waits or runs, no other).
+ */
+export const graphileJobRepository = (db: Db, workerSchema: string): JobRepository => ({
+  enqueue: async (job) => {
+    const delayMs = Math.max(0, Date.parse(job.run_at) - Date.parse(job.created_at))
+    await sql`select ${sql.id(workerSchema, "add_job")}(
+      identifier => ${job.kind},
+      payload => ${job.payload}::json,
+      run_at => now() + ${delayMs} * interval '1 millisecond',
+      max_attempts => ${job.max_attempts},
+      job_key => ${job.key},
+      job_key_mode => 'unsafe_dedupe'
+    )`.execute(db)
+  },
+})
+
+/**
+ * Runs the engine's jobs on graphile-worker, so several engine processes share them: woken by
+ * LISTEN/NOTIFY, retried with graphile-worker's backoff, scheduled kinds queued by its cron (each
+ * slot once across processes). Every worker of this process beats in `job_workers`; a worker
+ * silent for {@link deadWorkerMs} (its process was killed) has its jobs unlocked, so they run
+ * again within seconds instead of after graphile-worker's four hours.
+ *
+ * Due times are engine times: when the engine's clock moves (the sandbox clock), `runDue` moves
+ * every waiting job as much closer, then runs what is due.
+ */
+export const graphileJobRunner = (
+  db: Db,
+  graphile: GraphileJobsOptions,
+  handlers: JobHandlers,
+  options: JobRunnerOptions,
+): JobRunner => {
+  const { pool, workerSchema } = graphile
+  const { clock, log } = options
+  const logger = quietLogger(log)
+  const workers = new Set<string>()
+  const offset = () => clock.now().getTime() - Date.now()
+  let knownOffset = offset()
+  let background: Runner | undefined
+  let heartbeat: ReturnType<typeof setInterval> | undefined
+  let stopped = false
+
+  const tasks = (count?: { ran: number; failed: number }): TaskList =>
+    Object.fromEntries(
+      handlers.kinds.map(({ kind }) => [
+        kind,
+        async (payload: unknown) => {
+          try {
+            await handlers.run(kind, payload)
+            if (count) count.ran += 1
+          } catch (error) {
+            if (count) {
+              count.ran += 1
+              count.failed += 1
+            }
+            throw error
+          }
+        },
+      ]),
+    )
+
+  const events = (): WorkerEvents => {
+    const emitter = new EventEmitter() as WorkerEvents
+    emitter.on("worker:create", ({ worker }) => {
+      workers.add(worker.workerId)
+      beat().catch((error: unknown) => log?.({ error }))
+    })
+    emitter.on("worker:release", ({ worker }) => {
+      workers.delete(worker.workerId)
+    })
+    emitter.on("job:success", ({ job }) => log?.({ kind: job.task_identifier, outcome: "done" }))
+    emitter.on("job:error", ({ job, error }) =>
+      log?.({ kind: job.task_identifier, outcome: "retry", error: describe(error) }),
+    )
+    emitter.on("job:failed", ({ job, error }) =>
+      log?.({ kind: job.task_identifier, outcome: "given_up", error: describe(error) }),
+    )
+    return emitter
+  }
+
+  const beat = async () => {
+    const ids = [...workers]
+    if (ids.length > 0) {
+      await sql`insert into job_workers (worker_id, seen_at)
+        select id, now()::text from unnest(${ids}::text[]) as id
+        on conflict (worker_id) do update set seen_at = excluded.seen_at`.execute(db)
+    }
+    await unlockDeadWorkers()
+  }
+
+  const unlockDeadWorkers = async () => {
+    await sql`select ${sql.id(workerSchema, "force_unlock_workers")}(array(
+      select distinct jobs.locked_by from ${sql.id(workerSchema, "_private_jobs")} as jobs
+      where jobs.locked_by is not null
+        and jobs.locked_at < now() - ${deadWorkerMs} * interval '1 millisecond'
+        and not exists (
+          select 1 from job_workers
+          where job_workers.worker_id = jobs.locked_by
+            and job_workers.seen_at::timestamptz > now() - ${deadWorkerMs} * interval '1 millisecond'
+        )
+    ))`.execute(db)
+    await sql`delete from job_workers where seen_at::timestamptz < now() - interval '1 hour'`.execute(db)
+  }
+
+  const startHeartbeat = () => {
+    if (heartbeat !== undefined || stopped) return
+    heartbeat = setInterval(() => {
+      beat().catch((error: unknown) => log?.({ error }))
+    }, heartbeatMs)
+    heartbeat.unref()
+  }
+
+  /** Moves waiting jobs as much closer as the engine's clock moved since the last look. */
+  const followClock = async () => {
+    const now = offset()
+    const moved = now - knownOffset
+    knownOffset = now
+    if (moved <= 0) return
+    await sql`update ${sql.id(workerSchema, "_private_jobs")}
+      set run_at = greatest(now(), run_at - ${moved} * interval '1 millisecond')
+      where locked_at is null and run_at > now()`.execute(db)
+  }
+
+  /** Jobs due now that a worker has in hand or nobody has taken yet. */
+  const dueOrInHand = async (): Promise<{ due: number; inHand: number }> => {
+    const { rows } = await sql<{ due: string | number; in_hand: string | number }>`
+      select count(*) filter (where locked_at is null and run_at <= now() and attempts < max_attempts) as due,
+             count(*) filter (where locked_at is not null) as in_hand
+      from ${sql.id(workerSchema, "_private_jobs")}`.execute(db)
+    return { due: Number(rows[0]?.due ?? 0), inHand: Number(rows[0]?.in_hand ?? 0) }
+  }
+
+  return {
+    start: () => {
+      if (background !== undefined || stopped) return
+      startHeartbeat()
+      const cron = parseCronItems(
+        handlers.kinds.flatMap((k) =>
+          k.schedule === undefined
+            ? []
+            : [
+                {
+                  task: k.kind,
+                  match: k.schedule.cron,
+                  identifier: k.kind,
+                  options: { backfillPeriod: 0, maxAttempts: 1 },
+                },
+              ],
+        ),
+      )
+      const starting = run(
+        {
+          pgPool: pool,
+          schema: workerSchema,
+          concurrency: 1,
+          noHandleSignals: true,
+          pollInterval: 1000,
+          logger,
+          events: events(),
+          parsedCronItems: cron,
+        },
+        tasks(),
+      )
+      starting.then(
+        (runner) => {
+          background = runner
+          if (stopped) runner.stop().catch(() => undefined)
+        },
+        (error: unknown) => log?.({ error }),
+      )
+      background = { stop: () => starting.then((runner) => runner.stop()) } as Runner
+    },
+    runDue: async (): Promise<JobRunReport> => {
+      startHeartbeat()
+      const count = { ran: 0, failed: 0 }
+      await followClock()
+      for (let round = 0; round < maxRounds; round += 1) {
+        await runOnce(
+          { pgPool: pool, schema: workerSchema, noHandleSignals: true, logger, events: events() },
+          tasks(count),
+        )
+        const deadline = Date.now() + inHandWaitMs
+        let left = await dueOrInHand()
+        while (left.due === 0 && left.inHand > 0 && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 20))
+          left = await dueOrInHand()
+        }
+        if (left.due === 0) return count
+      }
+      throw new Error(`jobs still due after ${maxRounds} rounds: is a job failing forever?`)
+    },
+    stop: async () => {
+      stopped = true
+      clearInterval(heartbeat)
+      await background?.stop()
+    },
+  }
+}
+
+const describe = (error: unknown): string =>
+  (error instanceof Error ? `${error.name}: ${error.message}` : "Error").slice(0, 500)
+
+/** Jobs on graphile-worker in its schema of the storage's database; its NOTIFY wakes the runners. */
+export const graphileKyselyJobs = (db: Db, options: GraphileJobsOptions): KyselyJobs => {
+  return {
+    repository: (trx) => graphileJobRepository(trx, options.workerSchema),
+    createRunner: (handlers, runnerOptions) => graphileJobRunner(db, options, handlers, runnerOptions),
+    committed: () => {},
+  }
+}

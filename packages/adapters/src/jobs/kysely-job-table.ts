@@ -1,0 +1,93 @@
+import type { JobHandlers, JobRepository, JobRequest, JobRunner, JobRunnerOptions } from "@payments-engine/core"
+import { type Kysely, sql } from "kysely"
+import type { StorageTables } from "../storage/storage-tables.ts"
+import { embeddedJobQueue, type JobTable, type QueuedJob } from "./embedded-job-runner.ts"
+
+type Db = Kysely<StorageTables>
+
+const insertQueued = async (db: Db, job: JobRequest) => {
+  await db
+    .insertInto("jobs")
+    .values({
+      id: job.id,
+      kind: job.kind,
+      payload: job.payload,
+      run_at: job.run_at,
+      attempts: 0,
+      state: "queued",
+      locked_until: null,
+      last_error: null,
+      job_key: job.key,
+      max_attempts: job.max_attempts,
+      created_at: job.created_at,
+      updated_at: job.created_at,
+    })
+    .onConflict((oc) => oc.column("job_key").where("state", "=", sql.lit("queued")).doNothing())
+    .execute()
+}
+
+/** `tx.jobs` of a storage whose jobs are rows of its own `jobs` table. */
+export const kyselyJobRepository = (db: Db): JobRepository => ({
+  enqueue: (job) => insertQueued(db, job),
+})
+
+/**
+ * The `jobs` table as the embedded runner reads and settles it, each call its own statement.
+ *
+ * @example
+ * const queue = embeddedJobQueue(kyselyJobTable(db))
+ */
+export const kyselyJobTable = (db: Db): JobTable => ({
+  due: async (now, kinds, limit) => {
+    if (kinds.length === 0) return []
+    const query = db
+      .selectFrom("jobs")
+      .select(["id", "kind", "payload", "run_at", "attempts", "max_attempts"])
+      .where("state", "=", "queued")
+      .where("run_at", "<=", now)
+      .where("kind", "in", kinds)
+    const rows = await query.orderBy("run_at").orderBy("id").limit(limit).execute()
+    return rows.map(
+      (row): QueuedJob => ({ ...row, attempts: Number(row.attempts), max_attempts: Number(row.max_attempts) }),
+    )
+  },
+  nextRunAt: async (kinds) => {
+    if (kinds.length === 0) return undefined
+    const query = db
+      .selectFrom("jobs")
+      .select((eb) => eb.fn.min("run_at").as("next"))
+      .where("state", "=", "queued")
+      .where("kind", "in", kinds)
+    return (await query.executeTakeFirst())?.next ?? undefined
+  },
+  finish: async (id) => {
+    await db.deleteFrom("jobs").where("id", "=", id).execute()
+  },
+  retry: async (id, change) => {
+    await db.updateTable("jobs").set(change).where("id", "=", id).where("state", "=", "queued").execute()
+  },
+  giveUp: async (id, change) => {
+    await db
+      .updateTable("jobs")
+      .set({ ...change, state: "failed" })
+      .where("id", "=", id)
+      .where("state", "=", "queued")
+      .execute()
+  },
+  enqueue: (job) => db.transaction().execute((trx) => insertQueued(trx, job)),
+})
+
+/** How a Kysely storage queues and runs its jobs. */
+export interface KyselyJobs {
+  /** `tx.jobs` over a transaction. */
+  repository(trx: Db): JobRepository
+  createRunner(handlers: JobHandlers, options: JobRunnerOptions): JobRunner
+  /** A transaction that queued jobs has committed. */
+  committed(): void
+}
+
+/** Jobs as rows of the storage's `jobs` table, run in this process by the embedded runner. */
+export const embeddedKyselyJobs = (db: Db): KyselyJobs => {
+  const queue = embeddedJobQueue(kyselyJobTable(db))
+  return { repository: kyselyJobRepository, createRunner: queue.createRunner, committed: queue.notify }
+}

@@ -1,0 +1,80 @@
+import { Effect, Either, type ParseResult, Schema } from "effect"
+import type { JobHandlers, JobKind } from "../ports/job-runner.ts"
+import type { Idempotency } from "../services/idempotency.ts"
+import type { Payments } from "../services/payments.ts"
+import { runToPromise } from "../services/transaction.ts"
+
+/** Attempts of a job before it is given up, unless its kind says otherwise. */
+export const maxJobAttempts = 5
+
+/** The payload of `execute_payment`: the payment to move through the provider. */
+export const ExecutePaymentPayload = Schema.Struct({ payment_id: Schema.String, workspace_id: Schema.String })
+
+/** Every kind of background job, with its payload schema: what enqueueing may name. */
+export const jobPayloads = {
+  /** Moves a pending payment through the payment provider (queued by `payments.create`). */
+  execute_payment: ExecutePaymentPayload,
+  /** Deletes expired idempotency records (scheduled hourly). */
+  purge_idempotency: Schema.Struct({}),
+} as const
+
+export type JobKindName = keyof typeof jobPayloads
+export type JobPayload<K extends JobKindName> = Schema.Schema.Type<(typeof jobPayloads)[K]>
+
+/** Attempts of each kind's jobs. */
+export const jobAttempts: { readonly [K in JobKindName]: number } = {
+  execute_payment: maxJobAttempts,
+  purge_idempotency: 1,
+}
+
+/** The kinds as runners see them, with their schedules. */
+export const jobKinds: ReadonlyArray<JobKind> = [
+  { kind: "execute_payment" },
+  { kind: "purge_idempotency", schedule: { cron: "0 * * * *", everyMs: 60 * 60 * 1000 } },
+]
+
+/** The services the handlers call. */
+export interface JobServices {
+  readonly payments: Pick<Payments, "execute">
+  readonly idempotency: Pick<Idempotency, "purgeExpired">
+}
+
+type Handlers = { readonly [K in JobKindName]: (payload: JobPayload<K>) => Effect.Effect<unknown, unknown> }
+
+/** A payload that does not decode is a defect of whoever queued it: retrying cannot help. */
+export class UndecodableJob extends Error {
+  override readonly name = "UndecodableJob"
+}
+
+const isKind = (kind: string): kind is JobKindName => Object.hasOwn(jobPayloads, kind)
+
+/**
+ * The job catalogue as runners see it: the kinds, and `run`, which decodes a payload with its
+ * kind's schema and runs the handler. A runner calls nothing else of the engine.
+ *
+ * @example
+ * const handlers = jobCatalogue({ payments, idempotency })
+ * await handlers.run("execute_payment", { payment_id: "pay_1", workspace_id: "ws_1" })
+ */
+export const jobCatalogue = (services: JobServices): JobHandlers => {
+  const handlers: Handlers = {
+    execute_payment: (payload) => services.payments.execute(payload.payment_id, payload.workspace_id),
+    purge_idempotency: () => services.idempotency.purgeExpired(),
+  }
+  const decoders = Object.fromEntries(
+    Object.entries(jobPayloads).map(([kind, schema]) => [
+      kind,
+      Schema.decodeUnknownEither(schema as Schema.Schema<unknown>),
+    ]),
+  ) as Record<JobKindName, (payload: unknown) => Either.Either<unknown, ParseResult.ParseError>>
+  return {
+    kinds: jobKinds,
+    run: async (kind, payload) => {
+      if (!isKind(kind)) throw new UndecodableJob(`unknown job kind ${kind}`)
+      const decoded = decoders[kind](payload)
+      if (Either.isLeft(decoded)) throw new UndecodableJob(`undecodable ${kind} payload`)
+      const handler = handlers[kind] as (payload: unknown) => Effect.Effect<unknown, unknown>
+      await runToPromise(handler(decoded.right).pipe(Effect.asVoid) as Effect.Effect<void, never>)
+    },
+  }
+}

@@ -1,0 +1,70 @@
+import type { Clock } from "./clock.ts"
+
+/** What one kind of background job needs from a runner. */
+export interface JobKind {
+  readonly kind: string
+  /**
+   * A job of this kind is queued on this schedule, if any: `cron` for runners that read cron
+   * syntax, `everyMs` (the same period, from the epoch) for those that do not; tried once.
+   */
+  readonly schedule?: { readonly cron: string; readonly everyMs: number }
+}
+
+/**
+ * Core's job catalogue as a runner sees it: the kinds, and one entry point that decodes a payload
+ * with its kind's schema and runs the kind's handler.
+ */
+export interface JobHandlers {
+  readonly kinds: ReadonlyArray<JobKind>
+  /**
+   * Runs one job; resolves when it is done, rejects when it should be tried again (the runner
+   * decides when, and gives up after the job's `max_attempts`).
+   */
+  run(kind: string, payload: unknown): Promise<void>
+}
+
+/** The outcome of one {@link JobRunner.runDue}. */
+export interface JobRunReport {
+  /** Jobs run, whatever their outcome. */
+  readonly ran: number
+  /** Runs that failed (and were retried later or given up). */
+  readonly failed: number
+}
+
+/** Told about a runner's work: jobs run, and its own failures. */
+export type JobRunnerLog = (
+  event:
+    | { readonly kind: string; readonly outcome: "done" | "retry" | "given_up"; readonly error?: string }
+    | { readonly error: unknown },
+) => void
+
+export interface JobRunnerOptions {
+  /** The engine's clock: due times are engine times, so the sandbox clock drives due work. */
+  readonly clock: Clock
+  readonly log?: JobRunnerLog
+}
+
+/**
+ * Runs the jobs of one storage. Each storage brings the runner that fits it (rows in the database
+ * run in-process, or a job engine such as graphile-worker on Postgres); the engine asks the storage
+ * for one with {@link Storage.createJobRunner}. A job is run by one runner at a time, also across
+ * processes where the storage is shared, and a job interrupted by a crash runs again once the
+ * storage is reopened.
+ *
+ * @example
+ * const runner = storage.createJobRunner(handlers, { clock })
+ * runner.start() // background work from now on
+ * await runner.runDue() // or: run what is due now, and wait for it (the sandbox clock does)
+ * await runner.stop()
+ */
+export interface JobRunner {
+  /** Runs in the background from now on: wakes when jobs are queued or fall due. */
+  start(): void
+  /**
+   * Runs every job due by the engine clock, including those the background run has in hand, and
+   * resolves once none is left due; bounded, so a job that stays due cannot hold the caller forever.
+   */
+  runDue(): Promise<JobRunReport>
+  /** Stops taking jobs and waits for the ones in flight. */
+  stop(): Promise<void>
+}

@@ -1,0 +1,146 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import {
+  createSandboxBankLinker,
+  createSandboxPaymentProvider,
+  openStorageFromUrl,
+  randomIds,
+  sandboxExamples,
+  scryptHasher,
+  systemClock,
+} from "@payments-engine/adapters"
+import { createEngine, type Engine } from "@payments-engine/core"
+import pg from "pg"
+import { afterAll, describe, expect, it } from "vitest"
+import { childEnvironment, type LineWatcher, logMessage, startNode } from "./support/child-process.ts"
+
+/*
+ * A process killed with SIGKILL in the middle of executing payments, then started again on the
+ * same database: every payment completes within 30 s of the restart, and the provider, whose
+ * books outlive our processes, executes each one once.
+ */
+
+const recordingService = ["--import", "tsx", "packages/http-koa/test/support/recording-service.ts"]
+const folder = mkdtempSync(join(tmpdir(), "payments-engine-crash-"))
+const running = new Set<LineWatcher>()
+const serverUrl = process.env.DATABASE_URL
+const dropSchemas: Array<string> = []
+
+afterAll(async () => {
+  for (const service of running) service.child.kill("SIGKILL")
+  rmSync(folder, { recursive: true, force: true })
+  if (serverUrl === undefined || dropSchemas.length === 0) return
+  const client = new pg.Client({ connectionString: serverUrl })
+  await client.connect()
+  for (const schema of dropSchemas) await client.query(`drop schema if exists "${schema}" cascade`)
+  await client.end()
+})
+
+const start = async (env: Record<string, string>) => {
+  const service = startNode(recordingService, childEnvironment({ PORT: "0", LOG_LEVEL: "info", ...env }))
+  running.add(service)
+  await service.waitForLine(logMessage("listening"))
+  return service
+}
+
+/** Pending payments queued through an engine of this process, which then lets the database go. */
+const queuePayments = async (databaseUrl: string, count: number): Promise<Array<string>> => {
+  const storage = await openStorageFromUrl(databaseUrl)
+  const engine: Engine = createEngine({
+    storage,
+    clock: systemClock,
+    ids: randomIds({ clock: systemClock }),
+    hasher: scryptHasher({ cost: 2 ** 10 }),
+    paymentProvider: createSandboxPaymentProvider(),
+    bankLinker: createSandboxBankLinker(),
+  })
+  const workspace = await engine.access.ensureWorkspace("crash")
+  const actor = { workspaceId: workspace.id, scope: "write" } as const
+  const company = await engine.companies.create(actor, { name: "Payer", country: "US", default_currency: "USD" })
+  const entity = await engine.entities.create(actor, company.id, { name: "Payer", country_alpha2: "US" })
+  const recipient = await engine.recipients.create(actor, company.id, { name: "Payee" })
+  const account = await engine.bankAccounts.createForRecipient(actor, company.id, recipient.id, {
+    entity_id: entity.id,
+    beneficiary_details: sandboxExamples.US_ACH,
+  })
+  const funding = await engine.fundingAccounts.link(actor, entity.id, {})
+  const ids: Array<string> = []
+  for (let i = 0; i < count; i++) {
+    const quote = await engine.quotes.create(actor, company.id, {
+      quote: {
+        from_profile_id: funding.payment_profiles[0]!.id,
+        to_profile_id: account.payment_profiles[0]!.id,
+        instructed_amount: { amount: 10 + i, currency: "USD" },
+      },
+    })
+    const { payment } = await engine.payments.create(actor, company.id, {
+      payment_instruction: { payment_quote_id: quote.id, reason: "goods_purchased", idempotency_key: `crash-${i}` },
+    })
+    ids.push(payment.id)
+  }
+  await engine.close()
+  return ids
+}
+
+const statusesOf = async (databaseUrl: string, ids: ReadonlyArray<string>) => {
+  const storage = await openStorageFromUrl(databaseUrl)
+  try {
+    return await storage.transaction(async (tx) =>
+      Promise.all(ids.map(async (id) => (await tx.payments.findById(id))?.status)),
+    )
+  } finally {
+    await storage.close()
+  }
+}
+
+const crashAndRestart = async (databaseUrl: string) => {
+  const book = join(folder, `book-${Date.now()}.txt`)
+  const env = { DATABASE_URL: databaseUrl, PAYMENTS_SANDBOX: "true", PROVIDER_BOOK: book }
+  const ids = await queuePayments(databaseUrl, 5)
+  // The first process executes two payments, then hangs in the third one's provider call.
+  const first = await start({ ...env, HANG_ON_SUBMISSION: "3" })
+  const submittedThird = () =>
+    readFileSync(book, { encoding: "utf8", flag: "a+" })
+      .split("\n")
+      .filter((line) => line.startsWith("submitted ")).length >= 3
+  for (let i = 0; i < 600 && !submittedThird(); i++) await new Promise((resolve) => setTimeout(resolve, 50))
+  expect(submittedThird()).toBe(true)
+  first.child.kill("SIGKILL")
+  await first.exited
+  running.delete(first)
+  expect(await statusesOf(databaseUrl, ids)).toContain("processing")
+
+  const second = await start(env)
+  const restarted = Date.now()
+  let statuses = await statusesOf(databaseUrl, ids)
+  while (statuses.some((status) => status !== "completed") && Date.now() - restarted < 30_000) {
+    await new Promise((resolve) => setTimeout(resolve, 250))
+    statuses = await statusesOf(databaseUrl, ids)
+  }
+  expect(statuses).toEqual(ids.map(() => "completed"))
+  expect(Date.now() - restarted).toBeLessThan(30_000)
+  const lines = readFileSync(book, "utf8").split("\n")
+  for (const id of ids) expect(lines.filter((line) => line === `executed ${id}`)).toHaveLength(1)
+  second.child.kill("SIGTERM")
+  await second.exited
+  running.delete(second)
+}
+
+describe("a service killed with SIGKILL mid-work", () => {
+  it("on SQLite, completes every interrupted payment once after the restart, executing none twice", async () => {
+    await crashAndRestart(`sqlite:${join(folder, "crash.sqlite")}`)
+  }, 60_000)
+
+  it.skipIf(serverUrl === undefined)(
+    "on Postgres (graphile-worker), completes every interrupted payment once within 30 s of the restart",
+    async () => {
+      const schema = `crash_${process.pid}_${Date.now()}`
+      dropSchemas.push(schema, `${schema}_graphile_worker`)
+      const url = new URL(serverUrl as string)
+      url.searchParams.set("schema", schema)
+      await crashAndRestart(url.toString())
+    },
+    90_000,
+  )
+})

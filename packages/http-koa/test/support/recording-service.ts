@@ -1,0 +1,37 @@
+/**
+ * The service as `npm start` runs it, with a payment provider that keeps its own books in a file
+ * every process shares (`PROVIDER_BOOK`), as a real provider outlives our processes: a payment id
+ * already executed is answered from the book, never executed again. With `HANG_ON_SUBMISSION=n`
+ * the n-th submission of this process never answers, so a test can kill the process mid-call.
+ */
+import { appendFileSync, readFileSync } from "node:fs"
+import { createSandboxPaymentProvider } from "@payments-engine/adapters"
+import type { PaymentProvider } from "@payments-engine/core"
+import { loadConfig } from "../../src/config.ts"
+import { createLogger } from "../../src/logger.ts"
+import { startService } from "../../src/server.ts"
+
+const book = process.env.PROVIDER_BOOK ?? ""
+const hangOn = Number(process.env.HANG_ON_SUBMISSION ?? "0")
+const sandbox = createSandboxPaymentProvider()
+let submissions = 0
+
+const executed = (paymentId: string) =>
+  readFileSync(book, { encoding: "utf8", flag: "a+" }).split("\n").includes(`executed ${paymentId}`)
+
+const provider: PaymentProvider = {
+  ...sandbox,
+  submitPayment: async (request) => {
+    submissions += 1
+    appendFileSync(book, `submitted ${request.paymentId} by ${process.pid}\n`)
+    if (submissions === hangOn) return new Promise(() => {})
+    const outcome = { status: "completed", providerPaymentId: `prov_${request.paymentId}` } as const
+    if (!executed(request.paymentId)) appendFileSync(book, `executed ${request.paymentId}\n`)
+    return outcome
+  },
+}
+
+const config = loadConfig(process.env)
+const logger = createLogger({ level: config.logLevel })
+const service = await startService(config, { logger, paymentProvider: provider })
+logger.info({ url: service.url, port: service.port }, "listening")
