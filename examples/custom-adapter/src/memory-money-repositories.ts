@@ -133,7 +133,6 @@ export const moneyRepositoriesOver = (t: MoneyTables & OwnerTables): MoneyReposi
     findById: async (id) => t.payments.get(id),
     findByIdempotencyKey: async (companyId, key) =>
       [...t.payments.values()].find((p) => p.company_id === companyId && p.idempotency_key === key),
-    findByQuote: async (quoteId) => [...t.payments.values()].find((p) => p.quote_id === quoteId),
     list: async (companyId, filter, window) =>
       windowOf(
         t.payments.values(),

@@ -21,7 +21,7 @@ import {
 } from "./memory-money-repositories.ts"
 
 /** Everything the storage keeps. Records are immutable: a write replaces the map entry. */
-interface Tables extends MoneyTables {
+export interface Tables extends MoneyTables {
   readonly workspaces: Map<string, WorkspaceRecord>
   readonly apiKeys: Map<string, ApiKeyRecord>
   readonly companies: Map<string, CompanyRecord>
@@ -82,7 +82,6 @@ const repositoriesOver = (t: Tables): Repositories => ({
       t.workspaces.set(row.id, freeze(row))
       return row
     },
-    findByName: async (name) => [...t.workspaces.values()].find((row) => row.name === name),
   },
   apiKeys: {
     insert: async (row) => {
@@ -192,6 +191,12 @@ const repositoriesOver = (t: Tables): Repositories => ({
   },
 })
 
+/** The memory storage, and a look at what it committed for the contract suite's reader. */
+export interface MemoryStorage extends Storage {
+  /** The committed tables; a commit replaces them whole, so what this returns never changes. Do not write to it. */
+  committed(): Tables
+}
+
 /**
  * A storage adapter that keeps everything in memory: the smallest thing that passes the
  * contract suite, and a template for your own adapter.
@@ -204,7 +209,7 @@ const repositoriesOver = (t: Tables): Repositories => ({
  * const storage = createMemoryStorage()
  * const engine = createEngine({ storage, clock, ids, hasher })
  */
-export const createMemoryStorage = (): Storage => {
+export const createMemoryStorage = (): MemoryStorage => {
   let tables = emptyTables()
   let queue: Promise<unknown> = Promise.resolve()
   let closed = false
@@ -212,6 +217,7 @@ export const createMemoryStorage = (): Storage => {
 
   return {
     capabilities,
+    committed: () => tables,
     transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
       if (closed) return Promise.reject(new Error("memory storage is closed"))
       const run = async () => {

@@ -257,7 +257,7 @@ export const kyselyMoneyRepositoryFactories: RepositoryFactories<MoneyRepositori
       const [row] = await findPaymentByKey(db, { companyId, key })
       return row === undefined ? undefined : toPayment(row)
     },
-    findByQuote: async (quoteId) => {
+    findByQuote: async (quoteId: string) => {
       const row = await db.selectFrom("payments").selectAll().where("quote_id", "=", quoteId).executeTakeFirst()
       return row === undefined ? undefined : toPayment(row)
     },

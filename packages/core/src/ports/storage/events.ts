@@ -15,6 +15,11 @@ export interface EventRecord {
 export interface EventRepository {
   /** Written in the same transaction as the change it reports (transactional outbox). */
   append(row: EventRecord): Promise<void>
-  /** Events of a company in id order. */
+  /**
+   * Events of a company in id order.
+   *
+   * @deprecated The engine never reads the outbox this way; only the job scenarios of the
+   * contract suite still do. It leaves the port once they read `ContractReader.eventsOfCompany`.
+   */
   listByCompany(companyId: string, window: Window): Promise<Slice<EventRecord>>
 }
