@@ -84,18 +84,37 @@ export const payQuote = (
     },
   })
 
+/** Jobs one pass of {@link runAllDue} runs. */
+const drainBatch = 100
+
+/**
+ * Passes {@link runAllDue} makes before it gives up: far more jobs than a test and its
+ * neighbours on a shared storage ever queue, far fewer than a storage that hands finished jobs
+ * out again would run forever.
+ */
+export const maxDrainPasses = 20
+
 /**
  * Runs every due job, 100 at a time: also the ones earlier tests left queued in a storage they
- * share, so that this test's jobs are reached whatever the queue holds.
+ * share, so that this test's jobs are reached whatever the queue holds. Fails after
+ * {@link maxDrainPasses} full passes: a queue that never empties (a finished job claimed again)
+ * must fail the test, not hang it; an adapter that answers from microtasks only would otherwise
+ * never let vitest's timeout fire.
  */
 export const runAllDue = async (engine: Engine): Promise<{ ran: number; failed: number }> => {
   const total = { ran: 0, failed: 0 }
-  for (;;) {
-    const report = await engine.jobs.runDue(100)
+  for (let pass = 1; pass <= maxDrainPasses; pass += 1) {
+    const report = await engine.jobs.runDue(drainBatch)
     total.ran += report.ran
     total.failed += report.failed
-    if (report.ran < 100) return total
+    if (report.ran < drainBatch) return total
+    // Yield to the event loop between passes, so timers (vitest's timeout among them) can run.
+    await new Promise((resolve) => setTimeout(resolve, 0))
   }
+  throw new Error(
+    `runAllDue: jobs were still due after ${maxDrainPasses} passes of ${drainBatch} (${total.ran} runs, ${total.failed} failed): ` +
+      "the storage probably lets a finished or failed job be claimed again",
+  )
 }
 
 /** Quotes `amount` USD for the paying company and pays it with `key`. */
