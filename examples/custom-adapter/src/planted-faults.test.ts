@@ -15,6 +15,40 @@ const withFault = (plant: (tx: Repositories) => Repositories) => async (): Promi
   return { ...storage, transaction: (work) => storage.transaction((tx) => work(plant(tx))) }
 }
 
+/** `LIKE name` as SQLite reads it: ASCII case ignored, `_` any one character, `%` any run. */
+const likePattern = (name: string) =>
+  new RegExp(
+    `^${[...name].map((c) => (c === "%" ? ".*" : c === "_" ? "." : c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("")}$`,
+    "i",
+  )
+
+/** A storage whose workspace lookup by name is a `LIKE`: the first stored match wins. */
+const likeWorkspaceLookup = async (): Promise<MemoryStorage> => {
+  const storage = createMemoryStorage()
+  return {
+    ...storage,
+    transaction: (work) =>
+      storage.transaction((tx) =>
+        work({
+          ...tx,
+          workspaces: {
+            insertOrGet: async (row) => {
+              const match = likePattern(row.name)
+              const found = [...storage.committed().workspaces.values()].find((w) => match.test(w.name))
+              return found ?? tx.workspaces.insertOrGet(row)
+            },
+          },
+        }),
+      ),
+  }
+}
+
+/** Puts a finished job back in the queue, due at once: a drain of the queue never ends. */
+const requeueFinishedJobs = withFault((tx) => ({
+  ...tx,
+  jobs: { ...tx.jobs, finish: (id, now) => tx.jobs.retryAt(id, now, "", now) },
+}))
+
 const dropMilliseconds = (iso: string) => iso.replace(/\.\d{3}Z$/, "Z")
 
 const faults: ReadonlyArray<{
@@ -174,10 +208,7 @@ const faults: ReadonlyArray<{
   },
   {
     bug: "leaves a finished job in the queue",
-    factory: withFault((tx) => ({
-      ...tx,
-      jobs: { ...tx.jobs, finish: (id, now) => tx.jobs.retryAt(id, now, "", now) },
-    })),
+    factory: requeueFinishedJobs,
     caughtBy: ["jobs.claim-once"],
   },
   {
@@ -315,6 +346,97 @@ const faults: ReadonlyArray<{
     caughtBy: ["features.status-machine", "concurrency.feature-status"],
   },
   {
+    bug: "returns one row more than the page size",
+    factory: withFault((tx) => ({
+      ...tx,
+      recipients: {
+        ...tx.recipients,
+        listActive: (id, window) => tx.recipients.listActive(id, { ...window, limit: window.limit + 1 }),
+      },
+      payments: {
+        ...tx.payments,
+        list: (id, filter, window) => tx.payments.list(id, filter, { ...window, limit: window.limit + 1 }),
+      },
+    })),
+    caughtBy: ["paging.recipients", "paging.payments"],
+  },
+  {
+    bug: "returns one row more than the page size of bank accounts",
+    factory: withFault((tx) => ({
+      ...tx,
+      bankAccounts: {
+        ...tx.bankAccounts,
+        listByCompany: (id, window) => tx.bankAccounts.listByCompany(id, { ...window, limit: window.limit + 1 }),
+      },
+    })),
+    caughtBy: ["paging.bank-accounts"],
+  },
+  {
+    bug: "returns one row more than the page size of companies and entities",
+    factory: withFault((tx) => ({
+      ...tx,
+      companies: {
+        ...tx.companies,
+        listActive: (id, window) => tx.companies.listActive(id, { ...window, limit: window.limit + 1 }),
+      },
+      entities: {
+        ...tx.entities,
+        listActive: (id, window) => tx.entities.listActive(id, { ...window, limit: window.limit + 1 }),
+      },
+    })),
+    caughtBy: ["paging.companies", "paging.entities"],
+  },
+  {
+    bug: "looks a workspace up by name with LIKE (case-insensitive, `_` and `%` as wildcards)",
+    factory: likeWorkspaceLookup,
+    caughtBy: ["lookups.workspace-name"],
+  },
+  {
+    bug: "stamps rows with the wall clock instead of the time the engine passed",
+    factory: withFault((tx) => ({
+      ...tx,
+      payments: {
+        ...tx.payments,
+        compareAndSetStatus: (id, from, to, change) =>
+          tx.payments.compareAndSetStatus(id, from, to, { ...change, updated_at: new Date().toISOString() }),
+      },
+      recipients: {
+        ...tx.recipients,
+        insert: (row) => {
+          const now = new Date().toISOString()
+          return tx.recipients.insert({ ...row, created_at: now, updated_at: now })
+        },
+      },
+    })),
+    caughtBy: ["timestamps.stored-as-given"],
+  },
+  {
+    bug: "stamps a feature's status change with the wall clock",
+    factory: withFault((tx) => ({
+      ...tx,
+      features: {
+        ...tx.features,
+        compareAndSetStatus: (id, from, to) => tx.features.compareAndSetStatus(id, from, to, new Date().toISOString()),
+      },
+    })),
+    caughtBy: ["timestamps.stored-as-given"],
+  },
+  {
+    bug: "lists ids in a language's order (case and punctuation ignored first) instead of byte order",
+    factory: withFault((tx) => ({
+      ...tx,
+      companies: {
+        ...tx.companies,
+        listActive: async (id, window) => {
+          const all = await tx.companies.listActive(id, { offset: 0, limit: Number.MAX_SAFE_INTEGER })
+          const rows = [...all.rows].sort((a, b) => a.id.localeCompare(b.id, "en"))
+          return { rows: rows.slice(window.offset, window.offset + window.limit), total: all.total }
+        },
+      },
+    })),
+    caughtBy: ["paging.id-order"],
+  },
+  {
     bug: "lets a second claim of an idempotency key through",
     factory: withFault((tx) => ({
       ...tx,
@@ -340,6 +462,12 @@ describe("the contract suite fails a broken adapter", () => {
       })
     }
   }
+
+  it("fails, rather than hangs, a test whose job queue never empties", async () => {
+    await expect(
+      runContractTest("payments.create-and-execute", { factory: requeueFinishedJobs, reader }),
+    ).rejects.toThrow(/runAllDue: jobs were still due after 20 passes/)
+  })
 
   it("while the same tests pass on the adapter without the bug", async () => {
     const ids = new Set(faults.flatMap((fault) => fault.caughtBy))
