@@ -13,5 +13,7 @@ runContractSuite({
   name: `kysely/postgres (${postgres.kind})`,
   factory: postgres.factory,
   reader,
+  // PGlite starts on the first storage opened: in the setup hook's time, not the first test's.
+  setup: async () => (await postgres.factory()).close(),
   teardown: postgres.close,
 })
