@@ -140,7 +140,6 @@ export const moneyRepositoriesOver = (t: MoneyTables & OwnerTables): MoneyReposi
     findById: async (id) => t.payments.get(id),
     findByIdempotencyKey: async (companyId, key) =>
       [...t.payments.values()].find((p) => p.company_id === companyId && p.idempotency_key === key),
-    findByQuote: async (quoteId) => [...t.payments.values()].find((p) => p.quote_id === quoteId),
     list: async (companyId, filter, window) =>
       windowOf(
         t.payments.values(),
@@ -167,11 +166,5 @@ export const moneyRepositoriesOver = (t: MoneyTables & OwnerTables): MoneyReposi
   },
   events: {
     append: async (row) => void t.events.set(row.id, freeze(row)),
-    listByCompany: async (companyId, window) => windowOf(t.events.values(), (e) => e.company_id === companyId, window),
   },
 })
-
-const update = <T extends { readonly id: string }>(map: Map<string, T>, id: string, change: Partial<T>) => {
-  const row = map.get(id)
-  if (row !== undefined) map.set(id, freeze({ ...row, ...change }))
-}

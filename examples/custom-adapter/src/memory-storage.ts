@@ -23,7 +23,7 @@ import {
 } from "./memory-money-repositories.ts"
 
 /** Everything the storage keeps. Records are immutable: a write replaces the map entry. */
-interface Tables extends MoneyTables {
+export interface Tables extends MoneyTables {
   readonly workspaces: Map<string, WorkspaceRecord>
   readonly apiKeys: Map<string, ApiKeyRecord>
   readonly companies: Map<string, CompanyRecord>
@@ -84,7 +84,6 @@ const repositoriesOver = (t: Tables): Repositories => ({
       t.workspaces.set(row.id, freeze(row))
       return row
     },
-    findByName: async (name) => [...t.workspaces.values()].find((row) => row.name === name),
   },
   apiKeys: {
     insert: async (row) => {
@@ -200,6 +199,12 @@ export interface MemoryStorageOptions {
   readonly plantInJobTable?: (table: JobTable) => JobTable
 }
 
+/** The memory storage, and a look at what it committed for the contract suite's reader. */
+export interface MemoryStorage extends Storage {
+  /** The committed tables; a commit replaces them whole, so what this returns never changes. Do not write to it. */
+  committed(): Tables
+}
+
 /**
  * A storage adapter that keeps everything in memory: the smallest thing that passes the
  * contract suite, and a template for your own adapter.
@@ -213,7 +218,7 @@ export interface MemoryStorageOptions {
  * const storage = createMemoryStorage()
  * const engine = createEngine({ storage, clock, ids, hasher })
  */
-export const createMemoryStorage = (options: MemoryStorageOptions = {}): Storage => {
+export const createMemoryStorage = (options: MemoryStorageOptions = {}): MemoryStorage => {
   let tables = emptyTables()
   let queue: Promise<unknown> = Promise.resolve()
   let closed = false
@@ -238,6 +243,7 @@ export const createMemoryStorage = (options: MemoryStorageOptions = {}): Storage
 
   return {
     capabilities,
+    committed: () => tables,
     async transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
       let queued = false
       const result = await inTransaction((draft) => {

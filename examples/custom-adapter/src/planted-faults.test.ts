@@ -1,7 +1,8 @@
 import { type ContractTestId, runContractTest } from "@payments-engine/contract-tests"
-import type { EventRecord, Repositories, Storage } from "@payments-engine/core"
+import type { EventRecord, Repositories } from "@payments-engine/core"
 import { describe, expect, it } from "vitest"
-import { createMemoryStorage } from "./memory-storage.ts"
+import { memoryContractReader as reader } from "./memory-contract-reader.ts"
+import { createMemoryStorage, type MemoryStorage } from "./memory-storage.ts"
 
 /*
  * The suite must fail an adapter with a bug, not only pass a good one. Each case plants one bug
@@ -9,16 +10,48 @@ import { createMemoryStorage } from "./memory-storage.ts"
  */
 
 /** The memory storage with its repositories rewritten by `plant` in every transaction. */
-const withFault = (plant: (tx: Repositories) => Repositories) => async (): Promise<Storage> => {
+const withFault = (plant: (tx: Repositories) => Repositories) => async (): Promise<MemoryStorage> => {
   const storage = createMemoryStorage()
   return { ...storage, transaction: (work) => storage.transaction((tx) => work(plant(tx))) }
 }
+
+/** `LIKE name` as SQLite reads it: ASCII case ignored, `_` any one character, `%` any run. */
+const likePattern = (name: string) =>
+  new RegExp(
+    `^${[...name].map((c) => (c === "%" ? ".*" : c === "_" ? "." : c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("")}$`,
+    "i",
+  )
+
+/** A storage whose workspace lookup by name is a `LIKE`: the first stored match wins. */
+const likeWorkspaceLookup = async (): Promise<MemoryStorage> => {
+  const storage = createMemoryStorage()
+  return {
+    ...storage,
+    transaction: (work) =>
+      storage.transaction((tx) =>
+        work({
+          ...tx,
+          workspaces: {
+            insertOrGet: async (row) => {
+              const match = likePattern(row.name)
+              const found = [...storage.committed().workspaces.values()].find((w) => match.test(w.name))
+              return found ?? tx.workspaces.insertOrGet(row)
+            },
+          },
+        }),
+      ),
+  }
+}
+
+/** Leaves a finished job in the queue, due at once: a drain of the queue never ends. */
+const requeueFinishedJobs = async () =>
+  createMemoryStorage({ plantInJobTable: (table) => ({ ...table, finish: async () => {} }) })
 
 const dropMilliseconds = (iso: string) => iso.replace(/\.\d{3}Z$/, "Z")
 
 const faults: ReadonlyArray<{
   readonly bug: string
-  readonly factory: () => Promise<Storage>
+  readonly factory: () => Promise<MemoryStorage>
   readonly caughtBy: ReadonlyArray<ContractTestId>
 }> = [
   {
@@ -158,7 +191,7 @@ const faults: ReadonlyArray<{
   },
   {
     bug: "leaves a finished job in the queue",
-    factory: async () => createMemoryStorage({ plantInJobTable: (table) => ({ ...table, finish: async () => {} }) }),
+    factory: requeueFinishedJobs,
     caughtBy: ["jobs.run-once"],
   },
   {
@@ -192,16 +225,14 @@ const faults: ReadonlyArray<{
       const outbox: Array<EventRecord> = []
       return {
         ...storage,
+        // The outbox is where this adapter keeps its events: the reader finds them there.
+        committed: () => ({ ...storage.committed(), events: new Map(outbox.map((row) => [row.id, row])) }),
         transaction: (work) =>
           storage.transaction((tx) =>
             work({
               ...tx,
               events: {
                 append: async (row) => void outbox.push(row),
-                listByCompany: async (companyId, window) => {
-                  const rows = outbox.filter((e) => e.company_id === companyId).sort((a, b) => (a.id < b.id ? -1 : 1))
-                  return { rows: rows.slice(window.offset, window.offset + window.limit), total: rows.length }
-                },
               },
             }),
           ),
@@ -310,6 +341,97 @@ const faults: ReadonlyArray<{
     caughtBy: ["features.status-machine", "concurrency.feature-status"],
   },
   {
+    bug: "returns one row more than the page size",
+    factory: withFault((tx) => ({
+      ...tx,
+      recipients: {
+        ...tx.recipients,
+        listActive: (id, window) => tx.recipients.listActive(id, { ...window, limit: window.limit + 1 }),
+      },
+      payments: {
+        ...tx.payments,
+        list: (id, filter, window) => tx.payments.list(id, filter, { ...window, limit: window.limit + 1 }),
+      },
+    })),
+    caughtBy: ["paging.recipients", "paging.payments"],
+  },
+  {
+    bug: "returns one row more than the page size of bank accounts",
+    factory: withFault((tx) => ({
+      ...tx,
+      bankAccounts: {
+        ...tx.bankAccounts,
+        listByCompany: (id, window) => tx.bankAccounts.listByCompany(id, { ...window, limit: window.limit + 1 }),
+      },
+    })),
+    caughtBy: ["paging.bank-accounts"],
+  },
+  {
+    bug: "returns one row more than the page size of companies and entities",
+    factory: withFault((tx) => ({
+      ...tx,
+      companies: {
+        ...tx.companies,
+        listActive: (id, window) => tx.companies.listActive(id, { ...window, limit: window.limit + 1 }),
+      },
+      entities: {
+        ...tx.entities,
+        listActive: (id, window) => tx.entities.listActive(id, { ...window, limit: window.limit + 1 }),
+      },
+    })),
+    caughtBy: ["paging.companies", "paging.entities"],
+  },
+  {
+    bug: "looks a workspace up by name with LIKE (case-insensitive, `_` and `%` as wildcards)",
+    factory: likeWorkspaceLookup,
+    caughtBy: ["lookups.workspace-name"],
+  },
+  {
+    bug: "stamps rows with the wall clock instead of the time the engine passed",
+    factory: withFault((tx) => ({
+      ...tx,
+      payments: {
+        ...tx.payments,
+        compareAndSetStatus: (id, from, to, change) =>
+          tx.payments.compareAndSetStatus(id, from, to, { ...change, updated_at: new Date().toISOString() }),
+      },
+      recipients: {
+        ...tx.recipients,
+        insert: (row) => {
+          const now = new Date().toISOString()
+          return tx.recipients.insert({ ...row, created_at: now, updated_at: now })
+        },
+      },
+    })),
+    caughtBy: ["timestamps.stored-as-given"],
+  },
+  {
+    bug: "stamps a feature's status change with the wall clock",
+    factory: withFault((tx) => ({
+      ...tx,
+      features: {
+        ...tx.features,
+        compareAndSetStatus: (id, from, to) => tx.features.compareAndSetStatus(id, from, to, new Date().toISOString()),
+      },
+    })),
+    caughtBy: ["timestamps.stored-as-given"],
+  },
+  {
+    bug: "lists ids in a language's order (case and punctuation ignored first) instead of byte order",
+    factory: withFault((tx) => ({
+      ...tx,
+      companies: {
+        ...tx.companies,
+        listActive: async (id, window) => {
+          const all = await tx.companies.listActive(id, { offset: 0, limit: Number.MAX_SAFE_INTEGER })
+          const rows = [...all.rows].sort((a, b) => a.id.localeCompare(b.id, "en"))
+          return { rows: rows.slice(window.offset, window.offset + window.limit), total: all.total }
+        },
+      },
+    })),
+    caughtBy: ["paging.id-order"],
+  },
+  {
     bug: "lets a second claim of an idempotency key through",
     factory: withFault((tx) => ({
       ...tx,
@@ -331,15 +453,21 @@ describe("the contract suite fails a broken adapter", () => {
     for (const id of caughtBy) {
       it(`${id} catches an adapter that ${bug}`, async () => {
         // A fixed seed: whether a random run meets the bug must not depend on luck.
-        await expect(runContractTest(id, { factory, fastCheck: { seed: 42, numRuns: 200 } })).rejects.toThrow()
+        await expect(runContractTest(id, { factory, reader, fastCheck: { seed: 42, numRuns: 200 } })).rejects.toThrow()
       })
     }
   }
 
+  it("fails, rather than hangs, a test whose job queue never empties", async () => {
+    await expect(
+      runContractTest("payments.create-and-execute", { factory: requeueFinishedJobs, reader }),
+    ).rejects.toThrow(/jobs still due after 100 rounds/)
+  })
+
   it("while the same tests pass on the adapter without the bug", async () => {
     const ids = new Set(faults.flatMap((fault) => fault.caughtBy))
     for (const id of ids) {
-      expect(await runContractTest(id, { factory: async () => createMemoryStorage() })).toEqual({ ran: true })
+      expect(await runContractTest(id, { factory: async () => createMemoryStorage(), reader })).toEqual({ ran: true })
     }
   })
 })

@@ -49,14 +49,14 @@ export const accessScenarios: ScenarioGroup = {
     {
       id: "access.workspaces-and-settings",
       title: "a workspace name and a setting are stored once; the first value wins",
-      run: async ({ engine, storage, uniqueName }) => {
+      run: async ({ engine, storage, reader, uniqueName }) => {
         const name = uniqueName("ws")
         const first = await engine.access.ensureWorkspace(name)
         expect(first).toEqual({ id: expect.any(String), name, created_at: expect.any(String) })
         expect(await engine.access.ensureWorkspace(name)).toEqual(first)
-        expect(await storage.transaction((tx) => tx.workspaces.findByName(name))).toEqual(first)
+        expect(await reader.workspaceByName(name)).toEqual(first)
         expect((await engine.access.ensureWorkspace(uniqueName("ws"))).id).not.toBe(first.id)
-        expect(await storage.transaction((tx) => tx.workspaces.findByName(uniqueName("ws")))).toBeUndefined()
+        expect(await reader.workspaceByName(uniqueName("ws"))).toBeUndefined()
         const setting = uniqueName("setting")
         expect(await engine.access.settingOrInit(setting, () => "first")).toBe("first")
         expect(await engine.access.settingOrInit(setting, () => "second")).toBe("first")

@@ -8,12 +8,15 @@ import {
   type Storage,
 } from "@payments-engine/core"
 import { expect } from "vitest"
+import type { ContractReader } from "./contract-reader.ts"
 import { counterIds, nextNumber, plainHasher, processTag, type TestClock, testClock } from "./test-ports.ts"
 import { type TestBankLinker, type TestPaymentProvider, testBankLinker, testPaymentProvider } from "./test-providers.ts"
 
 /** What one test works with: the storage under test and an engine built on it. */
 export interface Harness {
   readonly storage: Storage
+  /** The adapter author's direct reads of what the storage committed. */
+  readonly reader: ContractReader
   readonly engine: Engine
   readonly clock: TestClock
   /** A workspace no other test uses, and a `write` actor in it. */
@@ -37,7 +40,7 @@ export interface Harness {
 }
 
 /** Builds the engine of one test on a storage from the factory. */
-export const openHarness = (storage: Storage): Harness => {
+export const openHarness = (storage: Storage, reader: ContractReader): Harness => {
   const clock = testClock()
   const paymentProvider = testPaymentProvider()
   const bankLinker = testBankLinker()
@@ -46,6 +49,7 @@ export const openHarness = (storage: Storage): Harness => {
   const uniqueName = (label: string) => `contract-${label}-${processTag}-${nextNumber()}`
   return {
     storage,
+    reader,
     engine,
     paymentProvider,
     bankLinker,

@@ -8,11 +8,13 @@ import { featureConcurrencyScenarios, featureScenarios } from "./feature-scenari
 import { idempotencyScenarios } from "./idempotency-scenarios.ts"
 import { jobScenarios, moneyConcurrencyScenarios } from "./job-scenarios.ts"
 import { modelScenarios } from "./model-run.ts"
+import { pagingScenarios } from "./paging-scenarios.ts"
 import { paymentModelScenarios } from "./payment-model-run.ts"
 import { paymentScenarios } from "./payment-scenarios.ts"
 import { quoteScenarios } from "./quote-scenarios.ts"
 import { recipientScenarios } from "./recipient-scenarios.ts"
 import { storageScenarios } from "./storage-scenarios.ts"
+import { storedRowScenarios } from "./stored-row-scenarios.ts"
 
 /** Every group of the suite, in the order they run. */
 export const scenarioGroups: ReadonlyArray<ScenarioGroup> = [
@@ -26,6 +28,8 @@ export const scenarioGroups: ReadonlyArray<ScenarioGroup> = [
   bankAccountScenarios,
   quoteScenarios,
   paymentScenarios,
+  pagingScenarios,
+  storedRowScenarios,
   jobScenarios,
   moneyConcurrencyScenarios,
   featureScenarios,

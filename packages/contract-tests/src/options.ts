@@ -1,10 +1,15 @@
 import type { Storage } from "@payments-engine/core"
+import type { ContractReader } from "./contract-reader.ts"
 import type { ContractTestId } from "./contract-test-ids.ts"
 
+export type { ContractReader, StampedResource, StoredStamps } from "./contract-reader.ts"
 export type { ContractTestId } from "./contract-test-ids.ts"
 
-/** What an adapter author hands to {@link runContractSuite}. */
-export interface ContractSuiteOptions {
+/**
+ * What an adapter author hands to {@link runContractSuite}. `S` is the adapter's own storage
+ * type, so that `reader` can reach the database behind it.
+ */
+export interface ContractSuiteOptions<S extends Storage = Storage> {
   /** Title of the suite's `describe` block, e.g. "kysely/sqlite". */
   readonly name: string
   /**
@@ -12,7 +17,15 @@ export interface ContractSuiteOptions {
    * gets. Rows of other tests may be present: the suite works in fresh workspaces, but a fully
    * isolated storage (a new database, or `reset` wiping it) keeps failures easy to read.
    */
-  readonly factory: () => Promise<Storage>
+  readonly factory: () => Promise<S>
+  /**
+   * The reads that verify a write, on the database of a storage from `factory`: see
+   * {@link ContractReader}. They must not go through the storage's repositories.
+   *
+   * @example
+   * reader: (storage) => myDatabaseReader(storage.connection)
+   */
+  readonly reader: (storage: S) => ContractReader
   /** Runs once before the suite (connect a server, start a container). */
   readonly setup?: () => Promise<void>
   /** Runs after each test (wipe shared state, if the factory does not isolate). */

@@ -71,9 +71,9 @@ export const paymentScenarios: ScenarioGroup = {
           good: await tx.payments.find(company.id, good.payment.id),
           bad: await tx.payments.findById(bad.payment.id),
           byKey: await tx.payments.findByIdempotencyKey(company.id, "g"),
-          byQuote: await tx.payments.findByQuote(bad.quote.id),
           elsewhere: await tx.payments.find("cmp_other", good.payment.id),
         }))
+        const byQuote = await harness.reader.paymentOfQuote(bad.quote.id)
         expect(read.good).toMatchObject({
           status: "completed",
           provider_payment_id: `pp_${good.payment.id}`,
@@ -85,9 +85,11 @@ export const paymentScenarios: ScenarioGroup = {
           status: "failed",
           provider_payment_id: `pp_${bad.payment.id}`,
           failure_reason: "test amount .13",
+          created_at: at,
+          updated_at: later,
         })
         expect(read.byKey).toEqual(read.good)
-        expect(read.byQuote).toEqual(read.bad)
+        expect(byQuote).toEqual(read.bad)
         expect(read.elsewhere).toBeUndefined()
         expect(submissionsOf(paymentProvider.submissions, [good.payment.id, bad.payment.id])).toEqual([
           {
@@ -151,10 +153,9 @@ export const paymentScenarios: ScenarioGroup = {
           sameQuote: await tx.payments.findById(sameQuote.id),
           sameKey: await tx.payments.findById(sameKey.id),
           otherCompany: await tx.payments.findByIdempotencyKey("cmp_port_other", "first"),
-          byQuote: await tx.payments.findByQuote(quote.id),
           fresh: await tx.payments.find(company.id, fresh.id),
         }))
-        expect(after).toEqual({
+        expect({ ...after, byQuote: await harness.reader.paymentOfQuote(quote.id) }).toEqual({
           first,
           sameQuote: undefined,
           sameKey: undefined,
@@ -298,8 +299,8 @@ export const paymentScenarios: ScenarioGroup = {
           messages.readOnlyKey,
         )
         await expectRefusal(engine.payments.cancel(actor, company.id, "pay_unknown"), 404, "id", notFound)
-        const events = await storage.transaction((tx) => tx.events.listByCompany(company.id, { offset: 0, limit: 50 }))
-        expect(events.rows.filter((e) => e.event.startsWith("PaymentEvents::")).map((e) => e.event)).toEqual([
+        const events = await harness.reader.eventsOfCompany(company.id)
+        expect(events.filter((e) => e.event.startsWith("PaymentEvents::")).map((e) => e.event)).toEqual([
           "PaymentEvents::CancelledEvent",
           "PaymentEvents::CompletedEvent",
           "PaymentEvents::FailedEvent",

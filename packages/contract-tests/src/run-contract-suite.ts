@@ -22,17 +22,23 @@ const checkedSkip = (skip: ReadonlyArray<string>): ReadonlySet<ContractTestId> =
   return new Set(skip as ReadonlyArray<ContractTestId>)
 }
 
-const runScenario = async (
+/** What running one test takes: the storage factory, its reader and the fast-check settings. */
+export type ContractTestOptions<S extends Storage = Storage> = Pick<
+  ContractSuiteOptions<S>,
+  "factory" | "reader" | "fastCheck"
+>
+
+const runScenario = async <S extends Storage>(
   scenario: ContractScenario,
-  options: Pick<ContractSuiteOptions, "factory" | "fastCheck">,
+  options: ContractTestOptions<S>,
 ): Promise<ContractTestOutcome> => {
-  const storage: Storage = await options.factory()
+  const storage = await options.factory()
   try {
     const required = scenario.requires
     if (required !== undefined && !storage.capabilities[required.capability]) {
       return { ran: false, reason: `storage.capabilities.${required.capability} is false: ${required.because}` }
     }
-    await scenario.run(openHarness(storage), { fastCheck: options.fastCheck })
+    await scenario.run(openHarness(storage, options.reader(storage)), { fastCheck: options.fastCheck })
     return { ran: true }
   } finally {
     await storage.close()
@@ -46,11 +52,11 @@ const runScenario = async (
  * the suite catches a fault you plant in an adapter.
  *
  * @example
- * await expect(runContractTest("entities.one-per-company", { factory: brokenFactory })).rejects.toThrow()
+ * await expect(runContractTest("entities.one-per-company", { factory: brokenFactory, reader })).rejects.toThrow()
  */
-export const runContractTest = (
+export const runContractTest = <S extends Storage>(
   id: ContractTestId,
-  options: Pick<ContractSuiteOptions, "factory" | "fastCheck">,
+  options: ContractTestOptions<S>,
 ): Promise<ContractTestOutcome> => {
   const scenario = contractScenarios.find((s) => s.id === id)
   if (scenario === undefined) return Promise.reject(new Error(`unknown contract test id ${id}`))
@@ -64,11 +70,11 @@ export const runContractTest = (
  *
  * @example
  * import { runContractSuite } from "@payments-engine/contract-tests"
- * import { createMyStorage } from "./my-storage.ts"
+ * import { createMyStorage, myContractReader } from "./my-storage.ts"
  *
- * runContractSuite({ name: "my-storage", factory: async () => createMyStorage() })
+ * runContractSuite({ name: "my-storage", factory: async () => createMyStorage(), reader: myContractReader })
  */
-export const runContractSuite = (options: ContractSuiteOptions): void => {
+export const runContractSuite = <S extends Storage>(options: ContractSuiteOptions<S>): void => {
   const skip = checkedSkip(options.skip ?? [])
   describe(options.name, () => {
     const { setup, reset, teardown } = options

@@ -245,7 +245,7 @@ export const kyselyMoneyRepositoryFactories: RepositoryFactories<MoneyRepositori
       const [row] = await findPaymentByKey(db, { companyId, key })
       return row === undefined ? undefined : toPayment(row)
     },
-    findByQuote: async (quoteId) => {
+    findByQuote: async (quoteId: string) => {
       const row = await db.selectFrom("payments").selectAll().where("quote_id", "=", quoteId).executeTakeFirst()
       return row === undefined ? undefined : toPayment(row)
     },
@@ -275,15 +275,6 @@ export const kyselyMoneyRepositoryFactories: RepositoryFactories<MoneyRepositori
   events: (db) => ({
     append: async (row: EventRecord) => {
       await db.insertInto("events").values(row).execute()
-    },
-    listByCompany: (companyId, window) => {
-      const rows = db.selectFrom("events").where("company_id", "=", companyId)
-      return slice(
-        () => rows.select((eb) => eb.fn.countAll().as("total")).executeTakeFirst(),
-        async (offset, limit) =>
-          (await rows.selectAll().orderBy("id").limit(limit).offset(offset).execute()) as EventRecord[],
-        window,
-      )
     },
   }),
 }

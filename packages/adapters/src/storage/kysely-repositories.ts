@@ -153,7 +153,7 @@ const coreRepositoryFactories: RepositoryFactories<Omit<Repositories, keyof Mone
         }
         throw new Error(`workspace ${row.name} neither inserted nor found`)
       },
-      findByName: (name) => findWorkspaceByName(db, name),
+      findByName: (name: string) => findWorkspaceByName(db, name),
     }),
 
     apiKeys: (db) => ({

@@ -1,5 +1,3 @@
-import type { Slice, Window } from "./index.ts"
-
 export interface EventRecord {
   readonly id: string
   readonly workspace_id: string
@@ -15,6 +13,4 @@ export interface EventRecord {
 export interface EventRepository {
   /** Written in the same transaction as the change it reports (transactional outbox). */
   append(row: EventRecord): Promise<void>
-  /** Events of a company in id order. */
-  listByCompany(companyId: string, window: Window): Promise<Slice<EventRecord>>
 }

@@ -45,7 +45,6 @@ export interface PaymentRepository {
   /** For background jobs, which hold only the id. */
   findById(id: string): Promise<PaymentRecord | undefined>
   findByIdempotencyKey(companyId: string, key: string): Promise<PaymentRecord | undefined>
-  findByQuote(quoteId: string): Promise<PaymentRecord | undefined>
   list(companyId: string, filter: PaymentFilter, window: Window): Promise<Slice<PaymentRecord>>
   /**
    * Moves the payment from `from` to `to` only if it is still in `from`; the updated row, or

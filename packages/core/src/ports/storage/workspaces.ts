@@ -7,7 +7,6 @@ export interface WorkspaceRecord {
 export interface WorkspaceRepository {
   /** Inserts unless a workspace of that name exists; returns the one stored either way. */
   insertOrGet(row: WorkspaceRecord): Promise<WorkspaceRecord>
-  findByName(name: string): Promise<WorkspaceRecord | undefined>
 }
 
 export type ApiKeyScope = "read" | "write"
