@@ -1,7 +1,7 @@
 import type { Repositories, Storage, StorageCapabilities } from "@payments-engine/core"
 import type { Kysely } from "kysely"
 import { kyselyRepositories } from "./kysely-repositories.ts"
-import { migrateStorage, type StorageDialect } from "./migrations.ts"
+import { migrateStorage, type StorageDialect } from "./migrations/storage-migrations.ts"
 import type { StorageTables } from "./storage-tables.ts"
 
 /** Options of {@link createKyselyStorage}. */
