@@ -254,21 +254,27 @@ describe("paying a recipient through the engine", () => {
   it("writes the events of its changes to the outbox", async () => {
     const { payment } = await pay((await quote(30)).id, "e-1")
     await engine.jobs.runDue()
-    const events = await storage.transaction((tx) => tx.events.listByCompany(companyId, { offset: 0, limit: 100 }))
-    expect(events.rows.map((e) => e.event)).toEqual([
+    // Read straight from the table: the outbox has no read in the storage port.
+    const events = await storage.db
+      .selectFrom("events")
+      .selectAll()
+      .where("company_id", "=", companyId)
+      .orderBy("id")
+      .execute()
+    expect(events.map((e) => e.event)).toEqual([
       "BankAccountEvents::CreatedEvent",
       "PaymentProfileEvents::CreatedEvent",
       "BankAccountEvents::CreatedEvent",
       "PaymentProfileEvents::CreatedEvent",
       "PaymentEvents::CompletedEvent",
     ])
-    const completed = JSON.parse(events.rows[4]!.payload)
+    const completed = JSON.parse(events[4]!.payload)
     expect(completed).toMatchObject({
       event: "PaymentEvents::CompletedEvent",
       company_id: companyId,
       resource_id: payment.id,
     })
     expect(completed.data).toMatchObject({ id: payment.id, status: "completed" })
-    expect(typeof JSON.parse(events.rows[0]!.payload).timestamp).toBe("number")
+    expect(typeof JSON.parse(events[0]!.payload).timestamp).toBe("number")
   })
 })
