@@ -32,7 +32,7 @@ const bankAccountRow = (row: BankAccountRecord): BankAccountsTable => ({
   party_address: row.party_address === null ? null : JSON.stringify(row.party_address),
 })
 
-const findBankAccount = scopedFind("bank_accounts", "company_id", bankAccountColumns)
+const findBankAccount = scopedFind("bank_accounts", "company_id", bankAccountColumns, toBankAccount)
 
 /**
  * Bank accounts over one Kysely handle; details and address are stored as JSON text.
@@ -44,10 +44,7 @@ export const kyselyBankAccountRepository = (db: Db): BankAccountRepository => ({
   insert: async (row) => {
     await db.insertInto("bank_accounts").values(bankAccountRow(row)).execute()
   },
-  find: async (companyId, id) => {
-    const row = await findBankAccount(db, companyId, id)
-    return row === undefined ? undefined : toBankAccount(row)
-  },
+  find: (companyId, id) => findBankAccount(db, companyId, id),
   listByCompany: (companyId, window) =>
     pageOf(db.selectFrom("bank_accounts").where("company_id", "=", companyId), window, toBankAccount),
   listByOwners: async (ownerType, ownerIds) => {
@@ -69,7 +66,7 @@ const toProfile = (row: Selectable<PaymentProfilesTable>): PaymentProfileRecord 
   usage_type: row.usage_type as UsageType,
 })
 
-const findProfile = scopedFind("payment_profiles", "company_id", paymentProfileColumns)
+const findProfile = scopedFind("payment_profiles", "company_id", paymentProfileColumns, toProfile)
 
 /** The read of quotes and payments on their hot path, compiled once (see preparedQuery). */
 const findProfilePairInUse = preparedQuery(
@@ -134,10 +131,7 @@ export const kyselyPaymentProfileRepository = (db: Db): PaymentProfileRepository
   insert: async (row) => {
     await db.insertInto("payment_profiles").values(row).execute()
   },
-  find: async (companyId, id) => {
-    const row = await findProfile(db, companyId, id)
-    return row === undefined ? undefined : toProfile(row)
-  },
+  find: (companyId, id) => findProfile(db, companyId, id),
   findMany: async (companyId, ids) => {
     if (ids.length === 0) return []
     const rows = await db

@@ -20,7 +20,7 @@ const toCompany = (row: Selectable<CompaniesTable>): CompanyRecord => ({
 })
 
 /** Every use case that names a company reads it first. */
-const findCompany = scopedFind("companies", "workspace_id", companyColumns)
+const findCompany = scopedFind("companies", "workspace_id", companyColumns, toCompany)
 
 /**
  * Companies over one Kysely handle, each scoped by its workspace.
@@ -35,10 +35,7 @@ export const kyselyCompanyRepository = (db: Db): CompanyRepository => ({
       .values({ ...row })
       .execute()
   },
-  find: async (workspaceId, id) => {
-    const row = await findCompany(db, workspaceId, id)
-    return row === undefined ? undefined : toCompany(row)
-  },
+  find: (workspaceId, id) => findCompany(db, workspaceId, id),
   update: async (row) => {
     await db
       .updateTable("companies")

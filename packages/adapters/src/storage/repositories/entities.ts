@@ -29,7 +29,7 @@ const entityRow = (row: EntityRecord): EntitiesTable => ({
   deleted_at: row.deleted_at,
 })
 
-const findActiveEntity = scopedFind("entities", "company_id", entityColumns, { liveOnly: true })
+const findActiveEntity = scopedFind("entities", "company_id", entityColumns, toEntity, { liveOnly: true })
 
 /**
  * Entities over one Kysely handle; a partial unique index keeps one live entity per company.
@@ -48,10 +48,7 @@ export const kyselyEntityRepository = (db: Db): EntityRepository => ({
       .executeTakeFirst()
     return inserted !== undefined
   },
-  findActive: async (companyId, id) => {
-    const row = await findActiveEntity(db, companyId, id)
-    return row === undefined ? undefined : toEntity(row)
-  },
+  findActive: (companyId, id) => findActiveEntity(db, companyId, id),
   findActiveById: async (id) => {
     const row = await db
       .selectFrom("entities")

@@ -42,7 +42,7 @@ const findPaymentByKey = preparedQuery((db: Db, p: { readonly companyId: string;
     .where("idempotency_key", "=", p.key),
 )
 
-const findPayment = scopedFind("payments", "company_id", paymentColumns)
+const findPayment = scopedFind("payments", "company_id", paymentColumns, toPayment)
 
 /**
  * Payments over one Kysely handle. `insertIfNew` and `compareAndSetStatus` decide in one
@@ -57,10 +57,7 @@ export const kyselyPaymentRepository = (db: Db): KyselyPaymentRepository => ({
     const [inserted] = await insertPaymentIfNew(db, row)
     return inserted === undefined ? "conflict" : "inserted"
   },
-  find: async (companyId, id) => {
-    const row = await findPayment(db, companyId, id)
-    return row === undefined ? undefined : toPayment(row)
-  },
+  find: (companyId, id) => findPayment(db, companyId, id),
   findById: async (id) => {
     const row = await db.selectFrom("payments").selectAll().where("id", "=", id).executeTakeFirst()
     return row === undefined ? undefined : toPayment(row)

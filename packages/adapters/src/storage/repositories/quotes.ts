@@ -9,7 +9,7 @@ type Db = Kysely<StorageTables>
 
 // Creating a quote and a payment runs these: compiled once (see preparedQuery).
 const insertQuote = preparedQuery((db: Db, row: QuoteRecord) => db.insertInto("quotes").values(row))
-const findQuote = scopedFind("quotes", "company_id", quoteColumns)
+const findQuote = scopedFind("quotes", "company_id", quoteColumns, (row) => row as QuoteRecord)
 
 /**
  * Quotes over one Kysely handle, each scoped by its company; a quote is never changed.
@@ -21,5 +21,5 @@ export const kyselyQuoteRepository = (db: Db): QuoteRepository => ({
   insert: async (row) => {
     await insertQuote(db, row)
   },
-  find: async (companyId, id) => (await findQuote(db, companyId, id)) as QuoteRecord | undefined,
+  find: (companyId, id) => findQuote(db, companyId, id),
 })

@@ -17,7 +17,7 @@ const toRecipient = (row: Selectable<RecipientsTable>): RecipientRecord => ({
   deleted_at: row.deleted_at,
 })
 
-const findActiveRecipient = scopedFind("recipients", "company_id", recipientColumns, { liveOnly: true })
+const findActiveRecipient = scopedFind("recipients", "company_id", recipientColumns, toRecipient, { liveOnly: true })
 
 /**
  * Recipients over one Kysely handle, each scoped by its company.
@@ -32,10 +32,7 @@ export const kyselyRecipientRepository = (db: Db): RecipientRepository => ({
       .values({ ...row })
       .execute()
   },
-  findActive: async (companyId, id) => {
-    const row = await findActiveRecipient(db, companyId, id)
-    return row === undefined ? undefined : toRecipient(row)
-  },
+  findActive: (companyId, id) => findActiveRecipient(db, companyId, id),
   update: async (row) => {
     await db
       .updateTable("recipients")

@@ -11,28 +11,30 @@ export interface ScopedFindOptions {
 
 /**
  * The read of one row by its id within its owner (a company or a workspace), which nearly every
- * use case makes: compiled once (see `preparedQuery`), selecting `columns` by name.
+ * use case makes: compiled once (see `preparedQuery`), selecting `columns` by name, and handed
+ * to `toRecord`.
  *
  * @example
- * const findQuote = scopedFind("quotes", "company_id", quoteColumns)
- * const row = await findQuote(trx, "cmp_1", "qt_1")
+ * const findPayment = scopedFind("payments", "company_id", paymentColumns, toPayment)
+ * const payment = await findPayment(trx, "cmp_1", "pay_1")
  */
-export const scopedFind = <T extends TableWithId>(
+export const scopedFind = <T extends TableWithId, R>(
   table: T,
   scope: keyof StorageTables[T] & ("company_id" | "workspace_id"),
   columns: ReadonlyArray<keyof StorageTables[T] & string>,
+  toRecord: (row: Selectable<StorageTables[T]>) => R,
   options: ScopedFindOptions = {},
-): ((db: Kysely<StorageTables>, scopeId: string, id: string) => Promise<Selectable<StorageTables[T]> | undefined>) => {
+): ((db: Kysely<StorageTables>, scopeId: string, id: string) => Promise<R | undefined>) => {
   const find = preparedQuery((db: Kysely<AnyTables>, p: { readonly scopeId: string; readonly id: string }) => {
     const row = db
       .selectFrom(table as string)
-      .select([...columns])
+      .select([...columns] as string[])
       .where(scope as string, "=", p.scopeId)
       .where("id", "=", p.id)
     return options.liveOnly === true ? row.where("deleted_at", "is", null) : row
   })
   return async (db, scopeId, id) => {
     const [row] = await find(anyTables(db), { scopeId, id })
-    return row as Selectable<StorageTables[T]> | undefined
+    return row === undefined ? undefined : toRecord(row as Selectable<StorageTables[T]>)
   }
 }
