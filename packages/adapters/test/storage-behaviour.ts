@@ -485,9 +485,13 @@ export const describeStorage = (target: StorageTarget): void => {
           own[0]!.id,
           own[1]!.id,
         ]),
+        // One payment's two profiles, the common case.
+        pair: await tx.paymentProfiles.findMany(mine.company.id, [own[1]!.id, own[0]!.id]),
+        pairWithForeign: await tx.paymentProfiles.findMany(mine.company.id, [foreign.id, own[1]!.id]),
+        one: await tx.paymentProfiles.findMany(mine.company.id, [own[0]!.id]),
         none: await tx.paymentProfiles.findMany(mine.company.id, []),
       }))
-      expect(seen).toEqual({ many: own, none: [] })
+      expect(seen).toEqual({ many: own, pair: own, pairWithForeign: [own[1]], one: [own[0]], none: [] })
       await storage.close()
     })
 

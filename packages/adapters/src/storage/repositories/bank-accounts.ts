@@ -68,6 +68,17 @@ const toProfile = (row: Selectable<PaymentProfilesTable>): PaymentProfileRecord 
 
 const findProfile = scopedFind("payment_profiles", "company_id", paymentProfileColumns, toProfile)
 
+/** The profiles of one payment, which every payment answer shows: compiled once (see preparedQuery). */
+const findProfilePair = preparedQuery(
+  (db: Db, p: { readonly companyId: string; readonly first: string; readonly second: string }) =>
+    db
+      .selectFrom("payment_profiles")
+      .select(paymentProfileColumns)
+      .where("company_id", "=", p.companyId)
+      .where("id", "in", [p.first, p.second])
+      .orderBy("id"),
+)
+
 /** The read of quotes and payments on their hot path, compiled once (see preparedQuery). */
 const findProfilePairInUse = preparedQuery(
   (db: Db, p: { readonly companyId: string; readonly first: string; readonly second: string }) =>
@@ -134,6 +145,9 @@ export const kyselyPaymentProfileRepository = (db: Db): PaymentProfileRepository
   find: (companyId, id) => findProfile(db, companyId, id),
   findMany: async (companyId, ids) => {
     if (ids.length === 0) return []
+    if (ids.length <= 2) {
+      return (await findProfilePair(db, { companyId, first: ids[0]!, second: ids[1] ?? ids[0]! })).map(toProfile)
+    }
     const rows = await db
       .selectFrom("payment_profiles")
       .select(paymentProfileColumns)
