@@ -90,6 +90,8 @@ export const moneyRepositoriesOver = (t: MoneyTables & OwnerTables): MoneyReposi
       const row = t.paymentProfiles.get(id)
       return row?.company_id === companyId ? row : undefined
     },
+    findMany: async (companyId, ids) =>
+      [...t.paymentProfiles.values()].filter((r) => r.company_id === companyId && ids.includes(r.id)).sort(byId),
     findInUse: async (companyId, ids) =>
       ids.flatMap((id) => {
         const profile = t.paymentProfiles.get(id)

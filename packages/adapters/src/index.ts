@@ -33,7 +33,7 @@ export {
   migrateStorage,
   type StorageDialect,
   storageMigrations,
-} from "./storage/migrations.ts"
+} from "./storage/migrations/storage-migrations.ts"
 export {
   ensureSchema,
   graphileWorkerSchema,

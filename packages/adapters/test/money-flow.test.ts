@@ -254,6 +254,7 @@ describe("paying a recipient through the engine", () => {
   it("writes the events of its changes to the outbox", async () => {
     const { payment } = await pay((await quote(30)).id, "e-1")
     await engine.jobs.runDue()
+    // Read straight from the table: the outbox has no read in the storage port.
     const events = await storage.db
       .selectFrom("events")
       .selectAll()

@@ -3,6 +3,7 @@ import type {
   EntityRecord,
   FeatureRecord,
   IdempotencyRecord,
+  PaymentProfileRecord,
   RecipientRecord,
   Repositories,
 } from "@payments-engine/core"
@@ -439,6 +440,63 @@ export const describeStorage = (target: StorageTarget): void => {
         .unionAll((db) => db.selectFrom("recipients").select("name").where("id", "=", recipient.id))
         .execute()
       expect(names.map((row) => row.name)).not.toContain("Hijacked")
+      await storage.close()
+    })
+
+    it("reads the company's payment profiles among many ids in one call, in id order", async () => {
+      const storage = await source.factory()
+      const mine = await seedCompany(storage)
+      const theirs = await seedCompany(storage)
+      const profileRow = (companyId: string, bankAccountId: string): PaymentProfileRecord => ({
+        id: nextId("pp"),
+        bank_account_id: bankAccountId,
+        company_id: companyId,
+        status: "active",
+        payment_method: "ACH",
+        currency: "USD",
+        usage_type: "credit",
+        created_at: at,
+        updated_at: at,
+      })
+      const accounts = [mine.company.id, theirs.company.id].map((companyId) => ({
+        id: nextId("ba"),
+        company_id: companyId,
+        owner_type: "Counterparty",
+        owner_id: nextId("rcp"),
+        currency: "USD",
+        current_balance: "0.00",
+        last_synced_at: null,
+        provider_beneficiary_id: null,
+        provider_connection_id: null,
+        account_details: "[]",
+        routing_details: "[]",
+        party_address: null,
+        created_at: at,
+        updated_at: at,
+      }))
+      await storage.db.insertInto("bank_accounts").values(accounts).execute()
+      const own = [profileRow(mine.company.id, accounts[0]!.id), profileRow(mine.company.id, accounts[0]!.id)]
+      const foreign = profileRow(theirs.company.id, accounts[1]!.id)
+      await storage.db
+        .insertInto("payment_profiles")
+        .values([...own, foreign])
+        .execute()
+      const seen = await storage.transaction(async (tx) => ({
+        // Out of id order, repeated, with a foreign and an unknown id among them.
+        many: await tx.paymentProfiles.findMany(mine.company.id, [
+          own[1]!.id,
+          foreign.id,
+          "pp_none",
+          own[0]!.id,
+          own[1]!.id,
+        ]),
+        // One payment's two profiles, the common case.
+        pair: await tx.paymentProfiles.findMany(mine.company.id, [own[1]!.id, own[0]!.id]),
+        pairWithForeign: await tx.paymentProfiles.findMany(mine.company.id, [foreign.id, own[1]!.id]),
+        one: await tx.paymentProfiles.findMany(mine.company.id, [own[0]!.id]),
+        none: await tx.paymentProfiles.findMany(mine.company.id, []),
+      }))
+      expect(seen).toEqual({ many: own, pair: own, pairWithForeign: [own[1]], one: [own[0]], none: [] })
       await storage.close()
     })
 

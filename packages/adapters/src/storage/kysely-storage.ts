@@ -11,7 +11,7 @@ import type { Kysely } from "kysely"
 import { type GraphileJobsOptions, graphileKyselyJobs } from "../jobs/graphile-job-runner.ts"
 import { embeddedKyselyJobs } from "../jobs/kysely-job-table.ts"
 import { kyselyRepositories } from "./kysely-repositories.ts"
-import { migrateStorage, type StorageDialect } from "./migrations.ts"
+import { migrateStorage, type StorageDialect } from "./migrations/storage-migrations.ts"
 import type { StorageTables } from "./storage-tables.ts"
 
 /** Options of {@link createKyselyStorage}. */

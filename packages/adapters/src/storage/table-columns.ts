@@ -1,4 +1,12 @@
-import type { CompaniesTable, PaymentProfilesTable, PaymentsTable, QuotesTable } from "./storage-tables.ts"
+import type {
+  BankAccountsTable,
+  CompaniesTable,
+  EntitiesTable,
+  PaymentProfilesTable,
+  PaymentsTable,
+  QuotesTable,
+  RecipientsTable,
+} from "./storage-tables.ts"
 
 /**
  * Every column of a table as a list the compiler checks against the table's type both ways: a
@@ -27,6 +35,44 @@ export const companyColumns = allColumns<CompaniesTable>()([
   "created_at",
   "updated_at",
   "deleted_at",
+])
+
+export const entityColumns = allColumns<EntitiesTable>()([
+  "id",
+  "company_id",
+  "name",
+  "country_alpha2",
+  "payment_integration_active",
+  "created_at",
+  "updated_at",
+  "deleted_at",
+])
+
+export const recipientColumns = allColumns<RecipientsTable>()([
+  "id",
+  "company_id",
+  "name",
+  "email",
+  "created_at",
+  "updated_at",
+  "deleted_at",
+])
+
+export const bankAccountColumns = allColumns<BankAccountsTable>()([
+  "id",
+  "company_id",
+  "owner_type",
+  "owner_id",
+  "currency",
+  "current_balance",
+  "last_synced_at",
+  "provider_beneficiary_id",
+  "provider_connection_id",
+  "account_details",
+  "routing_details",
+  "party_address",
+  "created_at",
+  "updated_at",
 ])
 
 export const paymentProfileColumns = allColumns<PaymentProfilesTable>()([

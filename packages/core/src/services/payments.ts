@@ -61,8 +61,7 @@ const toPayment = (
 const withProfiles = (tx: Repositories, rows: ReadonlyArray<PaymentRecord>, withIdempotencyKey = true) =>
   Effect.gen(function* () {
     const ids = [...new Set(rows.flatMap((r) => [r.from_profile_id, r.to_profile_id]))]
-    const profiles = yield* Effect.forEach(ids, (id) => call(() => tx.paymentProfiles.find(rows[0]!.company_id, id)))
-    const found = profiles.filter((p): p is PaymentProfileRecord => p !== undefined)
+    const found = rows.length === 0 ? [] : yield* call(() => tx.paymentProfiles.findMany(rows[0]!.company_id, ids))
     return rows.map((row) => toPayment(row, found, { withIdempotencyKey }))
   })
 

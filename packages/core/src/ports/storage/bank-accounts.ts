@@ -99,6 +99,11 @@ export interface PaymentProfileRepository {
   insert(row: PaymentProfileRecord): Promise<void>
   find(companyId: string, id: string): Promise<PaymentProfileRecord | undefined>
   /**
+   * The company's profiles among `ids`, in id order, in one read (a list of payments shows the
+   * profiles of all of them). Ids of other companies, or of no profile, are left out.
+   */
+  findMany(companyId: string, ids: ReadonlyArray<string>): Promise<ReadonlyArray<PaymentProfileRecord>>
+  /**
    * The company's profiles among `ids`, each with its account's owner and links, in one read
    * (quotes and payments call it on their hot path). Ids of other companies, or of no profile,
    * are left out; the order is free.

@@ -1,5 +1,5 @@
 import { type Kysely, type Migration, sql } from "kysely"
-import type { StorageDialect } from "./migrations.ts"
+import { columnHelpers, createTable, type StorageDialect } from "./column-helpers.ts"
 
 /**
  * Job keys and attempts for the embedded runner's table, which now claims in memory (its
@@ -9,8 +9,8 @@ import type { StorageDialect } from "./migrations.ts"
  */
 export const jobKeysSchema = (dialect: StorageDialect): Migration => ({
   up: async (db: Kysely<unknown>) => {
-    const text = dialect === "postgres" ? sql`text collate "C"` : sql`text`
-    await db.schema.alterTable("jobs").addColumn("job_key", text).execute()
+    const { textType, key, text } = columnHelpers(dialect)
+    await db.schema.alterTable("jobs").addColumn("job_key", textType).execute()
     await db.schema
       .alterTable("jobs")
       .addColumn("max_attempts", "integer", (c) => c.notNull().defaultTo(5))
@@ -22,12 +22,6 @@ export const jobKeysSchema = (dialect: StorageDialect): Migration => ({
       .unique()
       .where(sql.ref("state"), "=", "queued")
       .execute()
-    if (dialect === "postgres") {
-      await db.schema
-        .createTable("job_workers")
-        .addColumn("worker_id", text, (c) => c.primaryKey())
-        .addColumn("seen_at", text, (c) => c.notNull())
-        .execute()
-    }
+    if (dialect === "postgres") await createTable(db, "job_workers", { worker_id: key, seen_at: text })
   },
 })

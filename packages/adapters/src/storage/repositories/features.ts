@@ -1,6 +1,7 @@
 import type { FeatureRecord, FeatureRepository, FeatureStatusValue } from "@payments-engine/core"
 import type { Kysely, Selectable } from "kysely"
-import type { FeaturesTable, StorageTables } from "./storage-tables.ts"
+import type { FeaturesTable, StorageTables } from "../storage-tables.ts"
+import { insertOrRead } from "./insert-or-read.ts"
 
 type Db = Kysely<StorageTables>
 
@@ -9,12 +10,6 @@ const toFeature = (row: Selectable<FeaturesTable>): FeatureRecord => ({
   status: row.status as FeatureStatusValue,
   machine_version: Number(row.machine_version),
 })
-
-/**
- * How many times `insertOrGet` retries when the conflicting row vanished between the insert and
- * the read. Features are never deleted, so one retry is already more than needed.
- */
-const conflictAttempts = 3
 
 /**
  * The feature repository over one Kysely handle. `insertOrGet` lets the unique index on
@@ -37,20 +32,20 @@ export const kyselyFeatureRepository = (db: Db): FeatureRepository => {
 
   return {
     insertOrGet: async (row) => {
-      for (let attempt = 0; attempt < conflictAttempts; attempt += 1) {
-        // On Postgres a racing insert waits for the first transaction, then does nothing; the
-        // read that follows is a new statement and sees the committed winner.
-        const inserted = await db
-          .insertInto("features")
-          .values({ ...row })
-          .onConflict((oc) => oc.columns(["entity_id", "feature_identifier"]).doNothing())
-          .returningAll()
-          .executeTakeFirst()
-        if (inserted !== undefined) return { inserted: true, feature: toFeature(inserted) }
-        const existing = await findOfEntity(row.entity_id, row.feature_identifier)
-        if (existing !== undefined) return { inserted: false, feature: existing }
-      }
-      throw new Error(`feature ${row.feature_identifier} of entity ${row.entity_id} neither inserted nor found`)
+      const outcome = await insertOrRead(
+        () =>
+          db
+            .insertInto("features")
+            .values({ ...row })
+            .onConflict((oc) => oc.columns(["entity_id", "feature_identifier"]).doNothing())
+            .returningAll()
+            .executeTakeFirst(),
+        () => findOfEntity(row.entity_id, row.feature_identifier),
+        `feature ${row.feature_identifier} of entity ${row.entity_id} neither inserted nor found`,
+      )
+      return "inserted" in outcome
+        ? { inserted: true, feature: toFeature(outcome.inserted) }
+        : { inserted: false, feature: outcome.existing }
     },
     findByApplicationId: async (workspaceId, applicationId) => {
       const row = await db

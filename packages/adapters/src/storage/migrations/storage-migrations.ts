@@ -1,0 +1,108 @@
+import {
+  type DatabaseIntrospector,
+  type Kysely,
+  type MigrationProvider,
+  type MigrationResultSet,
+  Migrator,
+  sql,
+} from "kysely"
+import { initialSchema } from "./0001-initial.ts"
+import { moneyMovementSchema } from "./0002-money-movement.ts"
+import { featuresSchema } from "./0003-features.ts"
+import { jobKeysSchema } from "./0004-job-keys.ts"
+import type { StorageDialect } from "./column-helpers.ts"
+
+export type { StorageDialect } from "./column-helpers.ts"
+
+/**
+ * Every migration of the storage, by name, in order. One set for both dialects: only the text
+ * collation differs. The names are what `kysely_migration` records, so a database migrated
+ * before still opens: never rename one; add the next as `0004_...` in a file `0004-....ts`.
+ *
+ * @example
+ * const migrator = new Migrator({ db, provider: storageMigrations("sqlite") })
+ */
+export const storageMigrations = (dialect: StorageDialect): MigrationProvider => ({
+  getMigrations: async () => ({
+    "0001_initial": initialSchema(dialect),
+    "0002_money_movement": moneyMovementSchema(dialect),
+    "0003_features": featuresSchema(dialect),
+    "0004_job_keys": jobKeysSchema(dialect),
+  }),
+})
+
+/** Options of {@link migrateStorage}. */
+export interface MigrateStorageOptions {
+  readonly dialect: StorageDialect
+  /**
+   * Postgres schema that holds Kysely's migration bookkeeping tables. Defaults to the
+   * connection's `current_schema()`, the schema the storage's own tables are created in.
+   */
+  readonly migrationTableSchema?: string
+}
+
+/**
+ * Brings the database up to the latest migration; running it again changes nothing. Rejects with
+ * the migration's error when one fails.
+ *
+ * @example
+ * await migrateStorage(db, { dialect: "postgres" })
+ */
+export const migrateStorage = async <DB>(handle: Kysely<DB>, options: MigrateStorageOptions): Promise<void> => {
+  const db = handle as unknown as Kysely<unknown>
+  const migrationTableSchema =
+    options.migrationTableSchema ?? (options.dialect === "postgres" ? await currentSchema(db) : undefined)
+  const migrator = new Migrator({
+    db: migrationTableSchema === undefined ? db : introspectingOneSchema(db, migrationTableSchema),
+    provider: storageMigrations(options.dialect),
+    // Without a schema, Kysely's check for its own tables looks at every schema, and a second
+    // storage in another schema of the same database would think it had been migrated already.
+    ...(migrationTableSchema === undefined ? {} : { migrationTableSchema }),
+  })
+  const outcome: MigrationResultSet = await migrator.migrateToLatest()
+  if (outcome.error !== undefined) {
+    const failed = outcome.results?.find((result) => result.status === "Error")
+    const cause = outcome.error
+    throw new Error(
+      `storage migration ${failed?.migrationName ?? "set-up"} failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    )
+  }
+}
+
+/**
+ * The database handle with an introspector that lists the tables of one schema only. Kysely's
+ * migrator lists every table of the database to find its own, and Postgres's catalogue functions
+ * fail on a table another process is creating or dropping in another schema at that moment (a
+ * second storage, graphile-worker's migrations), which failed migrations at random.
+ */
+const introspectingOneSchema = (db: Kysely<unknown>, schema: string): Kysely<unknown> => {
+  const introspection: DatabaseIntrospector = {
+    getSchemas: async () =>
+      (await sql<{ name: string }>`select nspname as name from pg_namespace`.execute(db)).rows.map((row) => ({
+        name: row.name,
+      })),
+    getTables: async () =>
+      (
+        await sql<{ name: string; type: string }>`select table_name as name, table_type as type
+          from information_schema.tables where table_schema = ${schema}`.execute(db)
+      ).rows.map((row) => ({ name: row.name, schema, isView: row.type === "VIEW", columns: [] })),
+    getMetadata: async () => ({ tables: await introspection.getTables() }),
+  }
+  return new Proxy(db, {
+    get: (target, property) => {
+      if (property === "introspection") return introspection
+      const value: unknown = Reflect.get(target, property, target)
+      return typeof value === "function" ? value.bind(target) : value
+    },
+  })
+}
+
+const currentSchema = async (db: Kysely<unknown>): Promise<string> => {
+  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db)
+  const schema = rows[0]?.schema
+  if (schema === null || schema === undefined) {
+    throw new Error("storage migration: the connection has no current schema (does the search_path schema exist?)")
+  }
+  return schema
+}

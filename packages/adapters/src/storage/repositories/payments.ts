@@ -1,0 +1,76 @@
+import type { PaymentRecord, PaymentRepository, PaymentStatusValue } from "@payments-engine/core"
+import type { Kysely, Selectable } from "kysely"
+import { preparedQuery } from "../prepared-query.ts"
+import type { PaymentsTable, StorageTables } from "../storage-tables.ts"
+import { paymentColumns } from "../table-columns.ts"
+import { pageOf } from "./paging.ts"
+import { scopedFind } from "./scoped-find.ts"
+
+type Db = Kysely<StorageTables>
+
+const toPayment = (row: Selectable<PaymentsTable>): PaymentRecord => ({
+  ...row,
+  status: row.status as PaymentStatusValue,
+  machine_version: Number(row.machine_version),
+})
+
+// Creating a payment runs these: compiled once (see preparedQuery).
+
+/** Both unique constraints (quote; company and key) decide at once; DO NOTHING leaves the transaction usable. */
+const insertPaymentIfNew = preparedQuery((db: Db, row: PaymentRecord) =>
+  db
+    .insertInto("payments")
+    .values(row)
+    .onConflict((oc) => oc.doNothing())
+    .returning("id"),
+)
+
+const findPaymentByKey = preparedQuery((db: Db, p: { readonly companyId: string; readonly key: string }) =>
+  db
+    .selectFrom("payments")
+    .select(paymentColumns)
+    .where("company_id", "=", p.companyId)
+    .where("idempotency_key", "=", p.key),
+)
+
+const findPayment = scopedFind("payments", "company_id", paymentColumns, toPayment)
+
+/**
+ * Payments over one Kysely handle. `insertIfNew` and `compareAndSetStatus` decide in one
+ * statement and read their outcome from `RETURNING`, so they hold between concurrent
+ * transactions on Postgres.
+ *
+ * @example
+ * const payment = await kyselyPaymentRepository(trx).find("cmp_1", "pay_1")
+ */
+export const kyselyPaymentRepository = (db: Db): PaymentRepository => ({
+  insertIfNew: async (row) => {
+    const [inserted] = await insertPaymentIfNew(db, row)
+    return inserted === undefined ? "conflict" : "inserted"
+  },
+  find: (companyId, id) => findPayment(db, companyId, id),
+  findById: async (id) => {
+    const row = await db.selectFrom("payments").selectAll().where("id", "=", id).executeTakeFirst()
+    return row === undefined ? undefined : toPayment(row)
+  },
+  findByIdempotencyKey: async (companyId, key) => {
+    const [row] = await findPaymentByKey(db, { companyId, key })
+    return row === undefined ? undefined : toPayment(row)
+  },
+  list: (companyId, filter, window) => {
+    let rows = db.selectFrom("payments").where("company_id", "=", companyId)
+    if (filter.status !== undefined) rows = rows.where("status", "=", filter.status)
+    if (filter.payment_batch_id !== undefined) rows = rows.where("payment_batch_id", "=", filter.payment_batch_id)
+    return pageOf(rows, window, toPayment)
+  },
+  compareAndSetStatus: async (id, from, to, change) => {
+    const row = await db
+      .updateTable("payments")
+      .set({ ...change, status: to })
+      .where("id", "=", id)
+      .where("status", "=", from)
+      .returningAll()
+      .executeTakeFirst()
+    return row === undefined ? undefined : toPayment(row)
+  },
+})

@@ -1,0 +1,25 @@
+import type { QuoteRecord, QuoteRepository } from "@payments-engine/core"
+import type { Kysely } from "kysely"
+import { preparedQuery } from "../prepared-query.ts"
+import type { StorageTables } from "../storage-tables.ts"
+import { quoteColumns } from "../table-columns.ts"
+import { scopedFind } from "./scoped-find.ts"
+
+type Db = Kysely<StorageTables>
+
+// Creating a quote and a payment runs these: compiled once (see preparedQuery).
+const insertQuote = preparedQuery((db: Db, row: QuoteRecord) => db.insertInto("quotes").values(row))
+const findQuote = scopedFind("quotes", "company_id", quoteColumns, (row) => row as QuoteRecord)
+
+/**
+ * Quotes over one Kysely handle, each scoped by its company; a quote is never changed.
+ *
+ * @example
+ * const quote = await kyselyQuoteRepository(trx).find("cmp_1", "qt_1")
+ */
+export const kyselyQuoteRepository = (db: Db): QuoteRepository => ({
+  insert: async (row) => {
+    await insertQuote(db, row)
+  },
+  find: (companyId, id) => findQuote(db, companyId, id),
+})

@@ -1,0 +1,40 @@
+import type { Kysely, Selectable } from "kysely"
+import { preparedQuery } from "../prepared-query.ts"
+import type { StorageTables } from "../storage-tables.ts"
+import { type AnyTables, anyTables, type TableWithId } from "./kysely-any.ts"
+
+/** Options of {@link scopedFind}. */
+export interface ScopedFindOptions {
+  /** Find only a live row (`deleted_at is null`). */
+  readonly liveOnly?: boolean
+}
+
+/**
+ * The read of one row by its id within its owner (a company or a workspace), which nearly every
+ * use case makes: compiled once (see `preparedQuery`), selecting `columns` by name, and handed
+ * to `toRecord`.
+ *
+ * @example
+ * const findPayment = scopedFind("payments", "company_id", paymentColumns, toPayment)
+ * const payment = await findPayment(trx, "cmp_1", "pay_1")
+ */
+export const scopedFind = <T extends TableWithId, R>(
+  table: T,
+  scope: keyof StorageTables[T] & ("company_id" | "workspace_id"),
+  columns: ReadonlyArray<keyof StorageTables[T] & string>,
+  toRecord: (row: Selectable<StorageTables[T]>) => R,
+  options: ScopedFindOptions = {},
+): ((db: Kysely<StorageTables>, scopeId: string, id: string) => Promise<R | undefined>) => {
+  const find = preparedQuery((db: Kysely<AnyTables>, p: { readonly scopeId: string; readonly id: string }) => {
+    const row = db
+      .selectFrom(table as string)
+      .select([...columns] as string[])
+      .where(scope as string, "=", p.scopeId)
+      .where("id", "=", p.id)
+    return options.liveOnly === true ? row.where("deleted_at", "is", null) : row
+  })
+  return async (db, scopeId, id) => {
+    const [row] = await find(anyTables(db), { scopeId, id })
+    return row === undefined ? undefined : toRecord(row as Selectable<StorageTables[T]>)
+  }
+}

@@ -1,0 +1,105 @@
+import type {
+  ApiKeyRecord,
+  ApiKeyRepository,
+  ApiKeyScope,
+  SettingRepository,
+  WorkspaceRecord,
+  WorkspaceRepository,
+} from "@payments-engine/core"
+import type { Kysely, Selectable } from "kysely"
+import type { ApiKeysTable, StorageTables } from "../storage-tables.ts"
+import { insertOrRead } from "./insert-or-read.ts"
+import { countOf } from "./paging.ts"
+
+type Db = Kysely<StorageTables>
+
+const findWorkspaceByName = async (db: Db, name: string): Promise<WorkspaceRecord | undefined> =>
+  db.selectFrom("workspaces").selectAll().where("name", "=", name).executeTakeFirst()
+
+/**
+ * Workspaces over one Kysely handle; the unique name decides `insertOrGet`, even between
+ * concurrent transactions.
+ *
+ * @example
+ * const ws = await kyselyWorkspaceRepository(trx).insertOrGet({ id: "ws_1", name: "acme", created_at })
+ */
+export const kyselyWorkspaceRepository = (db: Db): WorkspaceRepository => ({
+  insertOrGet: async (row) => {
+    const outcome = await insertOrRead(
+      () =>
+        db
+          .insertInto("workspaces")
+          .values({ id: row.id, name: row.name, created_at: row.created_at })
+          .onConflict((oc) => oc.column("name").doNothing())
+          .returningAll()
+          .executeTakeFirst(),
+      () => findWorkspaceByName(db, row.name),
+      `workspace ${row.name} neither inserted nor found`,
+    )
+    return "inserted" in outcome ? outcome.inserted : outcome.existing
+  },
+})
+
+const toApiKey = (row: Selectable<ApiKeysTable>): ApiKeyRecord => ({
+  id: row.id,
+  workspace_id: row.workspace_id,
+  key: row.key,
+  secret_hash: row.secret_hash,
+  scope: row.scope as ApiKeyScope,
+  created_at: row.created_at,
+})
+
+/**
+ * API keys over one Kysely handle.
+ *
+ * @example
+ * const key = await kyselyApiKeyRepository(trx).findByKey("pk_test_1")
+ */
+export const kyselyApiKeyRepository = (db: Db): ApiKeyRepository => ({
+  insert: async (row) => {
+    await db
+      .insertInto("api_keys")
+      .values({ ...row })
+      .execute()
+  },
+  findByKey: async (key) => {
+    const row = await db.selectFrom("api_keys").selectAll().where("key", "=", key).executeTakeFirst()
+    return row === undefined ? undefined : toApiKey(row)
+  },
+  count: async () =>
+    countOf(
+      await db
+        .selectFrom("api_keys")
+        .select((eb) => eb.fn.countAll().as("total"))
+        .executeTakeFirst(),
+    ),
+})
+
+const findSetting = async (db: Db, name: string): Promise<string | undefined> =>
+  (await db.selectFrom("settings").select("value").where("name", "=", name).executeTakeFirst())?.value
+
+/**
+ * Named settings, each written once, over one Kysely handle.
+ *
+ * @example
+ * const secret = await kyselySettingRepository(trx).putIfAbsent("jwt_secret", fresh)
+ */
+export const kyselySettingRepository = (db: Db): SettingRepository => ({
+  get: (name) => findSetting(db, name),
+  putIfAbsent: async (name, value) => {
+    const outcome = await insertOrRead(
+      async () =>
+        (
+          await db
+            .insertInto("settings")
+            .values({ name, value })
+            .onConflict((oc) => oc.column("name").doNothing())
+            .returning("value")
+            .executeTakeFirst()
+        )?.value,
+      () => findSetting(db, name),
+      `setting ${name} neither stored nor found`,
+    )
+    return "inserted" in outcome ? outcome.inserted : outcome.existing
+  },
+})
