@@ -87,7 +87,7 @@ export interface EngineOptions extends EnginePorts {
 /**
  * Builds an engine from its ports. Every use case takes the {@link Actor} it acts for first;
  * failures reject with a {@link DomainError} (`NotFound`, `Invalid`, `Conflict`, `Forbidden`,
- * `Unauthorized`) that carries `status` and `errors`.
+ * `Unauthenticated`, `ProviderFailure`) that carries a `kind` and `errors`, never an HTTP status.
  *
  * @example
  * const engine = createEngine({

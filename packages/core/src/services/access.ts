@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { Invalid, messages, Unauthorized } from "../errors.ts"
+import { Invalid, messages, Unauthenticated } from "../errors.ts"
 import { SessionCreate } from "../model/session.ts"
 import type { ApiKeyRecord, ApiKeyScope, Repositories, WorkspaceRecord } from "../ports/storage/index.ts"
 import { randomToken } from "../rules/random-token.ts"
@@ -32,10 +32,10 @@ const workspaceName = (name: string) => {
   const trimmed = name.trim()
   return trimmed.length >= 1 && trimmed.length <= 100
     ? Effect.succeed(trimmed)
-    : Effect.fail(Invalid.one(422, "workspace", "must be 1 to 100 characters"))
+    : Effect.fail(Invalid.rule("workspace", "must be 1 to 100 characters"))
 }
 
-const invalidCredentials = () => new Unauthorized({ field: "api_key", message: messages.invalidApiKey })
+const invalidCredentials = () => new Unauthenticated({ field: "api_key", message: messages.invalidApiKey })
 
 /** Workspaces, API keys and the check of a key and secret. */
 export const makeAccess = (ports: EnginePorts) => ({
@@ -55,7 +55,7 @@ export const makeAccess = (ports: EnginePorts) => ({
       const workspace = yield* inTransaction(ports.storage, (tx) =>
         Effect.gen(function* () {
           if (yield* call(() => tx.apiKeys.findByKey(key))) {
-            return yield* Effect.fail(Invalid.one(422, "api_key", messages.alreadyTaken))
+            return yield* Effect.fail(Invalid.rule("api_key", messages.alreadyTaken))
           }
           const workspace = yield* workspaceOf(tx, ports, name)
           const row: ApiKeyRecord = {
@@ -96,10 +96,10 @@ export const makeAccess = (ports: EnginePorts) => ({
 
   /**
    * Checks the body of `POST /api/v1/sessions` (`api_key`, `api_secret`): the actor the key acts
-   * as, 400 when a field is missing, or 401 `api_key`. An unknown key costs as
+   * as, `missing` when a field is missing, or `unauthenticated` on `api_key`. An unknown key costs as
    * much as a wrong secret, so timing does not tell which keys exist.
    */
-  authenticate: (body: unknown): Effect.Effect<Actor, Invalid | Unauthorized> =>
+  authenticate: (body: unknown): Effect.Effect<Actor, Invalid | Unauthenticated> =>
     Effect.gen(function* () {
       const { api_key: key, api_secret: secret } = yield* decodeBody(SessionCreate, body)
       const row =

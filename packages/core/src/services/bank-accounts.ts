@@ -79,7 +79,7 @@ const requirementsQueryOf = (details: Readonly<Record<string, unknown>>) => {
     missing.push({ field: "beneficiary_details.entity_type", message: "must be one of: COMPANY, PERSONAL" })
   }
   return missing.length > 0
-    ? Effect.fail(new Invalid({ status: 422, errors: missing }))
+    ? Effect.fail(new Invalid({ kind: "invalid", errors: missing }))
     : Effect.succeed({
         countryCode: query.countryCode!,
         currencyCode: query.currencyCode!,
@@ -193,8 +193,7 @@ export const makeBankAccounts = (ports: MoneyPorts) => ({
           const recipient = yield* call(() => tx.recipients.findActive(company.id, recipientId))
           if (!recipient) return yield* Effect.fail(new NotFound({ field: "id", message: messages.recipientNotFound }))
           const entity = yield* call(() => tx.entities.findActive(company.id, input.entity_id))
-          if (!entity)
-            return yield* Effect.fail(Invalid.one(422, "entity_id", "Entity does not belong to this company"))
+          if (!entity) return yield* Effect.fail(Invalid.rule("entity_id", "Entity does not belong to this company"))
           return { company, recipient }
         }),
       )
@@ -203,9 +202,9 @@ export const makeBankAccounts = (ports: MoneyPorts) => ({
       const answer = yield* providerCall("Payment provider is unavailable", () =>
         ports.paymentProvider.bankAccountRequirements(query),
       )
-      if (!answer.ok) return yield* Effect.fail(Invalid.one(422, "base", answer.message))
+      if (!answer.ok) return yield* Effect.fail(Invalid.rule("base", answer.message))
       const errors = validateBeneficiaryDetails(details, answer.schema)
-      if (errors.length > 0) return yield* Effect.fail(new Invalid({ status: 422, errors }))
+      if (errors.length > 0) return yield* Effect.fail(new Invalid({ kind: "invalid", errors }))
 
       const bankAccountId = ports.ids.next("ba")
       const beneficiary = yield* providerCall("Payment provider could not register the beneficiary", () =>

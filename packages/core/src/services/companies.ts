@@ -19,7 +19,7 @@ export const toCompany = (row: CompanyRecord): Company => ({
 
 const companyNotFound = (field = "id") => new NotFound({ field, message: messages.companyNotFound })
 
-/** The company of the actor's workspace, deleted or not; 404 when another workspace owns it. */
+/** The company of the actor's workspace, deleted or not; `not_found` when another workspace owns it. */
 export const findCompany = (tx: Repositories, actor: Actor, id: string, field = "id") =>
   call(() => tx.companies.find(actor.workspaceId, id)).pipe(
     Effect.flatMap((row) => (row ? Effect.succeed(row) : Effect.fail(companyNotFound(field)))),
@@ -27,7 +27,7 @@ export const findCompany = (tx: Repositories, actor: Actor, id: string, field = 
 
 /**
  * The live company under which sub-resources are read and written. A deleted company can still
- * be fetched by id, but everything below it is gone: 404 on `company_id`.
+ * be fetched by id, but everything below it is gone: `not_found` on `company_id`.
  */
 export const findLiveCompany = (tx: Repositories, actor: Actor, id: string) =>
   findCompany(tx, actor, id, "company_id").pipe(

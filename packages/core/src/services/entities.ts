@@ -18,7 +18,7 @@ export const toEntity = (row: EntityRecord): Entity => ({
   updated_at: row.updated_at,
 })
 
-/** The spec's table answers an invalid entity country with 400, not 422. */
+/** The spec's table answers an invalid entity country as a bad request (`missing`), not `invalid`. */
 const countryIsBadRequest = { badRequestFields: ["country_alpha2"] }
 
 const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase()
@@ -32,8 +32,8 @@ const findEntity = (tx: Repositories, companyId: string, id: string) =>
 
 const alreadyExists = (existing: EntityRecord, name: string) =>
   sameName(existing.name, name)
-    ? Invalid.one(422, "name", messages.alreadyTaken)
-    : Invalid.one(422, "base", messages.companyHasEntity)
+    ? Invalid.rule("name", messages.alreadyTaken)
+    : Invalid.rule("base", messages.companyHasEntity)
 
 /** Use cases of entities: a company has at most one entity that is not deleted. */
 export const makeEntities = (ports: EnginePorts) => ({
@@ -58,7 +58,7 @@ export const makeEntities = (ports: EnginePorts) => ({
           if (yield* call(() => tx.entities.insertIfNoneActive(row))) return toEntity(row)
           const existing = yield* call(() => tx.entities.findActiveOfCompany(company.id))
           return yield* Effect.fail(
-            existing ? alreadyExists(existing, input.name) : Invalid.one(422, "base", messages.companyHasEntity),
+            existing ? alreadyExists(existing, input.name) : Invalid.rule("base", messages.companyHasEntity),
           )
         }),
       )

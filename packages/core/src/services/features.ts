@@ -32,7 +32,7 @@ export interface FeatureEnabled {
   readonly created: boolean
 }
 
-/** The spec's table answers an unknown feature identifier with 400, not 422. */
+/** The spec's table answers an unknown feature identifier as a bad request (`missing`), not `invalid`. */
 const identifierIsBadRequest = { badRequestFields: ["feature_identifier"] }
 
 /** The multi-currency account is offered to US entities only (spec, Feature states). */
@@ -86,7 +86,7 @@ export const makeFeatures = (ports: EnginePorts) => ({
   /**
    * Enables a feature for a US entity: a new application in CREATED (`created: true`), or the
    * entity's application when it is still CREATED (`created: false`). One application per entity
-   * and feature, also when enables race; an application past CREATED is a 422 `base`.
+   * and feature, also when enables race; an application past CREATED is `invalid` on `base`.
    *
    * @example
    * const { feature, created } = await engine.features.enable(actor, cid, eid, { feature_identifier: "multi_currency_account" })
@@ -105,7 +105,7 @@ export const makeFeatures = (ports: EnginePorts) => ({
           const company = yield* findLiveCompany(tx, actor, companyId)
           const entity = yield* findEntity(tx, company.id, entityId)
           if (entity.country_alpha2 !== multiCurrencyCountry) {
-            return yield* Effect.fail(Invalid.one(422, "entity", featureMessages.usEntitiesOnly))
+            return yield* Effect.fail(Invalid.rule("entity", featureMessages.usEntitiesOnly))
           }
           const now = nowIso(ports)
           const { inserted, feature } = yield* call(() =>
@@ -122,7 +122,7 @@ export const makeFeatures = (ports: EnginePorts) => ({
             }),
           )
           if (!inserted && feature.status !== "CREATED") {
-            return yield* Effect.fail(Invalid.one(422, "base", featureMessages.alreadyExists(feature.status)))
+            return yield* Effect.fail(Invalid.rule("base", featureMessages.alreadyExists(feature.status)))
           }
           return { feature: toFeature(feature), created: inserted }
         }),
@@ -131,9 +131,9 @@ export const makeFeatures = (ports: EnginePorts) => ({
 
   /**
    * Moves an application to `status` (SUBMITTED, ACTIVE or ACTION_REQUIRED) as the provider's
-   * review would, along the transitions the feature machine allows (else 422 `status`); the
+   * review would, along the transitions the feature machine allows (else `invalid` on `status`); the
    * sandbox helper's use case. ACTIVE marks the entity's payment integration active. Of racing
-   * changes one wins; the others get 409 `status`.
+   * changes one wins; the others get `conflict` on `status`.
    *
    * @example
    * await engine.features.setStatus(actor, feature.application_id, "SUBMITTED")
@@ -151,9 +151,7 @@ export const makeFeatures = (ports: EnginePorts) => ({
         Effect.gen(function* () {
           const current = yield* findApplication(tx, actor, applicationId)
           if (!canMoveFeature(current.status, target)) {
-            return yield* Effect.fail(
-              Invalid.one(422, "status", featureMessages.transitionRefused(current.status, target)),
-            )
+            return yield* Effect.fail(Invalid.rule("status", featureMessages.transitionRefused(current.status, target)))
           }
           const moved = yield* call(() =>
             tx.features.compareAndSetStatus(current.application_id, current.status, target, nowIso(ports)),

@@ -20,7 +20,7 @@ export const makeFundingAccounts = (ports: MoneyPorts) => ({
   /**
    * Links an account at a (test) bank for the entity and stores it as a bank account with an
    * active `debit` profile, as the hosted page does once the user finishes. An `institution_id`
-   * the bank linker does not offer is a 422 on that field.
+   * the bank linker does not offer is `invalid` on that field.
    */
   link: (
     actor: Actor,
@@ -46,8 +46,7 @@ export const makeFundingAccounts = (ports: MoneyPorts) => ({
         )
         if (!institutions.some((institution) => institution.id === input.institution_id)) {
           return yield* Effect.fail(
-            Invalid.one(
-              422,
+            Invalid.rule(
               "institution_id",
               `Unknown institution; available: ${institutions.map((institution) => institution.id).join(", ")}`,
             ),

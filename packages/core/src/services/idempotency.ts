@@ -27,7 +27,7 @@ const field = "Idempotency-Key"
 const validKey = (key: string) =>
   key.length >= 1 && key.length <= 255
     ? Effect.void
-    : Effect.fail(Invalid.one(400, field, "must be between 1 and 255 characters"))
+    : Effect.fail(Invalid.missing(field, "must be between 1 and 255 characters"))
 
 /**
  * Idempotency keys of POST and PATCH requests, Stripe's way: the first response is replayed for
@@ -72,7 +72,7 @@ export const makeIdempotency = (ports: EnginePorts) => ({
           )
           if (existing.expires_at <= fresh.created_at) return yield* takeOver
           if (existing.fingerprint !== fingerprint) {
-            return yield* Effect.fail(Invalid.one(422, field, messages.idempotencyMismatch))
+            return yield* Effect.fail(Invalid.rule(field, messages.idempotencyMismatch))
           }
           if (existing.response_status !== null) {
             const body: unknown = existing.response_body === null ? null : JSON.parse(existing.response_body)

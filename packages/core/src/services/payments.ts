@@ -134,7 +134,7 @@ export const makePayments = (ports: MoneyPorts) => {
   const idempotencyOutcome = (tx: Repositories, existing: PaymentRecord, input: PaymentFields) =>
     sameRequest(existing, input)
       ? withProfiles(tx, [existing], false).pipe(Effect.map(([payment]) => ({ payment: payment!, created: false })))
-      : Effect.fail(Invalid.one(422, "idempotency_key", "has already been taken"))
+      : Effect.fail(Invalid.rule("idempotency_key", "has already been taken"))
 
   /** A new pending payment of the quote, with its execution queued; any reason it cannot be is an `Invalid`. */
   const newPayment = (
@@ -145,15 +145,15 @@ export const makePayments = (ports: MoneyPorts) => {
   ): Effect.Effect<PaymentCreated, Invalid> =>
     Effect.gen(function* () {
       if (input.payment_batch_id != null) {
-        return yield* Effect.fail(Invalid.one(422, "payment_batch_id", "Payment batch not found"))
+        return yield* Effect.fail(Invalid.rule("payment_batch_id", "Payment batch not found"))
       }
       const quote = yield* call(() => tx.quotes.find(company.id, input.payment_quote_id))
-      if (!quote) return yield* Effect.fail(Invalid.one(422, "payment_quote_id", "Quote not found"))
+      if (!quote) return yield* Effect.fail(Invalid.rule("payment_quote_id", "Quote not found"))
       const now = ports.clock.now().toISOString()
-      if (quote.expires_at <= now) return yield* Effect.fail(Invalid.one(422, "payment_quote_id", "Quote has expired"))
+      if (quote.expires_at <= now) return yield* Effect.fail(Invalid.rule("payment_quote_id", "Quote has expired"))
       const { from, to } = yield* checkQuoteProfiles(tx, company.id, quote.from_profile_id, quote.to_profile_id).pipe(
         Effect.mapError(
-          (e) => new Invalid({ status: 422, errors: e.errors.map((x) => ({ ...x, field: "payment_quote_id" })) }),
+          (e) => new Invalid({ kind: "invalid", errors: e.errors.map((x) => ({ ...x, field: "payment_quote_id" })) }),
         ),
       )
       const row: PaymentRecord = {
@@ -178,7 +178,7 @@ export const makePayments = (ports: MoneyPorts) => {
       }
       // A conflict is the quote's payment or the key's: the caller's key lookup tells which.
       if ((yield* call(() => tx.payments.insertIfNew(row))) === "conflict") {
-        return yield* Effect.fail(Invalid.one(422, "payment_quote_id", "Quote has already been used"))
+        return yield* Effect.fail(Invalid.rule("payment_quote_id", "Quote has already been used"))
       }
       yield* enqueueJob(ports, tx, executePaymentJob, { payment_id: row.id, workspace_id: company.workspace_id }, now)
       return { payment: toPayment(row, [from, to], { withIdempotencyKey: false }), created: true }
@@ -203,8 +203,7 @@ export const makePayments = (ports: MoneyPorts) => {
           "Payment instruction is required",
         )
         const key = input.idempotency_key
-        if (key === undefined)
-          return yield* Effect.fail(Invalid.one(422, "idempotency_key", "Idempotency key is required"))
+        if (key === undefined) return yield* Effect.fail(Invalid.rule("idempotency_key", "Idempotency key is required"))
         const result = yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
             const company = yield* findLiveCompany(tx, actor, companyId)
@@ -247,13 +246,13 @@ export const makePayments = (ports: MoneyPorts) => {
         const filter: { status?: PaymentStatusValue; payment_batch_id?: string } = {}
         if (query.status !== undefined) {
           if (typeof query.status !== "string" || !(paymentStatuses as ReadonlyArray<string>).includes(query.status)) {
-            return yield* Effect.fail(Invalid.one(400, "status", "Invalid status"))
+            return yield* Effect.fail(Invalid.missing("status", "Invalid status"))
           }
           filter.status = query.status as PaymentStatusValue
         }
         if (query.payment_batch_id !== undefined) {
           if (typeof query.payment_batch_id !== "string")
-            return yield* Effect.fail(Invalid.one(400, "payment_batch_id", "must be a string"))
+            return yield* Effect.fail(Invalid.missing("payment_batch_id", "must be a string"))
           filter.payment_batch_id = query.payment_batch_id
         }
         return yield* inTransaction(ports.storage, (tx) =>
@@ -271,7 +270,7 @@ export const makePayments = (ports: MoneyPorts) => {
         )
       }) as Effect.Effect<Page<PaymentInstruction>, Invalid | NotFound>,
 
-    /** Cancels a pending payment; any other status is a 422 naming it. */
+    /** Cancels a pending payment; any other status is `invalid`, naming it. */
     cancel: (
       actor: Actor,
       companyId: string,
@@ -293,7 +292,7 @@ export const makePayments = (ports: MoneyPorts) => {
             if (!cancelled) {
               const current = (yield* call(() => tx.payments.find(company.id, id))) ?? row
               return yield* Effect.fail(
-                Invalid.one(422, "status", `Payment cannot be cancelled in status ${current.status}`),
+                Invalid.rule("status", `Payment cannot be cancelled in status ${current.status}`),
               )
             }
             yield* paymentEvent(ports, tx, company, cancelled)

@@ -46,7 +46,7 @@ export const toQuote = (row: QuoteRecord, from: PaymentProfileRecord, to: Paymen
   to_profile: toProfileSummary(to),
 })
 
-const invalid = (field: string, message: string) => Effect.fail(Invalid.one(422, field, message))
+const invalid = (field: string, message: string) => Effect.fail(Invalid.rule(field, message))
 
 /**
  * The profiles of a quote, read in one go and checked by {@link checkProfilesForQuote}; also says
@@ -59,7 +59,7 @@ export const checkQuoteProfiles = (tx: Repositories, companyId: string, fromId: 
         found.find((use) => use.profile.id === fromId),
         found.find((use) => use.profile.id === toId),
       )
-      if (!verdict.ok) return Effect.fail(Invalid.one(422, verdict.problem.field, verdict.problem.message))
+      if (!verdict.ok) return Effect.fail(Invalid.rule(verdict.problem.field, verdict.problem.message))
       const { from, to } = verdict
       return Effect.succeed({
         from: from.profile,
