@@ -6,7 +6,7 @@ import { randomToken } from "../rules/random-token.ts"
 import type { Actor } from "./actor.ts"
 import { decodeBody } from "./decode-body.ts"
 import { type EnginePorts, nowIso } from "./ports.ts"
-import { call, inTransaction } from "./transaction.ts"
+import { inTransaction, type Lifted } from "./transaction.ts"
 
 /** A new API key: the secret is shown this once and only its hash is kept. */
 export interface IssuedApiKey {
@@ -25,8 +25,8 @@ export interface ApiKeyRequest {
   readonly secret?: string
 }
 
-const workspaceOf = (tx: Repositories, ports: EnginePorts, name: string) =>
-  call(() => tx.workspaces.insertOrGet({ id: ports.ids.next("ws"), name, created_at: nowIso(ports) }))
+const workspaceOf = (tx: Lifted<Repositories>, ports: EnginePorts, name: string) =>
+  tx.workspaces.insertOrGet({ id: ports.ids.next("ws"), name, created_at: nowIso(ports) })
 
 const workspaceName = (name: string) => {
   const trimmed = name.trim()
@@ -51,10 +51,10 @@ export const makeAccess = (ports: EnginePorts) => ({
       const scope = request.scope ?? "write"
       const key = request.key ?? `pk_${randomToken(24)}`
       const secret = request.secret ?? `sk_${randomToken(40)}`
-      const secretHash = yield* call(() => ports.hasher.hash(secret))
+      const secretHash = yield* Effect.promise(() => ports.hasher.hash(secret))
       const workspace = yield* inTransaction(ports.storage, (tx) =>
         Effect.gen(function* () {
-          if (yield* call(() => tx.apiKeys.findByKey(key))) {
+          if (yield* tx.apiKeys.findByKey(key)) {
             return yield* Effect.fail(Invalid.rule("api_key", messages.alreadyTaken))
           }
           const workspace = yield* workspaceOf(tx, ports, name)
@@ -66,7 +66,7 @@ export const makeAccess = (ports: EnginePorts) => ({
             scope,
             created_at: nowIso(ports),
           }
-          yield* call(() => tx.apiKeys.insert(row))
+          yield* tx.apiKeys.insert(row)
           return workspace
         }),
       )
@@ -88,11 +88,11 @@ export const makeAccess = (ports: EnginePorts) => ({
 
   /** True once any API key exists: an empty database gets a bootstrap key at start. */
   hasApiKeys: (): Effect.Effect<boolean> =>
-    inTransaction(ports.storage, (tx) => call(() => tx.apiKeys.count())).pipe(Effect.map((n) => n > 0)),
+    inTransaction(ports.storage, (tx) => tx.apiKeys.count()).pipe(Effect.map((n) => n > 0)),
 
   /** Whether this exact key exists already (for the bootstrap key from the environment). */
   apiKeyExists: (key: string): Effect.Effect<boolean> =>
-    inTransaction(ports.storage, (tx) => call(() => tx.apiKeys.findByKey(key))).pipe(Effect.map(Boolean)),
+    inTransaction(ports.storage, (tx) => tx.apiKeys.findByKey(key)).pipe(Effect.map(Boolean)),
 
   /**
    * Checks the body of `POST /api/v1/sessions` (`api_key`, `api_secret`): the actor the key acts
@@ -104,13 +104,13 @@ export const makeAccess = (ports: EnginePorts) => ({
       const { api_key: key, api_secret: secret } = yield* decodeBody(SessionCreate, body)
       const row =
         key.length > 0 && key.length <= 200
-          ? yield* inTransaction(ports.storage, (tx) => call(() => tx.apiKeys.findByKey(key)))
+          ? yield* inTransaction(ports.storage, (tx) => tx.apiKeys.findByKey(key))
           : undefined
       if (row === undefined) {
-        yield* call(() => ports.hasher.hash(secret))
+        yield* Effect.promise(() => ports.hasher.hash(secret))
         return yield* Effect.fail(invalidCredentials())
       }
-      const ok = yield* call(() => ports.hasher.verify(secret, row.secret_hash))
+      const ok = yield* Effect.promise(() => ports.hasher.verify(secret, row.secret_hash))
       if (!ok) return yield* Effect.fail(invalidCredentials())
       return { workspaceId: row.workspace_id, scope: row.scope }
     }),
@@ -119,8 +119,8 @@ export const makeAccess = (ports: EnginePorts) => ({
   settingOrInit: (name: string, init: () => string): Effect.Effect<string> =>
     inTransaction(ports.storage, (tx) =>
       Effect.gen(function* () {
-        const existing = yield* call(() => tx.settings.get(name))
-        return existing ?? (yield* call(() => tx.settings.putIfAbsent(name, init())))
+        const existing = yield* tx.settings.get(name)
+        return existing ?? (yield* tx.settings.putIfAbsent(name, init()))
       }),
     ),
 })

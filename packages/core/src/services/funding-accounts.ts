@@ -8,7 +8,7 @@ import { storeNewBankAccount } from "./bank-accounts.ts"
 import { decodeBody } from "./decode-body.ts"
 import type { MoneyPorts } from "./money-ports.ts"
 import { providerCall } from "./provider-call.ts"
-import { call, inTransaction } from "./transaction.ts"
+import { inTransaction } from "./transaction.ts"
 
 /** Body of the sandbox helper that links a funding account: optionally which test bank. */
 export const FundingAccountLink = Schema.Struct({
@@ -32,8 +32,8 @@ export const makeFundingAccounts = (ports: MoneyPorts) => ({
       const input = yield* decodeBody(FundingAccountLink, body ?? {})
       const entity = yield* inTransaction(ports.storage, (tx) =>
         Effect.gen(function* () {
-          const entity = yield* call(() => tx.entities.findActiveById(entityId))
-          const company = entity && (yield* call(() => tx.companies.find(actor.workspaceId, entity.company_id)))
+          const entity = yield* tx.entities.findActiveById(entityId)
+          const company = entity && (yield* tx.companies.find(actor.workspaceId, entity.company_id))
           if (!entity || !company || company.deleted_at !== null) {
             return yield* Effect.fail(new NotFound({ field: "entity_id", message: messages.entityNotFound }))
           }

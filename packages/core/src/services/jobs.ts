@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import type { JobRecord } from "../ports/storage/index.ts"
 import type { MoneyPorts } from "./money-ports.ts"
 import { executePaymentJob, type Payments } from "./payments.ts"
-import { call, inTransaction } from "./transaction.ts"
+import { inTransaction } from "./transaction.ts"
 
 /** How long a claimed job is left to its runner before another runner may take it over. */
 export const jobLockMs = 5 * 60 * 1000
@@ -37,10 +37,10 @@ export const makeJobs = (ports: MoneyPorts, payments: Payments) => {
     const now = ports.clock.now()
     const at = now.toISOString()
     return inTransaction(ports.storage, (tx) => {
-      if (outcome.ok) return call(() => tx.jobs.finish(job.id, at))
-      if (job.attempts >= maxJobAttempts) return call(() => tx.jobs.fail(job.id, outcome.error, at))
+      if (outcome.ok) return tx.jobs.finish(job.id, at)
+      if (job.attempts >= maxJobAttempts) return tx.jobs.fail(job.id, outcome.error, at)
       const runAt = new Date(now.getTime() + jobRetryDelayMs(job.attempts)).toISOString()
-      return call(() => tx.jobs.retryAt(job.id, runAt, outcome.error, at))
+      return tx.jobs.retryAt(job.id, runAt, outcome.error, at)
     })
   }
 
@@ -61,7 +61,7 @@ export const makeJobs = (ports: MoneyPorts, payments: Payments) => {
         while (ran < limit) {
           const now = ports.clock.now()
           const [job] = yield* inTransaction(ports.storage, (tx) =>
-            call(() => tx.jobs.claimDue(now.toISOString(), new Date(now.getTime() + jobLockMs).toISOString(), 1)),
+            tx.jobs.claimDue(now.toISOString(), new Date(now.getTime() + jobLockMs).toISOString(), 1),
           )
           if (job === undefined) break
           ran += 1
@@ -76,8 +76,7 @@ export const makeJobs = (ports: MoneyPorts, payments: Payments) => {
       }),
 
     /** When the next queued job is due, to sleep until then. */
-    nextRunAt: (): Effect.Effect<string | undefined> =>
-      inTransaction(ports.storage, (tx) => call(() => tx.jobs.nextRunAt())),
+    nextRunAt: (): Effect.Effect<string | undefined> => inTransaction(ports.storage, (tx) => tx.jobs.nextRunAt()),
   }
 }
 
