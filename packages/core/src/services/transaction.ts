@@ -100,16 +100,16 @@ export const inTransaction = <A, E>(
     Effect.promise(async (): Promise<Exit.Exit<A, E>> => {
       // The failure travels beside the rejection, not in it, so it keeps its type and its cause.
       let failed: Exit.Exit<A, E> | undefined
-      const rollback = new RolledBack()
       try {
         return await storage.transaction(async (tx) => {
           const exit = await Effect.runPromiseExit(work(liftRepositories(tx)))
           if (Exit.isSuccess(exit)) return exit
           failed = exit
-          throw rollback
+          // Made only on failure: an Error's stack trace costs more than the rest of a transaction's wrapping.
+          throw new RolledBack()
         })
       } catch (error) {
-        if (error === rollback && failed !== undefined) return failed
+        if (error instanceof RolledBack && failed !== undefined) return failed
         throw error
       }
     }),
