@@ -131,8 +131,8 @@ export const makeFeatures = (ports: EnginePorts) => ({
 
   /**
    * Moves an application to `status` (SUBMITTED, ACTIVE or ACTION_REQUIRED) as the provider's
-   * review would, along the transitions the feature machine allows (else `invalid` on `status`); the
-   * sandbox helper's use case. ACTIVE marks the entity's payment integration active. Of racing
+   * review would, along the transitions the feature machine allows (else `invalid` on
+   * `status`); the sandbox helper's use case. ACTIVE marks the entity's payment integration active. Of racing
    * changes one wins; the others get `conflict` on `status`.
    *
    * @example
