@@ -8,7 +8,7 @@ it("creates a company, its entity and a recipient, and shows the refusal of a se
   expect(result.entity).toMatchObject({ name: "Acme Inc", country_alpha2: "US", company_id: result.company.id })
   expect(result.recipient).toMatchObject({ name: "Jane Supplier", email: "jane@example.com", bank_accounts: [] })
   expect(result.refused).toEqual({
-    status: 422,
+    kind: "invalid",
     errors: [{ field: "base", message: "This company already has an existing entity" }],
   })
   expect(lines.map(([label]) => label)).toEqual(["created", "second entity refused"])

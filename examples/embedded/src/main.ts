@@ -40,7 +40,7 @@ export const runExample = async (log: (...values: unknown[]) => void = console.l
       .then(() => undefined)
       .catch((error: unknown) => {
         if (!isDomainError(error)) throw error
-        return { status: error.status, errors: error.errors }
+        return { kind: error.kind, errors: error.errors }
       })
     log("second entity refused", refused)
 

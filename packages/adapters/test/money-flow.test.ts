@@ -11,12 +11,12 @@ import {
   TestClock,
 } from "../src/index.ts"
 
-/** What a refused call answers, as an API client would see it. */
+/** What a refused call answers: the kind of the refusal and its errors. */
 const refusal = async (call: Promise<unknown>) => {
   try {
     await call
   } catch (error) {
-    if (isDomainError(error)) return { status: error.status, errors: error.errors }
+    if (isDomainError(error)) return { kind: error.kind, errors: error.errors }
     throw error
   }
   throw new Error("expected a refusal")
@@ -113,7 +113,7 @@ describe("paying a recipient through the engine", () => {
         }),
       ),
     ).toEqual({
-      status: 422,
+      kind: "invalid",
       errors: [
         { field: "beneficiary_details.bank_details.account_number", message: "is too short (minimum is 4 characters)" },
         {
@@ -144,7 +144,7 @@ describe("paying a recipient through the engine", () => {
       fee: "0.25",
     })
     expect(await refusal(quote(10.001))).toEqual({
-      status: 422,
+      kind: "invalid",
       errors: [{ field: "instructed_amount", message: "Amount has too many decimal places for USD" }],
     })
   })
@@ -168,17 +168,17 @@ describe("paying a recipient through the engine", () => {
     const paid = await pay(first.id, "key-1")
     expect(await pay(first.id, "key-1")).toEqual({ created: false, payment: paid.payment })
     expect(await refusal(pay(first.id, "key-2"))).toEqual({
-      status: 422,
+      kind: "invalid",
       errors: [{ field: "payment_quote_id", message: "Quote has already been used" }],
     })
     expect(await refusal(pay(first.id, "key-1", "taxes"))).toEqual({
-      status: 422,
+      kind: "invalid",
       errors: [{ field: "idempotency_key", message: "has already been taken" }],
     })
     const late = await quote(50)
     clock.advance(15 * 60 * 1000)
     expect(await refusal(pay(late.id, "key-3"))).toEqual({
-      status: 422,
+      kind: "invalid",
       errors: [{ field: "payment_quote_id", message: "Quote has expired" }],
     })
   })
@@ -189,7 +189,7 @@ describe("paying a recipient through the engine", () => {
     expect(await engine.jobs.runDue()).toEqual({ ran: 1, failed: 0 })
     expect(provider.submittedPayments()).toEqual([])
     expect(await refusal(engine.payments.cancel(actor, companyId, payment.id))).toEqual({
-      status: 422,
+      kind: "invalid",
       errors: [{ field: "status", message: "Payment cannot be cancelled in status cancelled" }],
     })
   })
@@ -208,7 +208,7 @@ describe("paying a recipient through the engine", () => {
       },
     }
     expect(await refusal(engine.quotes.create(actor, companyId, body))).toEqual({
-      status: 422,
+      kind: "invalid",
       errors: [{ field: "base", message: "no active payment-provider account found for the entity" }],
     })
   })
@@ -246,7 +246,7 @@ describe("paying a recipient through the engine", () => {
     const gross = await engine.quotes.create(actor, companyId, body(1000, "USD", "gross"))
     expect(gross).toMatchObject({ source_amount: "1000.00", fee: "0.00", target_amount: "915.40" })
     expect(await refusal(engine.quotes.create(actor, companyId, body(1000, "EUR", "gross")))).toEqual({
-      status: 422,
+      kind: "invalid",
       errors: [{ field: "fee_strategy", message: "Gross quotes must be instructed in the source currency" }],
     })
   })

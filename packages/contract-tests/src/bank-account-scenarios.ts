@@ -135,8 +135,8 @@ export const bankAccountScenarios: ScenarioGroup = {
         const wrong = await refusal(
           create(withBankDetails({ account_name: "", account_number: "12AB", account_routing_value1: "021000022" })),
         )
-        expect({ status: wrong.status, errors: wrong.errors }).toEqual({
-          status: 422,
+        expect({ kind: wrong.kind, errors: wrong.errors }).toEqual({
+          kind: "invalid",
           errors: [
             { field: "beneficiary_details.bank_details.account_name", message: "is required" },
             { field: "beneficiary_details.bank_details.account_number", message: "is invalid" },

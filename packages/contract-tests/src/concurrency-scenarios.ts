@@ -1,4 +1,4 @@
-import { type Actor, type Engine, isDomainError, messages } from "@payments-engine/core"
+import { type Actor, type Engine, type ErrorKind, isDomainError, messages } from "@payments-engine/core"
 import { expect } from "vitest"
 import type { ScenarioGroup } from "./contract-scenario.ts"
 
@@ -6,10 +6,10 @@ import type { ScenarioGroup } from "./contract-scenario.ts"
 const settle = async <T>(calls: ReadonlyArray<Promise<T>>) => {
   const outcomes = await Promise.allSettled(calls)
   const won: Array<T> = []
-  const lost: Array<{ status: number; errors: ReadonlyArray<{ field: string; message: string }> }> = []
+  const lost: Array<{ kind: ErrorKind; errors: ReadonlyArray<{ field: string; message: string }> }> = []
   for (const outcome of outcomes) {
     if (outcome.status === "fulfilled") won.push(outcome.value)
-    else if (isDomainError(outcome.reason)) lost.push({ status: outcome.reason.status, errors: outcome.reason.errors })
+    else if (isDomainError(outcome.reason)) lost.push({ kind: outcome.reason.kind, errors: outcome.reason.errors })
     else throw outcome.reason
   }
   return { won, lost }
@@ -36,13 +36,13 @@ const raceEntities = async (engines: ReadonlyArray<Engine>, actor: Actor) => {
   for (const [i, { won, lost }] of results.entries()) {
     const company = companies[i]!
     expect(won).toHaveLength(1)
-    expect(lost).toEqual([{ status: 422, errors: [{ field: "base", message: messages.companyHasEntity }] }])
+    expect(lost).toEqual([{ kind: "invalid", errors: [{ field: "base", message: messages.companyHasEntity }] }])
     for (const engine of engines) expect((await engine.entities.list(actor, company.id)).data).toEqual(won)
   }
 }
 
 const request = { method: "POST", path: "/api/v1/companies", body: { name: "Acme Inc" } }
-const inFlight = { status: 409, errors: [{ field: "Idempotency-Key", message: messages.idempotencyInFlight }] }
+const inFlight = { kind: "conflict", errors: [{ field: "Idempotency-Key", message: messages.idempotencyInFlight }] }
 
 /**
  * Three claims of each of eight keys, all at once: one per key proceeds, the others are told 409.

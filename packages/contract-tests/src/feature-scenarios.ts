@@ -380,12 +380,15 @@ export const featureConcurrencyScenarios: ScenarioGroup = {
           const loser = targets.find((status) => status !== winner)!
           const lost = outcomes.find((o) => o.status === "rejected")?.reason
           if (!isDomainError(lost)) throw lost
-          // A storage that serializes transactions shows the loser the winner's status (422); one
-          // that runs them side by side lets the compare-and-set decide (409).
+          // A storage that serializes transactions shows the loser the winner's status (invalid);
+          // one that runs them side by side lets the compare-and-set decide (conflict).
           expect([
-            { status: 422, errors: [{ field: "status", message: featureMessages.transitionRefused(winner, loser) }] },
-            { status: 409, errors: [{ field: "status", message: featureMessages.statusRaced }] },
-          ]).toContainEqual({ status: lost.status, errors: lost.errors })
+            {
+              kind: "invalid",
+              errors: [{ field: "status", message: featureMessages.transitionRefused(winner, loser) }],
+            },
+            { kind: "conflict", errors: [{ field: "status", message: featureMessages.statusRaced }] },
+          ]).toContainEqual({ kind: lost.kind, errors: lost.errors })
           expect(await engine.features.list(actor, company.id, entity.id)).toEqual([{ ...feature, status: winner }])
           expect((await storedEntity(storage, company.id, entity.id))?.payment_integration_active).toBe(
             winner === "ACTIVE",

@@ -301,7 +301,7 @@ export const moneyConcurrencyScenarios: ScenarioGroup = {
         for (const r of sameQuote) {
           if (r.status === "rejected") {
             expect(r.reason).toMatchObject({
-              status: 422,
+              kind: "invalid",
               errors: [{ field: "payment_quote_id", message: "Quote has already been used" }],
             })
           }
@@ -312,7 +312,7 @@ export const moneyConcurrencyScenarios: ScenarioGroup = {
         expect(keyRace.filter((r) => r.status === "fulfilled")).toHaveLength(1)
         for (const r of keyRace) {
           if (r.status === "rejected") {
-            expect(r.reason).toMatchObject({ status: 422, errors: [{ field: "idempotency_key" }] })
+            expect(r.reason).toMatchObject({ kind: "invalid", errors: [{ field: "idempotency_key" }] })
           }
         }
         expect((await engine.payments.list(actor, company.id)).meta.total_records).toBe(3)
@@ -356,7 +356,7 @@ export const moneyConcurrencyScenarios: ScenarioGroup = {
           if (cancel.status === "fulfilled") {
             expect({ status: stored?.status, calls }).toEqual({ status: "cancelled", calls: [] })
           } else {
-            expect(cancel.reason).toMatchObject({ status: 422, errors: [{ field: "status" }] })
+            expect(cancel.reason).toMatchObject({ kind: "invalid", errors: [{ field: "status" }] })
             expect({ status: stored?.status, calls }).toEqual({ status: "completed", calls: ["completed"] })
           }
         }

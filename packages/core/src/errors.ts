@@ -6,78 +6,131 @@ export interface FieldError {
   readonly message: string
 }
 
-/** The resource does not exist, is deleted, or belongs to another company or workspace (404). */
-export class NotFound extends Data.TaggedError("NotFound")<FieldError> {
-  readonly status = 404
+/**
+ * What went wrong, in words every binding understands. Core names no HTTP status: the HTTP
+ * binding maps each kind to its status in one table, and a GraphQL mutation or a hosted page
+ * maps them its own way.
+ *
+ * - `missing`: the request lacks something it must have, or is not in the shape asked for
+ *   (a body that is not an object, a query parameter that cannot be read)
+ * - `invalid`: the request is well formed but a value breaks a rule
+ * - `not_found`: the resource does not exist, is deleted, or belongs to someone else
+ * - `conflict`: the request collides with another one in flight or with the resource's state
+ * - `forbidden`: the caller is known but may not do this, or a rule refuses it outright
+ * - `unauthenticated`: missing or wrong credentials
+ * - `rate_limited`: too many requests for now
+ * - `provider_failure`: the payment provider or bank linker failed; nothing was written
+ */
+export type ErrorKind =
+  | "missing"
+  | "invalid"
+  | "not_found"
+  | "conflict"
+  | "forbidden"
+  | "unauthenticated"
+  | "rate_limited"
+  | "provider_failure"
+
+/**
+ * A domain error about one field. Subclasses name their tag and kind only, so `errors` is
+ * written once. A plain abstract class (not a class factory) keeps declaration emit working.
+ */
+export abstract class SingleFieldError extends Data.Error<FieldError> {
+  /** Tells the error classes apart, for `Effect.catchTag`. */
+  abstract readonly _tag: string
+  /** What went wrong, for a binding to map to its own codes. */
+  abstract readonly kind: ErrorKind
+  /** The one field and message, in the shape every domain error renders. */
   get errors(): ReadonlyArray<FieldError> {
     return [{ field: this.field, message: this.message }]
   }
 }
 
+/** The resource does not exist, is deleted, or belongs to another company or workspace. */
+export class NotFound extends SingleFieldError {
+  readonly _tag = "NotFound"
+  readonly kind = "not_found"
+}
+
 /**
- * The input is missing something (400) or breaks a rule (422). Carries every failing field at
- * once, so a client can fix a form in one round trip.
+ * The input is missing something (kind `missing`) or breaks a rule (kind `invalid`). Carries
+ * every failing field at once, so a client can fix a form in one round trip.
+ *
+ * @example
+ * Effect.fail(Invalid.missing("status", "Status is required"))
+ * Effect.fail(Invalid.rule("payment_quote_id", "Quote has expired"))
  */
 export class Invalid extends Data.TaggedError("Invalid")<{
-  readonly status: 400 | 415 | 422
+  readonly kind: "missing" | "invalid"
   readonly errors: ReadonlyArray<FieldError>
 }> {
   override get message(): string {
     return this.errors.map((e) => `${e.field}: ${e.message}`).join("; ")
   }
-  static one(status: 400 | 415 | 422, field: string, message: string): Invalid {
-    return new Invalid({ status, errors: [{ field, message }] })
+  /** One field that is absent, or not in the shape asked for. */
+  static missing(field: string, message: string): Invalid {
+    return new Invalid({ kind: "missing", errors: [{ field, message }] })
+  }
+  /** One field whose value breaks a rule. */
+  static rule(field: string, message: string): Invalid {
+    return new Invalid({ kind: "invalid", errors: [{ field, message }] })
   }
 }
 
-/** The request collides with another one or with the resource's state (409). */
-export class Conflict extends Data.TaggedError("Conflict")<FieldError> {
-  readonly status = 409
-  get errors(): ReadonlyArray<FieldError> {
-    return [{ field: this.field, message: this.message }]
-  }
+/** The request collides with another one or with the resource's state. */
+export class Conflict extends SingleFieldError {
+  readonly _tag = "Conflict"
+  readonly kind = "conflict"
 }
 
-/** Valid credentials without permission, or a rule that refuses the action outright (403). */
-export class Forbidden extends Data.TaggedError("Forbidden")<FieldError> {
-  readonly status = 403
-  get errors(): ReadonlyArray<FieldError> {
-    return [{ field: this.field, message: this.message }]
-  }
+/** Valid credentials without permission, or a rule that refuses the action outright. */
+export class Forbidden extends SingleFieldError {
+  readonly _tag = "Forbidden"
+  readonly kind = "forbidden"
 }
 
-/** Missing or invalid credentials (401). */
-export class Unauthorized extends Data.TaggedError("Unauthorized")<FieldError> {
-  readonly status = 401
-  get errors(): ReadonlyArray<FieldError> {
-    return [{ field: this.field, message: this.message }]
-  }
+/** Missing or invalid credentials. */
+export class Unauthenticated extends SingleFieldError {
+  readonly _tag = "Unauthenticated"
+  readonly kind = "unauthenticated"
+}
+
+/** Too many requests in the current window; the client may retry later. */
+export class RateLimited extends SingleFieldError {
+  readonly _tag = "RateLimited"
+  readonly kind = "rate_limited"
 }
 
 /**
- * The payment provider or bank linker failed or did not answer (500, as the spec has it for FX
- * failures). Nothing was written; the request can be retried.
+ * The payment provider or bank linker failed or did not answer. Nothing was written; the
+ * request can be retried.
  */
-export class ProviderFailure extends Data.TaggedError("ProviderFailure")<FieldError> {
-  readonly status = 500
-  get errors(): ReadonlyArray<FieldError> {
-    return [{ field: this.field, message: this.message }]
-  }
+export class ProviderFailure extends SingleFieldError {
+  readonly _tag = "ProviderFailure"
+  readonly kind = "provider_failure"
 }
 
 /** Any error the engine raises on purpose; everything else is a defect. */
-export type DomainError = NotFound | Invalid | Conflict | Forbidden | Unauthorized | ProviderFailure
+export type DomainError = NotFound | Invalid | Conflict | Forbidden | Unauthenticated | RateLimited | ProviderFailure
 
-const domainTags = new Set(["NotFound", "Invalid", "Conflict", "Forbidden", "Unauthorized", "ProviderFailure"])
+const domainTags: ReadonlySet<unknown> = new Set<DomainError["_tag"]>([
+  "NotFound",
+  "Invalid",
+  "Conflict",
+  "Forbidden",
+  "Unauthenticated",
+  "RateLimited",
+  "ProviderFailure",
+])
 
 /**
  * Tells a domain error from a defect, for callers of the Promise facade.
  *
  * @example
- * try { await engine.companies.get(ws, id) } catch (e) { if (isDomainError(e)) res.status(e.status) }
+ * try { await engine.companies.get(ws, id) } catch (e) { if (isDomainError(e)) show(e.kind, e.errors) }
  */
 export const isDomainError = (value: unknown): value is DomainError =>
-  typeof value === "object" && value !== null && domainTags.has((value as { _tag?: string })._tag ?? "")
+  typeof value === "object" && value !== null && "_tag" in value && domainTags.has(value._tag)
 
 /** The spec's messages, kept next to the rules that raise them. */
 export const messages = {

@@ -2,6 +2,7 @@ import { parseArgs } from "node:util"
 import { openStorageFromUrl } from "@payments-engine/adapters"
 import { isDomainError } from "@payments-engine/core"
 import { databaseUrlOf, type Environment } from "./config.ts"
+import { httpStatusOf } from "./http-error.ts"
 import { createServiceEngine } from "./service-engine.ts"
 
 /** Where the command writes, and the environment it reads (`DATABASE_URL`). */
@@ -82,7 +83,7 @@ const keysCreate = async (args: ReadonlyArray<string>, io: CliIo): Promise<numbe
     )
     return 0
   } catch (error) {
-    if (isDomainError(error) && error.status < 500) {
+    if (isDomainError(error) && httpStatusOf(error) < 500) {
       io.stderr(`payments-engine: ${describe(error)}\n\n${usage}`)
       return 2
     }

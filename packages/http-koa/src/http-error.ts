@@ -1,4 +1,31 @@
-import type { FieldError } from "@payments-engine/core"
+import type { DomainError, ErrorKind, FieldError } from "@payments-engine/core"
+
+/**
+ * The HTTP status of each kind of domain error: the one place the binding decides it, with the
+ * codes of the spec's error section ("400 malformed or missing input ... 422 validation failed
+ * ... 500 server error (including payment-provider FX failures)").
+ *
+ * @example
+ * ctx.status = statusOfKind[error.kind]
+ */
+export const statusOfKind: { readonly [K in ErrorKind]: number } = {
+  missing: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  invalid: 422,
+  rate_limited: 429,
+  provider_failure: 500,
+}
+
+/**
+ * The HTTP status a domain error is answered with.
+ *
+ * @example
+ * httpStatusOf(new NotFound({ field: "id", message: "Company not found" })) // 404
+ */
+export const httpStatusOf = (error: DomainError): number => statusOfKind[error.kind]
 
 /**
  * A failure the HTTP binding itself detects (unknown route, unreadable body, bad bearer token),

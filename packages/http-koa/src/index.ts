@@ -16,7 +16,7 @@ export {
   loadConfig,
   type ServiceConfig,
 } from "./config.ts"
-export { HttpError, httpErrors } from "./http-error.ts"
+export { HttpError, httpErrors, httpStatusOf, statusOfKind } from "./http-error.ts"
 export { createLogger, type Logger, type LoggerOptions, type LogLevel, logLevels } from "./logger.ts"
 export { type OpenApiDocument, type OpenApiOptions, openApiDocument } from "./openapi/openapi-document.ts"
 export { type PageLinks, pagingLinks } from "./paging-links.ts"

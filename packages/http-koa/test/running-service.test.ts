@@ -121,7 +121,9 @@ describe("the service in sandbox mode", () => {
         (await started.api("GET", `/api/v1/companies/${cid}/payments/${payment.body.data.id}`)).body.data.status ===
         "completed",
     )
-    expect(started.logs.some((line) => JSON.parse(line).msg === "jobs run")).toBe(true)
+    expect(started.logs.map((line) => JSON.parse(line))).toContainEqual(
+      expect.objectContaining({ msg: "job run", kind: "execute_payment", outcome: "done" }),
+    )
     expect(started.logs.join("\n")).not.toContain(sandboxExamples.US_ACH.bank_details.account_number)
   })
 

@@ -40,7 +40,7 @@ describe("parsePageRequest", () => {
         const result = parsePageRequest({ [field]: value }, policy)
         expect(Either.isLeft(result)).toBe(true)
         if (Either.isLeft(result)) {
-          expect(result.left.status).toBe(400)
+          expect(result.left.kind).toBe("missing")
           expect(result.left.errors.map((e) => e.field)).toEqual([field])
         }
       }),

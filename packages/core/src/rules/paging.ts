@@ -51,7 +51,7 @@ const positiveInteger = (value: unknown): number | undefined => {
 
 /**
  * Validates `page` and `per_page`: absent means the defaults; a non-integer or a value below 1
- * is a 400 on that field; `per_page` above the policy's maximum is clamped to it.
+ * is `missing` on that field; `per_page` above the policy's maximum is clamped to it.
  *
  * @example
  * parsePageRequest({ page: "2", per_page: "500" }, { defaultPerPage: 20, maxPerPage: 100 })
@@ -71,7 +71,7 @@ export const parsePageRequest = (query: PageQuery, policy: PagePolicy): Either.E
     if (n === undefined) errors.push({ field: "per_page", message: "must be an integer greater than or equal to 1" })
     else perPage = Math.min(n, policy.maxPerPage)
   }
-  return errors.length > 0 ? Either.left(new Invalid({ status: 400, errors })) : Either.right({ page, perPage })
+  return errors.length > 0 ? Either.left(new Invalid({ kind: "missing", errors })) : Either.right({ page, perPage })
 }
 
 /** Rows to skip for a page request. */

@@ -33,14 +33,13 @@ const amountField = "instructed_amount"
  */
 export const parseInstructedAmount = (amount: number, currency: string): Either.Either<Decimal, Invalid> => {
   const value = fromJsonNumber(amount)
-  if (value === undefined) return Either.left(Invalid.one(422, amountField, "must be a number"))
-  if (!isPositive(value))
-    return Either.left(Invalid.one(422, amountField, "Instructed amount must be greater than zero"))
+  if (value === undefined) return Either.left(Invalid.rule(amountField, "must be a number"))
+  if (!isPositive(value)) return Either.left(Invalid.rule(amountField, "Instructed amount must be greater than zero"))
   if (compare(value, maximumInstructedAmount) > 0) {
-    return Either.left(Invalid.one(422, amountField, "Instructed amount exceeds the maximum"))
+    return Either.left(Invalid.rule(amountField, "Instructed amount exceeds the maximum"))
   }
   if (significantScale(value) > minorUnits(currency)) {
-    return Either.left(Invalid.one(422, amountField, `Amount has too many decimal places for ${currency}`))
+    return Either.left(Invalid.rule(amountField, `Amount has too many decimal places for ${currency}`))
   }
   return Either.right(value)
 }
@@ -79,8 +78,7 @@ export interface QuotePrice {
   readonly fee: Decimal
 }
 
-const tooSmall = () =>
-  Invalid.one(422, amountField, "Instructed amount is too small to be paid after fees and conversion")
+const tooSmall = () => Invalid.rule(amountField, "Instructed amount is too small to be paid after fees and conversion")
 
 /**
  * Prices a quote (DECISIONS, Money): net adds the fee on top of what the recipient gets, gross
@@ -95,7 +93,7 @@ const tooSmall = () =>
 export const priceQuote = (input: QuotePricingInput): Either.Either<QuotePrice, Invalid> => {
   const { amount, instructedCurrency, sourceCurrency, targetCurrency, strategy, rate, fee: rule } = input
   if (instructedCurrency !== sourceCurrency && instructedCurrency !== targetCurrency) {
-    return Either.left(Invalid.one(422, amountField, "Currency must match the source or target profile"))
+    return Either.left(Invalid.rule(amountField, "Currency must match the source or target profile"))
   }
   const sourceUnits = minorUnits(sourceCurrency)
   const targetUnits = minorUnits(targetCurrency)
@@ -103,11 +101,11 @@ export const priceQuote = (input: QuotePricingInput): Either.Either<QuotePrice, 
 
   if (strategy === "gross") {
     if (instructedCurrency !== sourceCurrency) {
-      return Either.left(Invalid.one(422, "fee_strategy", "Gross quotes must be instructed in the source currency"))
+      return Either.left(Invalid.rule("fee_strategy", "Gross quotes must be instructed in the source currency"))
     }
     const fee = computeFee(rule, amount, sourceCurrency)
     if (compare(fee, amount) >= 0) {
-      return Either.left(Invalid.one(422, amountField, "Instructed amount must be greater than the fee"))
+      return Either.left(Invalid.rule(amountField, "Instructed amount must be greater than the fee"))
     }
     const targetAmount = toTarget(subtract(amount, fee))
     if (!isPositive(targetAmount)) return Either.left(tooSmall())

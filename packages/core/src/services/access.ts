@@ -1,12 +1,12 @@
 import { Effect } from "effect"
-import { Invalid, messages, Unauthorized } from "../errors.ts"
+import { Invalid, messages, Unauthenticated } from "../errors.ts"
 import { SessionCreate } from "../model/session.ts"
 import type { ApiKeyRecord, ApiKeyScope, Repositories, WorkspaceRecord } from "../ports/storage/index.ts"
 import { randomToken } from "../rules/random-token.ts"
 import type { Actor } from "./actor.ts"
 import { decodeBody } from "./decode-body.ts"
 import { type EnginePorts, nowIso } from "./ports.ts"
-import { call, inTransaction } from "./transaction.ts"
+import { inTransaction, type Lifted } from "./transaction.ts"
 
 /** A new API key: the secret is shown this once and only its hash is kept. */
 export interface IssuedApiKey {
@@ -25,17 +25,17 @@ export interface ApiKeyRequest {
   readonly secret?: string
 }
 
-const workspaceOf = (tx: Repositories, ports: EnginePorts, name: string) =>
-  call(() => tx.workspaces.insertOrGet({ id: ports.ids.next("ws"), name, created_at: nowIso(ports) }))
+const workspaceOf = (tx: Lifted<Repositories>, ports: EnginePorts, name: string) =>
+  tx.workspaces.insertOrGet({ id: ports.ids.next("ws"), name, created_at: nowIso(ports) })
 
 const workspaceName = (name: string) => {
   const trimmed = name.trim()
   return trimmed.length >= 1 && trimmed.length <= 100
     ? Effect.succeed(trimmed)
-    : Effect.fail(Invalid.one(422, "workspace", "must be 1 to 100 characters"))
+    : Effect.fail(Invalid.rule("workspace", "must be 1 to 100 characters"))
 }
 
-const invalidCredentials = () => new Unauthorized({ field: "api_key", message: messages.invalidApiKey })
+const invalidCredentials = () => new Unauthenticated({ field: "api_key", message: messages.invalidApiKey })
 
 /** Workspaces, API keys and the check of a key and secret. */
 export const makeAccess = (ports: EnginePorts) => ({
@@ -51,11 +51,11 @@ export const makeAccess = (ports: EnginePorts) => ({
       const scope = request.scope ?? "write"
       const key = request.key ?? `pk_${randomToken(24)}`
       const secret = request.secret ?? `sk_${randomToken(40)}`
-      const secretHash = yield* call(() => ports.hasher.hash(secret))
+      const secretHash = yield* Effect.promise(() => ports.hasher.hash(secret))
       const workspace = yield* inTransaction(ports.storage, (tx) =>
         Effect.gen(function* () {
-          if (yield* call(() => tx.apiKeys.findByKey(key))) {
-            return yield* Effect.fail(Invalid.one(422, "api_key", messages.alreadyTaken))
+          if (yield* tx.apiKeys.findByKey(key)) {
+            return yield* Effect.fail(Invalid.rule("api_key", messages.alreadyTaken))
           }
           const workspace = yield* workspaceOf(tx, ports, name)
           const row: ApiKeyRecord = {
@@ -66,7 +66,7 @@ export const makeAccess = (ports: EnginePorts) => ({
             scope,
             created_at: nowIso(ports),
           }
-          yield* call(() => tx.apiKeys.insert(row))
+          yield* tx.apiKeys.insert(row)
           return workspace
         }),
       )
@@ -88,29 +88,29 @@ export const makeAccess = (ports: EnginePorts) => ({
 
   /** True once any API key exists: an empty database gets a bootstrap key at start. */
   hasApiKeys: (): Effect.Effect<boolean> =>
-    inTransaction(ports.storage, (tx) => call(() => tx.apiKeys.count())).pipe(Effect.map((n) => n > 0)),
+    inTransaction(ports.storage, (tx) => tx.apiKeys.count()).pipe(Effect.map((n) => n > 0)),
 
   /** Whether this exact key exists already (for the bootstrap key from the environment). */
   apiKeyExists: (key: string): Effect.Effect<boolean> =>
-    inTransaction(ports.storage, (tx) => call(() => tx.apiKeys.findByKey(key))).pipe(Effect.map(Boolean)),
+    inTransaction(ports.storage, (tx) => tx.apiKeys.findByKey(key)).pipe(Effect.map(Boolean)),
 
   /**
    * Checks the body of `POST /api/v1/sessions` (`api_key`, `api_secret`): the actor the key acts
-   * as, 400 when a field is missing, or 401 `api_key`. An unknown key costs as
+   * as, `missing` when a field is missing, or `unauthenticated` on `api_key`. An unknown key costs as
    * much as a wrong secret, so timing does not tell which keys exist.
    */
-  authenticate: (body: unknown): Effect.Effect<Actor, Invalid | Unauthorized> =>
+  authenticate: (body: unknown): Effect.Effect<Actor, Invalid | Unauthenticated> =>
     Effect.gen(function* () {
       const { api_key: key, api_secret: secret } = yield* decodeBody(SessionCreate, body)
       const row =
         key.length > 0 && key.length <= 200
-          ? yield* inTransaction(ports.storage, (tx) => call(() => tx.apiKeys.findByKey(key)))
+          ? yield* inTransaction(ports.storage, (tx) => tx.apiKeys.findByKey(key))
           : undefined
       if (row === undefined) {
-        yield* call(() => ports.hasher.hash(secret))
+        yield* Effect.promise(() => ports.hasher.hash(secret))
         return yield* Effect.fail(invalidCredentials())
       }
-      const ok = yield* call(() => ports.hasher.verify(secret, row.secret_hash))
+      const ok = yield* Effect.promise(() => ports.hasher.verify(secret, row.secret_hash))
       if (!ok) return yield* Effect.fail(invalidCredentials())
       return { workspaceId: row.workspace_id, scope: row.scope }
     }),
@@ -119,8 +119,8 @@ export const makeAccess = (ports: EnginePorts) => ({
   settingOrInit: (name: string, init: () => string): Effect.Effect<string> =>
     inTransaction(ports.storage, (tx) =>
       Effect.gen(function* () {
-        const existing = yield* call(() => tx.settings.get(name))
-        return existing ?? (yield* call(() => tx.settings.putIfAbsent(name, init())))
+        const existing = yield* tx.settings.get(name)
+        return existing ?? (yield* tx.settings.putIfAbsent(name, init()))
       }),
     ),
 })

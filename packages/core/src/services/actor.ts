@@ -14,6 +14,6 @@ export interface Actor {
   readonly scope: ApiKeyScope
 }
 
-/** Fails with 403 unless the actor may change things. */
+/** Fails with `forbidden` unless the actor may change things. */
 export const requireWrite = (actor: Actor): Effect.Effect<void, Forbidden> =>
   actor.scope === "write" ? Effect.void : Effect.fail(new Forbidden({ field: "base", message: messages.readOnlyKey }))

@@ -19,7 +19,7 @@ import { decodeBody } from "./decode-body.ts"
 import { appendEvents, unixSeconds } from "./events.ts"
 import type { MoneyPorts } from "./money-ports.ts"
 import { providerCall } from "./provider-call.ts"
-import { call, inTransaction } from "./transaction.ts"
+import { inTransaction, type Lifted } from "./transaction.ts"
 
 export const toPaymentProfile = (row: PaymentProfileRecord): PaymentProfile => ({
   id: row.id,
@@ -47,10 +47,10 @@ export const toBankAccount = (row: BankAccountRecord, profiles: ReadonlyArray<Pa
 })
 
 /** Bank accounts with their profiles, loaded in two queries whatever their number. */
-export const withProfiles = (tx: Repositories, rows: ReadonlyArray<BankAccountRecord>) =>
-  call(() => tx.paymentProfiles.listByBankAccounts(rows.map((r) => r.id))).pipe(
-    Effect.map((profiles) => rows.map((row) => toBankAccount(row, profiles))),
-  )
+export const withProfiles = (tx: Lifted<Repositories>, rows: ReadonlyArray<BankAccountRecord>) =>
+  tx.paymentProfiles
+    .listByBankAccounts(rows.map((r) => r.id))
+    .pipe(Effect.map((profiles) => rows.map((row) => toBankAccount(row, profiles))))
 
 const bankAccountNotFound = () =>
   new NotFound({ field: "id", message: "Bank Account not found or not accessible in this workspace" })
@@ -79,7 +79,7 @@ const requirementsQueryOf = (details: Readonly<Record<string, unknown>>) => {
     missing.push({ field: "beneficiary_details.entity_type", message: "must be one of: COMPANY, PERSONAL" })
   }
   return missing.length > 0
-    ? Effect.fail(new Invalid({ status: 422, errors: missing }))
+    ? Effect.fail(new Invalid({ kind: "invalid", errors: missing }))
     : Effect.succeed({
         countryCode: query.countryCode!,
         currencyCode: query.currencyCode!,
@@ -160,8 +160,8 @@ export const storeNewBankAccount = (
   })
   return inTransaction(ports.storage, (tx) =>
     Effect.gen(function* () {
-      yield* call(() => tx.bankAccounts.insert(account))
-      yield* call(() => tx.paymentProfiles.insert(profile))
+      yield* tx.bankAccounts.insert(account)
+      yield* tx.paymentProfiles.insert(profile)
       yield* appendEvents(ports, tx, [
         event("BankAccountEvents::CreatedEvent", account.id, created),
         event("PaymentProfileEvents::CreatedEvent", profile.id, toPaymentProfile(profile)),
@@ -190,11 +190,10 @@ export const makeBankAccounts = (ports: MoneyPorts) => ({
       const { company, recipient } = yield* inTransaction(ports.storage, (tx) =>
         Effect.gen(function* () {
           const company = yield* findLiveCompany(tx, actor, companyId)
-          const recipient = yield* call(() => tx.recipients.findActive(company.id, recipientId))
+          const recipient = yield* tx.recipients.findActive(company.id, recipientId)
           if (!recipient) return yield* Effect.fail(new NotFound({ field: "id", message: messages.recipientNotFound }))
-          const entity = yield* call(() => tx.entities.findActive(company.id, input.entity_id))
-          if (!entity)
-            return yield* Effect.fail(Invalid.one(422, "entity_id", "Entity does not belong to this company"))
+          const entity = yield* tx.entities.findActive(company.id, input.entity_id)
+          if (!entity) return yield* Effect.fail(Invalid.rule("entity_id", "Entity does not belong to this company"))
           return { company, recipient }
         }),
       )
@@ -203,9 +202,9 @@ export const makeBankAccounts = (ports: MoneyPorts) => ({
       const answer = yield* providerCall("Payment provider is unavailable", () =>
         ports.paymentProvider.bankAccountRequirements(query),
       )
-      if (!answer.ok) return yield* Effect.fail(Invalid.one(422, "base", answer.message))
+      if (!answer.ok) return yield* Effect.fail(Invalid.rule("base", answer.message))
       const errors = validateBeneficiaryDetails(details, answer.schema)
-      if (errors.length > 0) return yield* Effect.fail(new Invalid({ status: 422, errors }))
+      if (errors.length > 0) return yield* Effect.fail(new Invalid({ kind: "invalid", errors }))
 
       const bankAccountId = ports.ids.next("ba")
       const beneficiary = yield* providerCall("Payment provider could not register the beneficiary", () =>
@@ -252,7 +251,7 @@ export const makeBankAccounts = (ports: MoneyPorts) => ({
     inTransaction(ports.storage, (tx) =>
       Effect.gen(function* () {
         const company = yield* findLiveCompany(tx, actor, companyId)
-        const row = yield* call(() => tx.bankAccounts.find(company.id, id))
+        const row = yield* tx.bankAccounts.find(company.id, id)
         if (!row) return yield* Effect.fail(bankAccountNotFound())
         const [account] = yield* withProfiles(tx, [row])
         return account!
@@ -269,9 +268,10 @@ export const makeBankAccounts = (ports: MoneyPorts) => ({
       return yield* inTransaction(ports.storage, (tx) =>
         Effect.gen(function* () {
           const company = yield* findLiveCompany(tx, actor, companyId)
-          const slice = yield* call(() =>
-            tx.bankAccounts.listByCompany(company.id, { offset: pageOffset(request), limit: request.perPage }),
-          )
+          const slice = yield* tx.bankAccounts.listByCompany(company.id, {
+            offset: pageOffset(request),
+            limit: request.perPage,
+          })
           return toPage(yield* withProfiles(tx, slice.rows), slice.total, request)
         }),
       )

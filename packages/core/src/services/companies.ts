@@ -6,7 +6,7 @@ import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, 
 import { type Actor, requireWrite } from "./actor.ts"
 import { decodeBody } from "./decode-body.ts"
 import { type EnginePorts, nowIso } from "./ports.ts"
-import { call, inTransaction } from "./transaction.ts"
+import { inTransaction, type Lifted } from "./transaction.ts"
 
 export const toCompany = (row: CompanyRecord): Company => ({
   id: row.id,
@@ -19,27 +19,25 @@ export const toCompany = (row: CompanyRecord): Company => ({
 
 const companyNotFound = (field = "id") => new NotFound({ field, message: messages.companyNotFound })
 
-/** The company of the actor's workspace, deleted or not; 404 when another workspace owns it. */
-export const findCompany = (tx: Repositories, actor: Actor, id: string, field = "id") =>
-  call(() => tx.companies.find(actor.workspaceId, id)).pipe(
-    Effect.flatMap((row) => (row ? Effect.succeed(row) : Effect.fail(companyNotFound(field)))),
-  )
+/** The company of the actor's workspace, deleted or not; `not_found` when another workspace owns it. */
+export const findCompany = (tx: Lifted<Repositories>, actor: Actor, id: string, field = "id") =>
+  tx.companies
+    .find(actor.workspaceId, id)
+    .pipe(Effect.flatMap((row) => (row ? Effect.succeed(row) : Effect.fail(companyNotFound(field)))))
 
 /**
  * The live company under which sub-resources are read and written. A deleted company can still
- * be fetched by id, but everything below it is gone: 404 on `company_id`.
+ * be fetched by id, but everything below it is gone: `not_found` on `company_id`.
  */
-export const findLiveCompany = (tx: Repositories, actor: Actor, id: string) =>
+export const findLiveCompany = (tx: Lifted<Repositories>, actor: Actor, id: string) =>
   findCompany(tx, actor, id, "company_id").pipe(
     Effect.flatMap((row) =>
       row.deleted_at === null ? Effect.succeed(row) : Effect.fail(companyNotFound("company_id")),
     ),
   )
 
-const hasActiveIntegration = (tx: Repositories, companyId: string) =>
-  call(() => tx.entities.findActiveOfCompany(companyId)).pipe(
-    Effect.map((entity) => entity?.payment_integration_active === true),
-  )
+const hasActiveIntegration = (tx: Lifted<Repositories>, companyId: string) =>
+  tx.entities.findActiveOfCompany(companyId).pipe(Effect.map((entity) => entity?.payment_integration_active === true))
 
 /** Options an embedder may pass when creating a company outside the API. */
 export interface CompanyCreateOptions {
@@ -69,7 +67,7 @@ export const makeCompanies = (ports: EnginePorts) => ({
         updated_at: now,
         deleted_at: null,
       }
-      yield* inTransaction(ports.storage, (tx) => call(() => tx.companies.insert(row)))
+      yield* inTransaction(ports.storage, (tx) => tx.companies.insert(row))
       return toCompany(row)
     }),
 
@@ -88,7 +86,7 @@ export const makeCompanies = (ports: EnginePorts) => ({
             return yield* Effect.fail(new Forbidden({ field: "base", message: messages.companyUpdateIntegration }))
           }
           const next: CompanyRecord = { ...current, ...input, updated_at: nowIso(ports) }
-          yield* call(() => tx.companies.update(next))
+          yield* tx.companies.update(next)
           return toCompany(next)
         }),
       )
@@ -109,7 +107,7 @@ export const makeCompanies = (ports: EnginePorts) => ({
           }
           const now = nowIso(ports)
           const next: CompanyRecord = { ...current, updated_at: now, deleted_at: now }
-          yield* call(() => tx.companies.update(next))
+          yield* tx.companies.update(next)
           return toCompany(next)
         }),
       )
@@ -120,7 +118,7 @@ export const makeCompanies = (ports: EnginePorts) => ({
     Effect.gen(function* () {
       const request = yield* parsePageRequest(query, pagePolicies.companies)
       const slice = yield* inTransaction(ports.storage, (tx) =>
-        call(() => tx.companies.listActive(actor.workspaceId, { offset: pageOffset(request), limit: request.perPage })),
+        tx.companies.listActive(actor.workspaceId, { offset: pageOffset(request), limit: request.perPage }),
       )
       return toPage(slice.rows.map(toCompany), slice.total, request)
     }),

@@ -8,27 +8,27 @@ import { decodeBody } from "./decode-body.ts"
 const failure = <A, I>(schema: Schema.Schema<A, I>, body: unknown) => {
   const result = Effect.runSync(Effect.either(decodeBody(schema, body)))
   if (Either.isRight(result)) throw new Error("expected a failure")
-  return { status: result.left.status, errors: result.left.errors }
+  return { kind: result.left.kind, errors: result.left.errors }
 }
 
 describe("decodeBody", () => {
-  it("reports every missing field at once with 400 and the spec's messages", () => {
+  it("reports every missing field at once as missing, with the spec's messages", () => {
     expect(failure(EntityCreate, {})).toEqual({
-      status: 400,
+      kind: "missing",
       errors: [
         { field: "name", message: "Entity name is required" },
         { field: "country_alpha2", message: "Country alpha2 code is required" },
       ],
     })
     expect(failure(RecipientCreate, {})).toEqual({
-      status: 400,
+      kind: "missing",
       errors: [{ field: "name", message: "Name is required" }],
     })
   })
 
-  it("answers 400 when a field is missing even if another is wrong", () => {
+  it("answers missing when a field is missing even if another is wrong", () => {
     expect(failure(CompanyCreate, { name: 1, country: "US" })).toEqual({
-      status: 400,
+      kind: "missing",
       errors: [
         { field: "name", message: "must be a string" },
         { field: "default_currency", message: "Default currency is required" },
@@ -36,13 +36,13 @@ describe("decodeBody", () => {
     })
   })
 
-  it("answers 422 with the field for wrong values", () => {
+  it("answers invalid with the field for wrong values", () => {
     expect(failure(EntityUpdate, { name: "   " })).toEqual({
-      status: 422,
+      kind: "invalid",
       errors: [{ field: "name", message: "can't be blank" }],
     })
     expect(failure(CompanyCreate, { name: "Acme", country: "us", default_currency: "XXY" })).toEqual({
-      status: 422,
+      kind: "invalid",
       errors: [
         { field: "country", message: "Invalid country code" },
         { field: "default_currency", message: "Invalid currency code" },
@@ -56,7 +56,7 @@ describe("decodeBody", () => {
   it("refuses a body that is not an object", () => {
     for (const body of [null, [], "x", 3, true]) {
       expect(failure(CompanyCreate, body)).toEqual({
-        status: 400,
+        kind: "missing",
         errors: [{ field: "body", message: "Body must be a JSON object" }],
       })
     }
@@ -67,7 +67,7 @@ describe("decodeBody", () => {
       country_alpha2: "FR",
     })
     expect(failure(EntityCreate, { name: undefined, country_alpha2: "FR" })).toEqual({
-      status: 400,
+      kind: "missing",
       errors: [{ field: "name", message: "Entity name is required" }],
     })
   })

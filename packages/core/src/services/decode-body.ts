@@ -27,23 +27,23 @@ const withoutUndefined = (value: unknown): unknown => {
 
 /** Options of {@link decodeBody}. */
 export interface DecodeOptions {
-  /** Fields whose wrong value is a 400, where the spec's error table says so (entity `country_alpha2`). */
+  /** Fields whose wrong value is `missing` (a bad request), where the spec's error table says so (entity `country_alpha2`). */
   readonly badRequestFields?: ReadonlyArray<string>
 }
 
 /**
  * Decodes a request body with its schema. Every failing field is reported at once, by dotted
- * path, with the first message for it; a missing required field makes the status 400, any other
- * failure 422. A body that is not a JSON object is a 400 on `body`.
+ * path, with the first message for it; a missing required field makes the kind `missing`, any other
+ * failure `invalid`. A body that is not a JSON object is `missing` on `body`.
  */
 export const decodeBody = <A, I>(
   schema: Schema.Schema<A, I, never>,
   body: unknown,
   options: DecodeOptions = {},
 ): Effect.Effect<A, Invalid> => {
-  if (!isPlainObject(body)) return Effect.fail(Invalid.one(400, "body", "Body must be a JSON object"))
+  if (!isPlainObject(body)) return Effect.fail(Invalid.missing("body", "Body must be a JSON object"))
   if (tooDeep(body)) {
-    return Effect.fail(Invalid.one(400, "body", `JSON is nested too deeply (at most ${maxBodyDepth} levels)`))
+    return Effect.fail(Invalid.missing("body", `JSON is nested too deeply (at most ${maxBodyDepth} levels)`))
   }
   const result = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "ignore" })(
     withoutUndefined(body),
@@ -60,13 +60,13 @@ export const decodeBody = <A, I>(
     missing ||= issue._tag === "Missing" || (options.badRequestFields?.includes(field) ?? false)
     errors.push({ field, message: issue.message })
   }
-  return Effect.fail(new Invalid({ status: missing ? 400 : 422, errors }))
+  return Effect.fail(new Invalid({ kind: missing ? "missing" : "invalid", errors }))
 }
 
 /**
  * Decodes a body whose fields sit under one wrapper key (`{ "quote": { ... } }`). Errors name the
  * inner fields bare (`from_profile_id`, not `quote.from_profile_id`), as the spec's error table
- * does; a missing wrapper is a 400 on the wrapper.
+ * does; a missing wrapper is `missing` on the wrapper.
  */
 export const decodeWrapped = <A, I>(
   wrapper: string,
@@ -74,9 +74,9 @@ export const decodeWrapped = <A, I>(
   body: unknown,
   missingMessage: string,
 ): Effect.Effect<A, Invalid> => {
-  if (!isPlainObject(body)) return Effect.fail(Invalid.one(400, "body", "Body must be a JSON object"))
+  if (!isPlainObject(body)) return Effect.fail(Invalid.missing("body", "Body must be a JSON object"))
   const inner = body[wrapper]
-  if (inner === undefined || inner === null) return Effect.fail(Invalid.one(400, wrapper, missingMessage))
-  if (!isPlainObject(inner)) return Effect.fail(Invalid.one(422, wrapper, "must be an object"))
+  if (inner === undefined || inner === null) return Effect.fail(Invalid.missing(wrapper, missingMessage))
+  if (!isPlainObject(inner)) return Effect.fail(Invalid.rule(wrapper, "must be an object"))
   return decodeBody(schema, inner)
 }

@@ -7,7 +7,7 @@ import { type Actor, requireWrite } from "./actor.ts"
 import { findLiveCompany } from "./companies.ts"
 import { decodeBody } from "./decode-body.ts"
 import { type EnginePorts, nowIso } from "./ports.ts"
-import { call, inTransaction } from "./transaction.ts"
+import { inTransaction, type Lifted } from "./transaction.ts"
 
 export const toEntity = (row: EntityRecord): Entity => ({
   id: row.id,
@@ -18,22 +18,24 @@ export const toEntity = (row: EntityRecord): Entity => ({
   updated_at: row.updated_at,
 })
 
-/** The spec's table answers an invalid entity country with 400, not 422. */
+/** The spec's table answers an invalid entity country as a bad request (`missing`), not `invalid`. */
 const countryIsBadRequest = { badRequestFields: ["country_alpha2"] }
 
 const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase()
 
-const findEntity = (tx: Repositories, companyId: string, id: string) =>
-  call(() => tx.entities.findActive(companyId, id)).pipe(
-    Effect.flatMap((row) =>
-      row ? Effect.succeed(row) : Effect.fail(new NotFound({ field: "id", message: messages.entityNotFound })),
-    ),
-  )
+const findEntity = (tx: Lifted<Repositories>, companyId: string, id: string) =>
+  tx.entities
+    .findActive(companyId, id)
+    .pipe(
+      Effect.flatMap((row) =>
+        row ? Effect.succeed(row) : Effect.fail(new NotFound({ field: "id", message: messages.entityNotFound })),
+      ),
+    )
 
 const alreadyExists = (existing: EntityRecord, name: string) =>
   sameName(existing.name, name)
-    ? Invalid.one(422, "name", messages.alreadyTaken)
-    : Invalid.one(422, "base", messages.companyHasEntity)
+    ? Invalid.rule("name", messages.alreadyTaken)
+    : Invalid.rule("base", messages.companyHasEntity)
 
 /** Use cases of entities: a company has at most one entity that is not deleted. */
 export const makeEntities = (ports: EnginePorts) => ({
@@ -55,10 +57,10 @@ export const makeEntities = (ports: EnginePorts) => ({
             updated_at: now,
             deleted_at: null,
           }
-          if (yield* call(() => tx.entities.insertIfNoneActive(row))) return toEntity(row)
-          const existing = yield* call(() => tx.entities.findActiveOfCompany(company.id))
+          if (yield* tx.entities.insertIfNoneActive(row)) return toEntity(row)
+          const existing = yield* tx.entities.findActiveOfCompany(company.id)
           return yield* Effect.fail(
-            existing ? alreadyExists(existing, input.name) : Invalid.one(422, "base", messages.companyHasEntity),
+            existing ? alreadyExists(existing, input.name) : Invalid.rule("base", messages.companyHasEntity),
           )
         }),
       )
@@ -86,7 +88,7 @@ export const makeEntities = (ports: EnginePorts) => ({
             return yield* Effect.fail(new Forbidden({ field: "base", message: messages.entityUpdateIntegration }))
           }
           const next: EntityRecord = { ...current, ...input, updated_at: nowIso(ports) }
-          yield* call(() => tx.entities.update(next))
+          yield* tx.entities.update(next)
           return toEntity(next)
         }),
       )
@@ -104,7 +106,7 @@ export const makeEntities = (ports: EnginePorts) => ({
             return yield* Effect.fail(new Forbidden({ field: "base", message: messages.entityDeleteIntegration }))
           }
           const now = nowIso(ports)
-          yield* call(() => tx.entities.update({ ...current, updated_at: now, deleted_at: now }))
+          yield* tx.entities.update({ ...current, updated_at: now, deleted_at: now })
           return { id: current.id, message: "Entity deleted successfully" }
         }),
       )
@@ -116,7 +118,7 @@ export const makeEntities = (ports: EnginePorts) => ({
       const slice = yield* inTransaction(ports.storage, (tx) =>
         findLiveCompany(tx, actor, companyId).pipe(
           Effect.flatMap((company) =>
-            call(() => tx.entities.listActive(company.id, { offset: pageOffset(request), limit: request.perPage })),
+            tx.entities.listActive(company.id, { offset: pageOffset(request), limit: request.perPage }),
           ),
         ),
       )

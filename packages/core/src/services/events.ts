@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import type { EventRecord, Repositories } from "../ports/storage/index.ts"
 import type { EnginePorts } from "./ports.ts"
-import { call } from "./transaction.ts"
+import type { Lifted } from "./transaction.ts"
 
 /** What an outbox row needs besides its id and time. */
 export interface OutgoingEvent {
@@ -16,7 +16,7 @@ export interface OutgoingEvent {
 /** Appends events to the outbox, in the caller's transaction. */
 export const appendEvents = (
   ports: Pick<EnginePorts, "ids" | "clock">,
-  tx: Repositories,
+  tx: Lifted<Repositories>,
   events: ReadonlyArray<OutgoingEvent>,
 ): Effect.Effect<void> =>
   Effect.forEach(
@@ -31,7 +31,7 @@ export const appendEvents = (
         payload: JSON.stringify(e.payload),
         created_at: ports.clock.now().toISOString(),
       }
-      return call(() => tx.events.append(row))
+      return tx.events.append(row)
     },
     { discard: true },
   )

@@ -14,7 +14,7 @@ import { type Actor, requireWrite } from "./actor.ts"
 import { findLiveCompany } from "./companies.ts"
 import { decodeBody } from "./decode-body.ts"
 import { type EnginePorts, nowIso } from "./ports.ts"
-import { call, inTransaction } from "./transaction.ts"
+import { inTransaction, type Lifted } from "./transaction.ts"
 
 export const toFeature = (row: FeatureRecord): Feature => {
   const identifier = row.feature_identifier as FeatureIdentifier
@@ -32,30 +32,32 @@ export interface FeatureEnabled {
   readonly created: boolean
 }
 
-/** The spec's table answers an unknown feature identifier with 400, not 422. */
+/** The spec's table answers an unknown feature identifier as a bad request (`missing`), not `invalid`. */
 const identifierIsBadRequest = { badRequestFields: ["feature_identifier"] }
 
 /** The multi-currency account is offered to US entities only (spec, Feature states). */
 const multiCurrencyCountry = "US"
 
-const findEntity = (tx: Repositories, companyId: string, entityId: string) =>
-  call(() => tx.entities.findActive(companyId, entityId)).pipe(
-    Effect.flatMap((row) =>
-      row ? Effect.succeed(row) : Effect.fail(new NotFound({ field: "entity_id", message: messages.entityNotFound })),
-    ),
-  )
+const findEntity = (tx: Lifted<Repositories>, companyId: string, entityId: string) =>
+  tx.entities
+    .findActive(companyId, entityId)
+    .pipe(
+      Effect.flatMap((row) =>
+        row ? Effect.succeed(row) : Effect.fail(new NotFound({ field: "entity_id", message: messages.entityNotFound })),
+      ),
+    )
 
 /**
  * The workspace's feature with that application id, while its company and entity are live:
  * an application of a deleted entity is gone like the entity.
  */
-const findApplication = (tx: Repositories, actor: Actor, applicationId: string) =>
+const findApplication = (tx: Lifted<Repositories>, actor: Actor, applicationId: string) =>
   Effect.gen(function* () {
     const notFound = new NotFound({ field: "application_id", message: featureMessages.applicationNotFound })
-    const feature = yield* call(() => tx.features.findByApplicationId(actor.workspaceId, applicationId))
+    const feature = yield* tx.features.findByApplicationId(actor.workspaceId, applicationId)
     if (feature === undefined) return yield* Effect.fail(notFound)
-    const company = yield* call(() => tx.companies.find(actor.workspaceId, feature.company_id))
-    const entity = yield* call(() => tx.entities.findActive(feature.company_id, feature.entity_id))
+    const company = yield* tx.companies.find(actor.workspaceId, feature.company_id)
+    const entity = yield* tx.entities.findActive(feature.company_id, feature.entity_id)
     if (company === undefined || company.deleted_at !== null || entity === undefined)
       return yield* Effect.fail(notFound)
     return feature
@@ -78,7 +80,7 @@ export const makeFeatures = (ports: EnginePorts) => ({
       Effect.gen(function* () {
         const company = yield* findLiveCompany(tx, actor, companyId)
         const entity = yield* findEntity(tx, company.id, entityId)
-        const rows = yield* call(() => tx.features.listByEntity(entity.id))
+        const rows = yield* tx.features.listByEntity(entity.id)
         return rows.map(toFeature)
       }),
     ),
@@ -86,7 +88,7 @@ export const makeFeatures = (ports: EnginePorts) => ({
   /**
    * Enables a feature for a US entity: a new application in CREATED (`created: true`), or the
    * entity's application when it is still CREATED (`created: false`). One application per entity
-   * and feature, also when enables race; an application past CREATED is a 422 `base`.
+   * and feature, also when enables race; an application past CREATED is `invalid` on `base`.
    *
    * @example
    * const { feature, created } = await engine.features.enable(actor, cid, eid, { feature_identifier: "multi_currency_account" })
@@ -105,24 +107,22 @@ export const makeFeatures = (ports: EnginePorts) => ({
           const company = yield* findLiveCompany(tx, actor, companyId)
           const entity = yield* findEntity(tx, company.id, entityId)
           if (entity.country_alpha2 !== multiCurrencyCountry) {
-            return yield* Effect.fail(Invalid.one(422, "entity", featureMessages.usEntitiesOnly))
+            return yield* Effect.fail(Invalid.rule("entity", featureMessages.usEntitiesOnly))
           }
           const now = nowIso(ports)
-          const { inserted, feature } = yield* call(() =>
-            tx.features.insertOrGet({
-              application_id: ports.ids.next("app"),
-              workspace_id: actor.workspaceId,
-              company_id: company.id,
-              entity_id: entity.id,
-              feature_identifier: input.feature_identifier,
-              status: "CREATED",
-              machine_version: featureMachineVersion,
-              created_at: now,
-              updated_at: now,
-            }),
-          )
+          const { inserted, feature } = yield* tx.features.insertOrGet({
+            application_id: ports.ids.next("app"),
+            workspace_id: actor.workspaceId,
+            company_id: company.id,
+            entity_id: entity.id,
+            feature_identifier: input.feature_identifier,
+            status: "CREATED",
+            machine_version: featureMachineVersion,
+            created_at: now,
+            updated_at: now,
+          })
           if (!inserted && feature.status !== "CREATED") {
-            return yield* Effect.fail(Invalid.one(422, "base", featureMessages.alreadyExists(feature.status)))
+            return yield* Effect.fail(Invalid.rule("base", featureMessages.alreadyExists(feature.status)))
           }
           return { feature: toFeature(feature), created: inserted }
         }),
@@ -131,9 +131,9 @@ export const makeFeatures = (ports: EnginePorts) => ({
 
   /**
    * Moves an application to `status` (SUBMITTED, ACTIVE or ACTION_REQUIRED) as the provider's
-   * review would, along the transitions the feature machine allows (else 422 `status`); the
-   * sandbox helper's use case. ACTIVE marks the entity's payment integration active. Of racing
-   * changes one wins; the others get 409 `status`.
+   * review would, along the transitions the feature machine allows (else `invalid` on
+   * `status`); the sandbox helper's use case. ACTIVE marks the entity's payment integration active. Of racing
+   * changes one wins; the others get `conflict` on `status`.
    *
    * @example
    * await engine.features.setStatus(actor, feature.application_id, "SUBMITTED")
@@ -151,18 +151,19 @@ export const makeFeatures = (ports: EnginePorts) => ({
         Effect.gen(function* () {
           const current = yield* findApplication(tx, actor, applicationId)
           if (!canMoveFeature(current.status, target)) {
-            return yield* Effect.fail(
-              Invalid.one(422, "status", featureMessages.transitionRefused(current.status, target)),
-            )
+            return yield* Effect.fail(Invalid.rule("status", featureMessages.transitionRefused(current.status, target)))
           }
-          const moved = yield* call(() =>
-            tx.features.compareAndSetStatus(current.application_id, current.status, target, nowIso(ports)),
+          const moved = yield* tx.features.compareAndSetStatus(
+            current.application_id,
+            current.status,
+            target,
+            nowIso(ports),
           )
           if (moved === undefined) {
             return yield* Effect.fail(new Conflict({ field: "status", message: featureMessages.statusRaced }))
           }
           if (moved.status === "ACTIVE") {
-            yield* call(() => tx.entities.markIntegrationActive(moved.company_id, moved.entity_id))
+            yield* tx.entities.markIntegrationActive(moved.company_id, moved.entity_id)
           }
           return toFeature(moved)
         }),

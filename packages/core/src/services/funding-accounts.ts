@@ -8,7 +8,7 @@ import { storeNewBankAccount } from "./bank-accounts.ts"
 import { decodeBody } from "./decode-body.ts"
 import type { MoneyPorts } from "./money-ports.ts"
 import { providerCall } from "./provider-call.ts"
-import { call, inTransaction } from "./transaction.ts"
+import { inTransaction } from "./transaction.ts"
 
 /** Body of the sandbox helper that links a funding account: optionally which test bank. */
 export const FundingAccountLink = Schema.Struct({
@@ -20,7 +20,7 @@ export const makeFundingAccounts = (ports: MoneyPorts) => ({
   /**
    * Links an account at a (test) bank for the entity and stores it as a bank account with an
    * active `debit` profile, as the hosted page does once the user finishes. An `institution_id`
-   * the bank linker does not offer is a 422 on that field.
+   * the bank linker does not offer is `invalid` on that field.
    */
   link: (
     actor: Actor,
@@ -32,8 +32,8 @@ export const makeFundingAccounts = (ports: MoneyPorts) => ({
       const input = yield* decodeBody(FundingAccountLink, body ?? {})
       const entity = yield* inTransaction(ports.storage, (tx) =>
         Effect.gen(function* () {
-          const entity = yield* call(() => tx.entities.findActiveById(entityId))
-          const company = entity && (yield* call(() => tx.companies.find(actor.workspaceId, entity.company_id)))
+          const entity = yield* tx.entities.findActiveById(entityId)
+          const company = entity && (yield* tx.companies.find(actor.workspaceId, entity.company_id))
           if (!entity || !company || company.deleted_at !== null) {
             return yield* Effect.fail(new NotFound({ field: "entity_id", message: messages.entityNotFound }))
           }
@@ -46,8 +46,7 @@ export const makeFundingAccounts = (ports: MoneyPorts) => ({
         )
         if (!institutions.some((institution) => institution.id === input.institution_id)) {
           return yield* Effect.fail(
-            Invalid.one(
-              422,
+            Invalid.rule(
               "institution_id",
               `Unknown institution; available: ${institutions.map((institution) => institution.id).join(", ")}`,
             ),

@@ -4,7 +4,7 @@ import type { IdempotencyRecord } from "../ports/storage/index.ts"
 import { type FingerprintedRequest, requestFingerprint } from "../rules/idempotency-fingerprint.ts"
 import type { Actor } from "./actor.ts"
 import type { EnginePorts } from "./ports.ts"
-import { call, inTransaction } from "./transaction.ts"
+import { inTransaction } from "./transaction.ts"
 
 /** How long a key is remembered. */
 export const idempotencyRetentionMs = 24 * 60 * 60 * 1000
@@ -27,7 +27,7 @@ const field = "Idempotency-Key"
 const validKey = (key: string) =>
   key.length >= 1 && key.length <= 255
     ? Effect.void
-    : Effect.fail(Invalid.one(400, field, "must be between 1 and 255 characters"))
+    : Effect.fail(Invalid.missing(field, "must be between 1 and 255 characters"))
 
 /**
  * Idempotency keys of POST and PATCH requests, Stripe's way: the first response is replayed for
@@ -49,7 +49,7 @@ export const makeIdempotency = (ports: EnginePorts) => ({
   ): Effect.Effect<IdempotencyDecision, Invalid | Conflict> =>
     Effect.gen(function* () {
       yield* validKey(key)
-      const fingerprint = yield* call(() => requestFingerprint(request))
+      const fingerprint = yield* Effect.promise(() => requestFingerprint(request))
       const now = ports.clock.now()
       const fresh: IdempotencyRecord = {
         workspace_id: actor.workspaceId,
@@ -63,16 +63,13 @@ export const makeIdempotency = (ports: EnginePorts) => ({
       }
       return yield* inTransaction(ports.storage, (tx) =>
         Effect.gen(function* () {
-          const claim = yield* call(() => tx.idempotency.claim(fresh))
+          const claim = yield* tx.idempotency.claim(fresh)
           if (claim.claimed) return { kind: "proceed" } as const
           const existing = claim.existing
-          const takeOver = Effect.as(
-            call(() => tx.idempotency.replace(fresh)),
-            { kind: "proceed" } as const,
-          )
+          const takeOver = Effect.as(tx.idempotency.replace(fresh), { kind: "proceed" } as const)
           if (existing.expires_at <= fresh.created_at) return yield* takeOver
           if (existing.fingerprint !== fingerprint) {
-            return yield* Effect.fail(Invalid.one(422, field, messages.idempotencyMismatch))
+            return yield* Effect.fail(Invalid.rule(field, messages.idempotencyMismatch))
           }
           if (existing.response_status !== null) {
             const body: unknown = existing.response_body === null ? null : JSON.parse(existing.response_body)
@@ -90,27 +87,25 @@ export const makeIdempotency = (ports: EnginePorts) => ({
   complete: (actor: Actor, key: string, response: StoredResponse): Effect.Effect<void> =>
     inTransaction(ports.storage, (tx) =>
       Effect.gen(function* () {
-        const existing = yield* call(() => tx.idempotency.find(actor.workspaceId, key))
+        const existing = yield* tx.idempotency.find(actor.workspaceId, key)
         if (existing === undefined)
           return yield* Effect.die(new Error(`idempotency key ${key} completed without begin`))
-        yield* call(() =>
-          tx.idempotency.replace({
-            ...existing,
-            response_status: response.status,
-            response_body: JSON.stringify(response.body ?? null),
-            locked_until: null,
-          }),
-        )
+        yield* tx.idempotency.replace({
+          ...existing,
+          response_status: response.status,
+          response_body: JSON.stringify(response.body ?? null),
+          locked_until: null,
+        })
       }),
     ),
 
   /** Forgets the key after a failure that a retry may fix (a 5xx), so the retry runs again. */
   abandon: (actor: Actor, key: string): Effect.Effect<void> =>
-    inTransaction(ports.storage, (tx) => call(() => tx.idempotency.delete(actor.workspaceId, key))),
+    inTransaction(ports.storage, (tx) => tx.idempotency.delete(actor.workspaceId, key)),
 
   /** Deletes records past their retention; returns how many. */
   purgeExpired: (): Effect.Effect<number> =>
-    inTransaction(ports.storage, (tx) => call(() => tx.idempotency.purgeExpired(ports.clock.now().toISOString()))),
+    inTransaction(ports.storage, (tx) => tx.idempotency.purgeExpired(ports.clock.now().toISOString())),
 })
 
 export type Idempotency = ReturnType<typeof makeIdempotency>

@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { type JobKindName, type JobPayload, jobAttempts } from "../jobs/job-catalogue.ts"
 import type { Repositories } from "../ports/storage/index.ts"
 import type { EnginePorts } from "./ports.ts"
-import { call } from "./transaction.ts"
+import type { Lifted } from "./transaction.ts"
 
 /**
  * Queues background work in the caller's transaction, so it exists exactly when the change that
@@ -10,12 +10,12 @@ import { call } from "./transaction.ts"
  */
 export const enqueueJob = <K extends JobKindName>(
   ports: Pick<EnginePorts, "ids" | "clock">,
-  tx: Repositories,
+  tx: Lifted<Repositories>,
   job: { readonly kind: K; readonly payload: JobPayload<K>; readonly key: string; readonly runAt?: string },
 ): Effect.Effect<void> => {
   const now = ports.clock.now().toISOString()
-  return call(() =>
-    tx.jobs.enqueue({
+  return tx.jobs
+    .enqueue({
       id: ports.ids.next("job"),
       kind: job.kind,
       payload: JSON.stringify(job.payload),
@@ -23,6 +23,6 @@ export const enqueueJob = <K extends JobKindName>(
       key: job.key,
       max_attempts: jobAttempts[job.kind],
       created_at: now,
-    }),
-  ).pipe(Effect.asVoid)
+    })
+    .pipe(Effect.asVoid)
 }

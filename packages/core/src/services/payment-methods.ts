@@ -20,8 +20,8 @@ export const RequirementsRequest = Schema.Struct({
 }).annotations({ identifier: "BankAccountRequirementsRequest" })
 
 /**
- * Reads the case-insensitive parameters: every missing one is a 400 `<name> is required` (the
- * spec's `country_code is required`), a wrong one a 422.
+ * Reads the case-insensitive parameters: every missing one is `missing`: `<name> is required` (the
+ * spec's `country_code is required`), a wrong one `invalid`.
  */
 const readParameters = (input: typeof RequirementsRequest.Type) => {
   const upper = (v: string | undefined) => (v === undefined || v.trim() === "" ? undefined : v.trim().toUpperCase())
@@ -33,7 +33,7 @@ const readParameters = (input: typeof RequirementsRequest.Type) => {
   const missing = Object.entries(values)
     .filter(([, v]) => v === undefined)
     .map(([field]) => ({ field, message: `${field} is required` }))
-  if (missing.length > 0) return Effect.fail(new Invalid({ status: 400, errors: missing }))
+  if (missing.length > 0) return Effect.fail(new Invalid({ kind: "missing", errors: missing }))
   const wrong = [
     isCountryAlpha2(values.country_code!) ? undefined : { field: "country_code", message: "Invalid country code" },
     isCurrencyCode(values.currency_code!) ? undefined : { field: "currency_code", message: "Invalid currency code" },
@@ -41,7 +41,7 @@ const readParameters = (input: typeof RequirementsRequest.Type) => {
       ? undefined
       : { field: "entity_type", message: "must be one of: COMPANY, PERSONAL" },
   ].filter((e) => e !== undefined)
-  if (wrong.length > 0) return Effect.fail(new Invalid({ status: 422, errors: wrong }))
+  if (wrong.length > 0) return Effect.fail(new Invalid({ kind: "invalid", errors: wrong }))
   return Effect.succeed({
     countryCode: values.country_code!,
     currencyCode: values.currency_code!,
@@ -66,7 +66,7 @@ export const makePaymentMethods = (ports: MoneyPorts) => ({
       )
     }),
 
-  /** `POST /api/v1/bank_account_requirements`: the form schema; provider refusals are a 422 `base` with its message. */
+  /** `POST /api/v1/bank_account_requirements`: the form schema; provider refusals are `invalid` on `base` with its message. */
   requirements: (
     _actor: Actor,
     body: unknown,
@@ -82,7 +82,7 @@ export const makePaymentMethods = (ports: MoneyPorts) => ({
           ...(localClearingSystem === undefined ? {} : { localClearingSystem }),
         }),
       )
-      if (!answer.ok) return yield* Effect.fail(Invalid.one(422, "base", answer.message))
+      if (!answer.ok) return yield* Effect.fail(Invalid.rule("base", answer.message))
       const { payment_method: _method, ...schema } = answer.schema
       return schema
     }),

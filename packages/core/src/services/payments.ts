@@ -25,7 +25,7 @@ import { enqueueJob } from "./jobs-queue.ts"
 import type { MoneyPorts } from "./money-ports.ts"
 import { providerCall } from "./provider-call.ts"
 import { checkQuoteProfiles } from "./quotes.ts"
-import { call, inTransaction } from "./transaction.ts"
+import { inTransaction, type Lifted } from "./transaction.ts"
 
 const paymentNotFound = () =>
   new NotFound({ field: "id", message: "Payment Instruction not found or not accessible in this workspace" })
@@ -58,10 +58,10 @@ const toPayment = (
 }
 
 /** Payments with their profiles, in one query for the profiles. */
-const withProfiles = (tx: Repositories, rows: ReadonlyArray<PaymentRecord>, withIdempotencyKey = true) =>
+const withProfiles = (tx: Lifted<Repositories>, rows: ReadonlyArray<PaymentRecord>, withIdempotencyKey = true) =>
   Effect.gen(function* () {
     const ids = [...new Set(rows.flatMap((r) => [r.from_profile_id, r.to_profile_id]))]
-    const found = rows.length === 0 ? [] : yield* call(() => tx.paymentProfiles.findMany(rows[0]!.company_id, ids))
+    const found = rows.length === 0 ? [] : yield* tx.paymentProfiles.findMany(rows[0]!.company_id, ids)
     return rows.map((row) => toPayment(row, found, { withIdempotencyKey }))
   })
 
@@ -81,7 +81,7 @@ const eventNames: Partial<Record<PaymentStatusValue, string>> = {
 /** The outbox event of a payment that reached `status` (payment events of batched payments are suppressed). */
 const paymentEvent = (
   ports: MoneyPorts,
-  tx: Repositories,
+  tx: Lifted<Repositories>,
   company: Pick<CompanyRecord, "id" | "workspace_id">,
   row: PaymentRecord,
 ) =>
@@ -114,7 +114,7 @@ export interface PaymentCreated {
 
 /** Moves a stored payment by one machine event with a compare-and-set; undefined when the machine refuses or another writer won. */
 const advance = (
-  tx: Repositories,
+  tx: Lifted<Repositories>,
   row: PaymentRecord,
   event: PaymentEvent,
   change: { provider_payment_id?: string; failure_reason?: string; updated_at: string },
@@ -122,34 +122,34 @@ const advance = (
   const next = nextPaymentStatus(row.status, event)
   return next === undefined
     ? Effect.succeed(undefined)
-    : call(() => tx.payments.compareAndSetStatus(row.id, row.status, next, change))
+    : tx.payments.compareAndSetStatus(row.id, row.status, next, change)
 }
 
 /** Use cases of payment instructions. */
 export const makePayments = (ports: MoneyPorts) => {
-  const idempotencyOutcome = (tx: Repositories, existing: PaymentRecord, input: PaymentFields) =>
+  const idempotencyOutcome = (tx: Lifted<Repositories>, existing: PaymentRecord, input: PaymentFields) =>
     sameRequest(existing, input)
       ? withProfiles(tx, [existing], false).pipe(Effect.map(([payment]) => ({ payment: payment!, created: false })))
-      : Effect.fail(Invalid.one(422, "idempotency_key", "has already been taken"))
+      : Effect.fail(Invalid.rule("idempotency_key", "has already been taken"))
 
   /** A new pending payment of the quote, with its execution queued; any reason it cannot be is an `Invalid`. */
   const newPayment = (
-    tx: Repositories,
+    tx: Lifted<Repositories>,
     company: Pick<CompanyRecord, "id" | "workspace_id">,
     input: PaymentFields,
     key: string,
   ): Effect.Effect<PaymentCreated, Invalid> =>
     Effect.gen(function* () {
       if (input.payment_batch_id != null) {
-        return yield* Effect.fail(Invalid.one(422, "payment_batch_id", "Payment batch not found"))
+        return yield* Effect.fail(Invalid.rule("payment_batch_id", "Payment batch not found"))
       }
-      const quote = yield* call(() => tx.quotes.find(company.id, input.payment_quote_id))
-      if (!quote) return yield* Effect.fail(Invalid.one(422, "payment_quote_id", "Quote not found"))
+      const quote = yield* tx.quotes.find(company.id, input.payment_quote_id)
+      if (!quote) return yield* Effect.fail(Invalid.rule("payment_quote_id", "Quote not found"))
       const now = ports.clock.now().toISOString()
-      if (quote.expires_at <= now) return yield* Effect.fail(Invalid.one(422, "payment_quote_id", "Quote has expired"))
+      if (quote.expires_at <= now) return yield* Effect.fail(Invalid.rule("payment_quote_id", "Quote has expired"))
       const { from, to } = yield* checkQuoteProfiles(tx, company.id, quote.from_profile_id, quote.to_profile_id).pipe(
         Effect.mapError(
-          (e) => new Invalid({ status: 422, errors: e.errors.map((x) => ({ ...x, field: "payment_quote_id" })) }),
+          (e) => new Invalid({ kind: "invalid", errors: e.errors.map((x) => ({ ...x, field: "payment_quote_id" })) }),
         ),
       )
       const row: PaymentRecord = {
@@ -173,8 +173,8 @@ export const makePayments = (ports: MoneyPorts) => {
         updated_at: now,
       }
       // A conflict is the quote's payment or the key's: the caller's key lookup tells which.
-      if ((yield* call(() => tx.payments.insertIfNew(row))) === "conflict") {
-        return yield* Effect.fail(Invalid.one(422, "payment_quote_id", "Quote has already been used"))
+      if ((yield* tx.payments.insertIfNew(row)) === "conflict") {
+        return yield* Effect.fail(Invalid.rule("payment_quote_id", "Quote has already been used"))
       }
       yield* enqueueJob(ports, tx, {
         kind: "execute_payment",
@@ -203,8 +203,7 @@ export const makePayments = (ports: MoneyPorts) => {
           "Payment instruction is required",
         )
         const key = input.idempotency_key
-        if (key === undefined)
-          return yield* Effect.fail(Invalid.one(422, "idempotency_key", "Idempotency key is required"))
+        if (key === undefined) return yield* Effect.fail(Invalid.rule("idempotency_key", "Idempotency key is required"))
         return yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
             const company = yield* findLiveCompany(tx, actor, companyId)
@@ -213,11 +212,13 @@ export const makePayments = (ports: MoneyPorts) => {
             // key, so it answers the same as when the key is looked up first, one read less.
             return yield* newPayment(tx, company, input, key).pipe(
               Effect.catchTag("Invalid", (refusal) =>
-                call(() => tx.payments.findByIdempotencyKey(company.id, key)).pipe(
-                  Effect.flatMap((existing) =>
-                    existing ? idempotencyOutcome(tx, existing, input) : Effect.fail(refusal),
+                tx.payments
+                  .findByIdempotencyKey(company.id, key)
+                  .pipe(
+                    Effect.flatMap((existing) =>
+                      existing ? idempotencyOutcome(tx, existing, input) : Effect.fail(refusal),
+                    ),
                   ),
-                ),
               ),
             )
           }),
@@ -228,7 +229,7 @@ export const makePayments = (ports: MoneyPorts) => {
       inTransaction(ports.storage, (tx) =>
         Effect.gen(function* () {
           const company = yield* findLiveCompany(tx, actor, companyId)
-          const row = yield* call(() => tx.payments.find(company.id, id))
+          const row = yield* tx.payments.find(company.id, id)
           if (!row) return yield* Effect.fail(paymentNotFound())
           return (yield* withProfiles(tx, [row]))[0]!
         }),
@@ -245,31 +246,29 @@ export const makePayments = (ports: MoneyPorts) => {
         const filter: { status?: PaymentStatusValue; payment_batch_id?: string } = {}
         if (query.status !== undefined) {
           if (typeof query.status !== "string" || !(paymentStatuses as ReadonlyArray<string>).includes(query.status)) {
-            return yield* Effect.fail(Invalid.one(400, "status", "Invalid status"))
+            return yield* Effect.fail(Invalid.missing("status", "Invalid status"))
           }
           filter.status = query.status as PaymentStatusValue
         }
         if (query.payment_batch_id !== undefined) {
           if (typeof query.payment_batch_id !== "string")
-            return yield* Effect.fail(Invalid.one(400, "payment_batch_id", "must be a string"))
+            return yield* Effect.fail(Invalid.missing("payment_batch_id", "must be a string"))
           filter.payment_batch_id = query.payment_batch_id
         }
         return yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
             const company = yield* findLiveCompany(tx, actor, companyId)
-            const slice = yield* call(() =>
-              tx.payments.list(company.id, filter as PaymentFilter, {
-                offset: pageOffset(request),
-                limit: request.perPage,
-              }),
-            )
+            const slice = yield* tx.payments.list(company.id, filter as PaymentFilter, {
+              offset: pageOffset(request),
+              limit: request.perPage,
+            })
             const data = slice.rows.length === 0 ? [] : yield* withProfiles(tx, slice.rows)
             return toPage(data, slice.total, request)
           }),
         )
       }) as Effect.Effect<Page<PaymentInstruction>, Invalid | NotFound>,
 
-    /** Cancels a pending payment; any other status is a 422 naming it. */
+    /** Cancels a pending payment; any other status is `invalid`, naming it. */
     cancel: (
       actor: Actor,
       companyId: string,
@@ -280,7 +279,7 @@ export const makePayments = (ports: MoneyPorts) => {
         return yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
             const company = yield* findLiveCompany(tx, actor, companyId)
-            const row = yield* call(() => tx.payments.find(company.id, id))
+            const row = yield* tx.payments.find(company.id, id)
             if (!row) return yield* Effect.fail(paymentNotFound())
             const cancelled = yield* advance(
               tx,
@@ -289,9 +288,9 @@ export const makePayments = (ports: MoneyPorts) => {
               { updated_at: ports.clock.now().toISOString() },
             )
             if (!cancelled) {
-              const current = (yield* call(() => tx.payments.find(company.id, id))) ?? row
+              const current = (yield* tx.payments.find(company.id, id)) ?? row
               return yield* Effect.fail(
-                Invalid.one(422, "status", `Payment cannot be cancelled in status ${current.status}`),
+                Invalid.rule("status", `Payment cannot be cancelled in status ${current.status}`),
               )
             }
             yield* paymentEvent(ports, tx, company, cancelled)
@@ -310,7 +309,7 @@ export const makePayments = (ports: MoneyPorts) => {
       Effect.gen(function* () {
         const claimed = yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
-            const row = yield* call(() => tx.payments.findById(paymentId))
+            const row = yield* tx.payments.findById(paymentId)
             if (!row) return undefined
             const current =
               row.status === "pending"
@@ -319,8 +318,8 @@ export const makePayments = (ports: MoneyPorts) => {
             if (!current || current.status !== "processing") {
               return { row: current ?? row, quote: undefined, beneficiary: null }
             }
-            const quote = yield* call(() => tx.quotes.find(row.company_id, row.quote_id))
-            const [to] = yield* call(() => tx.paymentProfiles.findInUse(row.company_id, [row.to_profile_id]))
+            const quote = yield* tx.quotes.find(row.company_id, row.quote_id)
+            const [to] = yield* tx.paymentProfiles.findInUse(row.company_id, [row.to_profile_id])
             return { row: current, quote, beneficiary: to?.provider_beneficiary_id ?? null }
           }),
         )
@@ -348,7 +347,7 @@ export const makePayments = (ports: MoneyPorts) => {
               updated_at: ports.clock.now().toISOString(),
             }
             const done = yield* advance(tx, row, { type: outcome.status === "completed" ? "complete" : "fail" }, change)
-            if (!done) return ((yield* call(() => tx.payments.findById(row.id))) ?? row).status
+            if (!done) return ((yield* tx.payments.findById(row.id)) ?? row).status
             yield* paymentEvent(ports, tx, { id: row.company_id, workspace_id: workspaceId }, done)
             return done.status
           }),

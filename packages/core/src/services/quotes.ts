@@ -13,7 +13,7 @@ import { findLiveCompany } from "./companies.ts"
 import { decodeWrapped } from "./decode-body.ts"
 import type { MoneyPorts } from "./money-ports.ts"
 import { providerCall } from "./provider-call.ts"
-import { call, inTransaction } from "./transaction.ts"
+import { inTransaction, type Lifted } from "./transaction.ts"
 
 /** How long a quote can be used. */
 export const quoteLifetimeMs = 15 * 60 * 1000
@@ -46,20 +46,20 @@ export const toQuote = (row: QuoteRecord, from: PaymentProfileRecord, to: Paymen
   to_profile: toProfileSummary(to),
 })
 
-const invalid = (field: string, message: string) => Effect.fail(Invalid.one(422, field, message))
+const invalid = (field: string, message: string) => Effect.fail(Invalid.rule(field, message))
 
 /**
  * The profiles of a quote, read in one go and checked by {@link checkProfilesForQuote}; also says
  * whether the paying entity has an active integration.
  */
-export const checkQuoteProfiles = (tx: Repositories, companyId: string, fromId: string, toId: string) =>
-  call(() => tx.paymentProfiles.findInUse(companyId, [fromId, toId])).pipe(
+export const checkQuoteProfiles = (tx: Lifted<Repositories>, companyId: string, fromId: string, toId: string) =>
+  tx.paymentProfiles.findInUse(companyId, [fromId, toId]).pipe(
     Effect.flatMap((found) => {
       const verdict = checkProfilesForQuote(
         found.find((use) => use.profile.id === fromId),
         found.find((use) => use.profile.id === toId),
       )
-      if (!verdict.ok) return Effect.fail(Invalid.one(422, verdict.problem.field, verdict.problem.message))
+      if (!verdict.ok) return Effect.fail(Invalid.rule(verdict.problem.field, verdict.problem.message))
       const { from, to } = verdict
       return Effect.succeed({
         from: from.profile,
@@ -156,7 +156,7 @@ export const makeQuotes = (ports: MoneyPorts) => {
               return { request, stored: undefined }
             }
             const row = yield* priced(request, decimal(1n))
-            yield* call(() => tx.quotes.insert(row))
+            yield* tx.quotes.insert(row)
             return { request, stored: row }
           }),
         )
@@ -172,7 +172,7 @@ export const makeQuotes = (ports: MoneyPorts) => {
           )
         }
         const row = yield* priced(request, midRate)
-        yield* inTransaction(ports.storage, (tx) => call(() => tx.quotes.insert(row)))
+        yield* inTransaction(ports.storage, (tx) => tx.quotes.insert(row))
         return toQuote(row, request.from, request.to)
       }),
   }

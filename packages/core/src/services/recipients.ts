@@ -9,7 +9,7 @@ import { withProfiles } from "./bank-accounts.ts"
 import { findLiveCompany } from "./companies.ts"
 import { decodeBody } from "./decode-body.ts"
 import { type EnginePorts, nowIso } from "./ports.ts"
-import { call, inTransaction } from "./transaction.ts"
+import { inTransaction, type Lifted } from "./transaction.ts"
 
 export const toRecipient = (row: RecipientRecord, accounts: ReadonlyArray<BankAccount> = []): Recipient => ({
   id: row.id,
@@ -21,25 +21,25 @@ export const toRecipient = (row: RecipientRecord, accounts: ReadonlyArray<BankAc
 })
 
 /** Recipients with their bank accounts and profiles, in three queries whatever their number. */
-const withBankAccounts = (tx: Repositories, rows: ReadonlyArray<RecipientRecord>) =>
+const withBankAccounts = (tx: Lifted<Repositories>, rows: ReadonlyArray<RecipientRecord>) =>
   Effect.gen(function* () {
     if (rows.length === 0) return []
-    const accounts = yield* call(() =>
-      tx.bankAccounts.listByOwners(
-        "Counterparty",
-        rows.map((r) => r.id),
-      ),
+    const accounts = yield* tx.bankAccounts.listByOwners(
+      "Counterparty",
+      rows.map((r) => r.id),
     )
     const withDetails = yield* withProfiles(tx, accounts)
     return rows.map((row) => toRecipient(row, withDetails))
   })
 
-const findRecipient = (tx: Repositories, companyId: string, id: string) =>
-  call(() => tx.recipients.findActive(companyId, id)).pipe(
-    Effect.flatMap((row) =>
-      row ? Effect.succeed(row) : Effect.fail(new NotFound({ field: "id", message: messages.recipientNotFound })),
-    ),
-  )
+const findRecipient = (tx: Lifted<Repositories>, companyId: string, id: string) =>
+  tx.recipients
+    .findActive(companyId, id)
+    .pipe(
+      Effect.flatMap((row) =>
+        row ? Effect.succeed(row) : Effect.fail(new NotFound({ field: "id", message: messages.recipientNotFound })),
+      ),
+    )
 
 /** Use cases of recipients. A deleted recipient is gone: it cannot be fetched nor listed. */
 export const makeRecipients = (ports: EnginePorts) => ({
@@ -60,7 +60,7 @@ export const makeRecipients = (ports: EnginePorts) => ({
             updated_at: now,
             deleted_at: null,
           }
-          yield* call(() => tx.recipients.insert(row))
+          yield* tx.recipients.insert(row)
           return toRecipient(row)
         }),
       )
@@ -83,7 +83,7 @@ export const makeRecipients = (ports: EnginePorts) => ({
           const company = yield* findLiveCompany(tx, actor, companyId)
           const current = yield* findRecipient(tx, company.id, id)
           const now = nowIso(ports)
-          yield* call(() => tx.recipients.update({ ...current, updated_at: now, deleted_at: now }))
+          yield* tx.recipients.update({ ...current, updated_at: now, deleted_at: now })
         }),
       )
     }),
@@ -94,9 +94,10 @@ export const makeRecipients = (ports: EnginePorts) => ({
       return yield* inTransaction(ports.storage, (tx) =>
         Effect.gen(function* () {
           const company = yield* findLiveCompany(tx, actor, companyId)
-          const slice = yield* call(() =>
-            tx.recipients.listActive(company.id, { offset: pageOffset(request), limit: request.perPage }),
-          )
+          const slice = yield* tx.recipients.listActive(company.id, {
+            offset: pageOffset(request),
+            limit: request.perPage,
+          })
           return toPage(yield* withBankAccounts(tx, slice.rows), slice.total, request)
         }),
       )

@@ -1,7 +1,7 @@
 import { isDomainError } from "@payments-engine/core"
 import type { Logger } from "pino"
 import type { AppContext, AppMiddleware } from "../app-state.ts"
-import { HttpError } from "../http-error.ts"
+import { HttpError, httpStatusOf } from "../http-error.ts"
 
 /** The body of every error answer. */
 export interface ErrorBody {
@@ -19,9 +19,9 @@ const clientHttpError = (error: unknown): { status: number; message: string } | 
 }
 
 /**
- * Turns a thrown error into the response: a domain error or {@link HttpError} with its own status
- * and `errors`; anything else is a 500 `base` / `Internal server error`, logged with its stack and
- * never shown to the client.
+ * Turns a thrown error into the response: a domain error with the status of its kind
+ * (`statusOfKind`) or an {@link HttpError} with its own, and their `errors`; anything else
+ * is a 500 `base` / `Internal server error`, logged with its stack and never shown to the client.
  *
  * @example
  * try { await next() } catch (error) { renderError(ctx, error, logger) }
@@ -30,7 +30,7 @@ export const renderError = (ctx: AppContext, error: unknown, logger: Logger): vo
   let status: number
   let body: ErrorBody
   if (isDomainError(error) || error instanceof HttpError) {
-    status = error.status
+    status = isDomainError(error) ? httpStatusOf(error) : error.status
     body = { errors: error.errors.map(({ field, message }) => ({ field, message })) }
     if (status >= 500) logger.error({ request_id: ctx.state.requestId, err: error }, "request failed")
   } else {

@@ -37,12 +37,12 @@ const ClockAdvanced = Schema.Struct({
 /** The `seconds` of the body: 400 when the body is not an object or has none, 422 when it is not 0 to a year. */
 const secondsOf = (body: unknown): number => {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw Invalid.one(400, "body", "Body must be a JSON object")
+    throw Invalid.missing("body", "Body must be a JSON object")
   }
   const seconds = (body as { seconds?: unknown }).seconds
-  if (seconds === undefined) throw Invalid.one(400, "seconds", "Seconds is required")
+  if (seconds === undefined) throw Invalid.missing("seconds", "Seconds is required")
   if (typeof seconds !== "number" || !Number.isInteger(seconds) || seconds < 0 || seconds > maxAdvanceSeconds) {
-    throw Invalid.one(422, "seconds", `must be a whole number from 0 to ${maxAdvanceSeconds}`)
+    throw Invalid.rule("seconds", `must be a whole number from 0 to ${maxAdvanceSeconds}`)
   }
   return seconds
 }
@@ -53,7 +53,7 @@ const secondsOf = (body: unknown): number => {
  */
 const statusOf = (body: unknown): unknown => {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw Invalid.one(400, "body", "Body must be a JSON object")
+    throw Invalid.missing("body", "Body must be a JSON object")
   }
   return (body as { status?: unknown }).status
 }
