@@ -1,12 +1,13 @@
 import fc from "fast-check"
 import { expect, it } from "vitest"
 import {
-  canMoveFeature,
+  decideFeatureMove,
   type FeatureEvent,
   type FeatureStatus,
+  featureMachine,
   featureStatuses,
-  nextFeatureStatus,
 } from "./feature-machine.ts"
+import { decide, UnknownMachineVersion } from "./stored-machine.ts"
 
 const allowed: Record<string, FeatureStatus> = {
   "CREATED submit": "SUBMITTED",
@@ -17,11 +18,15 @@ const allowed: Record<string, FeatureStatus> = {
 
 const event = fc.constantFrom<FeatureEvent>({ type: "submit" }, { type: "approve" }, { type: "require_action" })
 const target = fc.constantFrom("SUBMITTED", "ACTIVE", "ACTION_REQUIRED" as const)
+const row = (status: FeatureStatus) => ({ status, machine_version: 1 })
 
-it("allows exactly the transitions of the feature life cycle", () => {
+it("allows exactly the transitions of the feature life cycle; approval alone activates the entity's integration", () => {
   fc.assert(
     fc.property(fc.constantFrom(...featureStatuses), event, (status, e) => {
-      expect(nextFeatureStatus(status, e)).toBe(allowed[`${status} ${e.type}`])
+      const decision = decide(featureMachine, row(status), e, undefined)
+      expect(decision?.status).toBe(allowed[`${status} ${e.type}`])
+      if (decision === undefined) return
+      expect(decision.actions).toEqual(decision.status === "ACTIVE" ? [{ type: "activate_entity_integration" }] : [])
     }),
   )
 })
@@ -35,7 +40,7 @@ it("moves by target status along exactly the spec's four edges", () => {
   ])
   fc.assert(
     fc.property(fc.constantFrom(...featureStatuses), target, (from, to) => {
-      expect(canMoveFeature(from, to)).toBe(edges.has(`${from}>${to}`))
+      expect(decideFeatureMove(row(from), to) !== undefined).toBe(edges.has(`${from}>${to}`))
     }),
   )
 })
@@ -46,7 +51,7 @@ it("never leaves ACTIVE, and reaches it only through SUBMITTED", () => {
       let status: FeatureStatus = "CREATED"
       const seen: FeatureStatus[] = [status]
       for (const e of events) {
-        status = nextFeatureStatus(status, e) ?? status
+        status = decide(featureMachine, row(status), e, undefined)?.status ?? status
         seen.push(status)
       }
       const firstActive = seen.indexOf("ACTIVE")
@@ -56,4 +61,8 @@ it("never leaves ACTIVE, and reaches it only through SUBMITTED", () => {
       }
     }),
   )
+})
+
+it("refuses a row written by a machine version it does not know", () => {
+  expect(() => decideFeatureMove({ status: "SUBMITTED", machine_version: 9 }, "ACTIVE")).toThrow(UnknownMachineVersion)
 })

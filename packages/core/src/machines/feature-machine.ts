@@ -1,4 +1,5 @@
-import { setup, transition } from "xstate"
+import { setup } from "xstate"
+import { decide, type StoredMachine } from "./stored-machine.ts"
 
 /** Statuses of an entity feature application (the spec's Feature states). */
 export const featureStatuses = ["CREATED", "SUBMITTED", "ACTIVE", "ACTION_REQUIRED"] as const
@@ -13,37 +14,38 @@ export type FeatureEvent =
   | { readonly type: "approve" }
   | { readonly type: "require_action" }
 
-/** Stored with each feature, so a later machine can still read rows written by this one. */
-export const featureMachineVersion = 1
-
 /**
- * The feature life cycle (spec, "Feature (multi_currency_account)"): CREATED -> SUBMITTED ->
- * ACTIVE or ACTION_REQUIRED; ACTION_REQUIRED -> SUBMITTED. Used purely: the stored status is the
- * truth, this only decides.
+ * The feature life cycle, version 1 (spec, "Feature (multi_currency_account)"): CREATED ->
+ * SUBMITTED -> ACTIVE or ACTION_REQUIRED; ACTION_REQUIRED -> SUBMITTED. Approval gives the entity
+ * its active payment integration, in the same change. Used purely through {@link decide}.
  */
-export const featureMachine = setup({ types: { events: {} as FeatureEvent } }).createMachine({
+const featureMachineV1 = setup({
+  types: { events: {} as FeatureEvent },
+  actions: { activate_entity_integration: () => {} },
+}).createMachine({
   id: "feature",
   initial: "CREATED",
   states: {
     CREATED: { on: { submit: "SUBMITTED" } },
-    SUBMITTED: { on: { approve: "ACTIVE", require_action: "ACTION_REQUIRED" } },
+    SUBMITTED: {
+      on: {
+        approve: { target: "ACTIVE", actions: { type: "activate_entity_integration" } },
+        require_action: "ACTION_REQUIRED",
+      },
+    },
     ACTION_REQUIRED: { on: { submit: "SUBMITTED" } },
     ACTIVE: { type: "final" },
   },
 })
 
-/**
- * The status after `event`, or undefined when the machine does not allow it from `status`.
- *
- * @example
- * nextFeatureStatus("SUBMITTED", { type: "approve" }) // "ACTIVE"
- * nextFeatureStatus("CREATED", { type: "approve" }) // undefined
- */
-export const nextFeatureStatus = (status: FeatureStatus, event: FeatureEvent): FeatureStatus | undefined => {
-  const snapshot = featureMachine.resolveState({ value: status, context: {} })
-  if (!snapshot.can(event)) return undefined
-  const [next] = transition(featureMachine, snapshot, event)
-  return next.value as FeatureStatus
+/** Stored with each feature, so a later machine can still read rows written by this one. */
+export const featureMachineVersion = 1
+
+/** The feature machine of every stored version. */
+export const featureMachine: StoredMachine<FeatureStatus, FeatureEvent, undefined> = {
+  resource: "feature",
+  version: featureMachineVersion,
+  versions: { 1: featureMachineV1 },
 }
 
 /** The event that leads into each status a feature can be moved to; CREATED is only ever the start. */
@@ -54,12 +56,17 @@ const eventInto: Readonly<Record<Exclude<FeatureStatus, "CREATED">, FeatureEvent
 }
 
 /**
- * Whether the machine moves a feature from `from` to `to`, asked the way the sandbox helper
- * is (by target status rather than by event).
+ * What moving a stored feature to `to` decides, asked the way the sandbox helper is (by target
+ * status rather than by event): the decision when the machine moves it there, else undefined.
  *
  * @example
- * canMoveFeature("CREATED", "SUBMITTED") // true
- * canMoveFeature("CREATED", "ACTIVE") // false
+ * decideFeatureMove({ status: "SUBMITTED", machine_version: 1 }, "ACTIVE")
+ * // { status: "ACTIVE", actions: [{ type: "activate_entity_integration" }] }
  */
-export const canMoveFeature = (from: FeatureStatus, to: Exclude<FeatureStatus, "CREATED">): boolean =>
-  nextFeatureStatus(from, eventInto[to]) === to
+export const decideFeatureMove = (
+  row: { readonly status: FeatureStatus; readonly machine_version: number },
+  to: Exclude<FeatureStatus, "CREATED">,
+) => {
+  const decision = decide(featureMachine, row, eventInto[to], undefined)
+  return decision?.status === to ? decision : undefined
+}

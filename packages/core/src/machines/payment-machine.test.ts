@@ -1,6 +1,7 @@
 import fc from "fast-check"
 import { expect, it } from "vitest"
-import { nextPaymentStatus, type PaymentEvent, type PaymentStatus, paymentStatuses } from "./payment-machine.ts"
+import { type PaymentEvent, type PaymentStatus, paymentMachine, paymentStatuses } from "./payment-machine.ts"
+import { begin, decide, UnknownMachineVersion } from "./stored-machine.ts"
 
 const allowed: Record<string, PaymentStatus> = {
   "pending start": "processing",
@@ -9,37 +10,59 @@ const allowed: Record<string, PaymentStatus> = {
   "processing fail": "failed",
 }
 
-it("allows exactly the transitions of the payment life cycle", () => {
-  const event = fc.constantFrom<PaymentEvent>(
-    { type: "start" },
-    { type: "complete" },
-    { type: "fail" },
-    { type: "cancel" },
-  )
+/** The event each final status reports, when the payment is not in a batch. */
+const reported: Partial<Record<PaymentStatus, string>> = {
+  completed: "PaymentEvents::CompletedEvent",
+  failed: "PaymentEvents::FailedEvent",
+  cancelled: "PaymentEvents::CancelledEvent",
+}
+
+const event = fc.constantFrom<PaymentEvent>(
+  { type: "start" },
+  { type: "complete" },
+  { type: "fail" },
+  { type: "cancel" },
+)
+const row = (status: PaymentStatus) => ({ status, machine_version: 1 })
+
+it("allows exactly the transitions of the payment life cycle, each emitting its event unless batched", () => {
   fc.assert(
-    fc.property(fc.constantFrom(...paymentStatuses), event, (status, e) => {
-      expect(nextPaymentStatus(status, e)).toBe(allowed[`${status} ${e.type}`])
+    fc.property(fc.constantFrom(...paymentStatuses), event, fc.boolean(), (status, e, batched) => {
+      const decision = decide(paymentMachine, row(status), e, { batched })
+      const next = allowed[`${status} ${e.type}`]
+      expect(decision?.status).toBe(next)
+      if (decision === undefined || next === undefined) return
+      const emitted = reported[next]
+      expect(decision.actions).toEqual(emitted === undefined || batched ? [] : [{ type: "emit", event: emitted }])
     }),
   )
 })
 
+it("starts a payment pending, queueing its execution unless it is in a batch", () => {
+  expect(begin(paymentMachine, { batched: false })).toEqual({
+    status: "pending",
+    actions: [{ type: "enqueue", job: "execute_payment" }],
+  })
+  expect(begin(paymentMachine, { batched: true })).toEqual({ status: "pending", actions: [] })
+})
+
 it("never leaves a final status, whatever happens next", () => {
-  const event = fc.constantFrom<PaymentEvent>(
-    { type: "start" },
-    { type: "complete" },
-    { type: "fail" },
-    { type: "cancel" },
-  )
   fc.assert(
     fc.property(fc.array(event, { maxLength: 12 }), (events) => {
       let status: PaymentStatus = "pending"
       const seen: PaymentStatus[] = [status]
       for (const e of events) {
-        status = nextPaymentStatus(status, e) ?? status
+        status = decide(paymentMachine, row(status), e, { batched: false })?.status ?? status
         seen.push(status)
       }
       const firstFinal = seen.findIndex((s) => s === "completed" || s === "failed" || s === "cancelled")
       if (firstFinal >= 0) expect(new Set(seen.slice(firstFinal)).size).toBe(1)
     }),
   )
+})
+
+it("reads the stored machine version, and refuses a row written by a version it does not know", () => {
+  expect(() =>
+    decide(paymentMachine, { status: "pending", machine_version: 2 }, { type: "start" }, { batched: false }),
+  ).toThrow(UnknownMachineVersion)
 })

@@ -1,4 +1,5 @@
-import { setup, transition } from "xstate"
+import { setup } from "xstate"
+import type { StoredMachine } from "./stored-machine.ts"
 
 /** Statuses of a payment instruction. */
 export const paymentStatuses = ["pending", "processing", "completed", "failed", "cancelled"] as const
@@ -11,35 +12,68 @@ export type PaymentEvent =
   | { readonly type: "fail" }
   | { readonly type: "cancel" }
 
-/** Stored with each payment, so a later machine can still read rows written by this one. */
-export const paymentMachineVersion = 1
+/** What the payment machine reads besides the status: batched payments report through their batch. */
+export interface PaymentContext {
+  readonly batched: boolean
+}
 
 /**
- * The payment life cycle (DECISIONS): pending -> processing -> completed or failed;
- * pending -> cancelled. Used purely: the stored status is the truth, this only decides.
+ * The payment life cycle, version 1 (DECISIONS): pending -> processing -> completed or failed;
+ * pending -> cancelled. A new payment outside a batch queues its execution; completed, failed and
+ * cancelled emit their payment event, except in a batch. Used purely through {@link decide}.
  */
-export const paymentMachine = setup({ types: { events: {} as PaymentEvent } }).createMachine({
+const paymentMachineV1 = setup({
+  types: { events: {} as PaymentEvent, context: {} as PaymentContext, input: {} as PaymentContext },
+  actions: {
+    emit: (_, _params: { readonly event: string }) => {},
+    enqueue: (_, _params: { readonly job: string }) => {},
+  },
+  // A payment in a batch reports through its batch (DECISIONS) and runs when its batch does.
+  guards: { batched: ({ context }) => context.batched },
+}).createMachine({
   id: "payment",
-  initial: "pending",
+  initial: "new",
+  context: ({ input }) => input,
   states: {
-    pending: { on: { start: "processing", cancel: "cancelled" } },
-    processing: { on: { complete: "completed", fail: "failed" } },
+    new: {
+      always: [
+        { guard: "batched", target: "pending" },
+        { target: "pending", actions: { type: "enqueue", params: { job: "execute_payment" } } },
+      ],
+    },
+    pending: {
+      on: {
+        start: "processing",
+        cancel: [
+          { guard: "batched", target: "cancelled" },
+          { target: "cancelled", actions: { type: "emit", params: { event: "PaymentEvents::CancelledEvent" } } },
+        ],
+      },
+    },
+    processing: {
+      on: {
+        complete: [
+          { guard: "batched", target: "completed" },
+          { target: "completed", actions: { type: "emit", params: { event: "PaymentEvents::CompletedEvent" } } },
+        ],
+        fail: [
+          { guard: "batched", target: "failed" },
+          { target: "failed", actions: { type: "emit", params: { event: "PaymentEvents::FailedEvent" } } },
+        ],
+      },
+    },
     completed: { type: "final" },
     failed: { type: "final" },
     cancelled: { type: "final" },
   },
 })
 
-/**
- * The status after `event`, or undefined when the machine does not allow it from `status`.
- *
- * @example
- * nextPaymentStatus("pending", { type: "cancel" }) // "cancelled"
- * nextPaymentStatus("completed", { type: "cancel" }) // undefined
- */
-export const nextPaymentStatus = (status: PaymentStatus, event: PaymentEvent): PaymentStatus | undefined => {
-  const snapshot = paymentMachine.resolveState({ value: status, context: {} })
-  if (!snapshot.can(event)) return undefined
-  const [next] = transition(paymentMachine, snapshot, event)
-  return next.value as PaymentStatus
+/** Stored with each payment, so a later machine can still read rows written by this one. */
+export const paymentMachineVersion = 1
+
+/** The payment machine of every stored version. */
+export const paymentMachine: StoredMachine<PaymentStatus, PaymentEvent, PaymentContext> = {
+  resource: "payment",
+  version: paymentMachineVersion,
+  versions: { 1: paymentMachineV1 },
 }

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { Conflict, type Forbidden, Invalid, messages, NotFound } from "../errors.ts"
-import { canMoveFeature, featureMachineVersion } from "../machines/feature-machine.ts"
+import { decideFeatureMove, featureMachine } from "../machines/feature-machine.ts"
+import { begin } from "../machines/stored-machine.ts"
 import {
   type Feature,
   FeatureEnable,
@@ -116,8 +117,8 @@ export const makeFeatures = (ports: EnginePorts) => ({
             company_id: company.id,
             entity_id: entity.id,
             feature_identifier: input.feature_identifier,
-            status: "CREATED",
-            machine_version: featureMachineVersion,
+            status: begin(featureMachine, undefined).status,
+            machine_version: featureMachine.version,
             created_at: now,
             updated_at: now,
           })
@@ -150,19 +151,25 @@ export const makeFeatures = (ports: EnginePorts) => ({
       return yield* inTransaction(ports.storage, (tx) =>
         Effect.gen(function* () {
           const current = yield* findApplication(tx, actor, applicationId)
-          if (!canMoveFeature(current.status, target)) {
+          const decision = decideFeatureMove(current, target)
+          if (decision === undefined) {
             return yield* Effect.fail(Invalid.rule("status", featureMessages.transitionRefused(current.status, target)))
           }
           const moved = yield* tx.features.compareAndSetStatus(
             current.application_id,
             current.status,
-            target,
+            decision.status,
             nowIso(ports),
           )
           if (moved === undefined) {
             return yield* Effect.fail(new Conflict({ field: "status", message: featureMessages.statusRaced }))
           }
-          if (moved.status === "ACTIVE") {
+          for (const action of decision.actions) {
+            if (action.type !== "activate_entity_integration") {
+              return yield* Effect.dieMessage(
+                `the feature machine asked for ${action.type}, which features do not carry out`,
+              )
+            }
             yield* tx.entities.markIntegrationActive(moved.company_id, moved.entity_id)
           }
           return toFeature(moved)

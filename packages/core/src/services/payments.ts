@@ -1,11 +1,7 @@
 import { Effect } from "effect"
 import { type Forbidden, Invalid, NotFound, type ProviderFailure } from "../errors.ts"
-import {
-  nextPaymentStatus,
-  type PaymentEvent,
-  paymentMachineVersion,
-  paymentStatuses,
-} from "../machines/payment-machine.ts"
+import { type PaymentEvent, paymentMachine, paymentStatuses } from "../machines/payment-machine.ts"
+import { begin, decide, type MachineAction } from "../machines/stored-machine.ts"
 import { PaymentFields, type PaymentInstruction } from "../model/payment.ts"
 import type {
   CompanyRecord,
@@ -72,22 +68,15 @@ const sameRequest = (existing: PaymentRecord, input: PaymentFields) =>
   existing.debit_note === (input.debit_note ?? null) &&
   existing.payment_batch_id === (input.payment_batch_id ?? null)
 
-const eventNames: Partial<Record<PaymentStatusValue, string>> = {
-  completed: "PaymentEvents::CompletedEvent",
-  failed: "PaymentEvents::FailedEvent",
-  cancelled: "PaymentEvents::CancelledEvent",
-}
-
-/** The outbox event of a payment that reached `status` (payment events of batched payments are suppressed). */
+/** The outbox event `event` of a payment, with the payment as it now is. */
 const paymentEvent = (
   ports: MoneyPorts,
   tx: Lifted<Repositories>,
   company: Pick<CompanyRecord, "id" | "workspace_id">,
   row: PaymentRecord,
+  event: string,
 ) =>
   Effect.gen(function* () {
-    const event = eventNames[row.status]
-    if (event === undefined || row.payment_batch_id !== null) return
     const [data] = yield* withProfiles(tx, [row])
     yield* appendEvents(ports, tx, [
       {
@@ -112,21 +101,54 @@ export interface PaymentCreated {
   readonly created: boolean
 }
 
-/** Moves a stored payment by one machine event with a compare-and-set; undefined when the machine refuses or another writer won. */
-const advance = (
-  tx: Lifted<Repositories>,
-  row: PaymentRecord,
-  event: PaymentEvent,
-  change: { provider_payment_id?: string; failure_reason?: string; updated_at: string },
-) => {
-  const next = nextPaymentStatus(row.status, event)
-  return next === undefined
-    ? Effect.succeed(undefined)
-    : tx.payments.compareAndSetStatus(row.id, row.status, next, change)
-}
-
 /** Use cases of payment instructions. */
 export const makePayments = (ports: MoneyPorts) => {
+  /** Carries out what the payment machine decided, in the caller's transaction. */
+  const carryOut = (
+    tx: Lifted<Repositories>,
+    company: Pick<CompanyRecord, "id" | "workspace_id">,
+    row: PaymentRecord,
+    actions: ReadonlyArray<MachineAction>,
+  ) =>
+    Effect.forEach(
+      actions,
+      (action) => {
+        switch (action.type) {
+          case "emit":
+            return paymentEvent(ports, tx, company, row, action.event)
+          case "enqueue":
+            return enqueueJob(ports, tx, {
+              kind: "execute_payment",
+              payload: { payment_id: row.id, workspace_id: company.workspace_id },
+              key: `${action.job}:${row.id}`,
+            })
+          default:
+            return Effect.dieMessage(`the payment machine asked for ${action.type}, which payments do not carry out`)
+        }
+      },
+      { discard: true },
+    )
+
+  /**
+   * Moves a stored payment by one machine event with a compare-and-set and carries out what the
+   * machine says the move implies; undefined when the machine refuses or another writer won.
+   */
+  const move = (
+    tx: Lifted<Repositories>,
+    company: Pick<CompanyRecord, "id" | "workspace_id">,
+    row: PaymentRecord,
+    event: PaymentEvent,
+    change: { provider_payment_id?: string; failure_reason?: string; updated_at: string },
+  ) =>
+    Effect.gen(function* () {
+      const decision = decide(paymentMachine, row, event, { batched: row.payment_batch_id !== null })
+      if (decision === undefined) return undefined
+      const moved = yield* tx.payments.compareAndSetStatus(row.id, row.status, decision.status, change)
+      if (moved === undefined) return undefined
+      yield* carryOut(tx, company, moved, decision.actions)
+      return moved
+    })
+
   const idempotencyOutcome = (tx: Lifted<Repositories>, existing: PaymentRecord, input: PaymentFields) =>
     sameRequest(existing, input)
       ? withProfiles(tx, [existing], false).pipe(Effect.map(([payment]) => ({ payment: payment!, created: false })))
@@ -152,6 +174,7 @@ export const makePayments = (ports: MoneyPorts) => {
           (e) => new Invalid({ kind: "invalid", errors: e.errors.map((x) => ({ ...x, field: "payment_quote_id" })) }),
         ),
       )
+      const start = begin(paymentMachine, { batched: false })
       const row: PaymentRecord = {
         id: ports.ids.next("pay"),
         company_id: company.id,
@@ -161,8 +184,8 @@ export const makePayments = (ports: MoneyPorts) => {
         credit_note: input.credit_note ?? null,
         debit_note: input.debit_note ?? null,
         payment_batch_id: null,
-        status: "pending",
-        machine_version: paymentMachineVersion,
+        status: start.status,
+        machine_version: paymentMachine.version,
         instructed_amount: quote.instructed_amount,
         instructed_currency: quote.instructed_currency,
         from_profile_id: from.id,
@@ -176,11 +199,7 @@ export const makePayments = (ports: MoneyPorts) => {
       if ((yield* tx.payments.insertIfNew(row)) === "conflict") {
         return yield* Effect.fail(Invalid.rule("payment_quote_id", "Quote has already been used"))
       }
-      yield* enqueueJob(ports, tx, {
-        kind: "execute_payment",
-        payload: { payment_id: row.id, workspace_id: company.workspace_id },
-        key: `execute_payment:${row.id}`,
-      })
+      yield* carryOut(tx, company, row, start.actions)
       return { payment: toPayment(row, [from, to], { withIdempotencyKey: false }), created: true }
     })
 
@@ -281,8 +300,9 @@ export const makePayments = (ports: MoneyPorts) => {
             const company = yield* findLiveCompany(tx, actor, companyId)
             const row = yield* tx.payments.find(company.id, id)
             if (!row) return yield* Effect.fail(paymentNotFound())
-            const cancelled = yield* advance(
+            const cancelled = yield* move(
               tx,
+              company,
               row,
               { type: "cancel" },
               { updated_at: ports.clock.now().toISOString() },
@@ -293,7 +313,6 @@ export const makePayments = (ports: MoneyPorts) => {
                 Invalid.rule("status", `Payment cannot be cancelled in status ${current.status}`),
               )
             }
-            yield* paymentEvent(ports, tx, company, cancelled)
             return (yield* withProfiles(tx, [cancelled]))[0]!
           }),
         )
@@ -307,13 +326,20 @@ export const makePayments = (ports: MoneyPorts) => {
      */
     execute: (paymentId: string, workspaceId: string): Effect.Effect<PaymentStatusValue | "missing", ProviderFailure> =>
       Effect.gen(function* () {
+        const companyOf = (row: PaymentRecord) => ({ id: row.company_id, workspace_id: workspaceId })
         const claimed = yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
             const row = yield* tx.payments.findById(paymentId)
             if (!row) return undefined
             const current =
               row.status === "pending"
-                ? yield* advance(tx, row, { type: "start" }, { updated_at: ports.clock.now().toISOString() })
+                ? yield* move(
+                    tx,
+                    companyOf(row),
+                    row,
+                    { type: "start" },
+                    { updated_at: ports.clock.now().toISOString() },
+                  )
                 : row
             if (!current || current.status !== "processing") {
               return { row: current ?? row, quote: undefined, beneficiary: null }
@@ -346,9 +372,9 @@ export const makePayments = (ports: MoneyPorts) => {
               ...(outcome.status === "failed" ? { failure_reason: outcome.reason } : {}),
               updated_at: ports.clock.now().toISOString(),
             }
-            const done = yield* advance(tx, row, { type: outcome.status === "completed" ? "complete" : "fail" }, change)
+            const event = { type: outcome.status === "completed" ? "complete" : "fail" } as const
+            const done = yield* move(tx, companyOf(row), row, event, change)
             if (!done) return ((yield* tx.payments.findById(row.id)) ?? row).status
-            yield* paymentEvent(ports, tx, { id: row.company_id, workspace_id: workspaceId }, done)
             return done.status
           }),
         )

@@ -1,0 +1,100 @@
+import { type AnyStateMachine, type EventObject, initialTransition, transition } from "xstate"
+import type { JobKindName } from "../jobs/job-catalogue.ts"
+
+/**
+ * What a transition implies besides its new status, for the service to carry out in the same
+ * transaction as the status change: an outbox event to append, a job to queue, or an effect on
+ * another aggregate that the machine names and the service knows how to write.
+ */
+export type MachineAction =
+  | { readonly type: "emit"; readonly event: string }
+  | { readonly type: "enqueue"; readonly job: JobKindName }
+  | { readonly type: "activate_entity_integration" }
+
+/**
+ * A machine whose state lives in stored rows: each row keeps the version of the machine that
+ * wrote it, and every version stays here, so a row an older machine wrote is still decided by
+ * the rules it was written under.
+ */
+export interface StoredMachine<Status extends string, Event extends EventObject, Context> {
+  /** Names the resource in errors, e.g. "payment". */
+  readonly resource: string
+  /** The version new rows are written with. */
+  readonly version: number
+  /** The machine of each version ever stored; its context is `Context`. */
+  readonly versions: Readonly<Record<number, AnyStateMachine>>
+  /** Only for the types: the statuses, events and context of the machine. */
+  readonly types?: { readonly status: Status; readonly event: Event; readonly context: Context }
+}
+
+/** What a machine decided: the next status and what it implies. */
+export interface Decision<Status extends string> {
+  readonly status: Status
+  readonly actions: ReadonlyArray<MachineAction>
+}
+
+/** A stored row whose machine version this engine does not know: a defect, never a client error. */
+export class UnknownMachineVersion extends Error {
+  override readonly name = "UnknownMachineVersion"
+}
+
+const machineOf = (machine: StoredMachine<string, EventObject, unknown>, version: number): AnyStateMachine => {
+  const found = machine.versions[version]
+  if (found === undefined) {
+    throw new UnknownMachineVersion(`a ${machine.resource} row was written by machine version ${version}, unknown here`)
+  }
+  return found
+}
+
+const toActions = (actions: ReadonlyArray<{ readonly type: string; readonly params?: unknown }>): MachineAction[] =>
+  actions.flatMap((action): MachineAction[] => {
+    const params = (action.params ?? {}) as Record<string, unknown>
+    switch (action.type) {
+      case "emit":
+        return [{ type: "emit", event: String(params.event) }]
+      case "enqueue":
+        return [{ type: "enqueue", job: params.job as JobKindName }]
+      case "activate_entity_integration":
+        return [{ type: "activate_entity_integration" }]
+      default:
+        return []
+    }
+  })
+
+/**
+ * Asks the machine of a stored row (by the row's `machine_version`) what `event` does to it: the
+ * next status with its actions, or undefined when the machine refuses the event in that status.
+ * Pure: nothing runs; the caller writes the status (compare-and-set) and carries the actions out.
+ *
+ * @example
+ * decide(paymentMachine, row, { type: "complete" }, { batched: false })
+ * // { status: "completed", actions: [{ type: "emit", event: "PaymentEvents::CompletedEvent" }] }
+ */
+export const decide = <Status extends string, Event extends EventObject, Context>(
+  machine: StoredMachine<Status, Event, Context>,
+  row: { readonly status: Status; readonly machine_version: number },
+  event: Event,
+  context: Context,
+): Decision<Status> | undefined => {
+  const logic = machineOf(machine, row.machine_version)
+  const snapshot = logic.resolveState({ value: row.status, context })
+  if (!snapshot.can(event)) return undefined
+  const [next, actions] = transition(logic, snapshot, event)
+  return { status: next.value as Status, actions: toActions(actions) }
+}
+
+/**
+ * What creating a row implies: the current version's initial status with the actions of
+ * entering it.
+ *
+ * @example
+ * begin(paymentMachine, { batched: false })
+ * // { status: "pending", actions: [{ type: "enqueue", job: "execute_payment" }] }
+ */
+export const begin = <Status extends string, Event extends EventObject, Context>(
+  machine: StoredMachine<Status, Event, Context>,
+  context: Context,
+): Decision<Status> => {
+  const [first, actions] = initialTransition(machineOf(machine, machine.version), context)
+  return { status: first.value as Status, actions: toActions(actions) }
+}
