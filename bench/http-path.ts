@@ -25,10 +25,14 @@ export interface HttpBudget {
   readonly roundLimitMs: number
 }
 
-/** Requests per second of the app's GET of one company and of a bare Koa route with the same bytes. */
+/**
+ * Requests per second of the app's GET of one company and of a bare Koa route with the same
+ * bytes, and how many times per second the engine makes the same read in-process.
+ */
 export interface GetMeasurement {
   readonly app: number
   readonly bare: number
+  readonly inProcess: number
   /** Size of the answer both serve. */
   readonly bytes: number
 }
@@ -183,7 +187,12 @@ const signIn = async (engine: Engine, port: number, workspace: string): Promise<
 }
 
 /** The app's GET of one company against a bare Koa route (Koa and its router, nothing else) serving the same bytes. */
-const measureGet = async (client: Client, payer: Payer, budget: HttpBudget): Promise<GetMeasurement> => {
+const measureGet = async (
+  engine: Engine,
+  client: Client,
+  payer: Payer,
+  budget: HttpBudget,
+): Promise<GetMeasurement> => {
   const path = `/api/v1/companies/${payer.companyId}`
   const answer = await client.expect(200, "GET", path)
   const bare = new Koa()
@@ -199,11 +208,14 @@ const measureGet = async (client: Client, payer: Payer, budget: HttpBudget): Pro
     const copy = await bareClient.expect(200, "GET", path)
     if (!copy.body.equals(answer.body)) throw new Error("the bare route does not serve the app's bytes")
     const get = (from: Client) => () => from.expect(200, "GET", path)
+    const read = () => engine.companies.get(payer.actor, payer.companyId)
     await rate(httpWarmUp.gets, budget.roundLimitMs, get(client))
     await rate(httpWarmUp.gets, budget.roundLimitMs, get(bareClient))
+    await rate(httpWarmUp.gets, budget.roundLimitMs, read)
     const best = await bestInTurns(budget.rounds, {
       app: () => rate(budget.gets, budget.roundLimitMs, get(client)),
       bare: () => rate(budget.gets, budget.roundLimitMs, get(bareClient)),
+      inProcess: () => rate(budget.gets, budget.roundLimitMs, read),
     })
     return { ...best, bytes: answer.body.length }
   } finally {
@@ -239,7 +251,7 @@ export const measureHttpPath = async (
   const payer = await setUpPayer(engine, workspace)
   const client = new Client(server.port, await signIn(engine, server.port, workspace))
   try {
-    const get = options.withGet ? await measureGet(client, payer, budget) : undefined
+    const get = options.withGet ? await measureGet(engine, client, payer, budget) : undefined
     await rate(httpWarmUp.pairs, budget.roundLimitMs, (i) => payInProcess(engine, payer, -1 - i, "local"))
     await rate(httpWarmUp.pairs, budget.roundLimitMs, (i) => payOverHttp(client, payer, -1 - i))
     const offset = (round: number) => round * budget.pairs

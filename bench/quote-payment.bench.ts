@@ -1,9 +1,12 @@
 /**
  * How fast the engine creates quotes and payments, against the limit of the database: the same
- * rows written straight through the driver, one transaction per payment.
+ * rows written straight through the driver, in the transactions the API commits. In the same run,
+ * what the HTTP binding costs (`http-path.ts`): a GET of one company against a bare Koa route, and
+ * quote + payment pairs over a socket against the same pairs in-process.
  *
  *   npm run bench                          # SQLite file; Postgres too when DATABASE_URL is set
  *   BENCH_PAYMENTS=5000 npm run bench      # more payments per run
+ *   BENCH_HTTP_GETS=10000 BENCH_HTTP_PAIRS=3000 npm run bench   # longer HTTP runs (each still stops at 5 s)
  *
  * Results go to docs/benchmarks.md with the machine and the date.
  */
@@ -277,15 +280,17 @@ const report = (results: ReadonlyArray<Measurement>) => {
     `load from elsewhere on the machine slows both. Each figure is the best of ${rounds} runs, after ${httpWarmUp.gets} untimed GETs or ${httpWarmUp.pairs} pairs on each side.`,
     "",
     `GET of one company (\`GET /api/v1/companies/{id}\`, SQLite, ${getBytes(results)} bytes of JSON), against a bare`,
-    "Koa route (Koa and `@koa/router`, nothing else) answering the same bytes. Requests per run: up to",
-    `${httpBudget.gets}, or ${httpBudget.roundLimitMs / 1000} s.`,
+    "Koa route (Koa and `@koa/router`, nothing else) answering the same bytes; the last column is the same read",
+    `through the engine's Promise API, without HTTP. Requests per run: up to ${httpBudget.gets}, or ${httpBudget.roundLimitMs / 1000} s.`,
     "",
-    "| Database | App (requests/s) | Bare Koa route (requests/s) | App / bare |",
-    "|---|---|---|---|",
+    "| Database | App (requests/s) | Bare Koa route (requests/s) | App / bare | Engine in-process (reads/s) |",
+    "|---|---|---|---|---|",
     ...results.flatMap(({ database, http: { get } }) =>
       get === undefined
         ? []
-        : [`| ${database} | ${Math.round(get.app)} | ${Math.round(get.bare)} | ${(get.app / get.bare).toFixed(2)} |`],
+        : [
+            `| ${database} | ${Math.round(get.app)} | ${Math.round(get.bare)} | ${(get.app / get.bare).toFixed(2)} | ${Math.round(get.inProcess)} |`,
+          ],
     ),
     "",
     "Quote + payment pairs over HTTP (`POST .../quotes`, then `POST .../payments` with the quote's id), against the",
