@@ -11,7 +11,7 @@
  * Results go to docs/benchmarks.md with the machine and the date.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { cpus, totalmem, type } from "node:os"
+import { cpus, loadavg, totalmem, type } from "node:os"
 import { join } from "node:path"
 import { performance } from "node:perf_hooks"
 import {
@@ -260,6 +260,7 @@ const report = (results: ReadonlyArray<Measurement>) => {
     "",
     `Machine: ${type()} ${process.arch}, ${cpus().length} × ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}.`,
     `Date: ${new Date().toISOString().slice(0, 10)}. Payments per run: ${payments}; each figure is the best of ${rounds} runs.`,
+    `Load average when the run began: ${startLoad.toFixed(1)} (other work on the machine slows every figure; the ratios suffer less).`,
     "",
     "| Database | Engine (payments/s) | Limit, two transactions | Engine / limit | Limit, one transaction | Engine / that |",
     "|---|---|---|---|---|---|",
@@ -308,6 +309,8 @@ const report = (results: ReadonlyArray<Measurement>) => {
   return lines.join("\n")
 }
 
+// Read before the bench adds its own load: it tells a reader whether the machine was quiet.
+const startLoad = loadavg()[0] ?? 0
 const results = [await measureSqlite()]
 if (process.env.DATABASE_URL?.startsWith("postgres")) results.push(await measurePostgres(process.env.DATABASE_URL))
 const text = report(results)
