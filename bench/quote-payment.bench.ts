@@ -312,6 +312,8 @@ const report = (results: ReadonlyArray<Measurement>) => {
       return `| ${database} | ${Math.round(local.perSecond)} | ${Math.round(http.perSecond)} | ${ratio(http.perSecond, local.perSecond)} | ${Math.round(local.cpuMicros)} | ${Math.round(http.cpuMicros)} | ${ratio(local.cpuMicros, http.cpuMicros)} |`
     }),
     "",
+    // A blank line before the analysis that follows, or the last table runs into its heading.
+    "",
   ]
   return lines.join("\n")
 }
