@@ -1,14 +1,17 @@
 /**
  * How fast the engine creates quotes and payments, against the limit of the database: the same
- * rows written straight through the driver, one transaction per payment.
+ * rows written straight through the driver, in the transactions the API commits. In the same run,
+ * what the HTTP binding costs (`http-path.ts`): a GET of one company against a bare Koa route, and
+ * quote + payment pairs over a socket against the same pairs in-process.
  *
  *   npm run bench                          # SQLite file; Postgres too when DATABASE_URL is set
  *   BENCH_PAYMENTS=5000 npm run bench      # more payments per run
+ *   BENCH_HTTP_GETS=10000 BENCH_HTTP_PAIRS=3000 npm run bench   # longer HTTP runs (each still stops at 5 s)
  *
  * Results go to docs/benchmarks.md with the machine and the date.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { cpus, totalmem, type } from "node:os"
+import { cpus, loadavg, totalmem, type } from "node:os"
 import { join } from "node:path"
 import { performance } from "node:perf_hooks"
 import {
@@ -18,13 +21,14 @@ import {
   openPostgresStorage,
   openSqliteStorage,
   randomIds,
-  sandboxExamples,
   scryptHasher,
   systemClock,
 } from "@payments-engine/adapters"
-import { type Actor, createEngine } from "@payments-engine/core"
+import { createEngine } from "@payments-engine/core"
 import Database from "better-sqlite3"
 import pg from "pg"
+import { type HttpBudget, type HttpMeasurement, httpWarmUp, measureHttpPath } from "./http-path.ts"
+import { payInProcess, setUpPayer } from "./payer.ts"
 
 const payments = Number(process.env.BENCH_PAYMENTS ?? 2000)
 /** Each figure is the best of this many runs: the machine's noise only ever slows a run down. */
@@ -32,11 +36,19 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
 /** Payments made before the clock starts, so that the figures are of code the JIT has compiled. */
 const warmUpPayments = 200
 const copiedTables = ["quotes", "payments", "jobs"] as const
+/** The HTTP path's runs: bounded in count and in time, so that a slow database cannot stretch the bench. */
+const httpBudget: HttpBudget = {
+  rounds,
+  gets: Number(process.env.BENCH_HTTP_GETS ?? 3000),
+  pairs: Number(process.env.BENCH_HTTP_PAIRS ?? 1000),
+  roundLimitMs: 5000,
+}
 
 interface Measurement {
   readonly database: string
   readonly engine: number
   readonly limits: Limits
+  readonly http: HttpMeasurement
 }
 
 /** Creates `payments` quote + payment pairs through the engine's Promise API; payments per second. */
@@ -49,31 +61,8 @@ const runEngine = async (storage: KyselyStorage): Promise<number> => {
     paymentProvider: createSandboxPaymentProvider(),
     bankLinker: createSandboxBankLinker(),
   })
-  const { id: workspaceId } = await engine.access.ensureWorkspace("bench")
-  const actor: Actor = { workspaceId, scope: "write" }
-  const company = await engine.companies.create(actor, { name: "Bench Inc", country: "US", default_currency: "USD" })
-  const entity = await engine.entities.create(actor, company.id, { name: "Bench Inc", country_alpha2: "US" })
-  const recipient = await engine.recipients.create(actor, company.id, { name: "Supplier" })
-  const account = await engine.bankAccounts.createForRecipient(actor, company.id, recipient.id, {
-    entity_id: entity.id,
-    beneficiary_details: sandboxExamples.US_ACH,
-  })
-  const funding = await engine.fundingAccounts.link(actor, entity.id, {})
-  const from = funding.payment_profiles[0]!.id
-  const to = account.payment_profiles[0]!.id
-
-  const pay = async (i: number) => {
-    const quote = await engine.quotes.create(actor, company.id, {
-      quote: {
-        from_profile_id: from,
-        to_profile_id: to,
-        instructed_amount: { amount: 100 + (i % 50), currency: "USD" },
-      },
-    })
-    await engine.payments.create(actor, company.id, {
-      payment_instruction: { payment_quote_id: quote.id, reason: "goods_purchased", idempotency_key: `bench-${i}` },
-    })
-  }
+  const payer = await setUpPayer(engine, "bench")
+  const pay = (i: number) => payInProcess(engine, payer, i)
   for (let i = 0; i < warmUpPayments; i++) await pay(-1 - i)
   let best = 0
   for (let round = 0; round < rounds; round++) {
@@ -214,24 +203,50 @@ const measureSqlite = async (): Promise<Measurement> => {
     const engine = await runEngine(storage)
     const rows = await engineRows(storage)
     await storage.close()
-    return { database: "SQLite file (better-sqlite3, WAL)", engine, limits: sqliteLimit(filename, rows) }
+    const limits = sqliteLimit(filename, rows)
+    const httpStorage = await openSqliteStorage({ filename: join(folder, "http.sqlite") })
+    try {
+      const http = await measureHttpPath(httpStorage, httpBudget, { withGet: true })
+      return { database: "SQLite file (better-sqlite3, WAL)", engine, limits, http }
+    } finally {
+      await httpStorage.close()
+    }
   } finally {
     rmSync(folder, { recursive: true, force: true })
   }
 }
 
-const measurePostgres = async (connectionString: string): Promise<Measurement> => {
-  const schema = `pe_bench_${process.pid}`
+/** A fresh schema for `use`, dropped afterwards. */
+const inPostgresSchema = async <A>(
+  connectionString: string,
+  schema: string,
+  use: (storage: KyselyStorage) => Promise<A>,
+): Promise<A> => {
   const storage = await openPostgresStorage({ connectionString, schema })
   try {
-    const engine = await runEngine(storage)
-    const limits = await postgresLimit(connectionString, schema, await engineRows(storage))
-    return { database: "Postgres (pg, same machine)", engine, limits }
+    return await use(storage)
   } finally {
     await storage.db.schema.dropSchema(schema).ifExists().cascade().execute()
     await storage.close()
   }
 }
+
+const measurePostgres = async (connectionString: string): Promise<Measurement> => {
+  const schema = `pe_bench_${process.pid}`
+  const [engine, limits] = await inPostgresSchema(connectionString, schema, async (storage) => {
+    const engine = await runEngine(storage)
+    return [engine, await postgresLimit(connectionString, schema, await engineRows(storage))] as const
+  })
+  // The GET is measured once, on SQLite: reading one company is not where the databases differ.
+  const http = await inPostgresSchema(connectionString, `pe_bench_http_${process.pid}`, (storage) =>
+    measureHttpPath(storage, httpBudget, { withGet: false }),
+  )
+  return { database: "Postgres (pg, same machine)", engine, limits, http }
+}
+
+const ratio = (part: number, whole: number) => (part / whole).toFixed(2)
+
+const getBytes = (results: ReadonlyArray<Measurement>) => results.find((r) => r.http.get)?.http.get?.bytes ?? 0
 
 const report = (results: ReadonlyArray<Measurement>) => {
   const cpu = cpus()[0]?.model ?? "unknown CPU"
@@ -247,6 +262,7 @@ const report = (results: ReadonlyArray<Measurement>) => {
     "",
     `Machine: ${type()} ${process.arch}, ${cpus().length} × ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}.`,
     `Date: ${new Date().toISOString().slice(0, 10)}. Payments per run: ${payments}; each figure is the best of ${rounds} runs.`,
+    `Load average when the run began: ${startLoad.toFixed(1)} (other work on the machine slows every figure; the ratios suffer less).`,
     "",
     "| Database | Engine (payments/s) | Limit, two transactions | Engine / limit | Limit, one transaction | Engine / that |",
     "|---|---|---|---|---|---|",
@@ -257,10 +273,53 @@ const report = (results: ReadonlyArray<Measurement>) => {
     "",
     "Goal: at least 1,000 payments/s on SQLite in one process, and engine / limit (two transactions) of at least 0.25.",
     "",
+    "## The HTTP path",
+    "",
+    "Measured in the same run, over a real socket on 127.0.0.1: the Koa app of `@payments-engine/http-koa` as the",
+    "service builds it (`createApp` with `apiRoutes`: request id, access log at `info` to /dev/null, error rendering,",
+    "bearer authentication, the route), with a bearer token from `POST /api/v1/sessions`, and no job runner. The client",
+    "is in the same process and sends one request at a time on one keep-alive connection (a node:http `Agent`), so",
+    "its own cost is in every figure, on both sides of each ratio; the two sides take turns within each run, so that",
+    `load from elsewhere on the machine slows both. Each figure is the best of ${rounds} runs, after ${httpWarmUp.gets} untimed GETs or ${httpWarmUp.pairs} pairs on each side.`,
+    "",
+    `GET of one company (\`GET /api/v1/companies/{id}\`, SQLite, ${getBytes(results)} bytes of JSON), against a bare`,
+    "Koa route (Koa and `@koa/router`, nothing else) answering the same bytes, and the same read through the engine's",
+    "Promise API without HTTP. CPU time is this process's, all threads, client included; on a busy machine it moves",
+    `far less than requests/s. Requests per run: up to ${httpBudget.gets}, or ${httpBudget.roundLimitMs / 1000} s.`,
+    "",
+    "| Database | Side | Requests/s | CPU µs a request |",
+    "|---|---|---|---|",
+    ...results.flatMap(({ database, http: { get } }) =>
+      get === undefined
+        ? []
+        : [
+            `| ${database} | App | ${Math.round(get.app.perSecond)} | ${Math.round(get.app.cpuMicros)} |`,
+            `| | Bare Koa route | ${Math.round(get.bare.perSecond)} | ${Math.round(get.bare.cpuMicros)} |`,
+            `| | App / bare, as speeds | ${ratio(get.app.perSecond, get.bare.perSecond)} | ${ratio(get.bare.cpuMicros, get.app.cpuMicros)} |`,
+            `| | Engine in-process | ${Math.round(get.inProcess.perSecond)} | ${Math.round(get.inProcess.cpuMicros)} |`,
+          ],
+    ),
+    "",
+    "Quote + payment pairs over HTTP (`POST .../quotes`, then `POST .../payments` with the quote's id), against the",
+    "same pairs made in-process on the same engine and storage (a fresh one, not the one of the table above).",
+    "The CPU time leaves out the Postgres server's.",
+    `Pairs per run: up to ${httpBudget.pairs}, or ${httpBudget.roundLimitMs / 1000} s.`,
+    "",
+    "| Database | In-process (pairs/s) | Over HTTP (pairs/s) | HTTP / in-process | CPU µs a pair, in-process | Over HTTP | In-process / HTTP |",
+    "|---|---|---|---|---|---|---|",
+    ...results.map(({ database, http: { pairs } }) => {
+      const [local, http] = [pairs.inProcess, pairs.http]
+      return `| ${database} | ${Math.round(local.perSecond)} | ${Math.round(http.perSecond)} | ${ratio(http.perSecond, local.perSecond)} | ${Math.round(local.cpuMicros)} | ${Math.round(http.cpuMicros)} | ${ratio(local.cpuMicros, http.cpuMicros)} |`
+    }),
+    "",
+    // A blank line before the analysis that follows, or the last table runs into its heading.
+    "",
   ]
   return lines.join("\n")
 }
 
+// Read before the bench adds its own load: it tells a reader whether the machine was quiet.
+const startLoad = loadavg()[0] ?? 0
 const results = [await measureSqlite()]
 if (process.env.DATABASE_URL?.startsWith("postgres")) results.push(await measurePostgres(process.env.DATABASE_URL))
 const text = report(results)
