@@ -7,11 +7,11 @@ import { Agent, createServer, type RequestListener, request } from "node:http"
 import type { AddressInfo } from "node:net"
 import { performance } from "node:perf_hooks"
 import { Router } from "@koa/router"
+import { type Payer, payInProcess, paymentRequest, quoteRequest, setUpPayer } from "@payments-engine/adapters/testing"
 import type { Engine, Storage } from "@payments-engine/core"
 import { apiRoutes, bearerTokens, createApp, createLogger, createServiceEngine } from "@payments-engine/http-koa"
 import Koa from "koa"
 import { pino } from "pino"
-import { type Payer, payInProcess, paymentRequest, quoteRequest, setUpPayer } from "./payer.ts"
 
 /** How many requests or pairs a run makes, how many runs, and the most time one run may take. */
 export interface HttpBudget {

@@ -24,11 +24,11 @@ import {
   scryptHasher,
   systemClock,
 } from "@payments-engine/adapters"
+import { payInProcess, setUpPayer } from "@payments-engine/adapters/testing"
 import { createEngine } from "@payments-engine/core"
 import Database from "better-sqlite3"
 import pg from "pg"
 import { type HttpBudget, type HttpMeasurement, httpWarmUp, measureHttpPath } from "./http-path.ts"
-import { payInProcess, setUpPayer } from "./payer.ts"
 
 const payments = Number(process.env.BENCH_PAYMENTS ?? 2000)
 /** Each figure is the best of this many runs: the machine's noise only ever slows a run down. */

@@ -6,10 +6,10 @@ import {
   createSandboxPaymentProvider,
   openStorageFromUrl,
   randomIds,
-  sandboxExamples,
   scryptHasher,
   systemClock,
 } from "@payments-engine/adapters"
+import { paymentRequest, quoteRequest, setUpPayer } from "@payments-engine/adapters/testing"
 import { createEngine, type Engine } from "@payments-engine/core"
 import pg from "pg"
 import { afterAll, describe, expect, it } from "vitest"
@@ -55,29 +55,13 @@ const queuePayments = async (databaseUrl: string, count: number): Promise<Array<
     paymentProvider: createSandboxPaymentProvider(),
     bankLinker: createSandboxBankLinker(),
   })
-  const workspace = await engine.access.ensureWorkspace("crash")
-  const actor = { workspaceId: workspace.id, scope: "write" } as const
-  const company = await engine.companies.create(actor, { name: "Payer", country: "US", default_currency: "USD" })
-  const entity = await engine.entities.create(actor, company.id, { name: "Payer", country_alpha2: "US" })
-  const recipient = await engine.recipients.create(actor, company.id, { name: "Payee" })
-  const account = await engine.bankAccounts.createForRecipient(actor, company.id, recipient.id, {
-    entity_id: entity.id,
-    beneficiary_details: sandboxExamples.US_ACH,
-  })
-  const funding = await engine.fundingAccounts.link(actor, entity.id, {})
+  const payer = await setUpPayer(engine, "crash")
   const ids: Array<string> = []
   for (let i = 0; i < count; i++) {
-    const quote = await engine.quotes.create(actor, company.id, {
-      quote: {
-        from_profile_id: funding.payment_profiles[0]!.id,
-        to_profile_id: account.payment_profiles[0]!.id,
-        instructed_amount: { amount: 10 + i, currency: "USD" },
-      },
-    })
-    const { payment } = await engine.payments.create(actor, company.id, {
-      payment_instruction: { payment_quote_id: quote.id, reason: "goods_purchased", idempotency_key: `crash-${i}` },
-    })
-    ids.push(payment.id)
+    const quote = await engine.quotes.create(payer.actor, payer.companyId, quoteRequest(payer, i))
+    ids.push(
+      (await engine.payments.create(payer.actor, payer.companyId, paymentRequest(quote.id, i, "crash"))).payment.id,
+    )
   }
   await engine.close()
   return ids

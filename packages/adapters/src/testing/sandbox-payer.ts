@@ -1,5 +1,5 @@
-import { sandboxExamples } from "@payments-engine/adapters"
 import type { Actor, Engine } from "@payments-engine/core"
+import { sandboxExamples } from "../sandbox/index.ts"
 
 /** A workspace that can pay: one company, a funding profile to pay from and a recipient's profile to pay to. */
 export interface Payer {
@@ -10,8 +10,9 @@ export interface Payer {
 }
 
 /**
- * Sets up a {@link Payer} in workspace `workspace` through the engine's Promise API: company,
- * entity, recipient with a US ACH account, and a sandbox funding account.
+ * Sets up a {@link Payer} in workspace `workspace` through the engine's Promise API, on the
+ * sandbox providers: company, entity, recipient with a US ACH account, and a funding account.
+ * For benchmarks and tests that need payments, not their set-up.
  *
  * @example
  * const payer = await setUpPayer(engine, "bench")
@@ -20,8 +21,8 @@ export interface Payer {
 export const setUpPayer = async (engine: Engine, workspace: string): Promise<Payer> => {
   const { id: workspaceId } = await engine.access.ensureWorkspace(workspace)
   const actor: Actor = { workspaceId, scope: "write" }
-  const company = await engine.companies.create(actor, { name: "Bench Inc", country: "US", default_currency: "USD" })
-  const entity = await engine.entities.create(actor, company.id, { name: "Bench Inc", country_alpha2: "US" })
+  const company = await engine.companies.create(actor, { name: "Payer Inc", country: "US", default_currency: "USD" })
+  const entity = await engine.entities.create(actor, company.id, { name: "Payer Inc", country_alpha2: "US" })
   const recipient = await engine.recipients.create(actor, company.id, { name: "Supplier" })
   const account = await engine.bankAccounts.createForRecipient(actor, company.id, recipient.id, {
     entity_id: entity.id,
