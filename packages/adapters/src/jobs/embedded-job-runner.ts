@@ -69,6 +69,9 @@ export interface EmbeddedJobQueue {
  */
 export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
   const listeners = new Set<() => void>()
+  const wakeAll = () => {
+    for (const wake of listeners) wake()
+  }
   let turn: Promise<unknown> = Promise.resolve()
   /**
    * Runs `work` when no other runner of this storage is in a round. A round reads due jobs in a
@@ -125,7 +128,8 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
       for (const kind of handlers.kinds) {
         if (kind.schedule === undefined) continue
         const every = kind.schedule.everyMs
-        const runAt = new Date(Math.ceil(now.getTime() / every) * every)
+        // The next slot strictly after now: a slot that has just run is not queued again.
+        const runAt = new Date((Math.floor(now.getTime() / every) + 1) * every)
         await table.enqueue({
           id: `job_schedule_${kind.kind}_${runAt.getTime()}`,
           kind: kind.kind,
@@ -196,7 +200,11 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
           const report = await round()
           ran += report.ran
           failed += report.failed
-          if (report.ran === 0) return { ran, failed }
+          if (report.ran === 0) {
+            // The started runners look again: a scheduled kind that just ran needs its next slot.
+            if (ran > 0) wakeAll()
+            return { ran, failed }
+          }
         }
         throw new Error(`jobs still due after ${maxRounds} rounds of ${batchSize}: is a job failing to settle?`)
       },
@@ -209,12 +217,7 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
     }
   }
 
-  return {
-    createRunner,
-    notify: () => {
-      for (const wake of listeners) wake()
-    },
-  }
+  return { createRunner, notify: wakeAll }
 }
 
 /** A job's failure as stored: a short description, never a payload or a provider's response. */

@@ -1,4 +1,5 @@
 import { Effect, Either, type ParseResult, Schema } from "effect"
+import type { DomainError } from "../errors.ts"
 import type { JobHandlers, JobKind } from "../ports/job-runner.ts"
 import type { Idempotency } from "../services/idempotency.ts"
 import type { Payments } from "../services/payments.ts"
@@ -39,7 +40,7 @@ export interface JobServices {
   readonly idempotency: Pick<Idempotency, "purgeExpired">
 }
 
-type Handlers = { readonly [K in JobKindName]: (payload: JobPayload<K>) => Effect.Effect<unknown, unknown> }
+type Handlers = { readonly [K in JobKindName]: (payload: JobPayload<K>) => Effect.Effect<unknown, DomainError> }
 
 /** A payload that does not decode is a defect of whoever queued it: retrying cannot help. */
 export class UndecodableJob extends Error {
@@ -73,8 +74,9 @@ export const jobCatalogue = (services: JobServices): JobHandlers => {
       if (!isKind(kind)) throw new UndecodableJob(`unknown job kind ${kind}`)
       const decoded = decoders[kind](payload)
       if (Either.isLeft(decoded)) throw new UndecodableJob(`undecodable ${kind} payload`)
-      const handler = handlers[kind] as (payload: unknown) => Effect.Effect<unknown, unknown>
-      await runToPromise(handler(decoded.right).pipe(Effect.asVoid) as Effect.Effect<void, never>)
+      // The decoder of `kind` made the payload, so it is the payload of `kind`'s handler.
+      const handler = handlers[kind] as (payload: unknown) => Effect.Effect<unknown, DomainError>
+      await runToPromise(handler(decoded.right).pipe(Effect.asVoid))
     },
   }
 }

@@ -1,0 +1,51 @@
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
+import { ProviderFailure } from "../errors.ts"
+import { jobCatalogue, UndecodableJob } from "./job-catalogue.ts"
+
+const catalogue = (calls: Array<string>) =>
+  jobCatalogue({
+    payments: {
+      execute: (paymentId, workspaceId) => {
+        calls.push(`execute ${paymentId} ${workspaceId}`)
+        return paymentId === "pay_down"
+          ? Effect.fail(new ProviderFailure({ field: "base", message: "down" }))
+          : Effect.succeed("completed" as const)
+      },
+    },
+    idempotency: {
+      purgeExpired: () => {
+        calls.push("purge")
+        return Effect.succeed(0)
+      },
+    },
+  })
+
+describe("the job catalogue", () => {
+  it("runs a kind's handler with the payload its schema decodes", async () => {
+    const calls: Array<string> = []
+    await catalogue(calls).run("execute_payment", { payment_id: "pay_1", workspace_id: "ws_1" })
+    await catalogue(calls).run("purge_idempotency", {})
+    expect(calls).toEqual(["execute pay_1 ws_1", "purge"])
+  })
+
+  it("rejects, without running anything, a kind it does not know or a payload its schema refuses", async () => {
+    const calls: Array<string> = []
+    await expect(catalogue(calls).run("mine_bitcoin", {})).rejects.toBeInstanceOf(UndecodableJob)
+    await expect(catalogue(calls).run("execute_payment", { payment_id: 7 })).rejects.toBeInstanceOf(UndecodableJob)
+    expect(calls).toEqual([])
+  })
+
+  it("rejects with the handler's domain error, so the runner retries", async () => {
+    await expect(
+      catalogue([]).run("execute_payment", { payment_id: "pay_down", workspace_id: "ws_1" }),
+    ).rejects.toBeInstanceOf(ProviderFailure)
+  })
+
+  it("tells runners the hourly schedule of the idempotency purge", () => {
+    expect(catalogue([]).kinds).toContainEqual({
+      kind: "purge_idempotency",
+      schedule: { cron: "0 * * * *", everyMs: 3_600_000 },
+    })
+  })
+})
