@@ -16,7 +16,7 @@ import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, 
 import { type Actor, requireWrite } from "./actor.ts"
 import { findLiveCompany } from "./companies.ts"
 import { decodeBody } from "./decode-body.ts"
-import { appendEvents, unixSeconds } from "./events.ts"
+import { appendEvents, bankAccountEventPayload, paymentProfileEventPayload } from "./events.ts"
 import type { MoneyPorts } from "./money-ports.ts"
 import { providerCall } from "./provider-call.ts"
 import { inTransaction, type Lifted } from "./transaction.ts"
@@ -150,21 +150,21 @@ export const storeNewBankAccount = (
   profile: PaymentProfileRecord,
 ): Effect.Effect<BankAccount> => {
   const created = toBankAccount(account, [profile])
-  const timestamp = unixSeconds(ports.clock.now())
-  const event = (name: string, resourceId: string, data: unknown) => ({
-    workspaceId,
-    companyId: account.company_id,
-    event: name,
-    resourceId,
-    payload: { event: name, timestamp, data },
-  })
+  const now = ports.clock.now()
+  const owner = { workspaceId, companyId: account.company_id }
   return inTransaction(ports.storage, (tx) =>
     Effect.gen(function* () {
       yield* tx.bankAccounts.insert(account)
       yield* tx.paymentProfiles.insert(profile)
       yield* appendEvents(ports, tx, [
-        event("BankAccountEvents::CreatedEvent", account.id, created),
-        event("PaymentProfileEvents::CreatedEvent", profile.id, toPaymentProfile(profile)),
+        { ...owner, payload: bankAccountEventPayload("BankAccountEvents::CreatedEvent", { now, data: created }) },
+        {
+          ...owner,
+          payload: paymentProfileEventPayload("PaymentProfileEvents::CreatedEvent", {
+            now,
+            data: toPaymentProfile(profile),
+          }),
+        },
       ])
       return created
     }),

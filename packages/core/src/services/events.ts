@@ -1,40 +1,170 @@
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
+import type { BankAccount, PaymentProfile } from "../model/bank-account.ts"
+import type { Entity } from "../model/entity.ts"
+import {
+  type WebhookEventName,
+  type WebhookEventNameOf,
+  type WebhookEventPayload,
+  webhookEventSchemas,
+} from "../model/events.ts"
+import type { PaymentInstruction } from "../model/payment.ts"
 import type { EventRecord, Repositories } from "../ports/storage/index.ts"
 import type { EnginePorts } from "./ports.ts"
 import type { Lifted } from "./transaction.ts"
 
-/** What an outbox row needs besides its id and time. */
+/**
+ * An event for the outbox: a payload of the catalogue (made by one of the builders below) and
+ * who it belongs to. The row's event name and resource id are read from the payload, so they
+ * cannot disagree with what is delivered.
+ */
 export interface OutgoingEvent {
+  readonly workspaceId: string
+  readonly companyId: string
+  /** The webhook body; encoded with its event's schema on the way to the outbox. */
+  readonly payload: WebhookEventPayload
+}
+
+/**
+ * An event whose payload was built by hand, stored as written.
+ *
+ * @deprecated Only until `services/payments.ts` builds its events with {@link paymentEventPayload};
+ * then this shape goes, and every outbox row is checked against the catalogue.
+ */
+export interface UncheckedOutgoingEvent {
   readonly workspaceId: string
   readonly companyId: string
   readonly event: string
   readonly resourceId: string
-  /** The webhook body, exactly as it will be delivered. */
   readonly payload: unknown
 }
 
-/** Appends events to the outbox, in the caller's transaction. */
+const isUnchecked = (e: OutgoingEvent | UncheckedOutgoingEvent): e is UncheckedOutgoingEvent => "event" in e
+
+/** The resource an event is about: named in the envelope, or else the data's own id. */
+const resourceIdOf = (payload: WebhookEventPayload): string =>
+  "resource_id" in payload ? payload.resource_id : payload.data.id
+
+/**
+ * The stored text of a payload: encoded with its event's schema, so the outbox holds the wire
+ * shape. A payload its schema refuses is a defect of the caller, not a domain failure.
+ */
+const encodePayload = (payload: WebhookEventPayload): string => {
+  const schema: Schema.Schema.AnyNoContext = webhookEventSchemas[payload.event]
+  return JSON.stringify(Schema.encodeUnknownSync(schema)(payload))
+}
+
+/**
+ * Appends events to the outbox, in the caller's transaction.
+ *
+ * @example
+ * yield* appendEvents(ports, tx, [
+ *   { workspaceId, companyId, payload: bankAccountEventPayload("BankAccountEvents::CreatedEvent", { now, data }) },
+ * ])
+ */
 export const appendEvents = (
   ports: Pick<EnginePorts, "ids" | "clock">,
   tx: Lifted<Repositories>,
-  events: ReadonlyArray<OutgoingEvent>,
+  events: ReadonlyArray<OutgoingEvent | UncheckedOutgoingEvent>,
 ): Effect.Effect<void> =>
   Effect.forEach(
     events,
-    (e) => {
-      const row: EventRecord = {
-        id: ports.ids.next("evt"),
-        workspace_id: e.workspaceId,
-        company_id: e.companyId,
-        event: e.event,
-        resource_id: e.resourceId,
-        payload: JSON.stringify(e.payload),
-        created_at: ports.clock.now().toISOString(),
-      }
-      return tx.events.append(row)
-    },
+    (e) =>
+      Effect.suspend(() => {
+        const [event, resourceId, payload] = isUnchecked(e)
+          ? [e.event, e.resourceId, JSON.stringify(e.payload)]
+          : [e.payload.event, resourceIdOf(e.payload), encodePayload(e.payload)]
+        const row: EventRecord = {
+          id: ports.ids.next("evt"),
+          workspace_id: e.workspaceId,
+          company_id: e.companyId,
+          event,
+          resource_id: resourceId,
+          payload,
+          created_at: ports.clock.now().toISOString(),
+        }
+        return tx.events.append(row)
+      }),
     { discard: true },
   )
 
 /** Unix seconds, the timestamp of bank-account and payment-profile webhooks. */
 export const unixSeconds = (date: Date): number => Math.floor(date.getTime() / 1000)
+
+/**
+ * The payload of event `N`, for the builders below: TypeScript cannot resolve the catalogue's
+ * mapped type while `N` is generic, so each builder's shape is checked against its schema by
+ * `model/events.test.ts` instead (every payload it makes decodes).
+ */
+const asPayload = <N extends WebhookEventName>(payload: object): WebhookEventPayload<N> =>
+  payload as WebhookEventPayload<N>
+
+/**
+ * A payment event (ISO 8601 timestamp, company and payment named beside the Payment Instruction).
+ *
+ * @example paymentEventPayload("PaymentEvents::CompletedEvent", { now, companyId, data: payment })
+ */
+export const paymentEventPayload = <N extends WebhookEventNameOf<"PaymentEvents">>(
+  event: N,
+  input: { readonly now: Date; readonly companyId: string; readonly data: PaymentInstruction },
+): WebhookEventPayload<N> =>
+  asPayload<N>({
+    event,
+    timestamp: input.now.toISOString(),
+    company_id: input.companyId,
+    resource_id: input.data.id,
+    data: input.data,
+  })
+
+/**
+ * A bank-account event (Unix-seconds timestamp, the Bank Account as data).
+ *
+ * @example bankAccountEventPayload("BankAccountEvents::CreatedEvent", { now, data: account })
+ */
+export const bankAccountEventPayload = <N extends WebhookEventNameOf<"BankAccountEvents">>(
+  event: N,
+  input: { readonly now: Date; readonly data: BankAccount },
+): WebhookEventPayload<N> => asPayload<N>({ event, timestamp: unixSeconds(input.now), data: input.data })
+
+/**
+ * A payment-profile event (Unix-seconds timestamp, the Payment Profile as data).
+ *
+ * @example paymentProfileEventPayload("PaymentProfileEvents::CreatedEvent", { now, data: profile })
+ */
+export const paymentProfileEventPayload = <N extends WebhookEventNameOf<"PaymentProfileEvents">>(
+  event: N,
+  input: { readonly now: Date; readonly data: PaymentProfile },
+): WebhookEventPayload<N> => asPayload<N>({ event, timestamp: unixSeconds(input.now), data: input.data })
+
+/**
+ * The batch digest (ISO 8601 timestamp, the batch as resource, no actor).
+ *
+ * @example paymentBatchEventPayload({ now, companyId, batchId })
+ */
+export const paymentBatchEventPayload = (input: {
+  readonly now: Date
+  readonly companyId: string
+  readonly batchId: string
+}): WebhookEventPayload<"PaymentBatchCompletedEvent"> => ({
+  event: "PaymentBatchCompletedEvent",
+  timestamp: input.now.toISOString(),
+  company_id: input.companyId,
+  resource_id: input.batchId,
+  actor_id: null,
+})
+
+/**
+ * An entity event (ISO 8601 timestamp, company and entity named beside the Entity).
+ *
+ * @example entityEventPayload("entity.created", { now, data: entity })
+ */
+export const entityEventPayload = <N extends WebhookEventNameOf<"EntityEvents">>(
+  event: N,
+  input: { readonly now: Date; readonly data: Entity },
+): WebhookEventPayload<N> =>
+  asPayload<N>({
+    event,
+    timestamp: input.now.toISOString(),
+    company_id: input.data.company_id,
+    resource_id: input.data.id,
+    data: input.data,
+  })
