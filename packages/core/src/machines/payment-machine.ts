@@ -1,4 +1,5 @@
 import { setup } from "xstate"
+import type { WebhookEventNameOf } from "../model/events.ts"
 import type { StoredMachine } from "./stored-machine.ts"
 
 /** Statuses of a payment instruction. */
@@ -25,7 +26,7 @@ export interface PaymentContext {
 const paymentMachineV1 = setup({
   types: { events: {} as PaymentEvent, context: {} as PaymentContext, input: {} as PaymentContext },
   actions: {
-    emit: (_, _params: { readonly event: string }) => {},
+    emit: (_, _params: { readonly event: WebhookEventNameOf<"PaymentEvents"> }) => {},
     enqueue: (_, _params: { readonly job: string }) => {},
   },
   // A payment in a batch reports through its batch (DECISIONS) and runs when its batch does.

@@ -1,5 +1,6 @@
 import { type AnyStateMachine, type EventObject, initialTransition, transition } from "xstate"
 import type { JobKindName } from "../jobs/job-catalogue.ts"
+import type { WebhookEventName } from "../model/events.ts"
 
 /**
  * What a transition implies besides its new status, for the service to carry out in the same
@@ -7,7 +8,7 @@ import type { JobKindName } from "../jobs/job-catalogue.ts"
  * another aggregate that the machine names and the service knows how to write.
  */
 export type MachineAction =
-  | { readonly type: "emit"; readonly event: string }
+  | { readonly type: "emit"; readonly event: WebhookEventName }
   | { readonly type: "enqueue"; readonly job: JobKindName }
   | { readonly type: "activate_entity_integration" }
 
@@ -51,7 +52,7 @@ const toActions = (actions: ReadonlyArray<{ readonly type: string; readonly para
     const params = (action.params ?? {}) as Record<string, unknown>
     switch (action.type) {
       case "emit":
-        return [{ type: "emit", event: String(params.event) }]
+        return [{ type: "emit", event: params.event as WebhookEventName }]
       case "enqueue":
         return [{ type: "enqueue", job: params.job as JobKindName }]
       case "activate_entity_integration":

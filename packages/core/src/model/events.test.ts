@@ -267,10 +267,10 @@ describe("appendEvents", () => {
     const { tx } = recordingTx()
     const typeOnly = () =>
       appendEvents(ports, tx, [
-        // @ts-expect-error a bank-account event carries a Bank Account, not a Payment Profile
         {
           workspaceId: "ws_1",
           companyId: "co_1",
+          // @ts-expect-error a bank-account event carries a Bank Account, not a Payment Profile
           payload: { event: "BankAccountEvents::CreatedEvent", timestamp: 1, data },
         },
       ])

@@ -24,22 +24,6 @@ export interface OutgoingEvent {
   readonly payload: WebhookEventPayload
 }
 
-/**
- * An event whose payload was built by hand, stored as written.
- *
- * @deprecated Only until `services/payments.ts` builds its events with {@link paymentEventPayload};
- * then this shape goes, and every outbox row is checked against the catalogue.
- */
-export interface UncheckedOutgoingEvent {
-  readonly workspaceId: string
-  readonly companyId: string
-  readonly event: string
-  readonly resourceId: string
-  readonly payload: unknown
-}
-
-const isUnchecked = (e: OutgoingEvent | UncheckedOutgoingEvent): e is UncheckedOutgoingEvent => "event" in e
-
 /** The resource an event is about: named in the envelope, or else the data's own id. */
 const resourceIdOf = (payload: WebhookEventPayload): string =>
   "resource_id" in payload ? payload.resource_id : payload.data.id
@@ -64,22 +48,19 @@ const encodePayload = (payload: WebhookEventPayload): string => {
 export const appendEvents = (
   ports: Pick<EnginePorts, "ids" | "clock">,
   tx: Lifted<Repositories>,
-  events: ReadonlyArray<OutgoingEvent | UncheckedOutgoingEvent>,
+  events: ReadonlyArray<OutgoingEvent>,
 ): Effect.Effect<void> =>
   Effect.forEach(
     events,
     (e) =>
       Effect.suspend(() => {
-        const [event, resourceId, payload] = isUnchecked(e)
-          ? [e.event, e.resourceId, JSON.stringify(e.payload)]
-          : [e.payload.event, resourceIdOf(e.payload), encodePayload(e.payload)]
         const row: EventRecord = {
           id: ports.ids.next("evt"),
           workspace_id: e.workspaceId,
           company_id: e.companyId,
-          event,
-          resource_id: resourceId,
-          payload,
+          event: e.payload.event,
+          resource_id: resourceIdOf(e.payload),
+          payload: encodePayload(e.payload),
           created_at: ports.clock.now().toISOString(),
         }
         return tx.events.append(row)

@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { type Forbidden, Invalid, NotFound, type ProviderFailure } from "../errors.ts"
 import { type PaymentEvent, paymentMachine, paymentStatuses } from "../machines/payment-machine.ts"
 import { begin, decide, type MachineAction } from "../machines/stored-machine.ts"
+import { type WebhookEventName, type WebhookEventNameOf, webhookEventCatalogue } from "../model/events.ts"
 import { PaymentFields, type PaymentInstruction } from "../model/payment.ts"
 import type {
   CompanyRecord,
@@ -16,12 +17,15 @@ import { type Actor, requireWrite } from "./actor.ts"
 import { toPaymentProfile } from "./bank-accounts.ts"
 import { findLiveCompany } from "./companies.ts"
 import { decodeWrapped } from "./decode-body.ts"
-import { appendEvents } from "./events.ts"
+import { appendEvents, paymentEventPayload } from "./events.ts"
 import { enqueueJob } from "./jobs-queue.ts"
 import type { MoneyPorts } from "./money-ports.ts"
 import { providerCall } from "./provider-call.ts"
 import { checkQuoteProfiles } from "./quotes.ts"
 import { inTransaction, type Lifted } from "./transaction.ts"
+
+const isPaymentEvent = (event: WebhookEventName): event is WebhookEventNameOf<"PaymentEvents"> =>
+  Object.hasOwn(webhookEventCatalogue.PaymentEvents, event)
 
 const paymentNotFound = () =>
   new NotFound({ field: "id", message: "Payment Instruction not found or not accessible in this workspace" })
@@ -74,25 +78,15 @@ const paymentEvent = (
   tx: Lifted<Repositories>,
   company: Pick<CompanyRecord, "id" | "workspace_id">,
   row: PaymentRecord,
-  event: string,
+  event: WebhookEventName,
 ) =>
   Effect.gen(function* () {
+    if (!isPaymentEvent(event)) {
+      return yield* Effect.dieMessage(`the payment machine emitted ${event}, which is not a payment event`)
+    }
     const [data] = yield* withProfiles(tx, [row])
-    yield* appendEvents(ports, tx, [
-      {
-        workspaceId: company.workspace_id,
-        companyId: company.id,
-        event,
-        resourceId: row.id,
-        payload: {
-          event,
-          timestamp: ports.clock.now().toISOString(),
-          company_id: company.id,
-          resource_id: row.id,
-          data,
-        },
-      },
-    ])
+    const payload = paymentEventPayload(event, { now: ports.clock.now(), companyId: company.id, data: data! })
+    yield* appendEvents(ports, tx, [{ workspaceId: company.workspace_id, companyId: company.id, payload }])
   })
 
 /** The result of a create: a new payment (201) or the one an earlier call with the key made (200). */
