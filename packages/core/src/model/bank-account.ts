@@ -1,13 +1,29 @@
 import { Schema } from "effect"
 import { required, Text, Timestamp } from "./fields.ts"
 
+/** Statuses of a payment profile; the storage port's records use the same list. */
+export const ProfileStatus = Schema.Literal("active", "inactive", "draft", "failed")
+export type ProfileStatus = typeof ProfileStatus.Type
+
+/** What a payment profile is used for. */
+export const UsageType = Schema.Literal("credit", "debit", "balance", "internal_account")
+export type UsageType = typeof UsageType.Type
+
+/** Who owns a bank account: an entity (funding accounts) or a recipient (`Counterparty`). */
+export const OwnerType = Schema.Literal("Entity", "Counterparty")
+export type OwnerType = typeof OwnerType.Type
+
+/** How an account number is written. */
+export const AccountNumberType = Schema.Literal("other", "iban")
+export type AccountNumberType = typeof AccountNumberType.Type
+
 /** A payment capability of a bank account. */
 export const PaymentProfile = Schema.Struct({
   id: Schema.String,
-  status: Schema.Literal("active", "inactive", "draft", "failed"),
+  status: ProfileStatus,
   payment_method: Schema.String,
   currency: Schema.String,
-  usage_type: Schema.Literal("credit", "debit", "balance", "internal_account"),
+  usage_type: UsageType,
   created_at: Timestamp,
   updated_at: Timestamp,
 }).annotations({ identifier: "PaymentProfile" })
@@ -22,7 +38,7 @@ export type PaymentProfileSummary = typeof PaymentProfileSummary.Type
 export const AccountDetail = Schema.Struct({
   id: Schema.String,
   account_number_mask: Schema.String.annotations({ description: "masked; the full number is never returned" }),
-  account_number_type: Schema.Literal("other", "iban"),
+  account_number_type: AccountNumberType,
   created_at: Timestamp,
   updated_at: Timestamp,
 }).annotations({ identifier: "AccountDetail" })
@@ -51,7 +67,7 @@ export const BankAccount = Schema.Struct({
   currency: Schema.String,
   current_balance: Schema.String,
   last_synced_at: Schema.NullOr(Timestamp),
-  owner_type: Schema.Literal("Entity", "Counterparty"),
+  owner_type: OwnerType,
   owner_id: Schema.String,
   created_at: Timestamp,
   updated_at: Timestamp,

@@ -1,6 +1,10 @@
 import { Schema } from "effect"
 import { countryCode, currencyCode, NonBlank, required, Timestamp } from "./fields.ts"
 
+/** How a company came to exist; only `api_client` companies may be deleted. Stored, never on the wire. */
+export const CompanyRole = Schema.Literal("api_client", "platform")
+export type CompanyRole = typeof CompanyRole.Type
+
 /** A company as the API returns it. */
 export const Company = Schema.Struct({
   id: Schema.String,

@@ -29,12 +29,18 @@ export const featureMessages = {
   statusRaced: "Application status was changed by another request; fetch it and try again",
 } as const
 
+/**
+ * Statuses of an entity feature, from the feature machine's list; the machine's `FeatureStatus`
+ * type and the storage port's `FeatureStatusValue` are its type.
+ */
+export const FeatureStatusSchema = Schema.Literal(...featureStatuses)
+
 /** An entity feature (an enablement application) as the API returns it. */
 export const Feature = Schema.Struct({
   feature_identifier: Schema.Literal(...featureIdentifiers),
   feature_name: Schema.String.annotations({ description: "human-readable name", examples: ["Multi-Currency Account"] }),
   application_id: Schema.String.annotations({ description: "identifies this enablement" }),
-  status: Schema.Literal(...featureStatuses),
+  status: FeatureStatusSchema,
 }).annotations({ identifier: "Feature" })
 export type Feature = typeof Feature.Type
 

@@ -29,6 +29,12 @@ export const paymentReasons = [
   "other_services",
 ] as const
 
+/**
+ * Statuses of a payment instruction, from the payment machine's list; the machine's
+ * `PaymentStatus` type and the storage port's `PaymentStatusValue` are its type.
+ */
+export const PaymentStatusSchema = Schema.Literal(...paymentStatuses)
+
 /** A payment instruction. `idempotency_key` is left out of the create response. */
 export const PaymentInstruction = Schema.Struct({
   id: Schema.String,
@@ -37,7 +43,7 @@ export const PaymentInstruction = Schema.Struct({
   instructed_amount: Schema.String,
   instructed_amount_currency: Schema.String,
   reason: Schema.Literal(...paymentReasons),
-  status: Schema.Literal(...paymentStatuses),
+  status: PaymentStatusSchema,
   credit_note: Schema.optional(Schema.String),
   debit_note: Schema.optional(Schema.String),
   from_profile: PaymentProfile,

@@ -2,6 +2,10 @@ import { Schema } from "effect"
 import { PaymentProfileSummary } from "./bank-account.ts"
 import { required, Text, Timestamp } from "./fields.ts"
 
+/** Whether the fee is taken from the amount sent (`net`) or added to it (`gross`). */
+export const FeeStrategy = Schema.Literal("net", "gross")
+export type FeeStrategy = typeof FeeStrategy.Type
+
 /** A priced, single-use offer to move money between two profiles, valid 15 minutes. */
 export const Quote = Schema.Struct({
   id: Schema.String,
@@ -17,7 +21,7 @@ export const Quote = Schema.Struct({
   }),
   fee: Schema.String,
   fee_currency: Schema.String,
-  fee_strategy: Schema.Literal("net", "gross"),
+  fee_strategy: FeeStrategy,
   expires_at: Timestamp,
   expected_completion_date: Schema.String.annotations({ description: "YYYY-MM-DD" }),
   from_profile: PaymentProfileSummary,
@@ -39,7 +43,7 @@ export const QuoteFields = Schema.Struct({
     "Instructed amount is required",
   ),
   fee_strategy: Schema.optional(
-    Schema.Literal("net", "gross").annotations({
+    FeeStrategy.annotations({
       message: () => ({ message: "must be one of: net, gross", override: true }),
     }),
   ),

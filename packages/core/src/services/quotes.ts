@@ -1,7 +1,7 @@
 import { Effect, Either } from "effect"
 import { type Forbidden, Invalid, type NotFound, ProviderFailure } from "../errors.ts"
 import type { PaymentProfileSummary } from "../model/bank-account.ts"
-import { type Quote, QuoteFields } from "../model/quote.ts"
+import { type FeeStrategy, type Quote, QuoteFields } from "../model/quote.ts"
 import { type Decimal, decimal, formatDecimal, parseDecimal } from "../money/decimal.ts"
 import type { PaymentProfileRecord, QuoteRecord, Repositories } from "../ports/storage/index.ts"
 import { expectedCompletionDate } from "../rules/expected-completion.ts"
@@ -76,7 +76,7 @@ interface QuoteRequest {
   readonly to: PaymentProfileRecord
   readonly amount: Decimal
   readonly currency: string
-  readonly strategy: "net" | "gross"
+  readonly strategy: FeeStrategy
 }
 
 /** Use cases of quotes. */

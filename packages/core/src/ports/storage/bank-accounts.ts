@@ -1,3 +1,4 @@
+import type { AccountNumberType, OwnerType, ProfileStatus, UsageType } from "../../model/bank-account.ts"
 import type { Slice, Window } from "./index.ts"
 
 /**
@@ -6,13 +7,13 @@ import type { Slice, Window } from "./index.ts"
  * timestamps as text, lists in id order, outcomes of conditional writes read from the write).
  */
 
-export type OwnerType = "Entity" | "Counterparty"
+export type { OwnerType, ProfileStatus, UsageType }
 
 export interface AccountDetailRecord {
   readonly id: string
   /** Only the last four characters are kept; the full number never reaches storage. */
   readonly account_number_mask: string
-  readonly account_number_type: "other" | "iban"
+  readonly account_number_type: AccountNumberType
   readonly created_at: string
   readonly updated_at: string
 }
@@ -63,9 +64,6 @@ export interface BankAccountRepository {
   /** Accounts of these owners, in id order (to embed in recipients). */
   listByOwners(ownerType: OwnerType, ownerIds: ReadonlyArray<string>): Promise<ReadonlyArray<BankAccountRecord>>
 }
-
-export type ProfileStatus = "active" | "inactive" | "draft" | "failed"
-export type UsageType = "credit" | "debit" | "balance" | "internal_account"
 
 export interface PaymentProfileRecord {
   readonly id: string

@@ -1,7 +1,7 @@
+import type { CompanyRole } from "../../model/company.ts"
 import type { Slice, Window } from "./index.ts"
 
-/** How a company came to exist; only `api_client` companies may be deleted. */
-export type CompanyRole = "api_client" | "platform"
+export type { CompanyRole }
 
 export interface CompanyRecord {
   readonly id: string
