@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import type { BankAccountRecord, PaymentProfileRecord } from "../ports/storage/index.ts"
 import { required, Text, Timestamp } from "./fields.ts"
 
 /** Statuses of a payment profile; the storage port's records use the same list. */
@@ -87,3 +88,39 @@ export const BankAccountCreate = Schema.Struct({
   ),
 }).annotations({ identifier: "BankAccountCreate" })
 export type BankAccountCreate = typeof BankAccountCreate.Type
+
+/** A stored payment profile as the API returns it. */
+export const toPaymentProfile = (row: PaymentProfileRecord): PaymentProfile => ({
+  id: row.id,
+  status: row.status,
+  payment_method: row.payment_method,
+  currency: row.currency,
+  usage_type: row.usage_type,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+})
+
+/** A stored bank account with its profiles (`profiles` may hold other accounts' too). */
+export const toBankAccount = (row: BankAccountRecord, profiles: ReadonlyArray<PaymentProfileRecord>): BankAccount => ({
+  id: row.id,
+  currency: row.currency,
+  current_balance: row.current_balance,
+  last_synced_at: row.last_synced_at,
+  owner_type: row.owner_type,
+  owner_id: row.owner_id,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+  account_details: row.account_details.map((d) => ({ ...d })),
+  routing_details: row.routing_details.map((d) => ({ ...d })),
+  party_address: row.party_address === null ? null : { ...row.party_address },
+  payment_profiles: profiles.filter((p) => p.bank_account_id === row.id).map(toPaymentProfile),
+})
+
+/** A stored payment profile as quotes and payments embed it. */
+export const toProfileSummary = (row: PaymentProfileRecord): PaymentProfileSummary => ({
+  id: row.id,
+  status: row.status,
+  payment_method: row.payment_method,
+  currency: row.currency,
+  usage_type: row.usage_type,
+})

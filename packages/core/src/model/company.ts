@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import type { CompanyRecord } from "../ports/storage/index.ts"
 import { countryCode, currencyCode, NonBlank, required, Timestamp } from "./fields.ts"
 
 /** How a company came to exist; only `api_client` companies may be deleted. Stored, never on the wire. */
@@ -34,3 +35,13 @@ export const CompanyUpdate = Schema.Struct({
   default_currency: Schema.optional(defaultCurrency),
 }).annotations({ identifier: "CompanyUpdate" })
 export type CompanyUpdate = typeof CompanyUpdate.Type
+
+/** A stored company as the API returns it. */
+export const toCompany = (row: CompanyRecord): Company => ({
+  id: row.id,
+  name: row.name,
+  country: row.country,
+  default_currency: row.default_currency,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+})

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import type { EntityRecord } from "../ports/storage/index.ts"
 import { countryCode, NonBlank, required, Timestamp } from "./fields.ts"
 
 /** An entity (the legal entity of a company) as the API returns it. */
@@ -34,3 +35,13 @@ export const EntityDeleted = Schema.Struct({
   message: Schema.String,
 }).annotations({ identifier: "EntityDeleted" })
 export type EntityDeleted = typeof EntityDeleted.Type
+
+/** A stored entity as the API returns it. */
+export const toEntity = (row: EntityRecord): Entity => ({
+  id: row.id,
+  name: row.name,
+  country_alpha2: row.country_alpha2,
+  company_id: row.company_id,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+})

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { featureStatuses } from "../machines/feature-machine.ts"
+import type { FeatureRecord } from "../ports/storage/index.ts"
 import { required } from "./fields.ts"
 
 /** The features an entity can enable; the spec has one. */
@@ -65,3 +66,14 @@ export const FeatureStatusChange = Schema.Struct({
   ),
 }).annotations({ identifier: "FeatureStatusChange" })
 export type FeatureStatusChange = typeof FeatureStatusChange.Type
+
+/** A stored feature as the API returns it, named from its identifier. */
+export const toFeature = (row: FeatureRecord): Feature => {
+  const identifier = row.feature_identifier as FeatureIdentifier
+  return {
+    feature_identifier: identifier,
+    feature_name: featureNames[identifier],
+    application_id: row.application_id,
+    status: row.status,
+  }
+}

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { paymentStatuses } from "../machines/payment-machine.ts"
-import { PaymentProfile } from "./bank-account.ts"
+import type { PaymentProfileRecord, PaymentRecord } from "../ports/storage/index.ts"
+import { PaymentProfile, toPaymentProfile } from "./bank-account.ts"
 import { required, Text, Timestamp } from "./fields.ts"
 
 /** Purposes a payment may declare, exactly as the spec lists them. */
@@ -80,3 +81,34 @@ export type PaymentFields = typeof PaymentFields.Type
 export const PaymentCreate = Schema.Struct({
   payment_instruction: required(PaymentFields, "Payment instruction is required"),
 }).annotations({ identifier: "PaymentCreate" })
+
+/**
+ * A stored payment as the API returns it; `profiles` must hold its two profiles (a missing one is
+ * a broken store, thrown). The create response leaves `idempotency_key` out.
+ */
+export const toPayment = (
+  row: PaymentRecord,
+  profiles: ReadonlyArray<PaymentProfileRecord>,
+  options: { withIdempotencyKey: boolean },
+): PaymentInstruction => {
+  const profile = (id: string) => {
+    const found = profiles.find((p) => p.id === id)
+    if (!found) throw new Error(`payment ${row.id} refers to missing profile ${id}`)
+    return toPaymentProfile(found)
+  }
+  return {
+    id: row.id,
+    ...(options.withIdempotencyKey ? { idempotency_key: row.idempotency_key } : {}),
+    quote_id: row.quote_id,
+    instructed_amount: row.instructed_amount,
+    instructed_amount_currency: row.instructed_currency,
+    reason: row.reason as PaymentInstruction["reason"],
+    status: row.status,
+    ...(row.credit_note === null ? {} : { credit_note: row.credit_note }),
+    ...(row.debit_note === null ? {} : { debit_note: row.debit_note }),
+    from_profile: profile(row.from_profile_id),
+    to_profile: profile(row.to_profile_id),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  }
+}

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import type { RecipientRecord } from "../ports/storage/index.ts"
 import { BankAccount } from "./bank-account.ts"
 import { NonBlank, required, Text, Timestamp } from "./fields.ts"
 
@@ -25,3 +26,13 @@ export const RecipientCreate = Schema.Struct({
   email: Schema.optional(Schema.NullOr(Email)),
 }).annotations({ identifier: "RecipientCreate" })
 export type RecipientCreate = typeof RecipientCreate.Type
+
+/** A stored recipient as the API returns it, with its accounts among `accounts` (none for a new one). */
+export const toRecipient = (row: RecipientRecord, accounts: ReadonlyArray<BankAccount> = []): Recipient => ({
+  id: row.id,
+  name: row.name,
+  email: row.email,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+  bank_accounts: accounts.filter((account) => account.owner_id === row.id),
+})

@@ -4,10 +4,10 @@ import type { BankAccount } from "../model/bank-account.ts"
 import { Text } from "../model/fields.ts"
 import type { BankAccountRecord, PaymentProfileRecord } from "../ports/storage/index.ts"
 import { type Actor, requireWrite } from "./actor.ts"
-import { storeNewBankAccount } from "./bank-accounts.ts"
 import { decodeBody } from "./decode-body.ts"
 import type { MoneyPorts } from "./money-ports.ts"
 import { providerCall } from "./provider-call.ts"
+import { storeNewBankAccount } from "./store-bank-account.ts"
 import { inTransaction } from "./transaction.ts"
 
 /** Body of the sandbox helper that links a funding account: optionally which test bank. */

@@ -6,56 +6,27 @@ import {
   paymentMachineVersion,
   paymentStatuses,
 } from "../machines/payment-machine.ts"
-import { PaymentFields, type PaymentInstruction } from "../model/payment.ts"
+import { PaymentFields, type PaymentInstruction, toPayment } from "../model/payment.ts"
 import type {
   CompanyRecord,
   PaymentFilter,
-  PaymentProfileRecord,
   PaymentRecord,
   PaymentStatusValue,
   Repositories,
 } from "../ports/storage/index.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
+import { checkQuoteProfiles } from "../rules/quote-profiles.ts"
 import { type Actor, requireWrite } from "./actor.ts"
-import { toPaymentProfile } from "./bank-accounts.ts"
-import { findLiveCompany } from "./companies.ts"
 import { decodeWrapped } from "./decode-body.ts"
 import { appendEvents } from "./events.ts"
 import { enqueueJob } from "./jobs-queue.ts"
 import type { MoneyPorts } from "./money-ports.ts"
 import { providerCall } from "./provider-call.ts"
-import { checkQuoteProfiles } from "./quotes.ts"
+import { findLiveCompany } from "./scope.ts"
 import { inTransaction, type Lifted } from "./transaction.ts"
 
 const paymentNotFound = () =>
   new NotFound({ field: "id", message: "Payment Instruction not found or not accessible in this workspace" })
-
-const toPayment = (
-  row: PaymentRecord,
-  profiles: ReadonlyArray<PaymentProfileRecord>,
-  options: { withIdempotencyKey: boolean },
-): PaymentInstruction => {
-  const profile = (id: string) => {
-    const found = profiles.find((p) => p.id === id)
-    if (!found) throw new Error(`payment ${row.id} refers to missing profile ${id}`)
-    return toPaymentProfile(found)
-  }
-  return {
-    id: row.id,
-    ...(options.withIdempotencyKey ? { idempotency_key: row.idempotency_key } : {}),
-    quote_id: row.quote_id,
-    instructed_amount: row.instructed_amount,
-    instructed_amount_currency: row.instructed_currency,
-    reason: row.reason as PaymentInstruction["reason"],
-    status: row.status,
-    ...(row.credit_note === null ? {} : { credit_note: row.credit_note }),
-    ...(row.debit_note === null ? {} : { debit_note: row.debit_note }),
-    from_profile: profile(row.from_profile_id),
-    to_profile: profile(row.to_profile_id),
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  }
-}
 
 /** Payments with their profiles, in one query for the profiles. */
 const withProfiles = (tx: Lifted<Repositories>, rows: ReadonlyArray<PaymentRecord>, withIdempotencyKey = true) =>
