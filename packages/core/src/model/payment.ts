@@ -83,6 +83,26 @@ export const PaymentCreate = Schema.Struct({
 }).annotations({ identifier: "PaymentCreate" })
 
 /**
+ * Filters of `GET /api/v1/companies/{cid}/payments`, decoded from the raw query (a repeated
+ * parameter is an array, refused); an unknown status is a 400 `status` / `Invalid status`.
+ *
+ * @example
+ * Schema.decodeUnknownSync(PaymentListQuery)({ status: "completed" })
+ */
+export const PaymentListQuery = Schema.Struct({
+  status: Schema.optional(
+    PaymentStatusSchema.annotations({
+      description: "only payments in this status",
+      message: () => ({ message: "Invalid status", override: true }),
+    }),
+  ),
+  payment_batch_id: Schema.optional(
+    Schema.String.annotations({ description: "only payments of this batch", message: () => "must be a string" }),
+  ),
+})
+export type PaymentListQuery = typeof PaymentListQuery.Type
+
+/**
  * A stored payment as the API returns it; `profiles` must hold its two profiles (a missing one is
  * a broken store, thrown). The create response leaves `idempotency_key` out.
  */

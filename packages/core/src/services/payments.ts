@@ -1,12 +1,7 @@
 import { Effect } from "effect"
 import { type Forbidden, Invalid, NotFound, type ProviderFailure } from "../errors.ts"
-import {
-  nextPaymentStatus,
-  type PaymentEvent,
-  paymentMachineVersion,
-  paymentStatuses,
-} from "../machines/payment-machine.ts"
-import { PaymentFields, type PaymentInstruction, toPayment } from "../model/payment.ts"
+import { nextPaymentStatus, type PaymentEvent, paymentMachineVersion } from "../machines/payment-machine.ts"
+import { PaymentFields, type PaymentInstruction, PaymentListQuery, toPayment } from "../model/payment.ts"
 import type {
   CompanyRecord,
   PaymentFilter,
@@ -17,7 +12,7 @@ import type {
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
 import { checkQuoteProfiles } from "../rules/quote-profiles.ts"
 import { type Actor, requireWrite } from "./actor.ts"
-import { decodeWrapped } from "./decode-body.ts"
+import { decodeQuery, decodeWrapped } from "./decode-body.ts"
 import { appendEvents } from "./events.ts"
 import { enqueueJob } from "./jobs-queue.ts"
 import type { MoneyPorts } from "./money-ports.ts"
@@ -214,22 +209,11 @@ export const makePayments = (ports: MoneyPorts) => {
     ) =>
       Effect.gen(function* () {
         const request = yield* parsePageRequest(query, pagePolicies.payments)
-        const filter: { status?: PaymentStatusValue; payment_batch_id?: string } = {}
-        if (query.status !== undefined) {
-          if (typeof query.status !== "string" || !(paymentStatuses as ReadonlyArray<string>).includes(query.status)) {
-            return yield* Effect.fail(Invalid.missing("status", "Invalid status"))
-          }
-          filter.status = query.status as PaymentStatusValue
-        }
-        if (query.payment_batch_id !== undefined) {
-          if (typeof query.payment_batch_id !== "string")
-            return yield* Effect.fail(Invalid.missing("payment_batch_id", "must be a string"))
-          filter.payment_batch_id = query.payment_batch_id
-        }
+        const filter: PaymentFilter = yield* decodeQuery(PaymentListQuery, query)
         return yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
             const company = yield* findLiveCompany(tx, actor, companyId)
-            const slice = yield* tx.payments.list(company.id, filter as PaymentFilter, {
+            const slice = yield* tx.payments.list(company.id, filter, {
               offset: pageOffset(request),
               limit: request.perPage,
             })
