@@ -89,6 +89,11 @@ export const BankAccountCreate = Schema.Struct({
 }).annotations({ identifier: "BankAccountCreate" })
 export type BankAccountCreate = typeof BankAccountCreate.Type
 
+/** Body of the sandbox helper that links a funding account: optionally which test bank. */
+export const FundingAccountLink = Schema.Struct({
+  institution_id: Schema.optional(Text),
+}).annotations({ identifier: "FundingAccountLink" })
+
 /** A stored payment profile as the API returns it. */
 export const toPaymentProfile = (row: PaymentProfileRecord): PaymentProfile => ({
   id: row.id,
