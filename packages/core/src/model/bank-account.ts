@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
 import type { BankAccountRecord, PaymentProfileRecord } from "../ports/storage/index.ts"
 import { required, Text, Timestamp } from "./fields.ts"
 
@@ -78,6 +78,29 @@ export const BankAccount = Schema.Struct({
   payment_profiles: Schema.Array(PaymentProfile),
 }).annotations({ identifier: "BankAccount" })
 export type BankAccount = typeof BankAccount.Type
+
+/**
+ * A bank account as storage keeps it: the wire shape without its profiles (stored on their own),
+ * with its company and provider links. The storage port's `BankAccountRecord` is its type.
+ */
+export const StoredBankAccount = Schema.Struct({
+  ...Struct.omit(BankAccount.fields, "payment_profiles"),
+  company_id: Schema.String,
+  /** Set for recipient accounts registered with the payment provider. */
+  provider_beneficiary_id: Schema.NullOr(Schema.String),
+  /** Set for funding accounts linked through the bank-linking provider. */
+  provider_connection_id: Schema.NullOr(Schema.String),
+})
+
+/**
+ * A payment profile as storage keeps it: the wire shape with its bank account and company. The
+ * storage port's `PaymentProfileRecord` is its type.
+ */
+export const StoredPaymentProfile = Schema.Struct({
+  ...PaymentProfile.fields,
+  bank_account_id: Schema.String,
+  company_id: Schema.String,
+})
 
 /** Body of `POST /api/v1/companies/{cid}/recipients/{id}/bank_accounts`. */
 export const BankAccountCreate = Schema.Struct({

@@ -17,6 +17,17 @@ export const Company = Schema.Struct({
 }).annotations({ identifier: "Company" })
 export type Company = typeof Company.Type
 
+/**
+ * A company as storage keeps it: the wire shape with its workspace, role and soft-delete time.
+ * The storage port's `CompanyRecord` is its type.
+ */
+export const StoredCompany = Schema.Struct({
+  ...Company.fields,
+  workspace_id: Schema.String,
+  role: CompanyRole,
+  deleted_at: Schema.NullOr(Timestamp),
+})
+
 const country = countryCode("Invalid country code")
 const defaultCurrency = currencyCode("Invalid currency code")
 

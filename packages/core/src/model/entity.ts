@@ -13,6 +13,17 @@ export const Entity = Schema.Struct({
 }).annotations({ identifier: "Entity" })
 export type Entity = typeof Entity.Type
 
+/**
+ * An entity as storage keeps it: the wire shape with its integration flag and soft-delete time.
+ * The storage port's `EntityRecord` is its type.
+ */
+export const StoredEntity = Schema.Struct({
+  ...Entity.fields,
+  /** Set once the entity's payment-provider integration is complete (its feature is ACTIVE). */
+  payment_integration_active: Schema.Boolean,
+  deleted_at: Schema.NullOr(Timestamp),
+})
+
 const countryAlpha2 = countryCode("Invalid country alpha2 code")
 
 /** Body of `POST /api/v1/companies/{cid}/entities`. */

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
 import type { RecipientRecord } from "../ports/storage/index.ts"
 import { BankAccount } from "./bank-account.ts"
 import { NonBlank, required, Text, Timestamp } from "./fields.ts"
@@ -13,6 +13,16 @@ export const Recipient = Schema.Struct({
   bank_accounts: Schema.Array(BankAccount).annotations({ description: "empty for a new recipient" }),
 }).annotations({ identifier: "Recipient" })
 export type Recipient = typeof Recipient.Type
+
+/**
+ * A recipient as storage keeps it: the wire shape without its bank accounts (stored on their
+ * own), with its company and soft-delete time. The storage port's `RecipientRecord` is its type.
+ */
+export const StoredRecipient = Schema.Struct({
+  ...Struct.omit(Recipient.fields, "bank_accounts"),
+  company_id: Schema.String,
+  deleted_at: Schema.NullOr(Timestamp),
+})
 
 const Email = Text.pipe(
   Schema.filter((s) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s) && s.length <= 254, {
