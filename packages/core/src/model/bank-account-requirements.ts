@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { Text } from "./fields.ts"
 
 /**
  * Wire shapes of the two payment-provider pass-through endpoints, `GET /api/v1/payment_methods`
@@ -71,3 +72,38 @@ export const BankAccountRequirements = Schema.Struct({
   fields: Schema.Array(RequirementField),
 }).annotations({ identifier: "BankAccountRequirements" })
 export type BankAccountRequirements = typeof BankAccountRequirements.Type
+
+/** A case-insensitive parameter of the provider's pass-through endpoints. */
+const parameter = (description: string) => Text.annotations({ description: `${description}; case-insensitive` })
+
+const countryCodeParameter = parameter("ISO 3166-1 alpha-2 country of the bank")
+const currencyCodeParameter = parameter("ISO 4217 currency of the account")
+const entityTypeParameter = parameter("COMPANY or PERSONAL")
+
+/**
+ * Query of `GET /api/v1/payment_methods` and body of `POST /api/v1/bank_account_requirements`.
+ * Every field is optional here only so that the engine can answer each missing one of the first
+ * three with its own `<name> is required`, all at once.
+ */
+export const RequirementsRequest = Schema.Struct({
+  country_code: Schema.optional(countryCodeParameter),
+  currency_code: Schema.optional(currencyCodeParameter),
+  entity_type: Schema.optional(entityTypeParameter),
+  transfer_method: Schema.optional(Text),
+  local_clearing_system: Schema.optional(Text),
+}).annotations({ identifier: "BankAccountRequirementsRequest" })
+export type RequirementsRequest = typeof RequirementsRequest.Type
+
+/**
+ * Query of `GET /api/v1/payment_methods` as documented: the same parameters as
+ * {@link RequirementsRequest}, all three required (the engine answers a missing one `<name> is
+ * required`, 400).
+ *
+ * @example
+ * const row = { query: PaymentMethodsQuery }
+ */
+export const PaymentMethodsQuery = Schema.Struct({
+  country_code: countryCodeParameter,
+  currency_code: currencyCodeParameter,
+  entity_type: entityTypeParameter,
+})

@@ -1,13 +1,30 @@
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
+import type { BankAccountRecord, PaymentProfileRecord } from "../ports/storage/index.ts"
 import { required, Text, Timestamp } from "./fields.ts"
+
+/** Statuses of a payment profile; the storage port's records use the same list. */
+export const ProfileStatus = Schema.Literal("active", "inactive", "draft", "failed")
+export type ProfileStatus = typeof ProfileStatus.Type
+
+/** What a payment profile is used for. */
+export const UsageType = Schema.Literal("credit", "debit", "balance", "internal_account")
+export type UsageType = typeof UsageType.Type
+
+/** Who owns a bank account: an entity (funding accounts) or a recipient (`Counterparty`). */
+export const OwnerType = Schema.Literal("Entity", "Counterparty")
+export type OwnerType = typeof OwnerType.Type
+
+/** How an account number is written. */
+export const AccountNumberType = Schema.Literal("other", "iban")
+export type AccountNumberType = typeof AccountNumberType.Type
 
 /** A payment capability of a bank account. */
 export const PaymentProfile = Schema.Struct({
   id: Schema.String,
-  status: Schema.Literal("active", "inactive", "draft", "failed"),
+  status: ProfileStatus,
   payment_method: Schema.String,
   currency: Schema.String,
-  usage_type: Schema.Literal("credit", "debit", "balance", "internal_account"),
+  usage_type: UsageType,
   created_at: Timestamp,
   updated_at: Timestamp,
 }).annotations({ identifier: "PaymentProfile" })
@@ -22,7 +39,7 @@ export type PaymentProfileSummary = typeof PaymentProfileSummary.Type
 export const AccountDetail = Schema.Struct({
   id: Schema.String,
   account_number_mask: Schema.String.annotations({ description: "masked; the full number is never returned" }),
-  account_number_type: Schema.Literal("other", "iban"),
+  account_number_type: AccountNumberType,
   created_at: Timestamp,
   updated_at: Timestamp,
 }).annotations({ identifier: "AccountDetail" })
@@ -51,7 +68,7 @@ export const BankAccount = Schema.Struct({
   currency: Schema.String,
   current_balance: Schema.String,
   last_synced_at: Schema.NullOr(Timestamp),
-  owner_type: Schema.Literal("Entity", "Counterparty"),
+  owner_type: OwnerType,
   owner_id: Schema.String,
   created_at: Timestamp,
   updated_at: Timestamp,
@@ -62,6 +79,29 @@ export const BankAccount = Schema.Struct({
 }).annotations({ identifier: "BankAccount" })
 export type BankAccount = typeof BankAccount.Type
 
+/**
+ * A bank account as storage keeps it: the wire shape without its profiles (stored on their own),
+ * with its company and provider links. The storage port's `BankAccountRecord` is its type.
+ */
+export const StoredBankAccount = Schema.Struct({
+  ...Struct.omit(BankAccount.fields, "payment_profiles"),
+  company_id: Schema.String,
+  /** Set for recipient accounts registered with the payment provider. */
+  provider_beneficiary_id: Schema.NullOr(Schema.String),
+  /** Set for funding accounts linked through the bank-linking provider. */
+  provider_connection_id: Schema.NullOr(Schema.String),
+})
+
+/**
+ * A payment profile as storage keeps it: the wire shape with its bank account and company. The
+ * storage port's `PaymentProfileRecord` is its type.
+ */
+export const StoredPaymentProfile = Schema.Struct({
+  ...PaymentProfile.fields,
+  bank_account_id: Schema.String,
+  company_id: Schema.String,
+})
+
 /** Body of `POST /api/v1/companies/{cid}/recipients/{id}/bank_accounts`. */
 export const BankAccountCreate = Schema.Struct({
   entity_id: required(Text, "Entity ID is required"),
@@ -71,3 +111,44 @@ export const BankAccountCreate = Schema.Struct({
   ),
 }).annotations({ identifier: "BankAccountCreate" })
 export type BankAccountCreate = typeof BankAccountCreate.Type
+
+/** Body of the sandbox helper that links a funding account: optionally which test bank. */
+export const FundingAccountLink = Schema.Struct({
+  institution_id: Schema.optional(Text),
+}).annotations({ identifier: "FundingAccountLink" })
+
+/** A stored payment profile as the API returns it. */
+export const toPaymentProfile = (row: PaymentProfileRecord): PaymentProfile => ({
+  id: row.id,
+  status: row.status,
+  payment_method: row.payment_method,
+  currency: row.currency,
+  usage_type: row.usage_type,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+})
+
+/** A stored bank account with its profiles (`profiles` may hold other accounts' too). */
+export const toBankAccount = (row: BankAccountRecord, profiles: ReadonlyArray<PaymentProfileRecord>): BankAccount => ({
+  id: row.id,
+  currency: row.currency,
+  current_balance: row.current_balance,
+  last_synced_at: row.last_synced_at,
+  owner_type: row.owner_type,
+  owner_id: row.owner_id,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+  account_details: row.account_details.map((d) => ({ ...d })),
+  routing_details: row.routing_details.map((d) => ({ ...d })),
+  party_address: row.party_address === null ? null : { ...row.party_address },
+  payment_profiles: profiles.filter((p) => p.bank_account_id === row.id).map(toPaymentProfile),
+})
+
+/** A stored payment profile as quotes and payments embed it. */
+export const toProfileSummary = (row: PaymentProfileRecord): PaymentProfileSummary => ({
+  id: row.id,
+  status: row.status,
+  payment_method: row.payment_method,
+  currency: row.currency,
+  usage_type: row.usage_type,
+})

@@ -1,5 +1,10 @@
 import { Schema } from "effect"
+import type { CompanyRecord } from "../ports/storage/index.ts"
 import { countryCode, currencyCode, NonBlank, required, Timestamp } from "./fields.ts"
+
+/** How a company came to exist; only `api_client` companies may be deleted. Stored, never on the wire. */
+export const CompanyRole = Schema.Literal("api_client", "platform")
+export type CompanyRole = typeof CompanyRole.Type
 
 /** A company as the API returns it. */
 export const Company = Schema.Struct({
@@ -11,6 +16,17 @@ export const Company = Schema.Struct({
   updated_at: Timestamp,
 }).annotations({ identifier: "Company" })
 export type Company = typeof Company.Type
+
+/**
+ * A company as storage keeps it: the wire shape with its workspace, role and soft-delete time.
+ * The storage port's `CompanyRecord` is its type.
+ */
+export const StoredCompany = Schema.Struct({
+  ...Company.fields,
+  workspace_id: Schema.String,
+  role: CompanyRole,
+  deleted_at: Schema.NullOr(Timestamp),
+})
 
 const country = countryCode("Invalid country code")
 const defaultCurrency = currencyCode("Invalid currency code")
@@ -30,3 +46,13 @@ export const CompanyUpdate = Schema.Struct({
   default_currency: Schema.optional(defaultCurrency),
 }).annotations({ identifier: "CompanyUpdate" })
 export type CompanyUpdate = typeof CompanyUpdate.Type
+
+/** A stored company as the API returns it. */
+export const toCompany = (row: CompanyRecord): Company => ({
+  id: row.id,
+  name: row.name,
+  country: row.country,
+  default_currency: row.default_currency,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+})

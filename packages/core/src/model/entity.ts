@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import type { EntityRecord } from "../ports/storage/index.ts"
 import { countryCode, NonBlank, required, Timestamp } from "./fields.ts"
 
 /** An entity (the legal entity of a company) as the API returns it. */
@@ -11,6 +12,17 @@ export const Entity = Schema.Struct({
   updated_at: Timestamp,
 }).annotations({ identifier: "Entity" })
 export type Entity = typeof Entity.Type
+
+/**
+ * An entity as storage keeps it: the wire shape with its integration flag and soft-delete time.
+ * The storage port's `EntityRecord` is its type.
+ */
+export const StoredEntity = Schema.Struct({
+  ...Entity.fields,
+  /** Set once the entity's payment-provider integration is complete (its feature is ACTIVE). */
+  payment_integration_active: Schema.Boolean,
+  deleted_at: Schema.NullOr(Timestamp),
+})
 
 const countryAlpha2 = countryCode("Invalid country alpha2 code")
 
@@ -34,3 +46,13 @@ export const EntityDeleted = Schema.Struct({
   message: Schema.String,
 }).annotations({ identifier: "EntityDeleted" })
 export type EntityDeleted = typeof EntityDeleted.Type
+
+/** A stored entity as the API returns it. */
+export const toEntity = (row: EntityRecord): Entity => ({
+  id: row.id,
+  name: row.name,
+  country_alpha2: row.country_alpha2,
+  company_id: row.company_id,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+})

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { featureStatuses } from "../machines/feature-machine.ts"
+import type { FeatureRecord } from "../ports/storage/index.ts"
 import { required } from "./fields.ts"
 
 /** The features an entity can enable; the spec has one. */
@@ -29,12 +30,18 @@ export const featureMessages = {
   statusRaced: "Application status was changed by another request; fetch it and try again",
 } as const
 
+/**
+ * Statuses of an entity feature, from the feature machine's list; the machine's `FeatureStatus`
+ * type and the storage port's `FeatureStatusValue` are its type.
+ */
+export const FeatureStatusSchema = Schema.Literal(...featureStatuses)
+
 /** An entity feature (an enablement application) as the API returns it. */
 export const Feature = Schema.Struct({
   feature_identifier: Schema.Literal(...featureIdentifiers),
   feature_name: Schema.String.annotations({ description: "human-readable name", examples: ["Multi-Currency Account"] }),
   application_id: Schema.String.annotations({ description: "identifies this enablement" }),
-  status: Schema.Literal(...featureStatuses),
+  status: FeatureStatusSchema,
 }).annotations({ identifier: "Feature" })
 export type Feature = typeof Feature.Type
 
@@ -59,3 +66,14 @@ export const FeatureStatusChange = Schema.Struct({
   ),
 }).annotations({ identifier: "FeatureStatusChange" })
 export type FeatureStatusChange = typeof FeatureStatusChange.Type
+
+/** A stored feature as the API returns it, named from its identifier. */
+export const toFeature = (row: FeatureRecord): Feature => {
+  const identifier = row.feature_identifier as FeatureIdentifier
+  return {
+    feature_identifier: identifier,
+    feature_name: featureNames[identifier],
+    application_id: row.application_id,
+    status: row.status,
+  }
+}

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { paymentStatuses } from "../machines/payment-machine.ts"
-import { PaymentProfile } from "./bank-account.ts"
+import type { PaymentProfileRecord, PaymentRecord } from "../ports/storage/index.ts"
+import { PaymentProfile, toPaymentProfile } from "./bank-account.ts"
 import { required, Text, Timestamp } from "./fields.ts"
 
 /** Purposes a payment may declare, exactly as the spec lists them. */
@@ -29,6 +30,12 @@ export const paymentReasons = [
   "other_services",
 ] as const
 
+/**
+ * Statuses of a payment instruction, from the payment machine's list; the machine's
+ * `PaymentStatus` type and the storage port's `PaymentStatusValue` are its type.
+ */
+export const PaymentStatusSchema = Schema.Literal(...paymentStatuses)
+
 /** A payment instruction. `idempotency_key` is left out of the create response. */
 export const PaymentInstruction = Schema.Struct({
   id: Schema.String,
@@ -37,7 +44,7 @@ export const PaymentInstruction = Schema.Struct({
   instructed_amount: Schema.String,
   instructed_amount_currency: Schema.String,
   reason: Schema.Literal(...paymentReasons),
-  status: Schema.Literal(...paymentStatuses),
+  status: PaymentStatusSchema,
   credit_note: Schema.optional(Schema.String),
   debit_note: Schema.optional(Schema.String),
   from_profile: PaymentProfile,
@@ -74,3 +81,54 @@ export type PaymentFields = typeof PaymentFields.Type
 export const PaymentCreate = Schema.Struct({
   payment_instruction: required(PaymentFields, "Payment instruction is required"),
 }).annotations({ identifier: "PaymentCreate" })
+
+/**
+ * Filters of `GET /api/v1/companies/{cid}/payments`, decoded from the raw query (a repeated
+ * parameter is an array, refused); an unknown status is a 400 `status` / `Invalid status`.
+ *
+ * @example
+ * Schema.decodeUnknownSync(PaymentListQuery)({ status: "completed" })
+ */
+export const PaymentListQuery = Schema.Struct({
+  status: Schema.optional(
+    PaymentStatusSchema.annotations({
+      description: "only payments in this status",
+      message: () => ({ message: "Invalid status", override: true }),
+    }),
+  ),
+  payment_batch_id: Schema.optional(
+    Schema.String.annotations({ description: "only payments of this batch", message: () => "must be a string" }),
+  ),
+})
+export type PaymentListQuery = typeof PaymentListQuery.Type
+
+/**
+ * A stored payment as the API returns it; `profiles` must hold its two profiles (a missing one is
+ * a broken store, thrown). The create response leaves `idempotency_key` out.
+ */
+export const toPayment = (
+  row: PaymentRecord,
+  profiles: ReadonlyArray<PaymentProfileRecord>,
+  options: { withIdempotencyKey: boolean },
+): PaymentInstruction => {
+  const profile = (id: string) => {
+    const found = profiles.find((p) => p.id === id)
+    if (!found) throw new Error(`payment ${row.id} refers to missing profile ${id}`)
+    return toPaymentProfile(found)
+  }
+  return {
+    id: row.id,
+    ...(options.withIdempotencyKey ? { idempotency_key: row.idempotency_key } : {}),
+    quote_id: row.quote_id,
+    instructed_amount: row.instructed_amount,
+    instructed_amount_currency: row.instructed_currency,
+    reason: row.reason as PaymentInstruction["reason"],
+    status: row.status,
+    ...(row.credit_note === null ? {} : { credit_note: row.credit_note }),
+    ...(row.debit_note === null ? {} : { debit_note: row.debit_note }),
+    from_profile: profile(row.from_profile_id),
+    to_profile: profile(row.to_profile_id),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  }
+}

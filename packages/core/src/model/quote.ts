@@ -1,6 +1,11 @@
 import { Schema } from "effect"
-import { PaymentProfileSummary } from "./bank-account.ts"
+import type { PaymentProfileRecord, QuoteRecord } from "../ports/storage/index.ts"
+import { PaymentProfileSummary, toProfileSummary } from "./bank-account.ts"
 import { required, Text, Timestamp } from "./fields.ts"
+
+/** Whether the fee is taken from the amount sent (`net`) or added to it (`gross`). */
+export const FeeStrategy = Schema.Literal("net", "gross")
+export type FeeStrategy = typeof FeeStrategy.Type
 
 /** A priced, single-use offer to move money between two profiles, valid 15 minutes. */
 export const Quote = Schema.Struct({
@@ -17,7 +22,7 @@ export const Quote = Schema.Struct({
   }),
   fee: Schema.String,
   fee_currency: Schema.String,
-  fee_strategy: Schema.Literal("net", "gross"),
+  fee_strategy: FeeStrategy,
   expires_at: Timestamp,
   expected_completion_date: Schema.String.annotations({ description: "YYYY-MM-DD" }),
   from_profile: PaymentProfileSummary,
@@ -39,7 +44,7 @@ export const QuoteFields = Schema.Struct({
     "Instructed amount is required",
   ),
   fee_strategy: Schema.optional(
-    Schema.Literal("net", "gross").annotations({
+    FeeStrategy.annotations({
       message: () => ({ message: "must be one of: net, gross", override: true }),
     }),
   ),
@@ -50,3 +55,24 @@ export type QuoteFields = typeof QuoteFields.Type
 export const QuoteCreate = Schema.Struct({
   quote: required(QuoteFields, "Quote is required"),
 }).annotations({ identifier: "QuoteCreate" })
+
+/** A stored quote with its two profiles as the API returns it. */
+export const toQuote = (row: QuoteRecord, from: PaymentProfileRecord, to: PaymentProfileRecord): Quote => ({
+  id: row.id,
+  instructed_amount: row.instructed_amount,
+  instructed_amount_currency: row.instructed_currency,
+  source_amount: row.source_amount,
+  source_amount_currency: row.source_currency,
+  target_amount: row.target_amount,
+  target_amount_currency: row.target_currency,
+  currency_pair: row.currency_pair,
+  // The wire shape has a JSON number here; the exact rate is kept as text in storage.
+  exchange_rate: Number(row.exchange_rate),
+  fee: row.fee,
+  fee_currency: row.fee_currency,
+  fee_strategy: row.fee_strategy,
+  expires_at: row.expires_at,
+  expected_completion_date: row.expected_completion_date,
+  from_profile: toProfileSummary(from),
+  to_profile: toProfileSummary(to),
+})

@@ -1,4 +1,5 @@
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
+import type { RecipientRecord } from "../ports/storage/index.ts"
 import { BankAccount } from "./bank-account.ts"
 import { NonBlank, required, Text, Timestamp } from "./fields.ts"
 
@@ -13,6 +14,16 @@ export const Recipient = Schema.Struct({
 }).annotations({ identifier: "Recipient" })
 export type Recipient = typeof Recipient.Type
 
+/**
+ * A recipient as storage keeps it: the wire shape without its bank accounts (stored on their
+ * own), with its company and soft-delete time. The storage port's `RecipientRecord` is its type.
+ */
+export const StoredRecipient = Schema.Struct({
+  ...Struct.omit(Recipient.fields, "bank_accounts"),
+  company_id: Schema.String,
+  deleted_at: Schema.NullOr(Timestamp),
+})
+
 const Email = Text.pipe(
   Schema.filter((s) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s) && s.length <= 254, {
     message: () => "is not a valid email address",
@@ -25,3 +36,13 @@ export const RecipientCreate = Schema.Struct({
   email: Schema.optional(Schema.NullOr(Email)),
 }).annotations({ identifier: "RecipientCreate" })
 export type RecipientCreate = typeof RecipientCreate.Type
+
+/** A stored recipient as the API returns it, with its accounts among `accounts` (none for a new one). */
+export const toRecipient = (row: RecipientRecord, accounts: ReadonlyArray<BankAccount> = []): Recipient => ({
+  id: row.id,
+  name: row.name,
+  email: row.email,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+  bank_accounts: accounts.filter((account) => account.owner_id === row.id),
+})

@@ -1,6 +1,10 @@
 import { Schema } from "effect"
 import { required, Text } from "./fields.ts"
 
+/** What an API key may do: `read` keys are refused every write. */
+export const ApiKeyScope = Schema.Literal("read", "write")
+export type ApiKeyScope = typeof ApiKeyScope.Type
+
 /** Body of `POST /api/v1/sessions`: an API key and its secret. */
 export const SessionCreate = Schema.Struct({
   api_key: required(Text, "API key is required"),

@@ -1,5 +1,6 @@
 import { Either } from "effect"
 import { Invalid } from "../errors.ts"
+import type { FeeStrategy } from "../model/quote.ts"
 import { minorUnits } from "../money/currencies.ts"
 import {
   add,
@@ -17,8 +18,6 @@ import {
   subtract,
 } from "../money/decimal.ts"
 import type { FeeRule } from "./fee-schedule.ts"
-
-export type FeeStrategy = "net" | "gross"
 
 /** Decimals kept in a customer exchange rate. */
 export const rateScale = 8

@@ -1,4 +1,13 @@
+import { Effect } from "effect"
+import { Invalid } from "../errors.ts"
 import type { ProfileInUse } from "../ports/storage/index.ts"
+
+/** The one read {@link checkQuoteProfiles} makes, as a transaction's lifted repositories offer it. */
+export interface ProfilesInUseReader {
+  readonly paymentProfiles: {
+    readonly findInUse: (companyId: string, ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<ProfileInUse>>
+  }
+}
 
 /** Why a pair of profiles cannot be quoted: the field to blame and the message for the client. */
 export interface ProfileProblem {
@@ -53,3 +62,24 @@ export const checkProfilesForQuote = (
   if (!to.owner_live) return toProblem("To profile's recipient has been deleted")
   return { ok: true, from, to }
 }
+
+/**
+ * The profiles of a quote, read in one go and checked by {@link checkProfilesForQuote}; also says
+ * whether the paying entity has an active integration.
+ */
+export const checkQuoteProfiles = (tx: ProfilesInUseReader, companyId: string, fromId: string, toId: string) =>
+  tx.paymentProfiles.findInUse(companyId, [fromId, toId]).pipe(
+    Effect.flatMap((found) => {
+      const verdict = checkProfilesForQuote(
+        found.find((use) => use.profile.id === fromId),
+        found.find((use) => use.profile.id === toId),
+      )
+      if (!verdict.ok) return Effect.fail(Invalid.rule(verdict.problem.field, verdict.problem.message))
+      const { from, to } = verdict
+      return Effect.succeed({
+        from: from.profile,
+        to: to.profile,
+        integrationActive: from.integration_active,
+      })
+    }),
+  )

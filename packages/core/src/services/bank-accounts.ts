@@ -1,56 +1,24 @@
 import { Effect } from "effect"
 import { type Forbidden, Invalid, messages, NotFound, type ProviderFailure } from "../errors.ts"
-import { type BankAccount, BankAccountCreate, type PaymentProfile } from "../model/bank-account.ts"
+import { type BankAccount, BankAccountCreate } from "../model/bank-account.ts"
 import type { RequirementsSchema } from "../ports/payment-provider.ts"
 import type {
   AccountDetailRecord,
   BankAccountRecord,
   PartyAddressRecord,
   PaymentProfileRecord,
-  Repositories,
   RoutingDetailRecord,
 } from "../ports/storage/index.ts"
 import { maskAccountNumber } from "../rules/account-number-mask.ts"
 import { readPath, validateBeneficiaryDetails } from "../rules/beneficiary-validation.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
 import { type Actor, requireWrite } from "./actor.ts"
-import { findLiveCompany } from "./companies.ts"
 import { decodeBody } from "./decode-body.ts"
-import { appendEvents, bankAccountEventPayload, paymentProfileEventPayload } from "./events.ts"
 import type { MoneyPorts } from "./money-ports.ts"
 import { providerCall } from "./provider-call.ts"
-import { inTransaction, type Lifted } from "./transaction.ts"
-
-export const toPaymentProfile = (row: PaymentProfileRecord): PaymentProfile => ({
-  id: row.id,
-  status: row.status,
-  payment_method: row.payment_method,
-  currency: row.currency,
-  usage_type: row.usage_type,
-  created_at: row.created_at,
-  updated_at: row.updated_at,
-})
-
-export const toBankAccount = (row: BankAccountRecord, profiles: ReadonlyArray<PaymentProfileRecord>): BankAccount => ({
-  id: row.id,
-  currency: row.currency,
-  current_balance: row.current_balance,
-  last_synced_at: row.last_synced_at,
-  owner_type: row.owner_type,
-  owner_id: row.owner_id,
-  created_at: row.created_at,
-  updated_at: row.updated_at,
-  account_details: row.account_details.map((d) => ({ ...d })),
-  routing_details: row.routing_details.map((d) => ({ ...d })),
-  party_address: row.party_address === null ? null : { ...row.party_address },
-  payment_profiles: profiles.filter((p) => p.bank_account_id === row.id).map(toPaymentProfile),
-})
-
-/** Bank accounts with their profiles, loaded in two queries whatever their number. */
-export const withProfiles = (tx: Lifted<Repositories>, rows: ReadonlyArray<BankAccountRecord>) =>
-  tx.paymentProfiles
-    .listByBankAccounts(rows.map((r) => r.id))
-    .pipe(Effect.map((profiles) => rows.map((row) => toBankAccount(row, profiles))))
+import { bankAccountsWithProfiles, findLiveCompany } from "./scope.ts"
+import { storeNewBankAccount } from "./store-bank-account.ts"
+import { inTransaction } from "./transaction.ts"
 
 const bankAccountNotFound = () =>
   new NotFound({ field: "id", message: "Bank Account not found or not accessible in this workspace" })
@@ -139,38 +107,6 @@ const detailsOf = (
   return { accountDetails, routingDetails, partyAddress }
 }
 
-/**
- * Stores a new bank account with its one payment profile, and their created events, in one
- * transaction: the same for recipient accounts and linked funding accounts.
- */
-export const storeNewBankAccount = (
-  ports: MoneyPorts,
-  workspaceId: string,
-  account: BankAccountRecord,
-  profile: PaymentProfileRecord,
-): Effect.Effect<BankAccount> => {
-  const created = toBankAccount(account, [profile])
-  const now = ports.clock.now()
-  const owner = { workspaceId, companyId: account.company_id }
-  return inTransaction(ports.storage, (tx) =>
-    Effect.gen(function* () {
-      yield* tx.bankAccounts.insert(account)
-      yield* tx.paymentProfiles.insert(profile)
-      yield* appendEvents(ports, tx, [
-        { ...owner, payload: bankAccountEventPayload("BankAccountEvents::CreatedEvent", { now, data: created }) },
-        {
-          ...owner,
-          payload: paymentProfileEventPayload("PaymentProfileEvents::CreatedEvent", {
-            now,
-            data: toPaymentProfile(profile),
-          }),
-        },
-      ])
-      return created
-    }),
-  )
-}
-
 /** Use cases of bank accounts: created for recipients (validated by the provider's schema), then read-only. */
 export const makeBankAccounts = (ports: MoneyPorts) => ({
   /**
@@ -253,7 +189,7 @@ export const makeBankAccounts = (ports: MoneyPorts) => ({
         const company = yield* findLiveCompany(tx, actor, companyId)
         const row = yield* tx.bankAccounts.find(company.id, id)
         if (!row) return yield* Effect.fail(bankAccountNotFound())
-        const [account] = yield* withProfiles(tx, [row])
+        const [account] = yield* bankAccountsWithProfiles(tx, [row])
         return account!
       }),
     ),
@@ -272,7 +208,7 @@ export const makeBankAccounts = (ports: MoneyPorts) => ({
             offset: pageOffset(request),
             limit: request.perPage,
           })
-          return toPage(yield* withProfiles(tx, slice.rows), slice.total, request)
+          return toPage(yield* bankAccountsWithProfiles(tx, slice.rows), slice.total, request)
         }),
       )
     }),

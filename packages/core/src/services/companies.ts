@@ -1,40 +1,13 @@
 import { Effect } from "effect"
-import { Forbidden, type Invalid, messages, NotFound } from "../errors.ts"
-import { type Company, CompanyCreate, CompanyUpdate } from "../model/company.ts"
+import { Forbidden, type Invalid, messages, type NotFound } from "../errors.ts"
+import { type Company, CompanyCreate, CompanyUpdate, toCompany } from "../model/company.ts"
 import type { CompanyRecord, CompanyRole, Repositories } from "../ports/storage/index.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
 import { type Actor, requireWrite } from "./actor.ts"
 import { decodeBody } from "./decode-body.ts"
 import { type EnginePorts, nowIso } from "./ports.ts"
+import { companyNotFound, findCompany, findLiveCompany } from "./scope.ts"
 import { inTransaction, type Lifted } from "./transaction.ts"
-
-export const toCompany = (row: CompanyRecord): Company => ({
-  id: row.id,
-  name: row.name,
-  country: row.country,
-  default_currency: row.default_currency,
-  created_at: row.created_at,
-  updated_at: row.updated_at,
-})
-
-const companyNotFound = (field = "id") => new NotFound({ field, message: messages.companyNotFound })
-
-/** The company of the actor's workspace, deleted or not; `not_found` when another workspace owns it. */
-export const findCompany = (tx: Lifted<Repositories>, actor: Actor, id: string, field = "id") =>
-  tx.companies
-    .find(actor.workspaceId, id)
-    .pipe(Effect.flatMap((row) => (row ? Effect.succeed(row) : Effect.fail(companyNotFound(field)))))
-
-/**
- * The live company under which sub-resources are read and written. A deleted company can still
- * be fetched by id, but everything below it is gone: `not_found` on `company_id`.
- */
-export const findLiveCompany = (tx: Lifted<Repositories>, actor: Actor, id: string) =>
-  findCompany(tx, actor, id, "company_id").pipe(
-    Effect.flatMap((row) =>
-      row.deleted_at === null ? Effect.succeed(row) : Effect.fail(companyNotFound("company_id")),
-    ),
-  )
 
 const hasActiveIntegration = (tx: Lifted<Repositories>, companyId: string) =>
   tx.entities.findActiveOfCompany(companyId).pipe(Effect.map((entity) => entity?.payment_integration_active === true))

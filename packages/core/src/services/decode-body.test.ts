@@ -2,8 +2,9 @@ import { Effect, Either, type Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import { CompanyCreate } from "../model/company.ts"
 import { EntityCreate, EntityUpdate } from "../model/entity.ts"
+import { PaymentListQuery } from "../model/payment.ts"
 import { RecipientCreate } from "../model/recipient.ts"
-import { decodeBody } from "./decode-body.ts"
+import { decodeBody, decodeQuery } from "./decode-body.ts"
 
 const failure = <A, I>(schema: Schema.Schema<A, I>, body: unknown) => {
   const result = Effect.runSync(Effect.either(decodeBody(schema, body)))
@@ -79,5 +80,38 @@ describe("decodeBody", () => {
       country: "US",
       default_currency: "USD",
     })
+  })
+})
+
+describe("decodeQuery", () => {
+  const queryFailure = (query: unknown) => {
+    const result = Effect.runSync(Effect.either(decodeQuery(PaymentListQuery, query)))
+    if (Either.isRight(result)) throw new Error("expected a failure")
+    return { kind: result.left.kind, errors: result.left.errors }
+  }
+
+  it("decodes the payment filters, ignoring paging and unknown parameters", () => {
+    expect(
+      Effect.runSync(
+        decodeQuery(PaymentListQuery, { status: "completed", payment_batch_id: "pb_1", page: "2", x: "y" }),
+      ),
+    ).toEqual({ status: "completed", payment_batch_id: "pb_1" })
+    expect(Effect.runSync(decodeQuery(PaymentListQuery, {}))).toEqual({})
+  })
+
+  it("answers a wrong parameter as a bad request, the first one only, with the spec's messages", () => {
+    for (const status of ["done", "COMPLETED", "", ["pending", "failed"]]) {
+      expect(queryFailure({ status })).toEqual({
+        kind: "missing",
+        errors: [{ field: "status", message: "Invalid status" }],
+      })
+    }
+    expect(queryFailure({ payment_batch_id: ["a", "b"] })).toEqual({
+      kind: "missing",
+      errors: [{ field: "payment_batch_id", message: "must be a string" }],
+    })
+    expect(queryFailure({ status: "done", payment_batch_id: ["a", "b"] }).errors).toEqual([
+      { field: "status", message: "Invalid status" },
+    ])
   })
 })

@@ -64,6 +64,19 @@ export const decodeBody = <A, I>(
 }
 
 /**
+ * Decodes query parameters with their schema. A wrong parameter is a bad request (`missing`),
+ * whatever the failure, and only the first one in the schema's field order is reported, as a
+ * hand-written check that stops at the first would.
+ *
+ * @example
+ * decodeQuery(PaymentListQuery, { status: "done" }) // fails: missing, status: "Invalid status"
+ */
+export const decodeQuery = <A, I>(schema: Schema.Schema<A, I, never>, query: unknown): Effect.Effect<A, Invalid> =>
+  decodeBody(schema, query).pipe(
+    Effect.mapError((refusal) => new Invalid({ kind: "missing", errors: refusal.errors.slice(0, 1) })),
+  )
+
+/**
  * Decodes a body whose fields sit under one wrapper key (`{ "quote": { ... } }`). Errors name the
  * inner fields bare (`from_profile_id`, not `quote.from_profile_id`), as the spec's error table
  * does; a missing wrapper is `missing` on the wrapper.

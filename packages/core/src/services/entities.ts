@@ -1,22 +1,13 @@
 import { Effect } from "effect"
 import { Forbidden, Invalid, messages, NotFound } from "../errors.ts"
-import { type Entity, EntityCreate, type EntityDeleted, EntityUpdate } from "../model/entity.ts"
+import { type Entity, EntityCreate, type EntityDeleted, EntityUpdate, toEntity } from "../model/entity.ts"
 import type { EntityRecord, Repositories } from "../ports/storage/index.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
 import { type Actor, requireWrite } from "./actor.ts"
-import { findLiveCompany } from "./companies.ts"
 import { decodeBody } from "./decode-body.ts"
 import { type EnginePorts, nowIso } from "./ports.ts"
+import { findLiveCompany } from "./scope.ts"
 import { inTransaction, type Lifted } from "./transaction.ts"
-
-export const toEntity = (row: EntityRecord): Entity => ({
-  id: row.id,
-  name: row.name,
-  country_alpha2: row.country_alpha2,
-  company_id: row.company_id,
-  created_at: row.created_at,
-  updated_at: row.updated_at,
-})
 
 /** The spec's table answers an invalid entity country as a bad request (`missing`), not `invalid`. */
 const countryIsBadRequest = { badRequestFields: ["country_alpha2"] }

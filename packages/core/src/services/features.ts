@@ -2,30 +2,13 @@ import { Effect } from "effect"
 import { Conflict, type Forbidden, Invalid, messages, NotFound } from "../errors.ts"
 import { decideFeatureMove, featureMachine } from "../machines/feature-machine.ts"
 import { begin } from "../machines/stored-machine.ts"
-import {
-  type Feature,
-  FeatureEnable,
-  type FeatureIdentifier,
-  FeatureStatusChange,
-  featureMessages,
-  featureNames,
-} from "../model/feature.ts"
-import type { FeatureRecord, Repositories } from "../ports/storage/index.ts"
+import { type Feature, FeatureEnable, FeatureStatusChange, featureMessages, toFeature } from "../model/feature.ts"
+import type { Repositories } from "../ports/storage/index.ts"
 import { type Actor, requireWrite } from "./actor.ts"
-import { findLiveCompany } from "./companies.ts"
 import { decodeBody } from "./decode-body.ts"
 import { type EnginePorts, nowIso } from "./ports.ts"
+import { findLiveCompany } from "./scope.ts"
 import { inTransaction, type Lifted } from "./transaction.ts"
-
-export const toFeature = (row: FeatureRecord): Feature => {
-  const identifier = row.feature_identifier as FeatureIdentifier
-  return {
-    feature_identifier: identifier,
-    feature_name: featureNames[identifier],
-    application_id: row.application_id,
-    status: row.status,
-  }
-}
 
 /** What enabling answers: the feature, and whether this call created it (201) or found it (200). */
 export interface FeatureEnabled {

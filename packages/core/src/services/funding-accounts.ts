@@ -1,19 +1,13 @@
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import { type Forbidden, Invalid, messages, NotFound, type ProviderFailure } from "../errors.ts"
-import type { BankAccount } from "../model/bank-account.ts"
-import { Text } from "../model/fields.ts"
+import { type BankAccount, FundingAccountLink } from "../model/bank-account.ts"
 import type { BankAccountRecord, PaymentProfileRecord } from "../ports/storage/index.ts"
 import { type Actor, requireWrite } from "./actor.ts"
-import { storeNewBankAccount } from "./bank-accounts.ts"
 import { decodeBody } from "./decode-body.ts"
 import type { MoneyPorts } from "./money-ports.ts"
 import { providerCall } from "./provider-call.ts"
+import { storeNewBankAccount } from "./store-bank-account.ts"
 import { inTransaction } from "./transaction.ts"
-
-/** Body of the sandbox helper that links a funding account: optionally which test bank. */
-export const FundingAccountLink = Schema.Struct({
-  institution_id: Schema.optional(Text),
-}).annotations({ identifier: "FundingAccountLink" })
 
 /** Funding accounts: external bank accounts of an entity, linked through the bank-link provider, used as debit sources. */
 export const makeFundingAccounts = (ports: MoneyPorts) => ({

@@ -1,23 +1,12 @@
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import { Invalid, type ProviderFailure } from "../errors.ts"
-import { Text } from "../model/fields.ts"
+import { RequirementsRequest } from "../model/bank-account-requirements.ts"
 import { isCountryAlpha2, isCurrencyCode } from "../model/iso-codes.ts"
 import type { EntityType, PaymentMethodOption, RequirementsSchema } from "../ports/payment-provider.ts"
 import type { Actor } from "./actor.ts"
 import { decodeBody } from "./decode-body.ts"
 import type { MoneyPorts } from "./money-ports.ts"
 import { providerCall } from "./provider-call.ts"
-
-const optionalText = Schema.optional(Text)
-
-/** Query of `GET /api/v1/payment_methods` and body of `POST /api/v1/bank_account_requirements`. */
-export const RequirementsRequest = Schema.Struct({
-  country_code: optionalText,
-  currency_code: optionalText,
-  entity_type: optionalText,
-  transfer_method: optionalText,
-  local_clearing_system: optionalText,
-}).annotations({ identifier: "BankAccountRequirementsRequest" })
 
 /**
  * Reads the case-insensitive parameters: every missing one is `missing`: `<name> is required` (the

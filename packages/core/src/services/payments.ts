@@ -1,27 +1,25 @@
 import { Effect } from "effect"
 import { type Forbidden, Invalid, NotFound, type ProviderFailure } from "../errors.ts"
-import { type PaymentEvent, paymentMachine, paymentStatuses } from "../machines/payment-machine.ts"
+import { type PaymentEvent, paymentMachine } from "../machines/payment-machine.ts"
 import { begin, decide, type MachineAction } from "../machines/stored-machine.ts"
 import { type WebhookEventName, type WebhookEventNameOf, webhookEventCatalogue } from "../model/events.ts"
-import { PaymentFields, type PaymentInstruction } from "../model/payment.ts"
+import { PaymentFields, type PaymentInstruction, PaymentListQuery, toPayment } from "../model/payment.ts"
 import type {
   CompanyRecord,
   PaymentFilter,
-  PaymentProfileRecord,
   PaymentRecord,
   PaymentStatusValue,
   Repositories,
 } from "../ports/storage/index.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
+import { checkQuoteProfiles } from "../rules/quote-profiles.ts"
 import { type Actor, requireWrite } from "./actor.ts"
-import { toPaymentProfile } from "./bank-accounts.ts"
-import { findLiveCompany } from "./companies.ts"
-import { decodeWrapped } from "./decode-body.ts"
+import { decodeQuery, decodeWrapped } from "./decode-body.ts"
 import { appendEvents, paymentEventPayload } from "./events.ts"
 import { enqueueJob } from "./jobs-queue.ts"
 import type { MoneyPorts } from "./money-ports.ts"
 import { providerCall } from "./provider-call.ts"
-import { checkQuoteProfiles } from "./quotes.ts"
+import { findLiveCompany } from "./scope.ts"
 import { inTransaction, type Lifted } from "./transaction.ts"
 
 const isPaymentEvent = (event: WebhookEventName): event is WebhookEventNameOf<"PaymentEvents"> =>
@@ -29,33 +27,6 @@ const isPaymentEvent = (event: WebhookEventName): event is WebhookEventNameOf<"P
 
 const paymentNotFound = () =>
   new NotFound({ field: "id", message: "Payment Instruction not found or not accessible in this workspace" })
-
-const toPayment = (
-  row: PaymentRecord,
-  profiles: ReadonlyArray<PaymentProfileRecord>,
-  options: { withIdempotencyKey: boolean },
-): PaymentInstruction => {
-  const profile = (id: string) => {
-    const found = profiles.find((p) => p.id === id)
-    if (!found) throw new Error(`payment ${row.id} refers to missing profile ${id}`)
-    return toPaymentProfile(found)
-  }
-  return {
-    id: row.id,
-    ...(options.withIdempotencyKey ? { idempotency_key: row.idempotency_key } : {}),
-    quote_id: row.quote_id,
-    instructed_amount: row.instructed_amount,
-    instructed_amount_currency: row.instructed_currency,
-    reason: row.reason as PaymentInstruction["reason"],
-    status: row.status,
-    ...(row.credit_note === null ? {} : { credit_note: row.credit_note }),
-    ...(row.debit_note === null ? {} : { debit_note: row.debit_note }),
-    from_profile: profile(row.from_profile_id),
-    to_profile: profile(row.to_profile_id),
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  }
-}
 
 /** Payments with their profiles, in one query for the profiles. */
 const withProfiles = (tx: Lifted<Repositories>, rows: ReadonlyArray<PaymentRecord>, withIdempotencyKey = true) =>
@@ -256,22 +227,11 @@ export const makePayments = (ports: MoneyPorts) => {
     ) =>
       Effect.gen(function* () {
         const request = yield* parsePageRequest(query, pagePolicies.payments)
-        const filter: { status?: PaymentStatusValue; payment_batch_id?: string } = {}
-        if (query.status !== undefined) {
-          if (typeof query.status !== "string" || !(paymentStatuses as ReadonlyArray<string>).includes(query.status)) {
-            return yield* Effect.fail(Invalid.missing("status", "Invalid status"))
-          }
-          filter.status = query.status as PaymentStatusValue
-        }
-        if (query.payment_batch_id !== undefined) {
-          if (typeof query.payment_batch_id !== "string")
-            return yield* Effect.fail(Invalid.missing("payment_batch_id", "must be a string"))
-          filter.payment_batch_id = query.payment_batch_id
-        }
+        const filter: PaymentFilter = yield* decodeQuery(PaymentListQuery, query)
         return yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
             const company = yield* findLiveCompany(tx, actor, companyId)
-            const slice = yield* tx.payments.list(company.id, filter as PaymentFilter, {
+            const slice = yield* tx.payments.list(company.id, filter, {
               offset: pageOffset(request),
               limit: request.perPage,
             })

@@ -1,73 +1,23 @@
 import { Effect, Either } from "effect"
 import { type Forbidden, Invalid, type NotFound, ProviderFailure } from "../errors.ts"
-import type { PaymentProfileSummary } from "../model/bank-account.ts"
-import { type Quote, QuoteFields } from "../model/quote.ts"
+import { type FeeStrategy, type Quote, QuoteFields, toQuote } from "../model/quote.ts"
 import { type Decimal, decimal, formatDecimal, parseDecimal } from "../money/decimal.ts"
-import type { PaymentProfileRecord, QuoteRecord, Repositories } from "../ports/storage/index.ts"
+import type { PaymentProfileRecord, QuoteRecord } from "../ports/storage/index.ts"
 import { expectedCompletionDate } from "../rules/expected-completion.ts"
 import { feeRuleFor } from "../rules/fee-schedule.ts"
 import { customerRate, formatAmount, parseInstructedAmount, priceQuote, rateScale } from "../rules/quote-pricing.ts"
-import { checkProfilesForQuote } from "../rules/quote-profiles.ts"
+import { checkQuoteProfiles } from "../rules/quote-profiles.ts"
 import { type Actor, requireWrite } from "./actor.ts"
-import { findLiveCompany } from "./companies.ts"
 import { decodeWrapped } from "./decode-body.ts"
 import type { MoneyPorts } from "./money-ports.ts"
 import { providerCall } from "./provider-call.ts"
-import { inTransaction, type Lifted } from "./transaction.ts"
+import { findLiveCompany } from "./scope.ts"
+import { inTransaction } from "./transaction.ts"
 
 /** How long a quote can be used. */
 export const quoteLifetimeMs = 15 * 60 * 1000
 
-export const toProfileSummary = (row: PaymentProfileRecord): PaymentProfileSummary => ({
-  id: row.id,
-  status: row.status,
-  payment_method: row.payment_method,
-  currency: row.currency,
-  usage_type: row.usage_type,
-})
-
-export const toQuote = (row: QuoteRecord, from: PaymentProfileRecord, to: PaymentProfileRecord): Quote => ({
-  id: row.id,
-  instructed_amount: row.instructed_amount,
-  instructed_amount_currency: row.instructed_currency,
-  source_amount: row.source_amount,
-  source_amount_currency: row.source_currency,
-  target_amount: row.target_amount,
-  target_amount_currency: row.target_currency,
-  currency_pair: row.currency_pair,
-  // The wire shape has a JSON number here; the exact rate is kept as text in storage.
-  exchange_rate: Number(row.exchange_rate),
-  fee: row.fee,
-  fee_currency: row.fee_currency,
-  fee_strategy: row.fee_strategy,
-  expires_at: row.expires_at,
-  expected_completion_date: row.expected_completion_date,
-  from_profile: toProfileSummary(from),
-  to_profile: toProfileSummary(to),
-})
-
 const invalid = (field: string, message: string) => Effect.fail(Invalid.rule(field, message))
-
-/**
- * The profiles of a quote, read in one go and checked by {@link checkProfilesForQuote}; also says
- * whether the paying entity has an active integration.
- */
-export const checkQuoteProfiles = (tx: Lifted<Repositories>, companyId: string, fromId: string, toId: string) =>
-  tx.paymentProfiles.findInUse(companyId, [fromId, toId]).pipe(
-    Effect.flatMap((found) => {
-      const verdict = checkProfilesForQuote(
-        found.find((use) => use.profile.id === fromId),
-        found.find((use) => use.profile.id === toId),
-      )
-      if (!verdict.ok) return Effect.fail(Invalid.rule(verdict.problem.field, verdict.problem.message))
-      const { from, to } = verdict
-      return Effect.succeed({
-        from: from.profile,
-        to: to.profile,
-        integrationActive: from.integration_active,
-      })
-    }),
-  )
 
 /** What a quote is priced from, once its profiles and amount are checked. */
 interface QuoteRequest {
@@ -76,7 +26,7 @@ interface QuoteRequest {
   readonly to: PaymentProfileRecord
   readonly amount: Decimal
   readonly currency: string
-  readonly strategy: "net" | "gross"
+  readonly strategy: FeeStrategy
 }
 
 /** Use cases of quotes. */

@@ -1,24 +1,13 @@
 import { Effect } from "effect"
 import { type Forbidden, type Invalid, messages, NotFound } from "../errors.ts"
-import type { BankAccount } from "../model/bank-account.ts"
-import { type Recipient, RecipientCreate } from "../model/recipient.ts"
+import { type Recipient, RecipientCreate, toRecipient } from "../model/recipient.ts"
 import type { RecipientRecord, Repositories } from "../ports/storage/index.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
 import { type Actor, requireWrite } from "./actor.ts"
-import { withProfiles } from "./bank-accounts.ts"
-import { findLiveCompany } from "./companies.ts"
 import { decodeBody } from "./decode-body.ts"
 import { type EnginePorts, nowIso } from "./ports.ts"
+import { bankAccountsWithProfiles, findLiveCompany } from "./scope.ts"
 import { inTransaction, type Lifted } from "./transaction.ts"
-
-export const toRecipient = (row: RecipientRecord, accounts: ReadonlyArray<BankAccount> = []): Recipient => ({
-  id: row.id,
-  name: row.name,
-  email: row.email,
-  created_at: row.created_at,
-  updated_at: row.updated_at,
-  bank_accounts: accounts.filter((account) => account.owner_id === row.id),
-})
 
 /** Recipients with their bank accounts and profiles, in three queries whatever their number. */
 const withBankAccounts = (tx: Lifted<Repositories>, rows: ReadonlyArray<RecipientRecord>) =>
@@ -28,7 +17,7 @@ const withBankAccounts = (tx: Lifted<Repositories>, rows: ReadonlyArray<Recipien
       "Counterparty",
       rows.map((r) => r.id),
     )
-    const withDetails = yield* withProfiles(tx, accounts)
+    const withDetails = yield* bankAccountsWithProfiles(tx, accounts)
     return rows.map((row) => toRecipient(row, withDetails))
   })
 

@@ -4,14 +4,15 @@ import {
   BankAccountRequirements,
   PaymentCreate,
   PaymentInstruction,
+  PaymentListQuery,
   PaymentMethod,
+  PaymentMethodsQuery,
   pagePolicies,
   Quote,
   QuoteCreate,
   RequirementsRequest,
 } from "@payments-engine/core"
 import { Schema } from "effect"
-import { PaymentListQuery, PaymentMethodsQuery } from "./money-schemas.ts"
 import type { RouteSpec } from "./route-table.ts"
 
 /**

@@ -1,3 +1,13 @@
+import type {
+  AccountDetail,
+  OwnerType,
+  PartyAddress,
+  ProfileStatus,
+  RoutingDetail,
+  StoredBankAccount,
+  StoredPaymentProfile,
+  UsageType,
+} from "../../model/bank-account.ts"
 import type { Slice, Window } from "./index.ts"
 
 /**
@@ -6,54 +16,21 @@ import type { Slice, Window } from "./index.ts"
  * timestamps as text, lists in id order, outcomes of conditional writes read from the write).
  */
 
-export type OwnerType = "Entity" | "Counterparty"
+export type { OwnerType, ProfileStatus, UsageType }
 
-export interface AccountDetailRecord {
-  readonly id: string
-  /** Only the last four characters are kept; the full number never reaches storage. */
-  readonly account_number_mask: string
-  readonly account_number_type: "other" | "iban"
-  readonly created_at: string
-  readonly updated_at: string
-}
+/** An account detail as stored and shown; only the last four characters of the number are kept. */
+export type AccountDetailRecord = typeof AccountDetail.Type
 
-export interface RoutingDetailRecord {
-  readonly id: string
-  readonly routing_number: string
-  readonly routing_number_type: string
-  readonly bank_name: string | null
-  readonly payment_method: string
-  readonly created_at: string
-  readonly updated_at: string
-}
+export type RoutingDetailRecord = typeof RoutingDetail.Type
 
-export interface PartyAddressRecord {
-  readonly country_code: string
-  readonly street_address: string
-  readonly city: string
-  readonly state: string
-  readonly postcode: string
-}
+export type PartyAddressRecord = typeof PartyAddress.Type
 
-export interface BankAccountRecord {
-  readonly id: string
-  readonly company_id: string
-  readonly owner_type: OwnerType
-  readonly owner_id: string
-  readonly currency: string
-  /** Decimal string. */
-  readonly current_balance: string
-  readonly last_synced_at: string | null
-  /** Set for recipient accounts registered with the payment provider. */
-  readonly provider_beneficiary_id: string | null
-  /** Set for funding accounts linked through the bank-linking provider. */
-  readonly provider_connection_id: string | null
-  readonly account_details: ReadonlyArray<AccountDetailRecord>
-  readonly routing_details: ReadonlyArray<RoutingDetailRecord>
-  readonly party_address: PartyAddressRecord | null
-  readonly created_at: string
-  readonly updated_at: string
-}
+/**
+ * A stored bank account: the model's `StoredBankAccount` Schema. `provider_beneficiary_id` is set
+ * for recipient accounts registered with the payment provider, `provider_connection_id` for
+ * funding accounts linked through the bank-linking provider.
+ */
+export type BankAccountRecord = typeof StoredBankAccount.Type
 
 export interface BankAccountRepository {
   insert(row: BankAccountRecord): Promise<void>
@@ -64,20 +41,8 @@ export interface BankAccountRepository {
   listByOwners(ownerType: OwnerType, ownerIds: ReadonlyArray<string>): Promise<ReadonlyArray<BankAccountRecord>>
 }
 
-export type ProfileStatus = "active" | "inactive" | "draft" | "failed"
-export type UsageType = "credit" | "debit" | "balance" | "internal_account"
-
-export interface PaymentProfileRecord {
-  readonly id: string
-  readonly bank_account_id: string
-  readonly company_id: string
-  readonly status: ProfileStatus
-  readonly payment_method: string
-  readonly currency: string
-  readonly usage_type: UsageType
-  readonly created_at: string
-  readonly updated_at: string
-}
+/** A stored payment profile: the model's `StoredPaymentProfile` Schema. */
+export type PaymentProfileRecord = typeof StoredPaymentProfile.Type
 
 /**
  * A payment profile with what a quote or a payment checks before using it: the owner and

@@ -1,19 +1,10 @@
+import type { CompanyRole, StoredCompany } from "../../model/company.ts"
 import type { Slice, Window } from "./index.ts"
 
-/** How a company came to exist; only `api_client` companies may be deleted. */
-export type CompanyRole = "api_client" | "platform"
+export type { CompanyRole }
 
-export interface CompanyRecord {
-  readonly id: string
-  readonly workspace_id: string
-  readonly name: string
-  readonly country: string
-  readonly default_currency: string
-  readonly role: CompanyRole
-  readonly created_at: string
-  readonly updated_at: string
-  readonly deleted_at: string | null
-}
+/** A stored company: the model's `StoredCompany` Schema. */
+export type CompanyRecord = typeof StoredCompany.Type
 
 export interface CompanyRepository {
   insert(row: CompanyRecord): Promise<void>

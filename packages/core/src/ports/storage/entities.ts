@@ -1,16 +1,11 @@
+import type { StoredEntity } from "../../model/entity.ts"
 import type { Slice, Window } from "./index.ts"
 
-export interface EntityRecord {
-  readonly id: string
-  readonly company_id: string
-  readonly name: string
-  readonly country_alpha2: string
-  /** Set once the entity's payment-provider integration is complete (its feature is ACTIVE). */
-  readonly payment_integration_active: boolean
-  readonly created_at: string
-  readonly updated_at: string
-  readonly deleted_at: string | null
-}
+/**
+ * A stored entity: the model's `StoredEntity` Schema. `payment_integration_active` is set once
+ * the entity's payment-provider integration is complete (its feature is ACTIVE).
+ */
+export type EntityRecord = typeof StoredEntity.Type
 
 export interface EntityRepository {
   /**

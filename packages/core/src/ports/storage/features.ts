@@ -1,4 +1,7 @@
-export type FeatureStatusValue = "CREATED" | "SUBMITTED" | "ACTIVE" | "ACTION_REQUIRED"
+import type { FeatureStatusSchema } from "../../model/feature.ts"
+
+/** A feature's status, as the model's Schema lists them. */
+export type FeatureStatusValue = typeof FeatureStatusSchema.Type
 
 export interface FeatureRecord {
   /** The feature's id, unique across workspaces. */

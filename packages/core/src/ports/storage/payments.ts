@@ -1,6 +1,8 @@
+import type { PaymentStatusSchema } from "../../model/payment.ts"
 import type { Slice, Window } from "./index.ts"
 
-export type PaymentStatusValue = "pending" | "processing" | "completed" | "failed" | "cancelled"
+/** A payment's status, as the model's Schema lists them. */
+export type PaymentStatusValue = typeof PaymentStatusSchema.Type
 
 export interface PaymentRecord {
   readonly id: string

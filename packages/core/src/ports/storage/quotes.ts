@@ -1,9 +1,11 @@
+import type { FeeStrategy } from "../../model/quote.ts"
+
 export interface QuoteRecord {
   readonly id: string
   readonly company_id: string
   readonly from_profile_id: string
   readonly to_profile_id: string
-  readonly fee_strategy: "net" | "gross"
+  readonly fee_strategy: FeeStrategy
   readonly payment_method: string
   /** Amounts are decimal strings in their currency's minor units. */
   readonly instructed_amount: string

@@ -1,14 +1,8 @@
+import type { StoredRecipient } from "../../model/recipient.ts"
 import type { Slice, Window } from "./index.ts"
 
-export interface RecipientRecord {
-  readonly id: string
-  readonly company_id: string
-  readonly name: string
-  readonly email: string | null
-  readonly created_at: string
-  readonly updated_at: string
-  readonly deleted_at: string | null
-}
+/** A stored recipient: the model's `StoredRecipient` Schema. */
+export type RecipientRecord = typeof StoredRecipient.Type
 
 export interface RecipientRepository {
   insert(row: RecipientRecord): Promise<void>

@@ -1,3 +1,5 @@
+import type { ApiKeyScope } from "../../model/session.ts"
+
 export interface WorkspaceRecord {
   readonly id: string
   readonly name: string
@@ -9,7 +11,7 @@ export interface WorkspaceRepository {
   insertOrGet(row: WorkspaceRecord): Promise<WorkspaceRecord>
 }
 
-export type ApiKeyScope = "read" | "write"
+export type { ApiKeyScope }
 
 export interface ApiKeyRecord {
   readonly id: string
