@@ -17,6 +17,7 @@ import { performance } from "node:perf_hooks"
 import {
   createSandboxBankLinker,
   createSandboxPaymentProvider,
+  graphileWorkerSchema,
   type KyselyStorage,
   openPostgresStorage,
   openSqliteStorage,
@@ -35,6 +36,7 @@ const payments = Number(process.env.BENCH_PAYMENTS ?? 2000)
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
 /** Payments made before the clock starts, so that the figures are of code the JIT has compiled. */
 const warmUpPayments = 200
+/** What the limit writes per payment: the engine's quote and payment rows again, and a job queued as the engine queues it. */
 const copiedTables = ["quotes", "payments", "jobs"] as const
 /** The HTTP path's runs: bounded in count and in time, so that a slow database cannot stretch the bench. */
 const httpBudget: HttpBudget = {
@@ -76,27 +78,43 @@ const runEngine = async (storage: KyselyStorage): Promise<number> => {
 /** The rows the engine wrote for its payments, to write again as the limit. */
 const engineRows = async (storage: KyselyStorage) => {
   const rows: Record<string, ReadonlyArray<Record<string, unknown>>> = {}
-  for (const table of copiedTables) {
+  for (const table of ["quotes", "payments"] as const) {
     rows[table] = await storage.db.selectFrom(table).selectAll().orderBy("id").execute()
   }
-  return rows as Record<(typeof copiedTables)[number], ReadonlyArray<Record<string, unknown>>>
+  return rows as Record<"quotes" | "payments", ReadonlyArray<Record<string, unknown>>>
 }
 
 /** The same rows with fresh ids and keys, so they can be inserted next to the originals. */
 const freshCopies = (rows: Awaited<ReturnType<typeof engineRows>>, round: number) =>
   rows.payments.map((payment, i) => {
     const quote = rows.quotes.find((q) => q.id === payment.quote_id)!
-    const job = rows.jobs[i]!
     const suffix = `_x${round}_${i}`
+    const paymentId = `${payment.id}${suffix}`
+    const at = payment.created_at
     return {
       quotes: { ...quote, id: `${quote.id}${suffix}` },
       payments: {
         ...payment,
-        id: `${payment.id}${suffix}`,
+        id: paymentId,
         quote_id: `${quote.id}${suffix}`,
         idempotency_key: `${payment.idempotency_key}${suffix}`,
       },
-      jobs: { ...job, id: `${job.id}${suffix}` },
+      // The job the engine queues with the payment: the embedded runner's row on SQLite; on
+      // Postgres the same values go to graphile-worker's add_job.
+      jobs: {
+        id: `job_${paymentId}`,
+        kind: "execute_payment",
+        payload: JSON.stringify({ payment_id: paymentId, workspace_id: `ws_${"0".repeat(26)}` }),
+        run_at: at,
+        attempts: 0,
+        state: "queued",
+        locked_until: null,
+        last_error: null,
+        job_key: `execute_payment:${paymentId}`,
+        max_attempts: 5,
+        created_at: at,
+        updated_at: at,
+      },
     }
   })
 
@@ -168,6 +186,11 @@ const postgresLimit = async (
     const copies = freshCopies(rows, index + 1)
     const inserts = Object.fromEntries(
       copiedTables.map((table) => {
+        if (table === "jobs") {
+          const text = `select ${graphileWorkerSchema(schema)}.add_job(identifier => $1, payload => $2::json,
+            run_at => now(), max_attempts => $3, job_key => $4, job_key_mode => 'unsafe_dedupe')`
+          return [table, { name: "bench_add_job", text, columns: ["kind", "payload", "max_attempts", "job_key"] }]
+        }
         const columns = Object.keys(copies[0]![table])
         const text = `insert into ${table} (${columns.join(",")}) values (${columns.map((_, i) => `$${i + 1}`).join(",")})`
         return [table, { name: `bench_${table}`, text, columns }]
@@ -226,7 +249,8 @@ const inPostgresSchema = async <A>(
   try {
     return await use(storage)
   } finally {
-    await storage.db.schema.dropSchema(schema).ifExists().cascade().execute()
+    for (const each of [schema, graphileWorkerSchema(schema)])
+      await storage.db.schema.dropSchema(each).ifExists().cascade().execute()
     await storage.close()
   }
 }

@@ -1,12 +1,14 @@
 import type { JobHandlers, JobRepository, JobRequest, JobRunner, JobRunnerOptions } from "@payments-engine/core"
 import { type Kysely, sql } from "kysely"
+import { preparedQuery } from "../storage/prepared-query.ts"
 import type { StorageTables } from "../storage/storage-tables.ts"
 import { embeddedJobQueue, type JobTable, type QueuedJob } from "./embedded-job-runner.ts"
 
 type Db = Kysely<StorageTables>
 
-const insertQueued = async (db: Db, job: JobRequest) => {
-  await db
+/** Queuing a job is on every payment's path: compiled once (see preparedQuery). */
+const insertQueuedJob = preparedQuery((db: Db, job: JobRequest) =>
+  db
     .insertInto("jobs")
     .values({
       id: job.id,
@@ -22,8 +24,11 @@ const insertQueued = async (db: Db, job: JobRequest) => {
       created_at: job.created_at,
       updated_at: job.created_at,
     })
-    .onConflict((oc) => oc.column("job_key").where("state", "=", sql.lit("queued")).doNothing())
-    .execute()
+    .onConflict((oc) => oc.column("job_key").where("state", "=", sql.lit("queued")).doNothing()),
+)
+
+const insertQueued = async (db: Db, job: JobRequest): Promise<void> => {
+  await insertQueuedJob(db, job)
 }
 
 /** `tx.jobs` of a storage whose jobs are rows of its own `jobs` table. */

@@ -1,7 +1,7 @@
 import type { Repositories } from "@payments-engine/core"
 import type { Kysely } from "kysely"
 import { kyselyJobRepository } from "../jobs/kysely-job-table.ts"
-import { lazyRepositories } from "./lazy-repositories.ts"
+import { lazyRepositories, type RepositoryFactories } from "./lazy-repositories.ts"
 import { kyselyBankAccountRepository, kyselyPaymentProfileRepository } from "./repositories/bank-accounts.ts"
 import { kyselyCompanyRepository } from "./repositories/companies.ts"
 import { kyselyEntityRepository } from "./repositories/entities.ts"
@@ -27,7 +27,7 @@ import type { StorageTables } from "./storage-tables.ts"
  * @example
  * const company = await db.transaction().execute((trx) => kyselyRepositories(trx).companies.find(wsId, id))
  */
-export const kyselyRepositories: (db: Kysely<StorageTables>) => Repositories = lazyRepositories<Repositories>({
+export const kyselyRepositoryFactories: RepositoryFactories<Repositories> = {
   workspaces: kyselyWorkspaceRepository,
   apiKeys: kyselyApiKeyRepository,
   settings: kyselySettingRepository,
@@ -41,6 +41,9 @@ export const kyselyRepositories: (db: Kysely<StorageTables>) => Repositories = l
   features: kyselyFeatureRepository,
   events: kyselyEventRepository,
   idempotency: kyselyIdempotencyRepository,
-  // The embedded runner's table; a storage on graphile-worker replaces it per transaction.
+  // The embedded runner's table; a storage on graphile-worker brings its own.
   jobs: kyselyJobRepository,
-})
+}
+
+export const kyselyRepositories: (db: Kysely<StorageTables>) => Repositories =
+  lazyRepositories(kyselyRepositoryFactories)

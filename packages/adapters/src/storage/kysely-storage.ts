@@ -10,7 +10,8 @@ import type {
 import type { Kysely } from "kysely"
 import { type GraphileJobsOptions, graphileKyselyJobs } from "../jobs/graphile-job-runner.ts"
 import { embeddedKyselyJobs } from "../jobs/kysely-job-table.ts"
-import { kyselyRepositories } from "./kysely-repositories.ts"
+import { kyselyRepositoryFactories } from "./kysely-repositories.ts"
+import { lazyRepositories } from "./lazy-repositories.ts"
 import { migrateStorage, type StorageDialect } from "./migrations/storage-migrations.ts"
 import type { StorageTables } from "./storage-tables.ts"
 
@@ -80,6 +81,21 @@ export const createKyselyStorage = async (
   }
   let closing: Promise<void> | undefined
   const jobs = options.graphile === undefined ? embeddedKyselyJobs(db) : graphileKyselyJobs(db, options.graphile)
+  // Whether a transaction queued jobs, keyed by its handle: a runner of this process is told once
+  // they exist, that is after the commit.
+  const queuedIn = new WeakSet<Kysely<StorageTables>>()
+  const repositoriesOver = lazyRepositories<Repositories>({
+    ...kyselyRepositoryFactories,
+    jobs: (trx) => {
+      const repository = jobs.repository(trx)
+      return {
+        enqueue: async (job) => {
+          await repository.enqueue(job)
+          queuedIn.add(trx)
+        },
+      }
+    },
+  })
 
   return {
     db,
@@ -87,26 +103,15 @@ export const createKyselyStorage = async (
     capabilities,
     transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
       if (closing !== undefined) return Promise.reject(new Error("storage is closed"))
-      let queued = false
+      let handle: Kysely<StorageTables> | undefined
       return db
         .transaction()
         .execute((trx) => {
-          const repositories = kyselyRepositories(trx)
-          const repository = jobs.repository(trx)
-          // A runner of this process is told once the jobs exist, that is after the commit.
-          Object.defineProperty(repositories, "jobs", {
-            enumerable: true,
-            value: {
-              enqueue: async (job) => {
-                await repository.enqueue(job)
-                queued = true
-              },
-            } satisfies JobRepository,
-          })
-          return work(repositories)
+          handle = trx
+          return work(repositoriesOver(trx))
         })
         .then((result) => {
-          if (queued) jobs.committed()
+          if (handle !== undefined && queuedIn.has(handle)) jobs.committed()
           return result
         })
     },
