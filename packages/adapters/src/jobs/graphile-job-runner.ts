@@ -88,7 +88,7 @@ export const graphileJobRunner = (
   const workers = new Set<string>()
   const offset = () => clock.now().getTime() - Date.now()
   let knownOffset = offset()
-  let background: Runner | undefined
+  let background: Promise<Runner | undefined> | undefined
   let heartbeat: ReturnType<typeof setInterval> | undefined
   let stopped = false
 
@@ -200,7 +200,7 @@ export const graphileJobRunner = (
               ],
         ),
       )
-      const starting = run(
+      background = run(
         {
           pgPool: pool,
           schema: workerSchema,
@@ -212,15 +212,10 @@ export const graphileJobRunner = (
           parsedCronItems: cron,
         },
         tasks(),
-      )
-      starting.then(
-        (runner) => {
-          background = runner
-          if (stopped) runner.stop().catch(() => undefined)
-        },
-        (error: unknown) => log?.({ error }),
-      )
-      background = { stop: () => starting.then((runner) => runner.stop()) } as Runner
+      ).catch((error: unknown) => {
+        log?.({ error })
+        return undefined
+      })
     },
     runDue: async (): Promise<JobRunReport> => {
       startHeartbeat()
@@ -244,7 +239,7 @@ export const graphileJobRunner = (
     stop: async () => {
       stopped = true
       clearInterval(heartbeat)
-      await background?.stop()
+      await (await background)?.stop()
     },
   }
 }
