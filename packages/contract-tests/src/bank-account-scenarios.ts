@@ -2,7 +2,7 @@ import { messages } from "@payments-engine/core"
 import { expect } from "vitest"
 import { expectRefusal, refusal } from "./contract-harness.ts"
 import type { ScenarioGroup } from "./contract-scenario.ts"
-import { bankAccountRow, payingCompany, profileRow } from "./money-fixtures.ts"
+import { bankAccountRow, payingCompany, profileRow } from "./payment-fixtures.ts"
 import { counterIds } from "./test-ports.ts"
 import { testBeneficiary } from "./test-providers.ts"
 

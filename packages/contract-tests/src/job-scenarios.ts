@@ -20,7 +20,7 @@ import {
   storedPayment,
   submissionsOf,
   wrapStorage,
-} from "./money-fixtures.ts"
+} from "./payment-fixtures.ts"
 import { counterIds, plainHasher, processTag } from "./test-ports.ts"
 import { testBeneficiary } from "./test-providers.ts"
 

@@ -12,7 +12,7 @@ import type {
 import { expect } from "vitest"
 import type { Harness } from "./contract-harness.ts"
 import type { ScenarioGroup } from "./contract-scenario.ts"
-import { bankAccountRow, paymentRow } from "./money-fixtures.ts"
+import { bankAccountRow, paymentRow } from "./payment-fixtures.ts"
 import { counterIds, nextNumber, processTag } from "./test-ports.ts"
 
 /** Rows in each paged list: more than one page of every size tried, and not a multiple of them. */

@@ -5,8 +5,8 @@ import { expect } from "vitest"
 import { expectRefusal, type Harness } from "./contract-harness.ts"
 import type { ScenarioGroup } from "./contract-scenario.ts"
 import { defaultNumRuns } from "./model-run.ts"
-import { answered, cents, payingCompany, payQuote, quoteFor, submissionsOf } from "./money-fixtures.ts"
 import type { ContractSuiteOptions } from "./options.ts"
+import { answered, cents, payingCompany, payQuote, quoteFor, submissionsOf } from "./payment-fixtures.ts"
 import { failsAtProvider, testBeneficiary } from "./test-providers.ts"
 
 /*

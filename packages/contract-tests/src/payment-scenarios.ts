@@ -11,7 +11,7 @@ import {
   runAllDue,
   storedPayment,
   submissionsOf,
-} from "./money-fixtures.ts"
+} from "./payment-fixtures.ts"
 import { counterIds } from "./test-ports.ts"
 
 const notFound = "Payment Instruction not found or not accessible in this workspace"

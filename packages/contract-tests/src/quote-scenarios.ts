@@ -10,7 +10,7 @@ import {
   quoteFor,
   runAllDue,
   submissionsOf,
-} from "./money-fixtures.ts"
+} from "./payment-fixtures.ts"
 import { counterIds } from "./test-ports.ts"
 
 /** Quotes: priced net or gross, only between the right profiles, cross-currency only with an integration. */

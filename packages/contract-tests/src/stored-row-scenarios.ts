@@ -1,7 +1,7 @@
 import { expect } from "vitest"
 import type { StampedResource } from "./contract-reader.ts"
 import type { ScenarioGroup } from "./contract-scenario.ts"
-import { payingCompany, quoteAndPay, runAllDue } from "./money-fixtures.ts"
+import { payingCompany, quoteAndPay, runAllDue } from "./payment-fixtures.ts"
 
 const second = 1000
 

@@ -12,10 +12,9 @@ import { makeEntities } from "./services/entities.ts"
 import { makeFeatures } from "./services/features.ts"
 import { makeFundingAccounts } from "./services/funding-accounts.ts"
 import { makeIdempotency } from "./services/idempotency.ts"
-import type { MoneyPorts } from "./services/money-ports.ts"
 import { makePaymentMethods } from "./services/payment-methods.ts"
 import { makePayments } from "./services/payments.ts"
-import type { EnginePorts } from "./services/ports.ts"
+import type { EnginePorts, ServicePorts } from "./services/ports.ts"
 import { makeQuotes } from "./services/quotes.ts"
 import { makeRecipients } from "./services/recipients.ts"
 import { runToPromise } from "./services/transaction.ts"
@@ -37,7 +36,7 @@ export type Promised<S extends UseCases> = {
  * derive from it. A function of the ports rather than a table of constructors, so that a service
  * built from another would be written as plainly as the rest.
  */
-const makeEffectApi = (ports: MoneyPorts) => {
+const makeEffectApi = (ports: ServicePorts) => {
   return {
     /** Workspaces, API keys, the check of a key and secret, and stored settings. */
     access: makeAccess(ports),
@@ -127,7 +126,7 @@ export interface EngineJobs {
  * const company = await engine.companies.create(actor, { name: "Acme", country: "US", default_currency: "USD" })
  */
 export const createEngine = (options: EngineOptions): Engine => {
-  const ports: MoneyPorts = { ...options, feeSchedule: options.feeSchedule ?? defaultFeeSchedule }
+  const ports: ServicePorts = { ...options, feeSchedule: options.feeSchedule ?? defaultFeeSchedule }
   const effect = makeEffectApi(ports)
   let runner: JobRunner | undefined
   const jobRunner = () => {

@@ -2,7 +2,7 @@ import { sandboxExamples, sandboxPaymentMethods, sandboxRequirements } from "@pa
 import { openTestSqlite } from "@payments-engine/adapters/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { expectError } from "./support/expectations.ts"
-import { expectDocumentedShape, fillRequirements, type Payer, setUpPayer } from "./support/money-fixtures.ts"
+import { expectDocumentedShape, fillRequirements, type Payer, setUpPayer } from "./support/payment-fixtures.ts"
 import { startTestService, type TestResponse, type TestService } from "./support/test-service.ts"
 
 /**

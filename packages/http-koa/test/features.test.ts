@@ -2,7 +2,7 @@ import { openTestSqlite } from "@payments-engine/adapters/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { crossCurrencyFlow } from "./support/cross-currency-flow.ts"
 import { expectError } from "./support/expectations.ts"
-import { expectDocumentedShape } from "./support/money-fixtures.ts"
+import { expectDocumentedShape } from "./support/payment-fixtures.ts"
 import { startTestService, type TestService } from "./support/test-service.ts"
 
 /** Entity features (the multi-currency account) and their sandbox status helper, over HTTP on SQLite. */

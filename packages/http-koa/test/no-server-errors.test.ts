@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { apiRoutes } from "../src/routes/api-routes.ts"
 import type { RouteSpec } from "../src/routes/route-table.ts"
 import { sandboxRoutes } from "../src/routes/sandbox-routes.ts"
-import { addRecipientAccount, type Payer, quoteBody, setUpPayer } from "./support/money-fixtures.ts"
+import { addRecipientAccount, type Payer, quoteBody, setUpPayer } from "./support/payment-fixtures.ts"
 import { acme, activateIntegration, startTestService, type TestService } from "./support/test-service.ts"
 
 /**

@@ -8,7 +8,7 @@ import {
   type Payer,
   paymentBody,
   setUpPayer,
-} from "./support/money-fixtures.ts"
+} from "./support/payment-fixtures.ts"
 import { startTestService, type TestService } from "./support/test-service.ts"
 
 /**

@@ -10,7 +10,7 @@ import {
   type Payer,
   quoteBody,
   setUpPayer,
-} from "./support/money-fixtures.ts"
+} from "./support/payment-fixtures.ts"
 import { activateIntegration, startTestService, type TestService } from "./support/test-service.ts"
 
 /**

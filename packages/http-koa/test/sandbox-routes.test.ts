@@ -2,7 +2,7 @@ import { sandboxTestBanks } from "@payments-engine/adapters"
 import { openTestSqlite } from "@payments-engine/adapters/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { expectError } from "./support/expectations.ts"
-import { expectDocumentedShape, type Payer, setUpPayer } from "./support/money-fixtures.ts"
+import { expectDocumentedShape, type Payer, setUpPayer } from "./support/payment-fixtures.ts"
 import { startTestService, type TestService } from "./support/test-service.ts"
 
 /** The sandbox helpers (DECISIONS, "Sandbox helpers") on a test service in sandbox mode. */

@@ -14,7 +14,7 @@ import { readPath, validateBeneficiaryDetails } from "../rules/beneficiary-valid
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
 import { type Actor, requireWrite } from "./actor.ts"
 import { decodeBody } from "./decode-body.ts"
-import type { MoneyPorts } from "./money-ports.ts"
+import type { ServicePorts } from "./ports.ts"
 import { providerCall } from "./provider-call.ts"
 import { bankAccountsWithProfiles, findLiveCompany } from "./scope.ts"
 import { storeNewBankAccount } from "./store-bank-account.ts"
@@ -108,7 +108,7 @@ const detailsOf = (
 }
 
 /** Use cases of bank accounts: created for recipients (validated by the provider's schema), then read-only. */
-export const makeBankAccounts = (ports: MoneyPorts) => ({
+export const makeBankAccounts = (ports: ServicePorts) => ({
   /**
    * Validates `beneficiary_details` against the provider's requirements (every failing field at
    * once), registers the beneficiary, and stores the account with a `credit` profile and its

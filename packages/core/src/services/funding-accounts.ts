@@ -4,13 +4,13 @@ import { type BankAccount, FundingAccountLink } from "../model/bank-account.ts"
 import type { BankAccountRecord, PaymentProfileRecord } from "../ports/storage/index.ts"
 import { type Actor, requireWrite } from "./actor.ts"
 import { decodeBody } from "./decode-body.ts"
-import type { MoneyPorts } from "./money-ports.ts"
+import type { ServicePorts } from "./ports.ts"
 import { providerCall } from "./provider-call.ts"
 import { storeNewBankAccount } from "./store-bank-account.ts"
 import { inTransaction } from "./transaction.ts"
 
 /** Funding accounts: external bank accounts of an entity, linked through the bank-link provider, used as debit sources. */
-export const makeFundingAccounts = (ports: MoneyPorts) => ({
+export const makeFundingAccounts = (ports: ServicePorts) => ({
   /**
    * Links an account at a (test) bank for the entity and stores it as a bank account with an
    * active `debit` profile, as the hosted page does once the user finishes. An `institution_id`

@@ -5,7 +5,7 @@ import { isCountryAlpha2, isCurrencyCode } from "../model/iso-codes.ts"
 import type { EntityType, PaymentMethodOption, RequirementsSchema } from "../ports/payment-provider.ts"
 import type { Actor } from "./actor.ts"
 import { decodeBody } from "./decode-body.ts"
-import type { MoneyPorts } from "./money-ports.ts"
+import type { ServicePorts } from "./ports.ts"
 import { providerCall } from "./provider-call.ts"
 
 /**
@@ -41,7 +41,7 @@ const readParameters = (input: typeof RequirementsRequest.Type) => {
 }
 
 /** Payment methods and bank-account requirements, passed through from the payment provider. */
-export const makePaymentMethods = (ports: MoneyPorts) => ({
+export const makePaymentMethods = (ports: ServicePorts) => ({
   /** `GET /api/v1/payment_methods`: transfer methods for a bank country, currency and entity type. */
   list: (_actor: Actor, query: unknown): Effect.Effect<ReadonlyArray<PaymentMethodOption>, Invalid | ProviderFailure> =>
     Effect.gen(function* () {

@@ -17,7 +17,7 @@ import { type Actor, requireWrite } from "./actor.ts"
 import { decodeQuery, decodeWrapped } from "./decode-body.ts"
 import { appendEvents, paymentEventPayload } from "./events.ts"
 import { enqueueJob } from "./jobs-queue.ts"
-import type { MoneyPorts } from "./money-ports.ts"
+import type { ServicePorts } from "./ports.ts"
 import { providerCall } from "./provider-call.ts"
 import { findLiveCompany } from "./scope.ts"
 import { inTransaction, type Lifted } from "./transaction.ts"
@@ -45,7 +45,7 @@ const sameRequest = (existing: PaymentRecord, input: PaymentFields) =>
 
 /** The outbox event `event` of a payment, with the payment as it now is. */
 const paymentEvent = (
-  ports: MoneyPorts,
+  ports: ServicePorts,
   tx: Lifted<Repositories>,
   company: Pick<CompanyRecord, "id" | "workspace_id">,
   row: PaymentRecord,
@@ -67,7 +67,7 @@ export interface PaymentCreated {
 }
 
 /** Use cases of payment instructions. */
-export const makePayments = (ports: MoneyPorts) => {
+export const makePayments = (ports: ServicePorts) => {
   /** Carries out what the payment machine decided, in the caller's transaction. */
   const carryOut = (
     tx: Lifted<Repositories>,

@@ -1,7 +1,10 @@
+import type { BankLinkProvider } from "../ports/bank-link-provider.ts"
 import type { Clock } from "../ports/clock.ts"
 import type { Ids } from "../ports/ids.ts"
+import type { PaymentProvider } from "../ports/payment-provider.ts"
 import type { SecretHasher } from "../ports/secret-hasher.ts"
 import type { Storage } from "../ports/storage/index.ts"
+import type { FeeSchedule } from "../rules/fee-schedule.ts"
 
 /** The ports an engine is built from. */
 export interface EnginePorts {
@@ -9,6 +12,14 @@ export interface EnginePorts {
   readonly clock: Clock
   readonly ids: Ids
   readonly hasher: SecretHasher
+}
+
+/** What the services are built from: the engine's ports, its providers and its fee schedule. */
+export interface ServicePorts extends EnginePorts {
+  readonly paymentProvider: PaymentProvider
+  readonly bankLinker: BankLinkProvider
+  /** Fees and FX margin. */
+  readonly feeSchedule: FeeSchedule
 }
 
 /** The clock's now as a storage timestamp. */

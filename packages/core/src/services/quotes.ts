@@ -9,7 +9,7 @@ import { customerRate, formatAmount, parseInstructedAmount, priceQuote, rateScal
 import { checkQuoteProfiles } from "../rules/quote-profiles.ts"
 import { type Actor, requireWrite } from "./actor.ts"
 import { decodeWrapped } from "./decode-body.ts"
-import type { MoneyPorts } from "./money-ports.ts"
+import type { ServicePorts } from "./ports.ts"
 import { providerCall } from "./provider-call.ts"
 import { findLiveCompany } from "./scope.ts"
 import { inTransaction } from "./transaction.ts"
@@ -30,7 +30,7 @@ interface QuoteRequest {
 }
 
 /** Use cases of quotes. */
-export const makeQuotes = (ports: MoneyPorts) => {
+export const makeQuotes = (ports: ServicePorts) => {
   /** The quote row for a request at the provider's mid rate (1 for the same currency). */
   const priced = (request: QuoteRequest, midRate: Decimal): Effect.Effect<QuoteRecord, Invalid> => {
     const { from, to, amount, currency, strategy } = request

@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { type BankAccount, toBankAccount, toPaymentProfile } from "../model/bank-account.ts"
 import type { BankAccountRecord, PaymentProfileRecord } from "../ports/storage/index.ts"
 import { appendEvents, bankAccountEventPayload, paymentProfileEventPayload } from "./events.ts"
-import type { MoneyPorts } from "./money-ports.ts"
+import type { ServicePorts } from "./ports.ts"
 import { inTransaction } from "./transaction.ts"
 
 /**
@@ -10,7 +10,7 @@ import { inTransaction } from "./transaction.ts"
  * transaction: the same for recipient accounts and linked funding accounts.
  */
 export const storeNewBankAccount = (
-  ports: MoneyPorts,
+  ports: ServicePorts,
   workspaceId: string,
   account: BankAccountRecord,
   profile: PaymentProfileRecord,

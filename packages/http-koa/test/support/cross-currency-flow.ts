@@ -1,7 +1,7 @@
 import { sandboxExamples } from "@payments-engine/adapters"
 import { expect } from "vitest"
 import { expectError } from "./expectations.ts"
-import { documentedClient, expectDocumentedShape, paymentBody, quoteBody } from "./money-fixtures.ts"
+import { documentedClient, expectDocumentedShape, paymentBody, quoteBody } from "./payment-fixtures.ts"
 import type { TestService } from "./test-service.ts"
 
 /** An amount with two decimals ("1118.51") as integer cents, so consistency checks stay exact. */

@@ -1,7 +1,7 @@
 import { sandboxExamples } from "@payments-engine/adapters"
 import { expect } from "vitest"
 import { isoTimestamp } from "./expectations.ts"
-import { documentedClient, fillRequirements, paymentBody, quoteBody } from "./money-fixtures.ts"
+import { documentedClient, fillRequirements, paymentBody, quoteBody } from "./payment-fixtures.ts"
 import type { TestService } from "./test-service.ts"
 
 /**
