@@ -1,4 +1,5 @@
 import type { JobTable } from "@payments-engine/adapters"
+import type { JobRequest } from "@payments-engine/core"
 import type { MemoryJob } from "./memory-money-repositories.ts"
 
 /** Runs `change` on the storage's committed jobs, in a transaction of its own. */
@@ -6,6 +7,12 @@ export type InJobs = <T>(change: (jobs: Map<string, MemoryJob>) => T) => Promise
 
 const byDueTime = (a: MemoryJob, b: MemoryJob) =>
   a.run_at === b.run_at ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.run_at < b.run_at ? -1 : 1
+
+/** Queues `job` unless a job with its key waits (given-up jobs free their key). */
+export const enqueueInto = (jobs: Map<string, MemoryJob>, job: JobRequest): void => {
+  const taken = [...jobs.values()].some((j) => j.key !== null && j.key === job.key && !j.given_up)
+  if (!taken) jobs.set(job.id, Object.freeze({ ...job, attempts: 0, last_error: null, given_up: false }))
+}
 
 /**
  * The memory storage's jobs as the embedded runner of `@payments-engine/adapters` reads and
@@ -31,10 +38,6 @@ export const memoryJobTable = (inJobs: InJobs): JobTable => {
     finish: (id) => inJobs((jobs) => void jobs.delete(id)),
     retry: (id, change) => update(id, change),
     giveUp: (id, change) => update(id, { ...change, given_up: true }),
-    enqueue: (job) =>
-      inJobs((jobs) => {
-        const taken = [...jobs.values()].some((j) => j.key !== null && j.key === job.key && !j.given_up)
-        if (!taken) jobs.set(job.id, Object.freeze({ ...job, attempts: 0, last_error: null, given_up: false }))
-      }),
+    enqueue: (job) => inJobs((jobs) => enqueueInto(jobs, job)),
   }
 }

@@ -11,6 +11,7 @@ import type {
   Slice,
   Window,
 } from "@payments-engine/core"
+import { enqueueInto } from "./memory-job-table.ts"
 
 type MoneyRepositories = Pick<
   Repositories,
@@ -161,10 +162,7 @@ export const moneyRepositoriesOver = (t: MoneyTables & OwnerTables): MoneyReposi
     },
   },
   jobs: {
-    enqueue: async (job) => {
-      const waiting = [...t.jobs.values()].some((j) => j.key !== null && j.key === job.key && !j.given_up)
-      if (!waiting) t.jobs.set(job.id, freeze({ ...job, attempts: 0, last_error: null, given_up: false }))
-    },
+    enqueue: async (job) => enqueueInto(t.jobs, job),
   },
   events: {
     append: async (row) => void t.events.set(row.id, freeze(row)),

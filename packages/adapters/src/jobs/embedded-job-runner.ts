@@ -123,6 +123,8 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
         return { ran, failed }
       })
 
+    /** The slot of each scheduled kind this runner last queued: a wake-up queues only a new one. */
+    const queuedSlots = new Map<string, number>()
     const schedule = async () => {
       const now = clock.now()
       for (const kind of handlers.kinds) {
@@ -130,6 +132,7 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
         const every = kind.schedule.everyMs
         // The next slot strictly after now: a slot that has just run is not queued again.
         const runAt = new Date((Math.floor(now.getTime() / every) + 1) * every)
+        if (queuedSlots.get(kind.kind) === runAt.getTime()) continue
         await table.enqueue({
           id: `job_schedule_${kind.kind}_${runAt.getTime()}`,
           kind: kind.kind,
@@ -139,6 +142,7 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
           max_attempts: 1,
           created_at: iso(now),
         })
+        queuedSlots.set(kind.kind, runAt.getTime())
       }
     }
 
@@ -220,8 +224,8 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
   return { createRunner, notify: wakeAll }
 }
 
-/** A job's failure as stored: a short description, never a payload or a provider's response. */
-const describeFailure = (cause: unknown): string => {
+/** A job's failure as stored and logged: a short description, never a payload or a provider's response. */
+export const describeFailure = (cause: unknown): string => {
   const tag = typeof cause === "object" && cause !== null ? (cause as { _tag?: unknown })._tag : undefined
   const message =
     cause instanceof Error || typeof tag === "string" ? (cause as { message?: unknown }).message : undefined

@@ -13,6 +13,7 @@ import {
 import { type Kysely, sql } from "kysely"
 import type pg from "pg"
 import type { StorageTables } from "../storage/storage-tables.ts"
+import { describeFailure } from "./embedded-job-runner.ts"
 import type { KyselyJobs } from "./kysely-job-table.ts"
 
 type Db = Kysely<StorageTables>
@@ -122,10 +123,10 @@ export const graphileJobRunner = (
     })
     emitter.on("job:success", ({ job }) => log?.({ kind: job.task_identifier, outcome: "done" }))
     emitter.on("job:error", ({ job, error }) =>
-      log?.({ kind: job.task_identifier, outcome: "retry", error: describe(error) }),
+      log?.({ kind: job.task_identifier, outcome: "retry", error: describeFailure(error) }),
     )
     emitter.on("job:failed", ({ job, error }) =>
-      log?.({ kind: job.task_identifier, outcome: "given_up", error: describe(error) }),
+      log?.({ kind: job.task_identifier, outcome: "given_up", error: describeFailure(error) }),
     )
     return emitter
   }
@@ -243,9 +244,6 @@ export const graphileJobRunner = (
     },
   }
 }
-
-const describe = (error: unknown): string =>
-  (error instanceof Error ? `${error.name}: ${error.message}` : "Error").slice(0, 500)
 
 /** Jobs on graphile-worker in its schema of the storage's database; its NOTIFY wakes the runners. */
 export const graphileKyselyJobs = (db: Db, options: GraphileJobsOptions): KyselyJobs => {

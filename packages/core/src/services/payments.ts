@@ -82,14 +82,16 @@ export const makePayments = (ports: ServicePorts) => {
           case "emit":
             return paymentEvent(ports, tx, company, row, action.event)
           case "enqueue":
+            if (action.job !== "execute_payment") break
             return enqueueJob(ports, tx, {
-              kind: "execute_payment",
+              kind: action.job,
               payload: { payment_id: row.id, workspace_id: company.workspace_id },
               key: `${action.job}:${row.id}`,
             })
-          default:
-            return Effect.dieMessage(`the payment machine asked for ${action.type}, which payments do not carry out`)
         }
+        return Effect.dieMessage(
+          `the payment machine asked for ${JSON.stringify(action)}, which payments do not carry out`,
+        )
       },
       { discard: true },
     )
