@@ -73,6 +73,9 @@ const sliceOf = <T extends { readonly id: string; readonly deleted_at: string | 
 
 const freeze = <T extends object>(row: T): T => Object.freeze({ ...row })
 
+/** Keys are stored by their public half; a lookup by id walks them (an operator's or a cached check). */
+const apiKeyById = (t: Tables, id: string) => [...t.apiKeys.values()].find((row) => row.id === id)
+
 const idempotencyKey = (workspaceId: string, key: string) => `${workspaceId}\u0000${key}`
 
 /** Repositories that read and write one set of tables (a transaction's private copy). */
@@ -84,6 +87,8 @@ const repositoriesOver = (t: Tables): Repositories => ({
       t.workspaces.set(row.id, freeze(row))
       return row
     },
+    findByName: async (name) => [...t.workspaces.values()].find((row) => row.name === name),
+    findById: async (id) => t.workspaces.get(id),
   },
   apiKeys: {
     insert: async (row) => {
@@ -91,6 +96,25 @@ const repositoriesOver = (t: Tables): Repositories => ({
       t.apiKeys.set(row.key, freeze(row))
     },
     findByKey: async (key) => t.apiKeys.get(key),
+    findById: async (id) => apiKeyById(t, id),
+    list: async (workspaceId) =>
+      [...t.apiKeys.values()]
+        .filter((row) => workspaceId === undefined || row.workspace_id === workspaceId)
+        .sort(byId),
+    revoke: async (id, revokedAt) => {
+      const row = apiKeyById(t, id)
+      if (row === undefined || row.revoked_at !== null) return row
+      const revoked = freeze({ ...row, revoked_at: revokedAt })
+      t.apiKeys.set(row.key, revoked)
+      return revoked
+    },
+    rotateSecret: async (id, currentHash, rotation) => {
+      const row = apiKeyById(t, id)
+      if (row === undefined || row.revoked_at !== null || row.secret_hash !== currentHash) return undefined
+      const rotated = freeze({ ...row, ...rotation })
+      t.apiKeys.set(row.key, rotated)
+      return rotated
+    },
     count: async () => t.apiKeys.size,
   },
   companies: {

@@ -32,6 +32,7 @@ const likeWorkspaceLookup = async (): Promise<MemoryStorage> => {
         work({
           ...tx,
           workspaces: {
+            ...tx.workspaces,
             insertOrGet: async (row) => {
               const match = likePattern(row.name)
               const found = [...storage.committed().workspaces.values()].find((w) => match.test(w.name))

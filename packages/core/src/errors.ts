@@ -139,6 +139,8 @@ export const messages = {
   recipientNotFound: "Recipient not found or not accessible in this workspace",
   invalidToken: "Missing or invalid token",
   invalidApiKey: "Invalid API key or secret",
+  apiKeyNotFound: "API key not found",
+  apiKeyRevoked: "API key is revoked",
   readOnlyKey: "API key does not have permission for this action",
   companyHasEntity: "This company already has an existing entity",
   alreadyTaken: "has already been taken",

@@ -32,8 +32,15 @@ export * from "./rules/fee-schedule.ts"
 export * from "./rules/idempotency-fingerprint.ts"
 export * from "./rules/paging.ts"
 export * from "./rules/quote-pricing.ts"
-export type { ApiKeyRequest, IssuedApiKey } from "./services/access.ts"
+export type { ApiKeyRequest, AuthenticatedKey, IssuedApiKey } from "./services/access.ts"
 export type { Actor } from "./services/actor.ts"
+export {
+  type ApiKeyListing,
+  defaultRotationGraceSeconds,
+  longestRotationGraceSeconds,
+  type RotatedApiKey,
+  type TokenClaims,
+} from "./services/key-lifecycle.ts"
 export type { CompanyCreateOptions } from "./services/companies.ts"
 export type { FeatureEnabled } from "./services/features.ts"
 export type { IdempotencyDecision, StoredResponse } from "./services/idempotency.ts"

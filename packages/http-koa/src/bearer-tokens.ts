@@ -1,5 +1,6 @@
-import type { Actor, Clock, Session } from "@payments-engine/core"
+import type { Actor, AuthenticatedKey, Clock, Session, TokenClaims } from "@payments-engine/core"
 import { jwtVerify, SignJWT } from "jose"
+import { answerCache } from "./key-state-cache.ts"
 
 /** Issuer (`iss`) of the bearer tokens. */
 export const tokenIssuer = "payments-engine"
@@ -7,6 +8,10 @@ export const tokenIssuer = "payments-engine"
 export const tokenAudience = "payments-engine/api"
 /** Default lifetime of a bearer token: one hour. */
 export const defaultTokenLifetimeSeconds = 3600
+/** Default time one process trusts a key's state (revoked or not) before reading it again. */
+export const defaultKeyCacheSeconds = 30
+/** The longest that trust may last: a revoked key's tokens stop working within a minute. */
+export const longestKeyCacheSeconds = 60
 
 /** Options of {@link bearerTokens}. */
 export interface BearerTokenOptions {
@@ -14,72 +19,127 @@ export interface BearerTokenOptions {
   readonly secret: string
   /** Lifetime in seconds; {@link defaultTokenLifetimeSeconds} by default. */
   readonly lifetimeSeconds?: number
-  /** Source of time for `iat`/`exp` and for the expiry check; the system clock by default. */
+  /** Source of time for `iat`/`exp`, the expiry check and the key cache; the system clock by default. */
   readonly clock?: Clock
+  /**
+   * The actor a token's claims stand for while its API key exists, is not revoked and belongs to
+   * the token's workspace; undefined otherwise. The engine's `access.tokenActor`.
+   */
+  readonly confirm: (claims: TokenClaims) => Promise<Actor | undefined>
+  /**
+   * Seconds one process reuses an answer of `confirm`, from 0 (ask every time) to
+   * {@link longestKeyCacheSeconds}; {@link defaultKeyCacheSeconds} by default.
+   */
+  readonly keyCacheSeconds?: number
 }
 
 /** Issues and checks the bearer tokens of the API. */
 export interface BearerTokens {
-  /** A token for the actor, as `POST /api/v1/sessions` answers it. */
-  issue(actor: Actor): Promise<Session>
-  /** The actor of a valid token; undefined for an expired, tampered, malformed or foreign one. */
+  /**
+   * A token for an authenticated key, as `POST /api/v1/sessions` answers it. It expires after the
+   * lifetime, or at the key's `endsBy` when that comes first (a rotated key's previous secret).
+   */
+  issue(key: AuthenticatedKey): Promise<Session>
+  /**
+   * The actor of a valid token; undefined for an expired, tampered, malformed or foreign one, or
+   * one whose key is unknown, revoked or of another workspace.
+   */
   verify(token: string): Promise<Actor | undefined>
 }
 
 const longestToken = 4096
 
+/** How far in the future an `iat` may be, for processes whose clocks differ by a little. */
+const issuedAtLeewaySeconds = 5
+
+const seconds = (date: Date) => Math.floor(date.getTime() / 1000)
+
+const claimsOf = (payload: Record<string, unknown>, lifetime: number, now: number): TokenClaims | undefined => {
+  const { workspace_id: workspaceId, sub: keyId, scope, iat, exp } = payload
+  if (typeof workspaceId !== "string" || workspaceId === "") return undefined
+  if (typeof keyId !== "string" || keyId === "") return undefined
+  if (scope !== "read" && scope !== "write") return undefined
+  // jose has checked both are numbers and that exp is still ahead.
+  if (typeof iat !== "number" || typeof exp !== "number") return undefined
+  if (exp - iat > lifetime || iat > now + issuedAtLeewaySeconds) return undefined
+  return { workspaceId, keyId, scope }
+}
+
 /**
- * Bearer tokens as JWTs signed with HS256 (jose): claims `workspace_id` and `scope`, plus `iss`,
- * `aud`, `iat` and `exp`. Verification accepts HS256 only and checks every claim.
+ * Bearer tokens as JWTs signed with HS256 (jose): claims `workspace_id`, `scope` and `sub` (the
+ * API key's id), plus `iss`, `aud`, `iat` and `exp`. Verification accepts HS256 only, checks every
+ * claim, refuses an `exp` more than the lifetime after `iat`, and asks `confirm` whether the key
+ * still stands (each answer reused for `keyCacheSeconds`). The HMAC key is imported once.
  *
  * @example
- * const tokens = bearerTokens({ secret: process.env.PAYMENTS_JWT_SECRET! })
- * const session = await tokens.issue({ workspaceId: "ws_1", scope: "write" })
- * await tokens.verify(session.access_token) // { workspaceId: "ws_1", scope: "write" }
+ * const tokens = bearerTokens({ secret, confirm: (claims) => engine.access.tokenActor(claims) })
+ * const session = await tokens.issue(await engine.access.authenticate({ api_key, api_secret }))
+ * await tokens.verify(session.access_token) // { workspaceId: "ws_1", scope: "write", keyId: "key_1" }
  */
 export const bearerTokens = (options: BearerTokenOptions): BearerTokens => {
   const lifetime = options.lifetimeSeconds ?? defaultTokenLifetimeSeconds
   if (!Number.isSafeInteger(lifetime) || lifetime < 1) {
     throw new RangeError(`bearerTokens: lifetimeSeconds must be a positive integer, got ${lifetime}`)
   }
+  const cacheSeconds = options.keyCacheSeconds ?? defaultKeyCacheSeconds
+  if (!Number.isSafeInteger(cacheSeconds) || cacheSeconds < 0 || cacheSeconds > longestKeyCacheSeconds) {
+    throw new RangeError(`bearerTokens: keyCacheSeconds must be from 0 to ${longestKeyCacheSeconds}, got ${cacheSeconds}`)
+  }
   if (options.secret.length < 32) throw new RangeError("bearerTokens: the secret must be at least 32 characters")
-  const key = new TextEncoder().encode(options.secret)
+  // Importing the key is a quarter of a request's work when jose does it on every call.
+  const key = crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(options.secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign", "verify"],
+  )
   const now = () => options.clock?.now() ?? new Date()
+  const confirmed = answerCache<Actor | undefined>({
+    ttlSeconds: cacheSeconds,
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+  })
   return {
-    async issue(actor) {
-      const issuedAt = Math.floor(now().getTime() / 1000)
-      const expiresAt = issuedAt + lifetime
-      const access_token = await new SignJWT({ workspace_id: actor.workspaceId, scope: actor.scope })
+    async issue(authenticated) {
+      const issuedAt = seconds(now())
+      const endsBy = authenticated.endsBy === null ? undefined : seconds(new Date(authenticated.endsBy))
+      const expiresAt = Math.min(issuedAt + lifetime, endsBy ?? Number.POSITIVE_INFINITY)
+      const access_token = await new SignJWT({ workspace_id: authenticated.workspaceId, scope: authenticated.scope })
         .setProtectedHeader({ alg: "HS256", typ: "JWT" })
         .setIssuer(tokenIssuer)
         .setAudience(tokenAudience)
+        .setSubject(authenticated.keyId)
         .setIssuedAt(issuedAt)
         .setExpirationTime(expiresAt)
-        .sign(key)
+        .sign(await key)
       return {
         access_token,
         token_type: "Bearer",
         expires_at: new Date(expiresAt * 1000).toISOString(),
-        expires_in: lifetime,
+        expires_in: expiresAt - issuedAt,
       }
     },
     async verify(token) {
       if (token.length === 0 || token.length > longestToken) return undefined
+      const at = now()
+      let claims: TokenClaims | undefined
       try {
-        const { payload } = await jwtVerify(token, key, {
+        const { payload } = await jwtVerify(token, await key, {
           algorithms: ["HS256"],
           issuer: tokenIssuer,
           audience: tokenAudience,
-          currentDate: now(),
-          requiredClaims: ["iat", "exp"],
+          currentDate: at,
+          requiredClaims: ["iat", "exp", "sub"],
         })
-        const { workspace_id: workspaceId, scope } = payload
-        if (typeof workspaceId !== "string" || workspaceId === "") return undefined
-        if (scope !== "read" && scope !== "write") return undefined
-        return { workspaceId, scope }
+        claims = claimsOf(payload, lifetime, seconds(at))
       } catch {
         return undefined
       }
+      if (claims === undefined) return undefined
+      const { workspaceId, keyId, scope } = claims
+      // Only tokens we signed get here, so the cache holds about one entry per key in use. A
+      // failing lookup (database down) is not a bad token: it rejects, and the request fails.
+      return confirmed([workspaceId, keyId, scope].join("\u0000"), () => options.confirm({ workspaceId, keyId, scope }))
     },
   }
 }

@@ -1,5 +1,5 @@
 import { parseStorageUrl, type StorageLocation } from "@payments-engine/adapters"
-import { defaultTokenLifetimeSeconds } from "./bearer-tokens.ts"
+import { defaultKeyCacheSeconds, defaultTokenLifetimeSeconds, longestKeyCacheSeconds } from "./bearer-tokens.ts"
 import { type LogLevel, logLevels } from "./logger.ts"
 
 /** The service's settings, read from the environment by {@link loadConfig}. */
@@ -22,6 +22,8 @@ export interface ServiceConfig {
   readonly bootstrapKey: { readonly key: string; readonly secret: string } | undefined
   /** `PAYMENTS_TOKEN_LIFETIME_SECONDS`: bearer token lifetime, 3600 by default. */
   readonly tokenLifetimeSeconds: number
+  /** `PAYMENTS_KEY_CACHE_SECONDS`: how long a process trusts an API key's state, 30 by default, 0 to 60. */
+  readonly keyCacheSeconds: number
 }
 
 /** The environment, as `process.env` has it. */
@@ -165,6 +167,28 @@ export const loadConfig = (env: Environment): ServiceConfig => {
     } else tokenLifetimeSeconds = n
   }
 
+  const cacheText = read(env, "PAYMENTS_KEY_CACHE_SECONDS")
+  let keyCacheSeconds = defaultKeyCacheSeconds
+  if (cacheText !== undefined) {
+    const n = parseInteger(cacheText, 0, longestKeyCacheSeconds)
+    if (n === undefined) {
+      problems.push(
+        `PAYMENTS_KEY_CACHE_SECONDS must be an integer from 0 to ${longestKeyCacheSeconds}, got ${quote(cacheText)}`,
+      )
+    } else keyCacheSeconds = n
+  }
+
   if (problems.length > 0) throw new ConfigError(problems)
-  return { port, databaseUrl, database, sandbox, jwtSecret, hostedUrl, logLevel, bootstrapKey, tokenLifetimeSeconds }
+  return {
+    port,
+    databaseUrl,
+    database,
+    sandbox,
+    jwtSecret,
+    hostedUrl,
+    logLevel,
+    bootstrapKey,
+    tokenLifetimeSeconds,
+    keyCacheSeconds,
+  }
 }

@@ -128,7 +128,13 @@ export const startService = async (
     const app = createApp({
       engine,
       routes: [...apiRoutes, ...sandboxHelpers],
-      tokens: bearerTokens({ secret, lifetimeSeconds: config.tokenLifetimeSeconds, clock }),
+      tokens: bearerTokens({
+        secret,
+        lifetimeSeconds: config.tokenLifetimeSeconds,
+        clock,
+        confirm: (claims) => engine.access.tokenActor(claims),
+        keyCacheSeconds: config.keyCacheSeconds,
+      }),
       logger,
       isClosing: () => closing,
     })

@@ -25,6 +25,7 @@ describe("loadConfig", () => {
       logLevel: "info",
       bootstrapKey: undefined,
       tokenLifetimeSeconds: 3600,
+      keyCacheSeconds: 30,
     })
   })
 
@@ -39,6 +40,7 @@ describe("loadConfig", () => {
       PAYMENTS_API_KEY: "pk_boot",
       PAYMENTS_API_SECRET: "sk_boot_secret",
       PAYMENTS_TOKEN_LIFETIME_SECONDS: "600",
+      PAYMENTS_KEY_CACHE_SECONDS: "0",
     })
     expect(config).toMatchObject({
       port: 8080,
@@ -49,6 +51,7 @@ describe("loadConfig", () => {
       logLevel: "debug",
       bootstrapKey: { key: "pk_boot", secret: "sk_boot_secret" },
       tokenLifetimeSeconds: 600,
+      keyCacheSeconds: 0,
     })
     expect(loadConfig({ PORT: "8080" }).hostedUrl).toBe("http://localhost:8080")
   })
@@ -83,6 +86,7 @@ describe("loadConfig", () => {
       LOG_LEVEL: "loud",
       PAYMENTS_API_KEY: "pk_only",
       PAYMENTS_TOKEN_LIFETIME_SECONDS: "0",
+      PAYMENTS_KEY_CACHE_SECONDS: "61",
     })
     expect(problems).toEqual([
       'PORT must be an integer from 0 to 65535, got "http"',
@@ -93,6 +97,7 @@ describe("loadConfig", () => {
       'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
       "PAYMENTS_API_KEY and PAYMENTS_API_SECRET must be set together",
       'PAYMENTS_TOKEN_LIFETIME_SECONDS must be an integer from 1 to 86400, got "0"',
+      'PAYMENTS_KEY_CACHE_SECONDS must be an integer from 0 to 60, got "61"',
     ])
     expect(problems.join("\n")).not.toContain("short-secret-value")
     expect(problemsOf({ PORT: "65536" })).toHaveLength(1)

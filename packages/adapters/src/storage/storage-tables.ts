@@ -167,6 +167,10 @@ export interface ApiKeysTable {
   /** "read" or "write". */
   scope: string
   created_at: string
+  revoked_at: string | null
+  rotated_at: string | null
+  previous_secret_hash: string | null
+  previous_secret_expires_at: string | null
 }
 
 /**

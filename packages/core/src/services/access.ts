@@ -5,8 +5,10 @@ import type { ApiKeyRecord, ApiKeyScope, Repositories, WorkspaceRecord } from ".
 import { randomToken } from "../rules/random-token.ts"
 import type { Actor } from "./actor.ts"
 import { decodeBody } from "./decode-body.ts"
+import { makeKeyLifecycle } from "./key-lifecycle.ts"
 import { type EnginePorts, nowIso } from "./ports.ts"
 import { inTransaction, type Lifted } from "./transaction.ts"
+import { workspaceName } from "./workspace-name.ts"
 
 /** A new API key: the secret is shown this once and only its hash is kept. */
 export interface IssuedApiKey {
@@ -28,17 +30,22 @@ export interface ApiKeyRequest {
 const workspaceOf = (tx: Lifted<Repositories>, ports: EnginePorts, name: string) =>
   tx.workspaces.insertOrGet({ id: ports.ids.next("ws"), name, created_at: nowIso(ports) })
 
-const workspaceName = (name: string) => {
-  const trimmed = name.trim()
-  return trimmed.length >= 1 && trimmed.length <= 100
-    ? Effect.succeed(trimmed)
-    : Effect.fail(Invalid.rule("workspace", "must be 1 to 100 characters"))
+/** The caller a key and secret stand for, and until when a session they open may last. */
+export interface AuthenticatedKey extends Actor {
+  readonly keyId: string
+  /**
+   * Set when the secret was a rotated key's previous one: the end of its grace period, which no
+   * session it opens may outlive. Null for the current secret.
+   */
+  readonly endsBy: string | null
 }
 
 const invalidCredentials = () => new Unauthenticated({ field: "api_key", message: messages.invalidApiKey })
 
 /** Workspaces, API keys and the check of a key and secret. */
 export const makeAccess = (ports: EnginePorts) => ({
+  ...makeKeyLifecycle(ports),
+
   /**
    * Issues an API key in a workspace, creating the workspace when it does not exist yet.
    *
@@ -65,6 +72,10 @@ export const makeAccess = (ports: EnginePorts) => ({
             secret_hash: secretHash,
             scope,
             created_at: nowIso(ports),
+            revoked_at: null,
+            rotated_at: null,
+            previous_secret_hash: null,
+            previous_secret_expires_at: null,
           }
           yield* tx.apiKeys.insert(row)
           return workspace
@@ -95,24 +106,28 @@ export const makeAccess = (ports: EnginePorts) => ({
     inTransaction(ports.storage, (tx) => tx.apiKeys.findByKey(key)).pipe(Effect.map(Boolean)),
 
   /**
-   * Checks the body of `POST /api/v1/sessions` (`api_key`, `api_secret`): the actor the key acts
-   * as, `missing` when a field is missing, or `unauthenticated` on `api_key`. An unknown key costs as
-   * much as a wrong secret, so timing does not tell which keys exist.
+   * Checks the body of `POST /api/v1/sessions` (`api_key`, `api_secret`): the key's actor, `missing`
+   * when a field is missing, or `unauthenticated` on `api_key`. A revoked key is refused like an
+   * unknown one. A rotated key's previous secret works until its grace period ends (`endsBy`). An
+   * unknown or revoked key costs as much as a wrong secret, so timing does not tell which keys exist.
    */
-  authenticate: (body: unknown): Effect.Effect<Actor, Invalid | Unauthenticated> =>
+  authenticate: (body: unknown): Effect.Effect<AuthenticatedKey, Invalid | Unauthenticated> =>
     Effect.gen(function* () {
       const { api_key: key, api_secret: secret } = yield* decodeBody(SessionCreate, body)
       const row =
         key.length > 0 && key.length <= 200
           ? yield* inTransaction(ports.storage, (tx) => tx.apiKeys.findByKey(key))
           : undefined
-      if (row === undefined) {
+      if (row === undefined || row.revoked_at !== null) {
         yield* Effect.promise(() => ports.hasher.hash(secret))
         return yield* Effect.fail(invalidCredentials())
       }
-      const ok = yield* Effect.promise(() => ports.hasher.verify(secret, row.secret_hash))
-      if (!ok) return yield* Effect.fail(invalidCredentials())
-      return { workspaceId: row.workspace_id, scope: row.scope }
+      const actor = { workspaceId: row.workspace_id, scope: row.scope, keyId: row.id }
+      if (yield* Effect.promise(() => ports.hasher.verify(secret, row.secret_hash))) return { ...actor, endsBy: null }
+      const { previous_secret_hash: previous, previous_secret_expires_at: endsBy } = row
+      const inGrace = previous !== null && endsBy !== null && nowIso(ports) < endsBy
+      if (inGrace && (yield* Effect.promise(() => ports.hasher.verify(secret, previous)))) return { ...actor, endsBy }
+      return yield* Effect.fail(invalidCredentials())
     }),
 
   /** A setting kept in storage, written once: the first writer's value wins across processes. */

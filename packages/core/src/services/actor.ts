@@ -12,6 +12,8 @@ import type { ApiKeyScope } from "../ports/storage/index.ts"
 export interface Actor {
   readonly workspaceId: string
   readonly scope: ApiKeyScope
+  /** The id of the API key the caller authenticated with; absent when an embedder acts directly. */
+  readonly keyId?: string
 }
 
 /** Fails with `forbidden` unless the actor may change things. */

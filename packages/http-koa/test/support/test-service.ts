@@ -69,6 +69,8 @@ export interface TestServiceOptions {
   readonly storage: Storage
   readonly clock?: TestClock
   readonly tokenLifetimeSeconds?: number
+  /** How long the app trusts a key's state; the service's default (30 s) unless given. */
+  readonly keyCacheSeconds?: number
   /** Wraps the engine, e.g. to plant a fault. */
   readonly wrapEngine?: (engine: Engine) => Engine
   /**
@@ -136,7 +138,9 @@ export const startTestService = async (options: TestServiceOptions): Promise<Tes
   const tokens = bearerTokens({
     secret: testJwtSecret,
     clock,
+    confirm: (claims) => engine.access.tokenActor(claims),
     ...(options.tokenLifetimeSeconds === undefined ? {} : { lifetimeSeconds: options.tokenLifetimeSeconds }),
+    ...(options.keyCacheSeconds === undefined ? {} : { keyCacheSeconds: options.keyCacheSeconds }),
   })
   const server = createServer(createApp({ engine, tokens, logger, routes }).callback())
   const port = await listen(server)

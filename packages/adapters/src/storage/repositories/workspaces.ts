@@ -38,6 +38,8 @@ export const kyselyWorkspaceRepository = (db: Db): WorkspaceRepository => ({
     )
     return "inserted" in outcome ? outcome.inserted : outcome.existing
   },
+  findByName: (name) => findWorkspaceByName(db, name),
+  findById: (id) => db.selectFrom("workspaces").selectAll().where("id", "=", id).executeTakeFirst(),
 })
 
 const toApiKey = (row: Selectable<ApiKeysTable>): ApiKeyRecord => ({
@@ -47,7 +49,16 @@ const toApiKey = (row: Selectable<ApiKeysTable>): ApiKeyRecord => ({
   secret_hash: row.secret_hash,
   scope: row.scope as ApiKeyScope,
   created_at: row.created_at,
+  revoked_at: row.revoked_at,
+  rotated_at: row.rotated_at,
+  previous_secret_hash: row.previous_secret_hash,
+  previous_secret_expires_at: row.previous_secret_expires_at,
 })
+
+const findApiKeyById = async (db: Db, id: string): Promise<ApiKeyRecord | undefined> => {
+  const row = await db.selectFrom("api_keys").selectAll().where("id", "=", id).executeTakeFirst()
+  return row === undefined ? undefined : toApiKey(row)
+}
 
 /**
  * API keys over one Kysely handle.
@@ -64,6 +75,32 @@ export const kyselyApiKeyRepository = (db: Db): ApiKeyRepository => ({
   },
   findByKey: async (key) => {
     const row = await db.selectFrom("api_keys").selectAll().where("key", "=", key).executeTakeFirst()
+    return row === undefined ? undefined : toApiKey(row)
+  },
+  findById: (id) => findApiKeyById(db, id),
+  list: async (workspaceId) => {
+    let query = db.selectFrom("api_keys").selectAll()
+    if (workspaceId !== undefined) query = query.where("workspace_id", "=", workspaceId)
+    return (await query.orderBy("id").execute()).map(toApiKey)
+  },
+  revoke: async (id, revokedAt) => {
+    await db
+      .updateTable("api_keys")
+      .set({ revoked_at: revokedAt })
+      .where("id", "=", id)
+      .where("revoked_at", "is", null)
+      .execute()
+    return findApiKeyById(db, id)
+  },
+  rotateSecret: async (id, currentHash, rotation) => {
+    const row = await db
+      .updateTable("api_keys")
+      .set({ ...rotation })
+      .where("id", "=", id)
+      .where("secret_hash", "=", currentHash)
+      .where("revoked_at", "is", null)
+      .returningAll()
+      .executeTakeFirst()
     return row === undefined ? undefined : toApiKey(row)
   },
   count: async () =>
