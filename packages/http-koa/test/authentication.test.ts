@@ -13,16 +13,26 @@ const invalidToken = (response: { status: number; body: unknown; headers: Header
   expect(response.headers.get("www-authenticate")).toBe("Bearer")
 }
 
-const sign = (claims: Record<string, unknown>, options: { secret?: string; exp?: number; aud?: string } = {}) => {
-  const now = Math.floor(new Date("2026-01-01T00:00:00.000Z").getTime() / 1000)
+const testStart = Math.floor(new Date("2026-01-01T00:00:00.000Z").getTime() / 1000)
+
+/** A token signed with the service's own secret (unless told otherwise): what only a forger with the secret could make. */
+const sign = (
+  claims: Record<string, unknown>,
+  options: { secret?: string; iat?: number; exp?: number; aud?: string } = {},
+) => {
+  const iat = options.iat ?? testStart
   return new SignJWT(claims)
     .setProtectedHeader({ alg: "HS256" })
     .setIssuer(tokenIssuer)
     .setAudience(options.aud ?? tokenAudience)
-    .setIssuedAt(now)
-    .setExpirationTime(options.exp ?? now + 3600)
+    .setIssuedAt(iat)
+    .setExpirationTime(options.exp ?? iat + 3600)
     .sign(new TextEncoder().encode(options.secret ?? testJwtSecret))
 }
+
+/** The id of a key, as its sessions' tokens carry it in `sub`. */
+const keyIdOf = async (service: TestService, key: { api_key: string; api_secret: string }) =>
+  (await service.engine.access.authenticate(key)).keyId
 
 describe("sessions", () => {
   let service: TestService
@@ -48,7 +58,13 @@ describe("sessions", () => {
     expect(response.body.data.expires_at).toEqual(isoTimestamp)
     const token = response.body.data.access_token
     expect(decodeProtectedHeader(token).alg).toBe("HS256")
-    expect(decodeJwt(token)).toMatchObject({ workspace_id: key.workspace_id, scope: "read" })
+    expect(decodeJwt(token)).toMatchObject({
+      workspace_id: key.workspace_id,
+      scope: "read",
+      sub: await keyIdOf(service, key),
+      iat: testStart,
+      exp: testStart + 3600,
+    })
     expect((await service.request("GET", "/api/v1/companies", { token })).status).toBe(200)
   })
 
@@ -74,8 +90,10 @@ describe("bearer tokens", () => {
   const list = (headers: Record<string, string>) => service.request("GET", "/api/v1/companies", { headers })
 
   it("answers 401 token for a missing, malformed, foreign or forged token", async () => {
-    const { workspace_id } = await service.engine.access.createApiKey({ workspace: "acme" })
-    const valid = await sign({ workspace_id, scope: "write" })
+    const key = await service.engine.access.createApiKey({ workspace: "acme" })
+    const { workspace_id } = key
+    const sub = await keyIdOf(service, key)
+    const valid = await sign({ workspace_id, scope: "write", sub })
     expect((await list({ Authorization: `Bearer ${valid}` })).status).toBe(200)
     invalidToken(await list({}))
     invalidToken(await list({ Authorization: "" }))
@@ -86,14 +104,14 @@ describe("bearer tokens", () => {
     invalidToken(await list({ Authorization: `Bearer ${valid}x` }))
     invalidToken(
       await list({
-        Authorization: `Bearer ${await sign({ workspace_id, scope: "write" }, { secret: "another-secret-of-at-least-32-characters" })}`,
+        Authorization: `Bearer ${await sign({ workspace_id, scope: "write", sub }, { secret: "another-secret-of-at-least-32-characters" })}`,
       }),
     )
     invalidToken(
-      await list({ Authorization: `Bearer ${await sign({ workspace_id, scope: "write" }, { aud: "hosted-pages" })}` }),
+      await list({ Authorization: `Bearer ${await sign({ workspace_id, scope: "write", sub }, { aud: "hosted-pages" })}` }),
     )
-    invalidToken(await list({ Authorization: `Bearer ${await sign({ workspace_id, scope: "admin" })}` }))
-    invalidToken(await list({ Authorization: `Bearer ${await sign({ scope: "write" })}` }))
+    invalidToken(await list({ Authorization: `Bearer ${await sign({ workspace_id, scope: "admin", sub })}` }))
+    invalidToken(await list({ Authorization: `Bearer ${await sign({ scope: "write", sub })}` }))
     const [header, payload] = valid.split(".")
     const none = `${Buffer.from(JSON.stringify({ alg: "none" })).toString("base64url")}.${payload}.`
     invalidToken(await list({ Authorization: `Bearer ${none}` }))
@@ -105,9 +123,33 @@ describe("bearer tokens", () => {
     expect((await list({ Authorization: `Bearer ${token}` })).status).toBe(200)
     service.clock.advance(3600 * 1000)
     invalidToken(await list({ Authorization: `Bearer ${token}` }))
-    const { workspace_id } = await service.engine.access.createApiKey({ workspace: "acme" })
+    const key = await service.engine.access.createApiKey({ workspace: "acme" })
+    const claims = { workspace_id: key.workspace_id, scope: "write", sub: await keyIdOf(service, key) }
     const past = Math.floor(new Date("2025-12-31T00:00:00.000Z").getTime() / 1000)
-    invalidToken(await list({ Authorization: `Bearer ${await sign({ workspace_id, scope: "write" }, { exp: past })}` }))
+    invalidToken(await list({ Authorization: `Bearer ${await sign(claims, { iat: past - 3600, exp: past })}` }))
+  })
+
+  it("refuses correctly signed tokens that outlive the lifetime or name no live key of their workspace", async () => {
+    const key = await service.engine.access.createApiKey({ workspace: "acme" })
+    const other = await service.engine.access.createApiKey({ workspace: "globex" })
+    const sub = await keyIdOf(service, key)
+    const claims = { workspace_id: key.workspace_id, scope: "write", sub }
+    const bearer = async (token: Promise<string>) => list({ Authorization: `Bearer ${await token}` })
+    expect((await bearer(sign(claims, { exp: testStart + 3600 }))).status).toBe(200)
+    invalidToken(await bearer(sign(claims, { exp: testStart + 3601 })))
+    invalidToken(await bearer(sign(claims, { exp: testStart + 10 * 365 * 86_400 })))
+    // An iat in the future would stretch the token's life past the lifetime from now.
+    invalidToken(await bearer(sign(claims, { iat: testStart + 600 })))
+    invalidToken(await bearer(sign({ workspace_id: "ws_nowhere", scope: "write", sub })))
+    invalidToken(await bearer(sign({ ...claims, sub: "key_unknown" })))
+    invalidToken(await bearer(sign({ ...claims, sub: await keyIdOf(service, other) })))
+    invalidToken(await bearer(sign({ workspace_id: key.workspace_id, scope: "write" })))
+    invalidToken(await bearer(sign({ ...claims, sub: "" })))
+    invalidToken(await bearer(sign({ ...claims, scope: "read" })))
+    const revoked = await service.engine.access.createApiKey({ workspace: "acme" })
+    const revokedClaims = { ...claims, sub: await keyIdOf(service, revoked) }
+    await service.engine.access.revokeApiKey(revoked.api_key)
+    invalidToken(await bearer(sign(revokedClaims)))
   })
 
   it("honours a configured lifetime", async () => {
@@ -193,6 +235,34 @@ describe("permissions and workspaces", () => {
       `/api/v1/companies/${cid}/recipients/${rid}`,
     ]) {
       expect((await service.request("GET", path, { token: reader })).status).toBe(200)
+    }
+  })
+
+  it("lets a read key ask for bank-account requirements, and refuses it every other POST, PATCH and DELETE of the route table", async () => {
+    const reader = await service.signIn("acme", "read")
+    const requirements = await service.request("POST", "/api/v1/bank_account_requirements", {
+      token: reader,
+      body: { country_code: "US", currency_code: "USD", entity_type: "COMPANY" },
+    })
+    expect(requirements.status).toBe(200)
+    expect(requirements.body.data.condition).toMatchObject({ transfer_method: "LOCAL" })
+    const sandbox = await startTestService({ storage: await sqlite.factory(), sandbox: true })
+    try {
+      const sandboxReader = await sandbox.signIn("acme", "read")
+      const open = new Set(["POST /api/v1/sessions", "POST /api/v1/bank_account_requirements"])
+      const writes = sandbox.routes.filter((route) => route.method !== "GET" && !open.has(`${route.method} ${route.path}`))
+      expect(writes.length).toBeGreaterThan(15)
+      for (const route of writes) {
+        const path = route.path.replace(/\{cid\}/g, cid).replace(/\{[a-z_]+\}/g, "x_1")
+        const response = await sandbox.request(route.method, path, { token: sandboxReader, body: {} })
+        expect({ route: route.operationId, status: response.status, body: response.body }).toEqual({
+          route: route.operationId,
+          status: 403,
+          body: { errors: [{ field: "base", message: "API key does not have permission for this action" }] },
+        })
+      }
+    } finally {
+      await sandbox.close()
     }
   })
 
