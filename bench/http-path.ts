@@ -186,7 +186,13 @@ const startApp = async (engine: Engine) => {
   const secret = randomBytes(32).toString("hex")
   // The service logs at `info` to standard output, a line a request; /dev/null keeps that cost without the noise.
   const logger = createLogger({ level: "info", destination: pino.destination({ dest: "/dev/null", sync: true }) })
-  const app = createApp({ engine, tokens: bearerTokens({ secret, confirm: (claims) => engine.access.tokenActor(claims) }), logger, routes: apiRoutes, isClosing: () => false })
+  const app = createApp({
+    engine,
+    tokens: bearerTokens({ secret, confirm: (claims) => engine.access.tokenActor(claims) }),
+    logger,
+    routes: apiRoutes,
+    isClosing: () => false,
+  })
   return listen(app.callback())
 }
 

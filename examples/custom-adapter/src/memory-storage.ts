@@ -98,9 +98,7 @@ const repositoriesOver = (t: Tables): Repositories => ({
     findByKey: async (key) => t.apiKeys.get(key),
     findById: async (id) => apiKeyById(t, id),
     list: async (workspaceId) =>
-      [...t.apiKeys.values()]
-        .filter((row) => workspaceId === undefined || row.workspace_id === workspaceId)
-        .sort(byId),
+      [...t.apiKeys.values()].filter((row) => workspaceId === undefined || row.workspace_id === workspaceId).sort(byId),
     revoke: async (id, revokedAt) => {
       const row = apiKeyById(t, id)
       if (row === undefined || row.revoked_at !== null) return row

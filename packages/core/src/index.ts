@@ -34,6 +34,10 @@ export * from "./rules/paging.ts"
 export * from "./rules/quote-pricing.ts"
 export type { ApiKeyRequest, AuthenticatedKey, IssuedApiKey } from "./services/access.ts"
 export type { Actor } from "./services/actor.ts"
+export type { CompanyCreateOptions } from "./services/companies.ts"
+export type { FeatureEnabled } from "./services/features.ts"
+export type { IdempotencyDecision, StoredResponse } from "./services/idempotency.ts"
+export { idempotencyLockMs, idempotencyRetentionMs } from "./services/idempotency.ts"
 export {
   type ApiKeyListing,
   defaultRotationGraceSeconds,
@@ -41,10 +45,6 @@ export {
   type RotatedApiKey,
   type TokenClaims,
 } from "./services/key-lifecycle.ts"
-export type { CompanyCreateOptions } from "./services/companies.ts"
-export type { FeatureEnabled } from "./services/features.ts"
-export type { IdempotencyDecision, StoredResponse } from "./services/idempotency.ts"
-export { idempotencyLockMs, idempotencyRetentionMs } from "./services/idempotency.ts"
 export type { PaymentCreated } from "./services/payments.ts"
 export type { EnginePorts } from "./services/ports.ts"
 export { quoteLifetimeMs } from "./services/quotes.ts"

@@ -83,7 +83,9 @@ export const bearerTokens = (options: BearerTokenOptions): BearerTokens => {
   }
   const cacheSeconds = options.keyCacheSeconds ?? defaultKeyCacheSeconds
   if (!Number.isSafeInteger(cacheSeconds) || cacheSeconds < 0 || cacheSeconds > longestKeyCacheSeconds) {
-    throw new RangeError(`bearerTokens: keyCacheSeconds must be from 0 to ${longestKeyCacheSeconds}, got ${cacheSeconds}`)
+    throw new RangeError(
+      `bearerTokens: keyCacheSeconds must be from 0 to ${longestKeyCacheSeconds}, got ${cacheSeconds}`,
+    )
   }
   if (options.secret.length < 32) throw new RangeError("bearerTokens: the secret must be at least 32 characters")
   // Importing the key is a quarter of a request's work when jose does it on every call.

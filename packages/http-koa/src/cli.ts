@@ -1,8 +1,9 @@
 import { parseArgs } from "node:util"
 import { openStorageFromUrl } from "@payments-engine/adapters"
-import { isDomainError } from "@payments-engine/core"
+import { type Engine, isDomainError } from "@payments-engine/core"
 import { databaseUrlOf, type Environment } from "./config.ts"
 import { httpStatusOf } from "./http-error.ts"
+import { formatKeyListing, parseGrace } from "./key-commands.ts"
 import { createServiceEngine } from "./service-engine.ts"
 
 /** Where the command writes, and the environment it reads (`DATABASE_URL`). */
@@ -19,9 +20,20 @@ Commands:
   keys create --workspace <name> [--scope read|write]
       Create an API key in a workspace (created when missing) and print its key and secret.
       The secret is shown this once; only its hash is stored. Scope is write by default.
+  keys list [--workspace <name>]
+      List the API keys of one workspace, or of all: key, workspace, scope, creation, and
+      whether it is revoked or rotated. Never a secret.
+  keys revoke <key>
+      Revoke a key for good: it opens no session from now on, and its bearer tokens stop
+      working within a minute on every running service.
+  keys rotate <key> [--grace <duration>]
+      Give a key a new secret, printed once. The old secret keeps working for the grace
+      period (24h by default; e.g. 30m, 2h, 7d, 0 for none; at most 30d), then stops.
 
 Options:
   -h, --help    Show this help
+
+Exit codes: 0 done, 1 failed (database unreachable, no such key), 2 bad arguments.
 
 Environment:
   DATABASE_URL  sqlite:<path>, sqlite::memory: or postgres://... (default sqlite:./data/payments.sqlite)
@@ -62,15 +74,7 @@ const keysCreate = async (args: ReadonlyArray<string>, io: CliIo): Promise<numbe
   const scope = values.scope ?? "write"
   if (scope !== "read" && scope !== "write") throw new UsageError(`--scope must be read or write, got ${scope}`)
 
-  let storage: Awaited<ReturnType<typeof openStorageFromUrl>>
-  try {
-    storage = await openStorageFromUrl(databaseUrlOf(io.env))
-  } catch (error) {
-    io.stderr(`Cannot open the database of DATABASE_URL: ${describe(error)}\n`)
-    return 1
-  }
-  const engine = createServiceEngine({ storage })
-  try {
+  return withEngine(io, "create the key", async (engine) => {
     const issued = await engine.access.createApiKey({ workspace, scope })
     io.stdout(
       [
@@ -81,13 +85,103 @@ const keysCreate = async (args: ReadonlyArray<string>, io: CliIo): Promise<numbe
         "",
       ].join("\n"),
     )
+  })
+}
+
+const helpOption = { help: { type: "boolean", short: "h" } } as const
+
+/** The one `<key>` argument of revoke and rotate. */
+const keyArgument = (positionals: ReadonlyArray<string>): string => {
+  const [key, extra] = positionals
+  if (key === undefined || key.trim() === "") throw new UsageError("<key> is required")
+  if (extra !== undefined) throw new UsageError(`Unexpected argument: ${extra}`)
+  return key
+}
+
+const keysList = async (args: ReadonlyArray<string>, io: CliIo): Promise<number> => {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    options: { ...helpOption, workspace: { type: "string", short: "w" } },
+    allowPositionals: true,
+  })
+  if (values.help === true) return help(io)
+  if (positionals.length > 0) throw new UsageError(`Unexpected argument: ${positionals[0]}`)
+  const workspace = values.workspace
+  if (workspace !== undefined && workspace.trim() === "") throw new UsageError("--workspace needs a name")
+  return withEngine(io, "list the keys", async (engine) => {
+    const keys = await engine.access.listApiKeys(workspace)
+    io.stdout(formatKeyListing(keys))
+  })
+}
+
+const keysRevoke = async (args: ReadonlyArray<string>, io: CliIo): Promise<number> => {
+  const { values, positionals } = parseArgs({ args: [...args], options: helpOption, allowPositionals: true })
+  if (values.help === true) return help(io)
+  const key = keyArgument(positionals)
+  return withEngine(io, "revoke the key", async (engine) => {
+    const revoked = await engine.access.revokeApiKey(key)
+    io.stdout(`Revoked: ${revoked.api_key} (workspace ${revoked.workspace}) at ${revoked.revoked_at}\n`)
+  })
+}
+
+const keysRotate = async (args: ReadonlyArray<string>, io: CliIo): Promise<number> => {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    options: { ...helpOption, grace: { type: "string", short: "g" } },
+    allowPositionals: true,
+  })
+  if (values.help === true) return help(io)
+  const key = keyArgument(positionals)
+  const grace = values.grace === undefined ? undefined : parseGrace(values.grace)
+  if (grace instanceof Error) throw new UsageError(grace.message)
+  return withEngine(io, "rotate the key", async (engine) => {
+    const rotated = await engine.access.rotateApiKey(key, ...(grace === undefined ? [] : [grace]))
+    io.stdout(
+      [
+        `Workspace: ${rotated.workspace}`,
+        `Scope: ${rotated.scope}`,
+        `API key: ${rotated.api_key}`,
+        `API secret: ${rotated.api_secret}`,
+        `Previous secret valid until: ${rotated.previous_secret_expires_at}`,
+        "",
+      ].join("\n"),
+    )
+  })
+}
+
+const help = (io: CliIo) => {
+  io.stdout(usage)
+  return 0
+}
+
+/**
+ * Opens the database of `DATABASE_URL`, runs `work` on an engine over it, and closes it. Input the
+ * engine finds invalid (a workspace name too long, a key taken) exits 2 with the usage; any other
+ * refusal (no such key or workspace, a revoked key) exits 1 with its message, as does a database
+ * that cannot be opened.
+ */
+const withEngine = async (io: CliIo, what: string, work: (engine: Engine) => Promise<void>): Promise<number> => {
+  let storage: Awaited<ReturnType<typeof openStorageFromUrl>>
+  try {
+    storage = await openStorageFromUrl(databaseUrlOf(io.env))
+  } catch (error) {
+    io.stderr(`Cannot open the database of DATABASE_URL: ${describe(error)}\n`)
+    return 1
+  }
+  const engine = createServiceEngine({ storage })
+  try {
+    await work(engine)
     return 0
   } catch (error) {
-    if (isDomainError(error) && httpStatusOf(error) < 500) {
+    if (isDomainError(error) && (error.kind === "invalid" || error.kind === "missing")) {
       io.stderr(`payments-engine: ${describe(error)}\n\n${usage}`)
       return 2
     }
-    io.stderr(`Cannot create the key: ${describe(error)}\n`)
+    if (isDomainError(error) && httpStatusOf(error) < 500) {
+      io.stderr(`payments-engine: ${describe(error)}\n`)
+      return 1
+    }
+    io.stderr(`Cannot ${what}: ${describe(error)}\n`)
     return 1
   } finally {
     await engine.close()
@@ -117,6 +211,9 @@ export const runCli = async (args: ReadonlyArray<string>, io: CliIo): Promise<nu
       return 0
     }
     if (command === "keys" && subcommand === "create") return await keysCreate(rest, io)
+    if (command === "keys" && subcommand === "list") return await keysList(rest, io)
+    if (command === "keys" && subcommand === "revoke") return await keysRevoke(rest, io)
+    if (command === "keys" && subcommand === "rotate") return await keysRotate(rest, io)
     if (command === "keys" && (subcommand === "--help" || subcommand === "-h")) {
       io.stdout(usage)
       return 0

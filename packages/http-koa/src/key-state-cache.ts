@@ -25,7 +25,9 @@ interface Entry<V> {
  * await cached("key_1", () => isLive("key_1")) // looked up
  * await cached("key_1", () => isLive("key_1")) // the same answer, for 30 seconds
  */
-export const answerCache = <V>(options: AnswerCacheOptions): ((key: string, lookup: () => Promise<V>) => Promise<V>) => {
+export const answerCache = <V>(
+  options: AnswerCacheOptions,
+): ((key: string, lookup: () => Promise<V>) => Promise<V>) => {
   const { ttlSeconds, clock, maxEntries = 10_000 } = options
   if (ttlSeconds === 0) return (_key, lookup) => lookup()
   const entries = new Map<string, Entry<V>>()

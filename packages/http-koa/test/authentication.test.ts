@@ -108,7 +108,9 @@ describe("bearer tokens", () => {
       }),
     )
     invalidToken(
-      await list({ Authorization: `Bearer ${await sign({ workspace_id, scope: "write", sub }, { aud: "hosted-pages" })}` }),
+      await list({
+        Authorization: `Bearer ${await sign({ workspace_id, scope: "write", sub }, { aud: "hosted-pages" })}`,
+      }),
     )
     invalidToken(await list({ Authorization: `Bearer ${await sign({ workspace_id, scope: "admin", sub })}` }))
     invalidToken(await list({ Authorization: `Bearer ${await sign({ scope: "write", sub })}` }))
@@ -250,7 +252,9 @@ describe("permissions and workspaces", () => {
     try {
       const sandboxReader = await sandbox.signIn("acme", "read")
       const open = new Set(["POST /api/v1/sessions", "POST /api/v1/bank_account_requirements"])
-      const writes = sandbox.routes.filter((route) => route.method !== "GET" && !open.has(`${route.method} ${route.path}`))
+      const writes = sandbox.routes.filter(
+        (route) => route.method !== "GET" && !open.has(`${route.method} ${route.path}`),
+      )
       expect(writes.length).toBeGreaterThan(15)
       for (const route of writes) {
         const path = route.path.replace(/\{cid\}/g, cid).replace(/\{[a-z_]+\}/g, "x_1")

@@ -2,12 +2,13 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { openSqliteStorage } from "@payments-engine/adapters"
+import { openSqliteStorage, TestClock } from "@payments-engine/adapters"
 import { afterAll, describe, expect, it } from "vitest"
 import { runCli, usage } from "../src/cli.ts"
+import { createServiceEngine } from "../src/service-engine.ts"
 import { childEnvironment, runNode } from "./support/child-process.ts"
 import { expectError } from "./support/expectations.ts"
-import { acme, startTestService } from "./support/test-service.ts"
+import { acme, fastHasher, startTestService } from "./support/test-service.ts"
 
 const bin = fileURLToPath(new URL("../bin/payments-engine.js", import.meta.url))
 const folder = mkdtempSync(join(tmpdir(), "payments-engine-cli-"))
@@ -17,10 +18,13 @@ const cli = (args: ReadonlyArray<string>, databaseUrl = `sqlite:${join(folder, "
   runNode([bin, ...args], childEnvironment({ DATABASE_URL: databaseUrl }))
 
 /** `runCli` in this process, its output captured. */
-const runInProcess = async (args: ReadonlyArray<string>) => {
+const runInProcess = async (
+  args: ReadonlyArray<string>,
+  databaseUrl = `sqlite:${join(folder, "in-process.sqlite")}`,
+) => {
   const output = { stdout: "", stderr: "" }
   const code = await runCli(args, {
-    env: { DATABASE_URL: `sqlite:${join(folder, "in-process.sqlite")}` },
+    env: { DATABASE_URL: databaseUrl },
     stdout: (text) => {
       output.stdout += text
     },
@@ -83,6 +87,16 @@ describe("payments-engine keys create", () => {
       [["keys", "create", "--workspace", "acme", "--bogus"], "Unknown option '--bogus'"],
       [["keys", "create", "--workspace", "acme", "extra"], "Unexpected argument: extra"],
       [["keys", "delete"], "Unknown command: keys delete"],
+      [["keys", "revoke"], "<key> is required"],
+      [["keys", "revoke", "pk_1", "pk_2"], "Unexpected argument: pk_2"],
+      [["keys", "rotate"], "<key> is required"],
+      [["keys", "rotate", "pk_1", "--grace", "3600"], "--grace must be a duration such as 30m, 2h or 7d"],
+      [["keys", "rotate", "pk_1", "--grace", "31d"], "--grace must be a duration"],
+      [["keys", "rotate", "pk_1", "--grace=-1h"], "--grace must be a duration"],
+      [["keys", "rotate", "pk_1", "--grace", "1.5s"], "--grace must be a duration"],
+      [["keys", "list", "extra"], "Unexpected argument: extra"],
+      [["keys", "list", "--workspace", " "], "--workspace needs a name"],
+      [["keys", "list", "--workspace", "w".repeat(101)], "workspace must be 1 to 100 characters"],
       [["serve"], "Unknown command: serve"],
       [["keys", "create", "--workspace", " ".repeat(3)], "--workspace <name> is required"],
       [["keys", "create", "--workspace", "w".repeat(101)], "workspace must be 1 to 100 characters"],
@@ -93,7 +107,15 @@ describe("payments-engine keys create", () => {
       expect(stderr).toContain(message)
       expect(stderr).toContain(usage)
     }
-    for (const args of [["-h"], ["help"], ["keys", "--help"], ["keys", "create", "-h"]]) {
+    for (const args of [
+      ["-h"],
+      ["help"],
+      ["keys", "--help"],
+      ["keys", "create", "-h"],
+      ["keys", "list", "-h"],
+      ["keys", "revoke", "-h"],
+      ["keys", "rotate", "--help"],
+    ]) {
       expect({ args, ...(await runInProcess(args)) }).toEqual({ args, code: 0, stdout: usage, stderr: "" })
     }
   })
@@ -104,4 +126,101 @@ describe("payments-engine keys create", () => {
     expect(result.stderr).toMatch(/^Cannot open the database of DATABASE_URL: Unsupported DATABASE_URL scheme "mysql:"/)
     expect(result.stderr).not.toMatch(/\n\s+at /)
   })
+})
+
+describe("payments-engine keys list, revoke and rotate", () => {
+  const filename = join(folder, "lifecycle.sqlite")
+  const run = (args: ReadonlyArray<string>) => cli(args, `sqlite:${filename}`)
+  /** The refusals run in this process: their wording is what matters, not the process. */
+  const runHere = (args: ReadonlyArray<string>) => runInProcess(args, `sqlite:${filename}`)
+  /** Keys made in this process (a cheap hash), which the command then works on. */
+  const create = async (workspace: string, scope: "read" | "write" = "write") => {
+    const storage = await openSqliteStorage({ filename })
+    try {
+      const engine = createServiceEngine({ storage, hasher: fastHasher() })
+      return await engine.access.createApiKey({ workspace, scope })
+    } finally {
+      await storage.close()
+    }
+  }
+  /** Opens a session with the key and secret on a service over the same database file, at the command's time. */
+  const sessionStatus = async (key: { api_key: string; api_secret: string }) => {
+    const service = await startTestService({
+      storage: await openSqliteStorage({ filename }),
+      clock: new TestClock(new Date()),
+    })
+    try {
+      const body = { api_key: key.api_key, api_secret: key.api_secret }
+      return (await service.request("POST", "/api/v1/sessions", { body })).status
+    } finally {
+      await service.close()
+      await service.storage.close()
+    }
+  }
+
+  it("lists keys per workspace or all, revokes one for good, and rotates one with a grace period", async () => {
+    const acmeWriter = await create("acme")
+    const acmeReader = await create("acme", "read")
+    const globex = await create("globex")
+
+    const all = await run(["keys", "list"])
+    expect(all).toMatchObject({ code: 0, stderr: "" })
+    const lines = all.stdout.trimEnd().split("\n")
+    expect(lines[0]).toMatch(/^KEY +WORKSPACE +SCOPE +CREATED +STATE$/)
+    expect(lines).toHaveLength(4)
+    expect(all.stdout).toMatch(
+      new RegExp(`^${acmeWriter.api_key} +acme +write +\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z +active$`, "m"),
+    )
+    expect(all.stdout).toMatch(new RegExp(`^${acmeReader.api_key} +acme +read .* active$`, "m"))
+    expect(all.stdout).toMatch(new RegExp(`^${globex.api_key} +globex +write .* active$`, "m"))
+    const onlyAcme = await run(["keys", "list", "--workspace", "acme"])
+    expect(onlyAcme.stdout).toContain(acmeReader.api_key)
+    expect(onlyAcme.stdout).not.toContain(globex.api_key)
+    expect(await runHere(["keys", "list", "--workspace", "nobody"])).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "payments-engine: workspace Workspace not found\n",
+    })
+
+    const revoked = await run(["keys", "revoke", acmeReader.api_key])
+    expect(revoked).toMatchObject({ code: 0, stderr: "" })
+    expect(revoked.stdout).toMatch(new RegExp(`^Revoked: ${acmeReader.api_key} \\(workspace acme\\) at \\S+Z\n$`))
+    expect(await sessionStatus(acmeReader)).toBe(401)
+    expect(await runHere(["keys", "revoke", "pk_nobody"])).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "payments-engine: api_key API key not found\n",
+    })
+    expect((await runHere(["keys", "rotate", acmeReader.api_key])).stderr).toBe(
+      "payments-engine: api_key API key is revoked\n",
+    )
+
+    const rotated = await run(["keys", "rotate", acmeWriter.api_key])
+    expect(rotated).toMatchObject({ code: 0, stderr: "" })
+    const newSecret = printed(rotated.stdout, "API secret") ?? ""
+    expect(newSecret).toMatch(/^sk_/)
+    expect(newSecret).not.toBe(acmeWriter.api_secret)
+    const until = printed(rotated.stdout, "Previous secret valid until") ?? ""
+    // The default grace period: 24 hours from the rotation.
+    const hoursLeft = (Date.parse(until) - Date.now()) / 3_600_000
+    expect(hoursLeft).toBeGreaterThan(23)
+    expect(hoursLeft).toBeLessThanOrEqual(24)
+    expect(await sessionStatus(acmeWriter)).toBe(201)
+    expect(await sessionStatus({ ...acmeWriter, api_secret: newSecret })).toBe(201)
+
+    const noGrace = await run(["keys", "rotate", globex.api_key, "--grace", "0"])
+    expect(noGrace.code).toBe(0)
+    expect(await sessionStatus(globex)).toBe(401)
+    expect(await sessionStatus({ ...globex, api_secret: printed(noGrace.stdout, "API secret") ?? "" })).toBe(201)
+
+    const after = await run(["keys", "list"])
+    expect(after.stdout).toMatch(new RegExp(`^${acmeReader.api_key} +acme +read .* revoked \\S+Z$`, "m"))
+    expect(after.stdout).toMatch(
+      new RegExp(`^${acmeWriter.api_key} +acme +write .* rotated \\S+Z, previous secret until ${until}$`, "m"),
+    )
+    for (const secret of [acmeWriter.api_secret, acmeReader.api_secret, globex.api_secret, newSecret]) {
+      expect(after.stdout).not.toContain(secret)
+    }
+    expect(after.stdout).not.toContain("scrypt")
+  }, 120_000)
 })

@@ -129,7 +129,9 @@ export const makeKeyLifecycle = (ports: EnginePorts) => ({
       return yield* inTransaction(ports.storage, (tx) =>
         Effect.gen(function* () {
           const { row, workspace } = yield* findKey(tx, key)
-          if (row.revoked_at !== null) return yield* Effect.fail(Invalid.rule("api_key", messages.apiKeyRevoked))
+          if (row.revoked_at !== null) {
+            return yield* Effect.fail(new Conflict({ field: "api_key", message: messages.apiKeyRevoked }))
+          }
           const now = ports.clock.now()
           const rotated = yield* tx.apiKeys.rotateSecret(row.id, row.secret_hash, {
             secret_hash: secretHash,
