@@ -433,6 +433,44 @@ const faults: ReadonlyArray<{
     caughtBy: ["paging.id-order"],
   },
   {
+    bug: "rotates a key's secret without checking that it replaces the secret the rotation read",
+    factory: withFault((tx) => ({
+      ...tx,
+      apiKeys: {
+        ...tx.apiKeys,
+        rotateSecret: async (id, _currentHash, rotation) => {
+          const row = await tx.apiKeys.findById(id)
+          return row === undefined ? undefined : tx.apiKeys.rotateSecret(id, row.secret_hash, rotation)
+        },
+      },
+    })),
+    caughtBy: ["access.key-lifecycle"],
+  },
+  {
+    bug: "stamps a revoked key again when it is revoked a second time",
+    factory: withFault((tx) => ({
+      ...tx,
+      apiKeys: {
+        ...tx.apiKeys,
+        revoke: async (id, revokedAt) => {
+          const row = await tx.apiKeys.findById(id)
+          if (row?.revoked_at === null) return tx.apiKeys.revoke(id, revokedAt)
+          if (row === undefined) return undefined
+          return { ...row, revoked_at: revokedAt }
+        },
+      },
+    })),
+    caughtBy: ["access.key-lifecycle"],
+  },
+  {
+    bug: "lists every workspace's keys when asked for one workspace's",
+    factory: withFault((tx) => ({
+      ...tx,
+      apiKeys: { ...tx.apiKeys, list: () => tx.apiKeys.list(undefined) },
+    })),
+    caughtBy: ["access.key-lifecycle"],
+  },
+  {
     bug: "lets a second claim of an idempotency key through",
     factory: withFault((tx) => ({
       ...tx,

@@ -21,7 +21,12 @@ export const accessScenarios: ScenarioGroup = {
           scope: "write",
         })
         const actor = await engine.access.authenticate({ api_key: issued.api_key, api_secret: issued.api_secret })
-        expect(actor).toEqual({ workspaceId: issued.workspace_id, scope: "write" })
+        expect(actor).toEqual({
+          workspaceId: issued.workspace_id,
+          scope: "write",
+          keyId: expect.any(String),
+          endsBy: null,
+        })
         const refused = (body: unknown) =>
           expectRefusal(engine.access.authenticate(body), 401, "api_key", messages.invalidApiKey)
         await refused({ api_key: issued.api_key, api_secret: `${issued.api_secret}x` })
@@ -29,7 +34,8 @@ export const accessScenarios: ScenarioGroup = {
         const reader = await engine.access.createApiKey({ workspace, scope: "read", key: uniqueName("pk") })
         expect(reader.workspace_id).toBe(issued.workspace_id)
         const readActor = await engine.access.authenticate({ api_key: reader.api_key, api_secret: reader.api_secret })
-        expect(readActor).toEqual({ workspaceId: issued.workspace_id, scope: "read" })
+        expect(readActor).toMatchObject({ workspaceId: issued.workspace_id, scope: "read" })
+        expect(readActor.keyId).not.toBe(actor.keyId)
         const again = engine.access.createApiKey({ workspace: uniqueName("keys"), key: reader.api_key })
         await expectRefusal(again, 422, "api_key", messages.alreadyTaken)
         const row = await storage.transaction((tx) => tx.apiKeys.findByKey(reader.api_key))
@@ -44,6 +50,101 @@ export const accessScenarios: ScenarioGroup = {
           default_currency: "USD",
         })
         expect((await engine.companies.list(readActor)).data).toEqual([company])
+      },
+    },
+    {
+      id: "access.key-lifecycle",
+      title: "keys are listed by workspace, revoked once and for good, and rotated only from the secret read",
+      run: async ({ engine, storage, clock, uniqueName }) => {
+        const workspace = uniqueName("keys")
+        const first = await engine.access.createApiKey({ workspace, key: uniqueName("pk") })
+        const second = await engine.access.createApiKey({ workspace, scope: "read", key: uniqueName("pk") })
+        const other = await engine.access.createApiKey({ workspace: uniqueName("keys"), key: uniqueName("pk") })
+        const keyId = (await engine.access.authenticate(first)).keyId
+        const claims = { workspaceId: first.workspace_id, keyId, scope: "write" } as const
+
+        const listed = await engine.access.listApiKeys(workspace)
+        expect(listed.map((key) => key.api_key)).toEqual([first.api_key, second.api_key])
+        expect(listed[1]).toEqual({
+          api_key: second.api_key,
+          workspace,
+          workspace_id: first.workspace_id,
+          scope: "read",
+          created_at: clock.now().toISOString(),
+          revoked_at: null,
+          rotated_at: null,
+          previous_secret_expires_at: null,
+        })
+        const everyKey = await storage.transaction((tx) => tx.apiKeys.list(undefined))
+        const ours = everyKey.filter((row) => [first.api_key, second.api_key, other.api_key].includes(row.key))
+        expect(ours.map((row) => row.key)).toEqual([first.api_key, second.api_key, other.api_key])
+        expect(await storage.transaction((tx) => tx.apiKeys.findById(keyId))).toMatchObject({ key: first.api_key })
+        expect(await storage.transaction((tx) => tx.workspaces.findById(first.workspace_id))).toMatchObject({
+          name: workspace,
+        })
+
+        expect(await engine.access.tokenActor(claims)).toEqual({ ...claims })
+        expect(await engine.access.tokenActor({ ...claims, workspaceId: other.workspace_id })).toBeUndefined()
+        expect(await engine.access.tokenActor({ ...claims, keyId: uniqueName("key") })).toBeUndefined()
+
+        // Rotation: the old secret works until the grace period ends, by the engine's clock.
+        const rotatedAt = clock.now().toISOString()
+        const rotated = await engine.access.rotateApiKey(first.api_key, 60)
+        expect(rotated).toMatchObject({ rotated_at: rotatedAt, revoked_at: null })
+        const fresh = { api_key: first.api_key, api_secret: rotated.api_secret }
+        expect(await engine.access.authenticate(first)).toMatchObject({
+          keyId,
+          endsBy: rotated.previous_secret_expires_at,
+        })
+        expect(await engine.access.authenticate(fresh)).toMatchObject({ keyId, endsBy: null })
+        // A rotation from a secret read before the last one writes nothing.
+        const stale = await storage.transaction((tx) =>
+          tx.apiKeys.rotateSecret(keyId, "plain:stale", {
+            secret_hash: "plain:other",
+            previous_secret_hash: "plain:stale",
+            previous_secret_expires_at: rotatedAt,
+            rotated_at: rotatedAt,
+          }),
+        )
+        expect(stale).toBeUndefined()
+        expect(await engine.access.authenticate(fresh)).toMatchObject({ keyId })
+        clock.advance(60_000)
+        await expectRefusal(engine.access.authenticate(first), 401, "api_key", messages.invalidApiKey)
+
+        // Revocation: stamped once, refused for good, and never undone by a rotation.
+        const revokedAt = clock.now().toISOString()
+        expect((await engine.access.revokeApiKey(first.api_key)).revoked_at).toBe(revokedAt)
+        clock.advance(1000)
+        expect((await engine.access.revokeApiKey(first.api_key)).revoked_at).toBe(revokedAt)
+        await expectRefusal(engine.access.authenticate(fresh), 401, "api_key", messages.invalidApiKey)
+        expect(await engine.access.tokenActor(claims)).toBeUndefined()
+        await expectRefusal(engine.access.rotateApiKey(first.api_key), 409, "api_key", messages.apiKeyRevoked)
+        const current = await storage.transaction((tx) => tx.apiKeys.findById(keyId))
+        const undo = await storage.transaction((tx) =>
+          tx.apiKeys.rotateSecret(keyId, current?.secret_hash ?? "", {
+            secret_hash: "plain:back",
+            previous_secret_hash: current?.secret_hash ?? "",
+            previous_secret_expires_at: revokedAt,
+            rotated_at: revokedAt,
+          }),
+        )
+        expect(undo).toBeUndefined()
+        await expectRefusal(
+          engine.access.authenticate({ api_key: first.api_key, api_secret: "back" }),
+          401,
+          "api_key",
+          messages.invalidApiKey,
+        )
+        expect(await storage.transaction((tx) => tx.apiKeys.revoke(uniqueName("key"), revokedAt))).toBeUndefined()
+        expect((await engine.access.listApiKeys(workspace))[0]).toMatchObject({ revoked_at: revokedAt })
+        expect(
+          await engine.access.tokenActor({
+            ...claims,
+            keyId: (await engine.access.authenticate(second)).keyId,
+            scope: "read",
+          }),
+        ).toMatchObject({ scope: "read" })
+        await expectRefusal(engine.access.listApiKeys(uniqueName("keys")), 404, "workspace", "Workspace not found")
       },
     },
     {

@@ -29,6 +29,7 @@ export const contractTestIds = [
   "idempotency.abandoned-lock",
   "idempotency.abandon-and-scope",
   "access.api-keys",
+  "access.key-lifecycle",
   "access.workspaces-and-settings",
   "concurrency.one-entity-per-company",
   "concurrency.idempotency-claim",
