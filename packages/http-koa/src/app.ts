@@ -41,7 +41,7 @@ export interface AppOptions {
  *
  * @example
  * const engine = createServiceEngine({ storage: await openSqliteStorage({ filename: ":memory:" }) })
- * const app = createApp({ engine, tokens: bearerTokens({ secret }) })
+ * const app = createApp({ engine, tokens: bearerTokens({ secret, confirm: (claims) => engine.access.tokenActor(claims) }) })
  * app.listen(3000)
  */
 export const createApp = (options: AppOptions): Koa<AppState> => {
