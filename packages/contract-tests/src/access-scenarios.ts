@@ -21,7 +21,7 @@ export const accessScenarios: ScenarioGroup = {
           scope: "write",
         })
         const actor = await engine.access.authenticate({ api_key: issued.api_key, api_secret: issued.api_secret })
-        expect(actor).toEqual({ workspaceId: issued.workspace_id, scope: "write" })
+        expect(actor).toEqual({ workspaceId: issued.workspace_id, scope: "write", apiKeyId: expect.any(String) })
         const refused = (body: unknown) =>
           expectRefusal(engine.access.authenticate(body), 401, "api_key", messages.invalidApiKey)
         await refused({ api_key: issued.api_key, api_secret: `${issued.api_secret}x` })
@@ -29,7 +29,8 @@ export const accessScenarios: ScenarioGroup = {
         const reader = await engine.access.createApiKey({ workspace, scope: "read", key: uniqueName("pk") })
         expect(reader.workspace_id).toBe(issued.workspace_id)
         const readActor = await engine.access.authenticate({ api_key: reader.api_key, api_secret: reader.api_secret })
-        expect(readActor).toEqual({ workspaceId: issued.workspace_id, scope: "read" })
+        expect(readActor).toEqual({ workspaceId: issued.workspace_id, scope: "read", apiKeyId: expect.any(String) })
+        expect(readActor.apiKeyId).not.toBe(actor.apiKeyId)
         const again = engine.access.createApiKey({ workspace: uniqueName("keys"), key: reader.api_key })
         await expectRefusal(again, 422, "api_key", messages.alreadyTaken)
         const row = await storage.transaction((tx) => tx.apiKeys.findByKey(reader.api_key))

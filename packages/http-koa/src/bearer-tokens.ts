@@ -29,8 +29,8 @@ export interface BearerTokens {
 const longestToken = 4096
 
 /**
- * Bearer tokens as JWTs signed with HS256 (jose): claims `workspace_id` and `scope`, plus `iss`,
- * `aud`, `iat` and `exp`. Verification accepts HS256 only and checks every claim.
+ * Bearer tokens as JWTs signed with HS256 (jose): claims `workspace_id` and `scope`, `sub` (the
+ * id of the API key signed in with, when the actor has one), plus `iss`, `aud`, `iat` and `exp`. Verification accepts HS256 only and checks every claim.
  *
  * @example
  * const tokens = bearerTokens({ secret: process.env.PAYMENTS_JWT_SECRET! })
@@ -49,7 +49,9 @@ export const bearerTokens = (options: BearerTokenOptions): BearerTokens => {
     async issue(actor) {
       const issuedAt = Math.floor(now().getTime() / 1000)
       const expiresAt = issuedAt + lifetime
-      const access_token = await new SignJWT({ workspace_id: actor.workspaceId, scope: actor.scope })
+      const claims = new SignJWT({ workspace_id: actor.workspaceId, scope: actor.scope })
+      if (actor.apiKeyId !== undefined) claims.setSubject(actor.apiKeyId)
+      const access_token = await claims
         .setProtectedHeader({ alg: "HS256", typ: "JWT" })
         .setIssuer(tokenIssuer)
         .setAudience(tokenAudience)
@@ -73,10 +75,10 @@ export const bearerTokens = (options: BearerTokenOptions): BearerTokens => {
           currentDate: now(),
           requiredClaims: ["iat", "exp"],
         })
-        const { workspace_id: workspaceId, scope } = payload
+        const { workspace_id: workspaceId, scope, sub: apiKeyId } = payload
         if (typeof workspaceId !== "string" || workspaceId === "") return undefined
         if (scope !== "read" && scope !== "write") return undefined
-        return { workspaceId, scope }
+        return typeof apiKeyId === "string" ? { workspaceId, scope, apiKeyId } : { workspaceId, scope }
       } catch {
         return undefined
       }

@@ -1,6 +1,13 @@
 import { parseStorageUrl, type StorageLocation } from "@payments-engine/adapters"
 import { defaultTokenLifetimeSeconds } from "./bearer-tokens.ts"
 import { type LogLevel, logLevels } from "./logger.ts"
+import {
+  maxRateLimit,
+  type RateLimitName,
+  type RateLimitSettings,
+  rateLimitSettings,
+  rateLimitVariables,
+} from "./rate-limits/rate-limit-settings.ts"
 
 /** The service's settings, read from the environment by {@link loadConfig}. */
 export interface ServiceConfig {
@@ -22,6 +29,10 @@ export interface ServiceConfig {
   readonly bootstrapKey: { readonly key: string; readonly secret: string } | undefined
   /** `PAYMENTS_TOKEN_LIFETIME_SECONDS`: bearer token lifetime, 3600 by default. */
   readonly tokenLifetimeSeconds: number
+  /** `PAYMENTS_RATE_LIMIT_*`: requests per minute of each rate limit (see `rateLimitVariables`). */
+  readonly rateLimits: RateLimitSettings
+  /** `PAYMENTS_TRUSTED_PROXY_HOPS`: reverse proxies in front that append to `X-Forwarded-For`; 0 by default. */
+  readonly trustedProxyHops: number
 }
 
 /** The environment, as `process.env` has it. */
@@ -165,6 +176,35 @@ export const loadConfig = (env: Environment): ServiceConfig => {
     } else tokenLifetimeSeconds = n
   }
 
+  const limits: Partial<Record<RateLimitName, number>> = {}
+  for (const [name, variable] of Object.entries(rateLimitVariables) as Array<[RateLimitName, string]>) {
+    const text = read(env, variable)
+    if (text === undefined) continue
+    const n = parseInteger(text, 1, maxRateLimit)
+    if (n === undefined) problems.push(`${variable} must be an integer from 1 to ${maxRateLimit}, got ${quote(text)}`)
+    else limits[name] = n
+  }
+
+  const hopsText = read(env, "PAYMENTS_TRUSTED_PROXY_HOPS")
+  let trustedProxyHops = 0
+  if (hopsText !== undefined) {
+    const n = parseInteger(hopsText, 0, 10)
+    if (n === undefined) problems.push(`PAYMENTS_TRUSTED_PROXY_HOPS must be an integer from 0 to 10, got ${quote(hopsText)}`)
+    else trustedProxyHops = n
+  }
+
   if (problems.length > 0) throw new ConfigError(problems)
-  return { port, databaseUrl, database, sandbox, jwtSecret, hostedUrl, logLevel, bootstrapKey, tokenLifetimeSeconds }
+  return {
+    port,
+    databaseUrl,
+    database,
+    sandbox,
+    jwtSecret,
+    hostedUrl,
+    logLevel,
+    bootstrapKey,
+    tokenLifetimeSeconds,
+    rateLimits: rateLimitSettings(limits),
+    trustedProxyHops,
+  }
 }

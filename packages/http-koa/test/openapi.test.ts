@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createLogger } from "../src/logger.ts"
 import { apiRoutes } from "../src/routes/api-routes.ts"
 import { moneyRoutes } from "../src/routes/money-routes.ts"
+import { rateLimitSettings } from "../src/rate-limits/rate-limit-settings.ts"
+import { memoryRateLimitStore } from "../src/rate-limits/rate-limit-store.ts"
+import { rateLimiting } from "../src/rate-limits/rate-limiting.ts"
 import { registerRoutes } from "../src/routes/register-routes.ts"
 import { startTestService, type TestService } from "./support/test-service.ts"
 
@@ -76,6 +79,7 @@ describe("GET /openapi.json", () => {
       tokens: { issue: async () => Promise.reject(new Error("unused")), verify: async () => undefined },
       logger: createLogger({ level: "silent" }),
       openApi: () => document,
+      rateLimiting: rateLimiting(memoryRateLimitStore(), rateLimitSettings()),
     })
     const registered = router.stack.flatMap((layer) =>
       layer.methods

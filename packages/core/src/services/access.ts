@@ -112,7 +112,7 @@ export const makeAccess = (ports: EnginePorts) => ({
       }
       const ok = yield* Effect.promise(() => ports.hasher.verify(secret, row.secret_hash))
       if (!ok) return yield* Effect.fail(invalidCredentials())
-      return { workspaceId: row.workspace_id, scope: row.scope }
+      return { workspaceId: row.workspace_id, scope: row.scope, apiKeyId: row.id }
     }),
 
   /** A setting kept in storage, written once: the first writer's value wins across processes. */

@@ -12,6 +12,11 @@ import type { ApiKeyScope } from "../ports/storage/index.ts"
 export interface Actor {
   readonly workspaceId: string
   readonly scope: ApiKeyScope
+  /**
+   * The id of the API key the caller signed in with, when it did (`authenticate` sets it, the
+   * HTTP binding's bearer tokens carry it): what per-key rate limits count under.
+   */
+  readonly apiKeyId?: string
 }
 
 /** Fails with `forbidden` unless the actor may change things. */
