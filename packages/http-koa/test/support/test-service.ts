@@ -83,6 +83,8 @@ export interface TestServiceOptions {
   readonly feeSchedule?: FeeSchedule
   /** The app's rate limits: {@link generousRateLimits} in memory by default. */
   readonly rateLimits?: RateLimitOptions
+  /** Reverse proxies the app trusts in `X-Forwarded-For`; none by default. */
+  readonly trustedProxyHops?: number
 }
 
 /**
@@ -156,7 +158,8 @@ export const startTestService = async (options: TestServiceOptions): Promise<Tes
     ...(options.tokenLifetimeSeconds === undefined ? {} : { lifetimeSeconds: options.tokenLifetimeSeconds }),
   })
   const rateLimits = options.rateLimits ?? { limits: generousRateLimits }
-  const server = createServer(createApp({ engine, tokens, logger, routes, rateLimits }).callback())
+  const hops = options.trustedProxyHops === undefined ? {} : { trustedProxyHops: options.trustedProxyHops }
+  const server = createServer(createApp({ engine, tokens, logger, routes, rateLimits, ...hops }).callback())
   const port = await listen(server)
   const url = `http://127.0.0.1:${port}`
 
