@@ -35,11 +35,15 @@ export const rateLimitSchema = (storageSchema: string | undefined): string =>
   storageSchema === undefined ? "payments_rate_limits" : `${storageSchema}_rate_limits`
 
 /**
- * Creates the schema and table of the counters, in the columns rate-limiter-flexible's
- * RateLimiterPostgres uses. Its own `create table if not exists` fails when two processes run it
- * at the same moment, so this one runs under a transaction-scoped advisory lock instead.
+ * Creates the schema and table of the counters unless they exist, in the columns
+ * rate-limiter-flexible's RateLimiterPostgres uses. `create ... if not exists` fails when two
+ * processes run it at the same moment (a duplicate key in the catalog), so these run under a
+ * transaction-scoped advisory lock.
+ *
+ * @example
+ * await createRateLimitTable(pool, "payments_rate_limits")
  */
-const createTable = async (pool: pg.Pool, schema: string): Promise<void> => {
+export const createRateLimitTable = async (pool: pg.Pool, schema: string): Promise<void> => {
   const client = await pool.connect()
   try {
     await client.query("begin")
@@ -76,7 +80,7 @@ export const openPostgresRateLimitStore = async (options: PostgresRateLimitStore
   // A broken idle connection is replaced on the next query; unheard, its error would end the process.
   pool.on("error", () => {})
   try {
-    await createTable(pool, options.schema)
+    await createRateLimitTable(pool, options.schema)
   } catch (error) {
     await pool.end().catch(() => undefined)
     throw error
