@@ -189,7 +189,8 @@ export const loadConfig = (env: Environment): ServiceConfig => {
   let trustedProxyHops = 0
   if (hopsText !== undefined) {
     const n = parseInteger(hopsText, 0, 10)
-    if (n === undefined) problems.push(`PAYMENTS_TRUSTED_PROXY_HOPS must be an integer from 0 to 10, got ${quote(hopsText)}`)
+    if (n === undefined)
+      problems.push(`PAYMENTS_TRUSTED_PROXY_HOPS must be an integer from 0 to 10, got ${quote(hopsText)}`)
     else trustedProxyHops = n
   }
 

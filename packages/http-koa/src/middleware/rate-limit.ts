@@ -3,7 +3,7 @@ import type { AppContext, AppMiddleware } from "../app-state.ts"
 import { httpErrors } from "../http-error.ts"
 import { clientAddressKey } from "../rate-limits/client-address.ts"
 import type { RateLimitName } from "../rate-limits/rate-limit-settings.ts"
-import type { RateLimitOutcome, RateLimiting } from "../rate-limits/rate-limiting.ts"
+import type { RateLimiting, RateLimitOutcome } from "../rate-limits/rate-limiting.ts"
 
 /** Which key of a request a limit counts under; undefined when the request has none. */
 export type RateLimitKey = (ctx: AppContext) => string | undefined

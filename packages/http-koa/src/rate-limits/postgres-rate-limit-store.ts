@@ -18,7 +18,12 @@ export const rateLimitTable = "rate_limits"
 
 /** A quoted identifier; rate-limiter-flexible quotes names without escaping, so `"` is refused. */
 const identifier = (name: string) => {
-  if (name.length === 0 || new TextEncoder().encode(name).length > 63 || /["\u0000]/.test(name)) {
+  if (
+    name.length === 0 ||
+    new TextEncoder().encode(name).length > 63 ||
+    name.includes('"') ||
+    name.includes("\u0000")
+  ) {
     throw new Error(`invalid rate limit schema ${JSON.stringify(name)}: 1 to 63 bytes, no double quote or NUL`)
   }
   return `"${name}"`
