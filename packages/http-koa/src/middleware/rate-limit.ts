@@ -48,13 +48,13 @@ export const rateLimit =
     const key = keyOf(ctx)
     if (key === undefined) return next()
     const outcome = await limiting.consume(name, key)
+    const refused = outcome.retryAfterSeconds !== undefined
     const earlier = ctx.state.rateLimit
-    if (earlier === undefined || outcome.remaining < earlier.remaining) {
+    if (refused || earlier === undefined || outcome.remaining < earlier.remaining) {
       ctx.state.rateLimit = outcome
       report(ctx, outcome)
     }
-    if (outcome.retryAfterSeconds !== undefined) {
-      report(ctx, outcome)
+    if (refused) {
       ctx.set("Retry-After", String(outcome.retryAfterSeconds))
       throw httpErrors.rateLimited()
     }
