@@ -1,5 +1,6 @@
 import type { Actor } from "@payments-engine/core"
 import type { Middleware, ParameterizedContext } from "koa"
+import type { RateLimitOutcome } from "./rate-limits/rate-limiting.ts"
 
 /** What the middleware leave on `ctx.state` for the ones after them. */
 export interface AppState {
@@ -9,6 +10,8 @@ export interface AppState {
   actor?: Actor
   /** The parsed JSON body of a POST or PATCH (`{}` when empty). */
   body?: unknown
+  /** The rate limit the `X-RateLimit-*` headers tell of, once one counted the request. */
+  rateLimit?: RateLimitOutcome
 }
 
 /** The Koa context of this binding. */

@@ -10,9 +10,23 @@ import { authentication } from "./middleware/authentication.ts"
 import { errorRendering } from "./middleware/error-rendering.ts"
 import { requestId } from "./middleware/request-id.ts"
 import { type OpenApiDocument, type OpenApiOptions, openApiDocument } from "./openapi/openapi-document.ts"
+import { type RateLimitSettings, rateLimitSettings } from "./rate-limits/rate-limit-settings.ts"
+import { memoryRateLimitStore, type RateLimitStore } from "./rate-limits/rate-limit-store.ts"
+import { rateLimiting } from "./rate-limits/rate-limiting.ts"
 import { apiRoutes } from "./routes/api-routes.ts"
 import { registerRoutes } from "./routes/register-routes.ts"
 import type { RouteSpec } from "./routes/route-table.ts"
+
+/** The rate limits of {@link createApp} (DECISIONS "Rate limits"). */
+export interface RateLimitOptions {
+  /** Requests per minute of each limit; the defaults of `defaultRateLimits` for those not given. */
+  readonly limits?: Partial<RateLimitSettings>
+  /**
+   * Where the counters live: this process's memory by default. Give a shared store
+   * (`openPostgresRateLimitStore`) when several processes serve one API. The caller closes it.
+   */
+  readonly store?: RateLimitStore
+}
 
 /** Options of {@link createApp}. */
 export interface AppOptions {
@@ -32,12 +46,21 @@ export interface AppOptions {
    * clients reconnect elsewhere and the server can close as soon as requests in flight are done.
    */
   readonly isClosing?: () => boolean
+  /** The rate limits: the defaults, counted in memory, when absent. */
+  readonly rateLimits?: RateLimitOptions
+  /**
+   * How many reverse proxies in front of the app each append the address they received from to
+   * `X-Forwarded-For`: the client address (`ctx.ip`, which the sessions limit counts) is then the
+   * entry that many places from the end. 0 by default: the socket's peer address, and the header
+   * is ignored, since any client can write it.
+   */
+  readonly trustedProxyHops?: number
 }
 
 /**
  * The Koa app of the API. Middleware, outermost first: request id, access log, error rendering,
  * bearer authentication (before routing, for every `/api` path but the public rows), the route
- * table, and a 404 `path` / `Not found` for everything else (unknown paths and methods alike).
+ * table (each row counted against its rate limit, see `registerRoutes`), and a 404 `path` / `Not found` for everything else (unknown paths and methods alike).
  *
  * @example
  * const engine = createServiceEngine({ storage: await openSqliteStorage({ filename: ":memory:" }) })
@@ -58,8 +81,16 @@ export const createApp = (options: AppOptions): Koa<AppState> => {
     logger,
     openApi,
     ...(options.bodyLimitBytes === undefined ? {} : { bodyLimitBytes: options.bodyLimitBytes }),
+    rateLimiting: rateLimiting(
+      options.rateLimits?.store ?? memoryRateLimitStore(),
+      rateLimitSettings(options.rateLimits?.limits),
+    ),
   })
-  const app = new Koa<AppState>()
+  const hops = options.trustedProxyHops ?? 0
+  if (!Number.isSafeInteger(hops) || hops < 0) {
+    throw new RangeError(`createApp: trustedProxyHops must be a whole number, got ${hops}`)
+  }
+  const app = new Koa<AppState>({ proxy: hops > 0, maxIpsCount: hops })
   app.silent = true
   app.on("error", (error: unknown) => logger.error({ err: error }, "response failed"))
   const isClosing = options.isClosing

@@ -1,6 +1,13 @@
 import { parseStorageUrl, type StorageLocation } from "@payments-engine/adapters"
 import { defaultKeyCacheSeconds, defaultTokenLifetimeSeconds, longestKeyCacheSeconds } from "./bearer-tokens.ts"
 import { type LogLevel, logLevels } from "./logger.ts"
+import {
+  maxRateLimit,
+  type RateLimitName,
+  type RateLimitSettings,
+  rateLimitSettings,
+  rateLimitVariables,
+} from "./rate-limits/rate-limit-settings.ts"
 
 /** The service's settings, read from the environment by {@link loadConfig}. */
 export interface ServiceConfig {
@@ -24,6 +31,10 @@ export interface ServiceConfig {
   readonly tokenLifetimeSeconds: number
   /** `PAYMENTS_KEY_CACHE_SECONDS`: how long a process trusts an API key's state, 30 by default, 0 to 60. */
   readonly keyCacheSeconds: number
+  /** `PAYMENTS_RATE_LIMIT_*`: requests per minute of each rate limit (see `rateLimitVariables`). */
+  readonly rateLimits: RateLimitSettings
+  /** `PAYMENTS_TRUSTED_PROXY_HOPS`: reverse proxies in front that append to `X-Forwarded-For`; 0 by default. */
+  readonly trustedProxyHops: number
 }
 
 /** The environment, as `process.env` has it. */
@@ -178,6 +189,24 @@ export const loadConfig = (env: Environment): ServiceConfig => {
     } else keyCacheSeconds = n
   }
 
+  const limits: Partial<Record<RateLimitName, number>> = {}
+  for (const [name, variable] of Object.entries(rateLimitVariables) as Array<[RateLimitName, string]>) {
+    const text = read(env, variable)
+    if (text === undefined) continue
+    const n = parseInteger(text, 1, maxRateLimit)
+    if (n === undefined) problems.push(`${variable} must be an integer from 1 to ${maxRateLimit}, got ${quote(text)}`)
+    else limits[name] = n
+  }
+
+  const hopsText = read(env, "PAYMENTS_TRUSTED_PROXY_HOPS")
+  let trustedProxyHops = 0
+  if (hopsText !== undefined) {
+    const n = parseInteger(hopsText, 0, 10)
+    if (n === undefined)
+      problems.push(`PAYMENTS_TRUSTED_PROXY_HOPS must be an integer from 0 to 10, got ${quote(hopsText)}`)
+    else trustedProxyHops = n
+  }
+
   if (problems.length > 0) throw new ConfigError(problems)
   return {
     port,
@@ -190,5 +219,7 @@ export const loadConfig = (env: Environment): ServiceConfig => {
     bootstrapKey,
     tokenLifetimeSeconds,
     keyCacheSeconds,
+    rateLimits: rateLimitSettings(limits),
+    trustedProxyHops,
   }
 }

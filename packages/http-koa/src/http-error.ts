@@ -73,6 +73,8 @@ export const httpErrors = {
   tooLarge: () => HttpError.of(413, "body", "Payload too large"),
   /** 400 `body`: the client stopped sending before the body was complete. */
   incompleteBody: () => HttpError.of(400, "body", "Request body was not received completely"),
+  /** 429 `base`: the caller's rate limit is spent for this window (DECISIONS "Rate limits"). */
+  rateLimited: () => HttpError.of(429, "base", "Rate limit exceeded. Please try again later."),
   /** 401 `token` / `Missing or invalid token`. */
   invalidToken: () => HttpError.of(401, "token", "Missing or invalid token"),
 } as const

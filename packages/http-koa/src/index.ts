@@ -1,4 +1,4 @@
-export { type AppOptions, createApp } from "./app.ts"
+export { type AppOptions, createApp, type RateLimitOptions } from "./app.ts"
 export type { AppContext, AppMiddleware, AppState } from "./app-state.ts"
 export {
   type BearerTokenOptions,
@@ -20,6 +20,24 @@ export { HttpError, httpErrors, httpStatusOf, statusOfKind } from "./http-error.
 export { createLogger, type Logger, type LoggerOptions, type LogLevel, logLevels } from "./logger.ts"
 export { type OpenApiDocument, type OpenApiOptions, openApiDocument } from "./openapi/openapi-document.ts"
 export { type PageLinks, pagingLinks } from "./paging-links.ts"
+export {
+  createRateLimitTable,
+  openPostgresRateLimitStore,
+  type PostgresRateLimitStoreOptions,
+  rateLimitSchema,
+  rateLimitTable,
+} from "./rate-limits/postgres-rate-limit-store.ts"
+export {
+  defaultRateLimits,
+  maxRateLimit,
+  type RateLimitName,
+  type RateLimitSettings,
+  rateLimitSettings,
+  rateLimitVariables,
+  rateLimitWindowSeconds,
+} from "./rate-limits/rate-limit-settings.ts"
+export { memoryRateLimitStore, type RateLimitStore } from "./rate-limits/rate-limit-store.ts"
+export { type RateLimiting, type RateLimitOutcome, rateLimiting } from "./rate-limits/rate-limiting.ts"
 export { apiRoutes } from "./routes/api-routes.ts"
 export { type RegisteredRoutes, type RouteDependencies, registerRoutes } from "./routes/register-routes.ts"
 export type {

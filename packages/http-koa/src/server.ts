@@ -8,6 +8,8 @@ import { bearerTokens } from "./bearer-tokens.ts"
 import { bootstrapApiKey, jwtSecretFor } from "./bootstrap.ts"
 import type { ServiceConfig } from "./config.ts"
 import { createLogger } from "./logger.ts"
+import { openPostgresRateLimitStore, rateLimitSchema } from "./rate-limits/postgres-rate-limit-store.ts"
+import { memoryRateLimitStore, type RateLimitStore } from "./rate-limits/rate-limit-store.ts"
 import { apiRoutes } from "./routes/api-routes.ts"
 import { sandboxRoutes } from "./routes/sandbox-routes.ts"
 import { createServiceEngine } from "./service-engine.ts"
@@ -75,10 +77,26 @@ const listen = (server: Server, port: number, host: string | undefined) =>
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
 /**
+ * The rate limits' counters: in memory with SQLite (one process owns the file), in a table of the
+ * Postgres database otherwise, so that every process on it counts against the same limits.
+ */
+const openRateLimitStore = async (config: ServiceConfig): Promise<RateLimitStore> => {
+  const database = config.database
+  if (database.dialect === "sqlite") return memoryRateLimitStore()
+  return openPostgresRateLimitStore({
+    connectionString: database.connectionString,
+    schema: rateLimitSchema(database.schema),
+  }).catch((error: unknown) => {
+    throw new StartupError(`Cannot create the rate limit table in Postgres: ${describe(error)}`, { cause: error })
+  })
+}
+
+/**
  * Starts the service of a configuration: opens (and migrates) the storage, builds the engine
  * (in sandbox mode on a `SandboxClock`, with the sandbox helper routes), resolves the JWT secret,
- * bootstraps an API key, starts the storage's background job runner (which also purges expired
- * idempotency records hourly), and listens. Outside sandbox
+ * bootstraps an API key, opens the rate limits' store (see `openRateLimitStore`), starts the
+ * storage's background job runner (which also purges expired idempotency records hourly), and
+ * listens. Outside sandbox
  * mode it logs {@link sandboxProvidersWarning}. Fails with a {@link StartupError} whose message
  * is for the operator.
  *
@@ -113,9 +131,11 @@ export const startService = async (
     ...(options.paymentProvider === undefined ? {} : { paymentProvider: options.paymentProvider }),
   })
   if (!config.sandbox) logger.warn(sandboxProvidersWarning)
+  let rateLimitStore: RateLimitStore | undefined
   try {
     const secret = await jwtSecretFor(config, engine)
     await bootstrapApiKey(engine, config.bootstrapKey, print)
+    rateLimitStore = await openRateLimitStore(config)
     let closing = false
     engine.jobs.start()
     const sandboxHelpers = sandboxClock
@@ -137,6 +157,8 @@ export const startService = async (
       }),
       logger,
       isClosing: () => closing,
+      rateLimits: { limits: config.rateLimits, store: rateLimitStore },
+      trustedProxyHops: config.trustedProxyHops,
     })
     const listening = createServer(app.callback())
     await listen(listening, config.port, options.host).catch((error: unknown) => {
@@ -161,12 +183,14 @@ export const startService = async (
             })
             listening.closeIdleConnections()
           })
+          await rateLimitStore?.close()
           await engine.close()
         })()
         return closed
       },
     }
   } catch (error) {
+    await rateLimitStore?.close().catch(() => undefined)
     await engine.close().catch(() => undefined)
     throw error
   }

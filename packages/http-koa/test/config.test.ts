@@ -26,6 +26,15 @@ describe("loadConfig", () => {
       bootstrapKey: undefined,
       tokenLifetimeSeconds: 3600,
       keyCacheSeconds: 30,
+      rateLimits: {
+        general: 1000,
+        quotes: 300,
+        payments: 300,
+        multiCurrency: 100,
+        sessionsPerKey: 20,
+        sessionsPerAddress: 60,
+      },
+      trustedProxyHops: 0,
     })
   })
 
@@ -41,6 +50,13 @@ describe("loadConfig", () => {
       PAYMENTS_API_SECRET: "sk_boot_secret",
       PAYMENTS_TOKEN_LIFETIME_SECONDS: "600",
       PAYMENTS_KEY_CACHE_SECONDS: "0",
+      PAYMENTS_RATE_LIMIT_GENERAL: "2000",
+      PAYMENTS_RATE_LIMIT_QUOTES: "30",
+      PAYMENTS_RATE_LIMIT_PAYMENTS: "31",
+      PAYMENTS_RATE_LIMIT_MULTI_CURRENCY: "10",
+      PAYMENTS_RATE_LIMIT_SESSIONS_PER_KEY: "5",
+      PAYMENTS_RATE_LIMIT_SESSIONS_PER_ADDRESS: "6",
+      PAYMENTS_TRUSTED_PROXY_HOPS: "2",
     })
     expect(config).toMatchObject({
       port: 8080,
@@ -52,7 +68,17 @@ describe("loadConfig", () => {
       bootstrapKey: { key: "pk_boot", secret: "sk_boot_secret" },
       tokenLifetimeSeconds: 600,
       keyCacheSeconds: 0,
+      rateLimits: {
+        general: 2000,
+        quotes: 30,
+        payments: 31,
+        multiCurrency: 10,
+        sessionsPerKey: 5,
+        sessionsPerAddress: 6,
+      },
+      trustedProxyHops: 2,
     })
+    expect(loadConfig({ PAYMENTS_RATE_LIMIT_QUOTES: "7" }).rateLimits).toMatchObject({ quotes: 7, general: 1000 })
     expect(loadConfig({ PORT: "8080" }).hostedUrl).toBe("http://localhost:8080")
   })
 
@@ -87,6 +113,9 @@ describe("loadConfig", () => {
       PAYMENTS_API_KEY: "pk_only",
       PAYMENTS_TOKEN_LIFETIME_SECONDS: "0",
       PAYMENTS_KEY_CACHE_SECONDS: "61",
+      PAYMENTS_RATE_LIMIT_QUOTES: "0",
+      PAYMENTS_RATE_LIMIT_GENERAL: "lots",
+      PAYMENTS_TRUSTED_PROXY_HOPS: "11",
     })
     expect(problems).toEqual([
       'PORT must be an integer from 0 to 65535, got "http"',
@@ -98,6 +127,9 @@ describe("loadConfig", () => {
       "PAYMENTS_API_KEY and PAYMENTS_API_SECRET must be set together",
       'PAYMENTS_TOKEN_LIFETIME_SECONDS must be an integer from 1 to 86400, got "0"',
       'PAYMENTS_KEY_CACHE_SECONDS must be an integer from 0 to 60, got "61"',
+      'PAYMENTS_RATE_LIMIT_GENERAL must be an integer from 1 to 1000000, got "lots"',
+      'PAYMENTS_RATE_LIMIT_QUOTES must be an integer from 1 to 1000000, got "0"',
+      'PAYMENTS_TRUSTED_PROXY_HOPS must be an integer from 0 to 10, got "11"',
     ])
     expect(problems.join("\n")).not.toContain("short-secret-value")
     expect(problemsOf({ PORT: "65536" })).toHaveLength(1)

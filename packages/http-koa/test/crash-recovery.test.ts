@@ -120,7 +120,7 @@ describe("a service killed with SIGKILL mid-work", () => {
     "on Postgres (graphile-worker), completes every interrupted payment once within 30 s of the restart",
     async () => {
       const schema = `crash_${process.pid}_${Date.now()}`
-      dropSchemas.push(schema, `${schema}_graphile_worker`)
+      dropSchemas.push(schema, `${schema}_graphile_worker`, `${schema}_rate_limits`)
       const url = new URL(serverUrl as string)
       url.searchParams.set("schema", schema)
       await crashAndRestart(url.toString())

@@ -1,6 +1,9 @@
 import { openTestSqlite } from "@payments-engine/adapters/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createLogger } from "../src/logger.ts"
+import { rateLimitSettings } from "../src/rate-limits/rate-limit-settings.ts"
+import { memoryRateLimitStore } from "../src/rate-limits/rate-limit-store.ts"
+import { rateLimiting } from "../src/rate-limits/rate-limiting.ts"
 import { apiRoutes } from "../src/routes/api-routes.ts"
 import { moneyRoutes } from "../src/routes/money-routes.ts"
 import { registerRoutes } from "../src/routes/register-routes.ts"
@@ -76,6 +79,7 @@ describe("GET /openapi.json", () => {
       tokens: { issue: async () => Promise.reject(new Error("unused")), verify: async () => undefined },
       logger: createLogger({ level: "silent" }),
       openApi: () => document,
+      rateLimiting: rateLimiting(memoryRateLimitStore(), rateLimitSettings()),
     })
     const registered = router.stack.flatMap((layer) =>
       layer.methods
@@ -112,7 +116,7 @@ describe("GET /openapi.json", () => {
   it("marks security, parameters, statuses and envelopes", () => {
     const sessions = document.paths["/api/v1/sessions"].post
     expect(sessions.security).toEqual([])
-    expect(Object.keys(sessions.responses).sort()).toEqual(["201", "400", "401", "413", "415"])
+    expect(Object.keys(sessions.responses).sort()).toEqual(["201", "400", "401", "413", "415", "429"])
     expect(document.paths["/health"].get.security).toEqual([])
 
     const list = document.paths["/api/v1/companies/{cid}/entities"].get
@@ -146,7 +150,7 @@ describe("GET /openapi.json", () => {
     })
     const recipientDelete = document.paths["/api/v1/companies/{cid}/recipients/{id}"].delete
     expect(recipientDelete.responses["204"].content).toBeUndefined()
-    expect(Object.keys(recipientDelete.responses).sort()).toEqual(["204", "401", "403", "404"])
+    expect(Object.keys(recipientDelete.responses).sort()).toEqual(["204", "401", "403", "404", "429"])
   })
 
   it("describes the money routes: their bodies, query parameters, statuses and envelopes", () => {
@@ -172,7 +176,14 @@ describe("GET /openapi.json", () => {
       type: "array",
       items: { $ref: "#/components/schemas/PaymentMethod" },
     })
-    expect(Object.keys(document.paths[methods].get.responses).sort()).toEqual(["200", "400", "401", "422", "500"])
+    expect(Object.keys(document.paths[methods].get.responses).sort()).toEqual([
+      "200",
+      "400",
+      "401",
+      "422",
+      "429",
+      "500",
+    ])
 
     const requirements = "/api/v1/bank_account_requirements"
     expect(body(requirements, "post")).toEqual({ $ref: "#/components/schemas/BankAccountRequirementsRequest" })
@@ -226,7 +237,7 @@ describe("GET /openapi.json", () => {
     expect(document.paths[payments].get.parameters[4].schema.default).toBe(25)
     const cancel = document.paths["/api/v1/companies/{cid}/payments/{id}/cancel"].post
     expect(cancel.requestBody).toBeUndefined()
-    expect(Object.keys(cancel.responses).sort()).toEqual(["200", "401", "403", "404", "409", "422"])
+    expect(Object.keys(cancel.responses).sort()).toEqual(["200", "401", "403", "404", "409", "422", "429"])
     expect(document.paths["/api/v1/companies/{cid}/payments/{id}"].get.responses["200"].content).toBeDefined()
     expect(Object.keys(document.paths).filter((path) => path.startsWith("/api/v1/sandbox"))).toEqual([])
   })

@@ -6,6 +6,7 @@ import {
   idempotencyErrors,
   pathParameters,
   type RouteSpec,
+  rateLimitOf,
 } from "../routes/route-table.ts"
 import { ErrorResponse, PageLinks, PageMeta } from "./openapi-schemas.ts"
 
@@ -140,6 +141,7 @@ export const openApiDocument = (routes: ReadonlyArray<RouteSpec>, options: OpenA
       ...(route.auth === "bearer" ? authErrors : []),
       ...(route.request === undefined ? [] : bodyErrors),
       ...(idempotent ? idempotencyErrors : []),
+      ...(rateLimitOf(route) === undefined ? [] : [429]),
     ]
     const errorStatuses = [...new Set([...route.errors, ...derived])].sort((a, b) => a - b)
     const body = successBody(route)

@@ -7,8 +7,18 @@ import { httpErrors } from "../http-error.ts"
 import { requireActor } from "../middleware/authentication.ts"
 import { idempotency } from "../middleware/idempotency.ts"
 import { jsonBody } from "../middleware/json-body.ts"
+import { apiKeyOfBody, apiKeyOfCaller, clientAddress, rateLimit } from "../middleware/rate-limit.ts"
 import { pagingLinks } from "../paging-links.ts"
-import { acceptsIdempotencyKey, koaPath, type PublicRouteCall, type RouteSpec } from "./route-table.ts"
+import type { RateLimitName } from "../rate-limits/rate-limit-settings.ts"
+import type { RateLimiting } from "../rate-limits/rate-limiting.ts"
+import {
+  acceptsIdempotencyKey,
+  koaPath,
+  type PublicRouteCall,
+  type RouteRateLimit,
+  type RouteSpec,
+  rateLimitOf,
+} from "./route-table.ts"
 
 /** What the registered routes need. */
 export interface RouteDependencies {
@@ -19,6 +29,8 @@ export interface RouteDependencies {
   readonly openApi: () => unknown
   /** Largest JSON body in bytes (1 MB by default). */
   readonly bodyLimitBytes?: number
+  /** Counts requests against the rate limits the rows name. */
+  readonly rateLimiting: RateLimiting
 }
 
 /** A router of the route table, and which matches need no token. */
@@ -81,6 +93,14 @@ const handler =
     render(ctx, route, value)
   }
 
+/** The limit of each row category counted per API key and workspace. */
+const limitOfCategory: { readonly [K in Exclude<RouteRateLimit, "sessions">]: RateLimitName } = {
+  general: "general",
+  quotes: "quotes",
+  payments: "payments",
+  multi_currency: "multiCurrency",
+}
+
 const authenticated: AppMiddleware = async (ctx, next) => {
   requireActor(ctx)
   return next()
@@ -88,12 +108,14 @@ const authenticated: AppMiddleware = async (ctx, next) => {
 
 /**
  * Registers every row of the route table in a Koa router (case-sensitive paths): bearer check,
- * JSON body for rows with a request schema, `Idempotency-Key` for authenticated POST and PATCH,
- * then the handler, whose value is rendered as the row says (`{ data }`, a page with `meta` and
+ * the row's rate limit (before the body is read, so a refused request costs little; sessions
+ * count per client address first, then per `api_key` once the body is parsed), JSON body for
+ * rows with a request schema, `Idempotency-Key` for authenticated POST and PATCH, then the handler, whose value is rendered as the row says (`{ data }`, a page with `meta` and
  * `links`, 204, or as is).
  *
  * @example
- * const { router, isPublic } = registerRoutes(apiRoutes, { engine, tokens, logger, openApi })
+ * const rateLimits = rateLimiting(memoryRateLimitStore(), rateLimitSettings())
+ * const { router, isPublic } = registerRoutes(apiRoutes, { engine, tokens, logger, openApi, rateLimiting: rateLimits })
  * app.use(authentication({ tokens, isPublic })).use(router.routes())
  */
 export const registerRoutes = (routes: ReadonlyArray<RouteSpec>, dependencies: RouteDependencies): RegisteredRoutes => {
@@ -106,9 +128,14 @@ export const registerRoutes = (routes: ReadonlyArray<RouteSpec>, dependencies: R
     if (route.auth === "none") publicNames.add(route.operationId)
     const chain: Array<AppMiddleware> = []
     if (route.auth === "bearer") chain.push(authenticated)
+    const category = rateLimitOf(route)
+    const limiting = dependencies.rateLimiting
+    if (category === "sessions") chain.push(rateLimit(limiting, "sessionsPerAddress", clientAddress))
+    else if (category !== undefined) chain.push(rateLimit(limiting, limitOfCategory[category], apiKeyOfCaller))
     if (route.request !== undefined) {
       chain.push(jsonBody(dependencies.bodyLimitBytes === undefined ? {} : { limitBytes: dependencies.bodyLimitBytes }))
     }
+    if (category === "sessions") chain.push(rateLimit(limiting, "sessionsPerKey", apiKeyOfBody))
     if (acceptsIdempotencyKey(route))
       chain.push(idempotency({ engine: dependencies.engine, logger: dependencies.logger }))
     chain.push(handler(route, dependencies))

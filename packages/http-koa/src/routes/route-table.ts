@@ -67,7 +67,18 @@ interface RouteBase {
   readonly status: 200 | 201 | 202 | 204
   /** Error statuses the route can answer, for the document. */
   readonly errors: ReadonlyArray<number>
+  /**
+   * The rate limit that counts calls of this route (DECISIONS "Rate limits"): `general` for an
+   * authenticated route unless set; a public route is limited only when it says so.
+   */
+  readonly rateLimit?: RouteRateLimit
 }
+
+/**
+ * The rate limits a row can name. `sessions` counts `POST /api/v1/sessions` per API key and per
+ * client address; every other one per API key and workspace.
+ */
+export type RouteRateLimit = "general" | "quotes" | "payments" | "multi_currency" | "sessions"
 
 /** A route that needs a bearer token. */
 export interface AuthenticatedRoute extends RouteBase {
@@ -102,6 +113,16 @@ export type RouteSpec = AuthenticatedRoute | PublicRoute
  */
 export const acceptsIdempotencyKey = (route: RouteSpec): boolean =>
   route.auth === "bearer" && (route.method === "POST" || route.method === "PATCH")
+
+/**
+ * The rate limit that counts calls of a route, or undefined when none does (health, the
+ * OpenAPI document).
+ *
+ * @example
+ * rateLimitOf(createQuoteRow) // "quotes"
+ */
+export const rateLimitOf = (route: RouteSpec): RouteRateLimit | undefined =>
+  route.rateLimit ?? (route.auth === "bearer" ? "general" : undefined)
 
 /**
  * The names of a path's `{parameters}`, in order.

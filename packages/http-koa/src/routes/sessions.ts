@@ -15,6 +15,7 @@ export const sessionRoutes: ReadonlyArray<RouteSpec> = [
     summary: "Exchange an API key and secret for a bearer token",
     tag: "Sessions",
     auth: "none",
+    rateLimit: "sessions",
     request: SessionCreate,
     response: { kind: "data", schema: Session },
     status: 201,

@@ -9,9 +9,10 @@ import {
   TestClock,
 } from "@payments-engine/adapters"
 import type { Engine, FeeSchedule, Storage } from "@payments-engine/core"
-import { createApp } from "../../src/app.ts"
+import { createApp, type RateLimitOptions } from "../../src/app.ts"
 import { bearerTokens } from "../../src/bearer-tokens.ts"
 import { createLogger } from "../../src/logger.ts"
+import { maxRateLimit, type RateLimitSettings } from "../../src/rate-limits/rate-limit-settings.ts"
 import { apiRoutes } from "../../src/routes/api-routes.ts"
 import type { RouteSpec } from "../../src/routes/route-table.ts"
 import { sandboxRoutes } from "../../src/routes/sandbox-routes.ts"
@@ -82,6 +83,24 @@ export interface TestServiceOptions {
   readonly paymentProvider?: SandboxPaymentProvider
   readonly bankLinker?: SandboxBankLinker
   readonly feeSchedule?: FeeSchedule
+  /** The app's rate limits: {@link generousRateLimits} in memory by default. */
+  readonly rateLimits?: RateLimitOptions
+  /** Reverse proxies the app trusts in `X-Forwarded-For`; none by default. */
+  readonly trustedProxyHops?: number
+}
+
+/**
+ * Every rate limit at its maximum: tests about something else send thousands of requests with
+ * one key (and sign in from one address), so their apps set these; `rate-limits.test.ts` sets
+ * small limits to test the limits themselves.
+ */
+export const generousRateLimits: RateLimitSettings = {
+  general: maxRateLimit,
+  quotes: maxRateLimit,
+  payments: maxRateLimit,
+  multiCurrency: maxRateLimit,
+  sessionsPerKey: maxRateLimit,
+  sessionsPerAddress: maxRateLimit,
 }
 
 /** A cheap scrypt, so sign-ins stay fast in tests. */
@@ -142,7 +161,9 @@ export const startTestService = async (options: TestServiceOptions): Promise<Tes
     ...(options.tokenLifetimeSeconds === undefined ? {} : { lifetimeSeconds: options.tokenLifetimeSeconds }),
     ...(options.keyCacheSeconds === undefined ? {} : { keyCacheSeconds: options.keyCacheSeconds }),
   })
-  const server = createServer(createApp({ engine, tokens, logger, routes }).callback())
+  const rateLimits = options.rateLimits ?? { limits: generousRateLimits }
+  const hops = options.trustedProxyHops === undefined ? {} : { trustedProxyHops: options.trustedProxyHops }
+  const server = createServer(createApp({ engine, tokens, logger, routes, rateLimits, ...hops }).callback())
   const port = await listen(server)
   const url = `http://127.0.0.1:${port}`
 
