@@ -1,4 +1,5 @@
 import { type DestinationStream, type Logger, pino } from "pino"
+import { errorLogFields } from "./error-log-fields.ts"
 
 /** The levels `LOG_LEVEL` accepts, most severe first. */
 export const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const
@@ -15,8 +16,10 @@ export interface LoggerOptions {
 }
 
 /**
- * The service's pino logger: JSON lines, ISO timestamps, and a redaction list as a second line of
- * defence (the binding never logs bodies, headers or secrets in the first place).
+ * The service's pino logger: JSON lines, ISO timestamps, and two second lines of defence (the
+ * binding never logs bodies, headers or secrets in the first place): a redaction list, and an `err`
+ * serializer that keeps only the allow-listed fields of {@link errorLogFields} where pino's own
+ * would copy every property of the error (Node's parser errors carry the raw request).
  *
  * @example
  * const logger = createLogger({ level: "debug" })
@@ -27,6 +30,7 @@ export const createLogger = (options: LoggerOptions = {}): Logger => {
     level: options.level ?? "info",
     base: { service: "payments-engine" },
     timestamp: pino.stdTimeFunctions.isoTime,
+    serializers: { err: errorLogFields },
     redact: {
       paths: [
         "authorization",
