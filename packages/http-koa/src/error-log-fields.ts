@@ -1,3 +1,4 @@
+import { types } from "node:util"
 import { isDomainError } from "@payments-engine/core"
 import { HttpError } from "./http-error.ts"
 
@@ -23,7 +24,6 @@ export interface ErrorLogFields {
   readonly cause?: ErrorLogFields
 }
 
-const produced = new WeakSet<ErrorLogFields>()
 const safeName = /^[A-Za-z0-9_$.]{1,64}$/
 const safeCode = /^[A-Za-z0-9_.-]{1,64}$/
 const maxFrames = 30
@@ -69,17 +69,28 @@ const fieldsOf = (error: unknown, causes: number): ErrorLogFields => {
 }
 
 /**
- * The allow-listed fields of an error, to log under `err`. The logger of {@link createLogger}
- * applies it to any `err` it is given too, as a second line of defence.
+ * The allow-listed fields of an error, to log under `err`.
  *
  * @example
  * logger.error({ request_id, err: errorLogFields(error) }, "unexpected error")
  */
-export const errorLogFields = (error: unknown): ErrorLogFields => {
-  if (typeof error === "object" && error !== null && produced.has(error as ErrorLogFields)) {
-    return error as ErrorLogFields
-  }
-  const fields = fieldsOf(error, 0)
-  produced.add(fields)
-  return fields
+export const errorLogFields = (error: unknown): ErrorLogFields => fieldsOf(error, 0)
+
+const isError = (value: unknown): value is Error => value instanceof Error || types.isNativeError(value)
+
+/**
+ * The first argument of a pino call with every error in it reduced to {@link errorLogFields}: a
+ * bare error becomes `{ err }`, and an error under any key of an object is replaced. Pino would
+ * otherwise copy the error's properties, and take its message as the line's `msg` when none is given.
+ *
+ * @example
+ * withErrorsAllowListed(new Error("x")) // { err: { type: "Error", stack: "    at ..." } }
+ */
+export const withErrorsAllowListed = (value: unknown): unknown => {
+  if (isError(value)) return { err: errorLogFields(value) }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return value
+  if (!Object.values(value).some(isError)) return value
+  return Object.fromEntries(
+    Object.entries(value).map(([key, field]) => [key, isError(field) ? errorLogFields(field) : field]),
+  )
 }

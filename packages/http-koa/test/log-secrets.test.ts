@@ -259,16 +259,19 @@ describe("error log fields", () => {
     for (const secret of [apiSecret, accountNumber, token]) expect(JSON.stringify(fields)).not.toContain(secret)
   })
 
-  it("is the logger's err serializer, so an error handed to pino as it is still loses its extras", () => {
+  it("are all the logger keeps of an error handed to it as it is, under any key, with or without a message", () => {
     const lines: Array<string> = []
-    const logger = createLogger({
-      destination: new Writable({ write: (chunk, _, done) => done(void lines.push(`${chunk}`)) }),
-    })
-    logger.error({ err: parserError() }, "raw error")
-    logger.error(parserError(), "error as the first argument")
-    expect(lines).toHaveLength(2)
+    const destination = new Writable({ write: (chunk, _, done) => done(void lines.push(`${chunk}`)) })
+    const logger = createLogger({ destination })
+    logger.error(parserError())
+    logger.error({ err: parserError() })
+    logger.error({ err: parserError() }, "under err")
+    logger.error({ request_id: "r", error: parserError() }, "under another key")
+    logger.child({ component: "child" }).warn(parserError(), "from a child logger")
+    expect(lines).toHaveLength(5)
     for (const line of lines) {
-      expect(JSON.parse(line).err).toMatchObject({ type: "Error", code: "HPE_INVALID_CHUNK_SIZE" })
+      const { err, error } = JSON.parse(line)
+      expect(err ?? error).toMatchObject({ type: "Error", code: "HPE_INVALID_CHUNK_SIZE" })
       for (const secret of [apiSecret, token, accountNumber]) expect(line).not.toContain(secret)
     }
   })
