@@ -25,7 +25,9 @@ export interface ErrorLogFields {
 }
 
 const safeName = /^[A-Za-z0-9_$.]{1,64}$/
-const safeCode = /^[A-Za-z0-9_.-]{1,64}$/
+// Codes are constants such as HPE_INVALID_CHUNK_SIZE, ECONNRESET, SQLITE_BUSY or 23505; lower case is
+// left out, so a token or secret someone put in `code` does not pass as one.
+const safeCode = /^[A-Z0-9_]{1,64}$/
 const maxFrames = 30
 const maxCauses = 3
 

@@ -257,6 +257,7 @@ describe("error log fields", () => {
       stack: expect.stringMatching(/^\s+at /),
     })
     for (const secret of [apiSecret, accountNumber, token]) expect(JSON.stringify(fields)).not.toContain(secret)
+    expect(errorLogFields(Object.assign(new Error("x"), { code: apiSecret })).code).toBeUndefined()
   })
 
   it("are all the logger keeps of an error handed to it as it is, under any key, with or without a message", () => {
