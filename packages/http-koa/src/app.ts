@@ -3,6 +3,7 @@ import Koa from "koa"
 import type { Logger } from "pino"
 import type { AppState } from "./app-state.ts"
 import type { BearerTokens } from "./bearer-tokens.ts"
+import { errorLogFields } from "./error-log-fields.ts"
 import { httpErrors } from "./http-error.ts"
 import { createLogger } from "./logger.ts"
 import { accessLog } from "./middleware/access-log.ts"
@@ -92,7 +93,10 @@ export const createApp = (options: AppOptions): Koa<AppState> => {
   }
   const app = new Koa<AppState>({ proxy: hops > 0, maxIpsCount: hops })
   app.silent = true
-  app.on("error", (error: unknown) => logger.error({ err: error }, "response failed"))
+  // Koa reports here what broke after the answer was chosen, such as a parser error on the socket.
+  app.on("error", (error: unknown, ctx?: { state?: Partial<AppState> }) =>
+    logger.error({ request_id: ctx?.state?.requestId, err: errorLogFields(error) }, "response failed"),
+  )
   const isClosing = options.isClosing
   if (isClosing !== undefined) {
     app.use(async (ctx, next) => {

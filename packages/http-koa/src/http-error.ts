@@ -69,6 +69,8 @@ export const httpErrors = {
   notJson: () => HttpError.of(415, "body", "Content-Type must be application/json"),
   /** 415 `body`: a compressed body (only `identity` is accepted). */
   encodedBody: () => HttpError.of(415, "body", "Content-Encoding must be identity"),
+  /** 415 `body`: a transfer coding other than plain `chunked`, such as `gzip, chunked`. */
+  transferEncodedBody: () => HttpError.of(415, "body", "Transfer-Encoding must be chunked"),
   /** 413 `body` / `Payload too large`. */
   tooLarge: () => HttpError.of(413, "body", "Payload too large"),
   /** 400 `body`: the client stopped sending before the body was complete. */

@@ -1,4 +1,5 @@
-import { type DestinationStream, type Logger, pino } from "pino"
+import { type DestinationStream, type LogFn, type Logger, pino } from "pino"
+import { withErrorsAllowListed } from "./error-log-fields.ts"
 
 /** The levels `LOG_LEVEL` accepts, most severe first. */
 export const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const
@@ -15,8 +16,11 @@ export interface LoggerOptions {
 }
 
 /**
- * The service's pino logger: JSON lines, ISO timestamps, and a redaction list as a second line of
- * defence (the binding never logs bodies, headers or secrets in the first place).
+ * The service's pino logger: JSON lines, ISO timestamps, and two second lines of defence (the
+ * binding never logs bodies, headers or secrets in the first place): a redaction list, and a hook
+ * that reduces any error handed to it as it is to its allow-listed fields
+ * ({@link withErrorsAllowListed}), where pino would copy every property of the error (Node's parser
+ * errors carry the raw request) and take its message as the line's.
  *
  * @example
  * const logger = createLogger({ level: "debug" })
@@ -27,6 +31,12 @@ export const createLogger = (options: LoggerOptions = {}): Logger => {
     level: options.level ?? "info",
     base: { service: "payments-engine" },
     timestamp: pino.stdTimeFunctions.isoTime,
+    hooks: {
+      logMethod(args: Parameters<LogFn>, method: LogFn) {
+        const [first, ...rest] = args as [unknown, ...Array<unknown>]
+        return method.apply(this, [withErrorsAllowListed(first), ...rest] as Parameters<LogFn>)
+      },
+    },
     redact: {
       paths: [
         "authorization",

@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from "./config.ts"
+import { errorLogFields } from "./error-log-fields.ts"
 import { createLogger } from "./logger.ts"
 import { StartupError, startService } from "./server.ts"
 
@@ -41,7 +42,7 @@ const main = async (): Promise<void> => {
         process.exit(0)
       },
       (error: unknown) => {
-        logger.error({ err: error }, "shutdown failed")
+        logger.error({ err: errorLogFields(error) }, "shutdown failed")
         process.exit(1)
       },
     )

@@ -7,6 +7,7 @@ import { createApp } from "./app.ts"
 import { bearerTokens } from "./bearer-tokens.ts"
 import { bootstrapApiKey, jwtSecretFor } from "./bootstrap.ts"
 import type { ServiceConfig } from "./config.ts"
+import { errorLogFields } from "./error-log-fields.ts"
 import { createLogger } from "./logger.ts"
 import { openPostgresRateLimitStore, rateLimitSchema } from "./rate-limits/postgres-rate-limit-store.ts"
 import { memoryRateLimitStore, type RateLimitStore } from "./rate-limits/rate-limit-store.ts"
@@ -126,7 +127,7 @@ export const startService = async (
             { kind: event.kind, outcome: event.outcome, ...(event.error ? { error: event.error } : {}) },
             "job run",
           )
-        : logger.error({ err: event.error }, "job runner failed"),
+        : logger.error({ err: errorLogFields(event.error) }, "job runner failed"),
     ...(options.hasher === undefined ? {} : { hasher: options.hasher }),
     ...(options.paymentProvider === undefined ? {} : { paymentProvider: options.paymentProvider }),
   })

@@ -1,6 +1,7 @@
 import { isDomainError } from "@payments-engine/core"
 import type { Logger } from "pino"
 import type { AppContext, AppMiddleware } from "../app-state.ts"
+import { errorLogFields } from "../error-log-fields.ts"
 import { HttpError, httpStatusOf } from "../http-error.ts"
 
 /** The body of every error answer. */
@@ -21,7 +22,8 @@ const clientHttpError = (error: unknown): { status: number; message: string } | 
 /**
  * Turns a thrown error into the response: a domain error with the status of its kind
  * (`statusOfKind`) or an {@link HttpError} with its own, and their `errors`; anything else
- * is a 500 `base` / `Internal server error`, logged with its stack and never shown to the client.
+ * is a 500 `base` / `Internal server error`, logged with its allow-listed fields (its stack's
+ * frames, not its message: {@link errorLogFields}) and never shown to the client.
  *
  * @example
  * try { await next() } catch (error) { renderError(ctx, error, logger) }
@@ -32,7 +34,7 @@ export const renderError = (ctx: AppContext, error: unknown, logger: Logger): vo
   if (isDomainError(error) || error instanceof HttpError) {
     status = isDomainError(error) ? httpStatusOf(error) : error.status
     body = { errors: error.errors.map(({ field, message }) => ({ field, message })) }
-    if (status >= 500) logger.error({ request_id: ctx.state.requestId, err: error }, "request failed")
+    if (status >= 500) logger.error({ request_id: ctx.state.requestId, err: errorLogFields(error) }, "request failed")
   } else {
     const client = clientHttpError(error)
     if (client !== undefined) {
@@ -41,7 +43,7 @@ export const renderError = (ctx: AppContext, error: unknown, logger: Logger): vo
     } else {
       status = 500
       body = internalError
-      logger.error({ request_id: ctx.state.requestId, err: error }, "unexpected error")
+      logger.error({ request_id: ctx.state.requestId, err: errorLogFields(error) }, "unexpected error")
     }
   }
   ctx.status = status

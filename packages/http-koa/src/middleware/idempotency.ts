@@ -1,6 +1,7 @@
 import type { Engine } from "@payments-engine/core"
 import type { Logger } from "pino"
 import type { AppMiddleware } from "../app-state.ts"
+import { errorLogFields } from "../error-log-fields.ts"
 import { requireActor } from "./authentication.ts"
 import { renderError } from "./error-rendering.ts"
 
@@ -61,6 +62,6 @@ export const idempotency =
       }
     } catch (error) {
       // The answer stands; the key stays locked until the engine lets a retry take it over.
-      logger.error({ request_id: ctx.state.requestId, err: error }, "idempotency record not updated")
+      logger.error({ request_id: ctx.state.requestId, err: errorLogFields(error) }, "idempotency record not updated")
     }
   }

@@ -1,6 +1,8 @@
 import type { IncomingMessage } from "node:http"
+import { finished } from "node:stream"
 import type { AppMiddleware } from "../app-state.ts"
 import { httpErrors } from "../http-error.ts"
+import { exceedsJsonDepth, findNulPath } from "./json-inspection.ts"
 
 /** The largest JSON body accepted: 1 MB. */
 export const defaultJsonBodyLimit = 1024 * 1024
@@ -11,43 +13,11 @@ export interface JsonBodyOptions {
   readonly limitBytes?: number
 }
 
-/** The deepest nesting of arrays and objects accepted in a body. */
-export const maxJsonDepth = 64
-
-/** What {@link inspectJson} finds in a parsed body. */
-export interface JsonInspection {
-  /** How deeply arrays and objects nest. */
-  readonly depth: number
-  /** The dotted path of the first string holding U+0000 (`body` for a key), if any. */
-  readonly nulAt: string | undefined
-}
-
 /**
- * Walks a parsed JSON value without recursion: its nesting depth, and where a string carries the
- * NUL character, which Postgres cannot store in text.
- *
- * @example
- * inspectJson({ a: [{ b: "x\u0000" }] }) // { depth: 3, nulAt: "a.0.b" }
+ * The deepest nesting of arrays and objects accepted in a body: `{}` is one level, `{"a":[]}` two.
+ * No request of the API needs more than a handful; 64 leaves room for clients' own metadata.
  */
-export const inspectJson = (value: unknown): JsonInspection => {
-  let depth = 0
-  let nulAt: string | undefined
-  const pending: Array<[unknown, number, ReadonlyArray<string>]> = [[value, 0, []]]
-  for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
-    const [current, level, path] = item
-    if (typeof current === "string") {
-      if (nulAt === undefined && current.includes("\u0000")) nulAt = path.length === 0 ? "body" : path.join(".")
-      continue
-    }
-    if (typeof current !== "object" || current === null) continue
-    depth = Math.max(depth, level + 1)
-    for (const [key, child] of Object.entries(current)) {
-      if (nulAt === undefined && key.includes("\u0000")) nulAt = "body"
-      pending.push([child, level + 1, [...path, key]])
-    }
-  }
-  return { depth, nulAt }
-}
+export const maxJsonDepth = 64
 
 /**
  * True for `application/json` and `application/<anything>+json`, whatever the parameters.
@@ -68,7 +38,9 @@ const hasBody = (req: IncomingMessage): boolean => {
 
 /**
  * Reads the whole body, at most `limit` bytes. Past the limit it stops keeping bytes but lets the
- * rest flow to nowhere, so the connection stays usable and the client can read the 413.
+ * rest flow to nowhere, so the connection stays usable and the client can read the 413. A request
+ * whose connection ended or broke first (aborted, or a parser error on the same socket, which may
+ * come before this middleware runs) rejects at once rather than waiting forever.
  */
 const readBytes = (req: IncomingMessage, limit: number): Promise<Buffer> =>
   new Promise((resolve, reject) => {
@@ -80,16 +52,10 @@ const readBytes = (req: IncomingMessage, limit: number): Promise<Buffer> =>
     }
     const chunks: Array<Buffer> = []
     let size = 0
-    const cleanup = () => {
-      req.off("data", onData)
-      req.off("end", onEnd)
-      req.off("error", onError)
-      req.off("aborted", onError)
-    }
     const onData = (chunk: Buffer) => {
       size += chunk.length
       if (size > limit) {
-        cleanup()
+        stop()
         chunks.length = 0
         req.resume()
         reject(httpErrors.tooLarge())
@@ -97,26 +63,26 @@ const readBytes = (req: IncomingMessage, limit: number): Promise<Buffer> =>
       }
       chunks.push(chunk)
     }
-    const onEnd = () => {
-      cleanup()
-      resolve(Buffer.concat(chunks))
-    }
-    const onError = () => {
-      cleanup()
-      reject(httpErrors.incompleteBody())
+    const stopWatching = finished(req, (error) => {
+      stop()
+      if (error === undefined || error === null) resolve(Buffer.concat(chunks))
+      else reject(httpErrors.incompleteBody())
+    })
+    const stop = () => {
+      req.off("data", onData)
+      stopWatching()
     }
     req.on("data", onData)
-    req.on("end", onEnd)
-    req.on("error", onError)
-    req.on("aborted", onError)
   })
 
 /**
  * Parses a JSON request body into `ctx.state.body`; no body at all is `{}`. Any JSON value
  * passes, the engine decides whether it fits the request's schema. Refused here:
- * - a body not declared as JSON, or compressed: 415;
+ * - a body not declared as JSON, compressed, or sent with a transfer coding other than plain
+ *   `chunked` (`gzip, chunked` would otherwise reach JSON.parse still compressed): 415;
  * - over the limit (1 MB): 413;
- * - not parseable: 400 `body` / `Malformed JSON`; nested deeper than {@link maxJsonDepth}: 400;
+ * - nested deeper than {@link maxJsonDepth}, judged on the text before parsing: 400 `body`;
+ * - not parseable: 400 `body` / `Malformed JSON`;
  * - a string holding U+0000, which Postgres cannot store: 422 on its dotted path (until the
  *   core's text fields refuse it themselves).
  *
@@ -140,19 +106,25 @@ export const jsonBody = (options: JsonBodyOptions = {}): AppMiddleware => {
       req.resume()
       throw httpErrors.encodedBody()
     }
+    const transfer = req.headers["transfer-encoding"]
+    if (transfer !== undefined && transfer.trim().toLowerCase() !== "chunked") {
+      req.resume()
+      throw httpErrors.transferEncodedBody()
+    }
     const text = (await readBytes(req, limit)).toString("utf8")
     if (text.trim() === "") {
       ctx.state.body = {}
       return next()
     }
+    // Before parsing: a deep body costs one pass over its text and nothing more.
+    if (exceedsJsonDepth(text, maxJsonDepth)) throw httpErrors.tooDeep(maxJsonDepth)
     let parsed: unknown
     try {
       parsed = JSON.parse(text)
     } catch {
       throw httpErrors.malformedJson()
     }
-    const { depth, nulAt } = inspectJson(parsed)
-    if (depth > maxJsonDepth) throw httpErrors.tooDeep(maxJsonDepth)
+    const nulAt = findNulPath(parsed)
     if (nulAt !== undefined) throw httpErrors.nulCharacter(nulAt)
     ctx.state.body = parsed
     return next()
