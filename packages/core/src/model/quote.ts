@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
 import type { PaymentProfileRecord, QuoteRecord } from "../ports/storage/index.ts"
 import { PaymentProfileSummary, toProfileSummary } from "./bank-account.ts"
 import { required, Text, Timestamp } from "./fields.ts"
@@ -29,6 +29,38 @@ export const Quote = Schema.Struct({
   to_profile: PaymentProfileSummary,
 }).annotations({ identifier: "Quote" })
 export type Quote = typeof Quote.Type
+
+/**
+ * A quote as storage keeps it: the wire shape's own fields, with its company, the ids of its
+ * profiles (the wire embeds them), the payment method it was priced for and the exact rate as
+ * decimal text (the wire has a JSON number). Amounts are decimal strings in their currency's
+ * minor units. The storage port's `QuoteRecord` is its type.
+ */
+export const StoredQuote = Schema.Struct({
+  ...Struct.pick(
+    Quote.fields,
+    "id",
+    "fee_strategy",
+    "instructed_amount",
+    "source_amount",
+    "target_amount",
+    "fee",
+    "fee_currency",
+    "currency_pair",
+    "expected_completion_date",
+    "expires_at",
+  ),
+  company_id: Schema.String,
+  from_profile_id: Schema.String,
+  to_profile_id: Schema.String,
+  payment_method: Schema.String,
+  instructed_currency: Schema.String,
+  source_currency: Schema.String,
+  target_currency: Schema.String,
+  /** Decimal string, 1 source unit = rate target units. */
+  exchange_rate: Schema.String,
+  created_at: Timestamp,
+})
 
 const Amount = Schema.Number.annotations({ message: () => "must be a number" })
 

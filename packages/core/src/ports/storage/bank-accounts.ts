@@ -11,9 +11,8 @@ import type {
 import type { Slice, Window } from "./index.ts"
 
 /**
- * Repositories of money movement: bank accounts and their payment profiles, quotes, payments,
- * the job queue and the event outbox. Part of {@link Repositories}; same conventions (ISO
- * timestamps as text, lists in id order, outcomes of conditional writes read from the write).
+ * Repositories of bank accounts and their payment profiles. Part of {@link Repositories}; same
+ * conventions (ISO timestamps as text, lists in id order).
  */
 
 export type { OwnerType, ProfileStatus, UsageType }
@@ -48,12 +47,9 @@ export type PaymentProfileRecord = typeof StoredPaymentProfile.Type
  * A payment profile with what a quote or a payment checks before using it: the owner and
  * provider links of its bank account, and whether that owner is live.
  */
-export interface ProfileInUse {
+export interface ProfileInUse
+  extends Pick<BankAccountRecord, "owner_type" | "owner_id" | "provider_connection_id" | "provider_beneficiary_id"> {
   readonly profile: PaymentProfileRecord
-  readonly owner_type: OwnerType
-  readonly owner_id: string
-  readonly provider_connection_id: string | null
-  readonly provider_beneficiary_id: string | null
   /** The account's owner, entity or recipient, exists in the profile's company and is not deleted. */
   readonly owner_live: boolean
   /** The owning entity's `payment_integration_active`; false for a recipient's account. */

@@ -1,21 +1,10 @@
-import type { FeatureStatusSchema } from "../../model/feature.ts"
+import type { FeatureStatusSchema, StoredFeature } from "../../model/feature.ts"
 
 /** A feature's status, as the model's Schema lists them. */
 export type FeatureStatusValue = typeof FeatureStatusSchema.Type
 
-export interface FeatureRecord {
-  /** The feature's id, unique across workspaces. */
-  readonly application_id: string
-  readonly workspace_id: string
-  readonly company_id: string
-  readonly entity_id: string
-  /** e.g. "multi_currency_account"; one feature per entity and identifier. */
-  readonly feature_identifier: string
-  readonly status: FeatureStatusValue
-  readonly machine_version: number
-  readonly created_at: string
-  readonly updated_at: string
-}
+/** A stored feature: the model's `StoredFeature` Schema. */
+export type FeatureRecord = typeof StoredFeature.Type
 
 /** What {@link FeatureRepository.insertOrGet} did: inserted the row, or found the entity's one. */
 export interface FeatureInsertOutcome {

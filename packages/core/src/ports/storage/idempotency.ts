@@ -1,17 +1,7 @@
-export interface IdempotencyRecord {
-  readonly workspace_id: string
-  readonly key: string
-  /** Hash of method, path and body of the first request. */
-  readonly fingerprint: string
-  /** Null while the first request runs. */
-  readonly response_status: number | null
-  readonly response_body: string | null
-  readonly created_at: string
-  /** The record is ignored and may be purged from then on. */
-  readonly expires_at: string
-  /** While the first request runs, other requests wait until then before taking the key over. */
-  readonly locked_until: string | null
-}
+import type { StoredIdempotencyRecord } from "../../model/idempotency.ts"
+
+/** A stored idempotency record: the model's `StoredIdempotencyRecord` Schema. */
+export type IdempotencyRecord = typeof StoredIdempotencyRecord.Type
 
 export type ClaimResult = { readonly claimed: true } | { readonly claimed: false; readonly existing: IdempotencyRecord }
 

@@ -1,10 +1,8 @@
 import type { ApiKeyScope } from "../../model/session.ts"
+import type { StoredApiKey, StoredWorkspace } from "../../model/workspace.ts"
 
-export interface WorkspaceRecord {
-  readonly id: string
-  readonly name: string
-  readonly created_at: string
-}
+/** A stored workspace: the model's `StoredWorkspace` Schema. */
+export type WorkspaceRecord = typeof StoredWorkspace.Type
 
 export interface WorkspaceRepository {
   /** Inserts unless a workspace of that name exists; returns the one stored either way. */
@@ -13,15 +11,8 @@ export interface WorkspaceRepository {
 
 export type { ApiKeyScope }
 
-export interface ApiKeyRecord {
-  readonly id: string
-  readonly workspace_id: string
-  /** The public half a client sends as `api_key`. Unique. */
-  readonly key: string
-  readonly secret_hash: string
-  readonly scope: ApiKeyScope
-  readonly created_at: string
-}
+/** A stored API key: the model's `StoredApiKey` Schema. */
+export type ApiKeyRecord = typeof StoredApiKey.Type
 
 export interface ApiKeyRepository {
   insert(row: ApiKeyRecord): Promise<void>
