@@ -1,4 +1,4 @@
-import type { Actor, Clock, Session } from "@payments-engine/core"
+import { type Actor, type Clock, type Session, WorkspaceId } from "@payments-engine/core"
 import { jwtVerify, SignJWT } from "jose"
 
 /** Issuer (`iss`) of the bearer tokens. */
@@ -76,7 +76,7 @@ export const bearerTokens = (options: BearerTokenOptions): BearerTokens => {
         const { workspace_id: workspaceId, scope } = payload
         if (typeof workspaceId !== "string" || workspaceId === "") return undefined
         if (scope !== "read" && scope !== "write") return undefined
-        return { workspaceId, scope }
+        return { workspaceId: WorkspaceId.make(workspaceId), scope }
       } catch {
         return undefined
       }

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { BankAccount, PaymentProfile } from "./bank-account.ts"
 import { Entity } from "./entity.ts"
+import { CompanyId, EventId, WorkspaceId } from "./ids.ts"
 import { PaymentInstruction } from "./payment.ts"
 
 /**
@@ -200,9 +201,9 @@ export const webhookEventNames: ReadonlyArray<WebhookEventName> = webhookEventGr
  * port's `EventRecord` is its type.
  */
 export const StoredEvent = Schema.Struct({
-  id: Schema.String,
-  workspace_id: Schema.String,
-  company_id: Schema.String,
+  id: EventId,
+  workspace_id: WorkspaceId,
+  company_id: CompanyId,
   /** The event name, e.g. "PaymentEvents::CompletedEvent". */
   event: Schema.String,
   resource_id: Schema.String,

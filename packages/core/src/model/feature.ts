@@ -2,6 +2,7 @@ import { Schema, Struct } from "effect"
 import { featureStatuses } from "../machines/feature-machine.ts"
 import type { FeatureRecord } from "../ports/storage/index.ts"
 import { required, Timestamp } from "./fields.ts"
+import { ApplicationId, CompanyId, EntityId, WorkspaceId } from "./ids.ts"
 
 /** The features an entity can enable; the spec has one. */
 export const featureIdentifiers = ["multi_currency_account"] as const
@@ -40,7 +41,7 @@ export const FeatureStatusSchema = Schema.Literal(...featureStatuses)
 export const Feature = Schema.Struct({
   feature_identifier: Schema.Literal(...featureIdentifiers),
   feature_name: Schema.String.annotations({ description: "human-readable name", examples: ["Multi-Currency Account"] }),
-  application_id: Schema.String.annotations({ description: "identifies this enablement" }),
+  application_id: ApplicationId.annotations({ description: "identifies this enablement" }),
   status: FeatureStatusSchema,
 }).annotations({ identifier: "Feature" })
 export type Feature = typeof Feature.Type
@@ -54,9 +55,9 @@ export const StoredFeature = Schema.Struct({
   ...Struct.omit(Feature.fields, "feature_name", "feature_identifier"),
   /** e.g. "multi_currency_account"; storage keeps any identifier. */
   feature_identifier: Schema.String,
-  workspace_id: Schema.String,
-  company_id: Schema.String,
-  entity_id: Schema.String,
+  workspace_id: WorkspaceId,
+  company_id: CompanyId,
+  entity_id: EntityId,
   machine_version: Schema.Number,
   created_at: Timestamp,
   updated_at: Timestamp,

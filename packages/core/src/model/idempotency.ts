@@ -1,11 +1,12 @@
 import { Schema } from "effect"
+import { WorkspaceId } from "./ids.ts"
 
 /**
  * The answer kept for an `Idempotency-Key` of a workspace, as storage keeps it. The storage
  * port's `IdempotencyRecord` is its type.
  */
 export const StoredIdempotencyRecord = Schema.Struct({
-  workspace_id: Schema.String,
+  workspace_id: WorkspaceId,
   key: Schema.String,
   /** Hash of method, path and body of the first request. */
   fingerprint: Schema.String,

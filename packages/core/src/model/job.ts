@@ -1,11 +1,12 @@
 import { Schema } from "effect"
+import { JobId } from "./ids.ts"
 
 /**
  * A background job as storage keeps it when the engine queues it in the caller's transaction. The
  * storage port's `JobRequest` is its type.
  */
 export const StoredJob = Schema.Struct({
-  id: Schema.String,
+  id: JobId,
   /** A kind of core's job catalogue, e.g. "execute_payment". */
   kind: Schema.String,
   /** The payload as JSON text; the catalogue decodes it with the kind's schema. */

@@ -3,6 +3,7 @@ import { paymentStatuses } from "../machines/payment-machine.ts"
 import type { PaymentProfileRecord, PaymentRecord } from "../ports/storage/index.ts"
 import { PaymentProfile, toPaymentProfile } from "./bank-account.ts"
 import { required, Text, Timestamp } from "./fields.ts"
+import { CompanyId, idText, PaymentId, PaymentProfileId, QuoteId } from "./ids.ts"
 
 /** Purposes a payment may declare, exactly as the spec lists them. */
 export const paymentReasons = [
@@ -42,9 +43,9 @@ export type PaymentReason = typeof PaymentReason.Type
 
 /** A payment instruction. `idempotency_key` is left out of the create response. */
 export const PaymentInstruction = Schema.Struct({
-  id: Schema.String,
+  id: PaymentId,
   idempotency_key: Schema.optional(Schema.NullOr(Schema.String)),
-  quote_id: Schema.String,
+  quote_id: QuoteId,
   instructed_amount: Schema.String,
   instructed_amount_currency: Schema.String,
   reason: PaymentReason,
@@ -65,7 +66,7 @@ export type PaymentInstruction = typeof PaymentInstruction.Type
  */
 export const StoredPayment = Schema.Struct({
   ...Struct.pick(PaymentInstruction.fields, "id", "quote_id", "instructed_amount", "status"),
-  company_id: Schema.String,
+  company_id: CompanyId,
   /** One of `paymentReasons` when written; kept as text. */
   reason: Schema.String,
   idempotency_key: Schema.String,
@@ -74,8 +75,8 @@ export const StoredPayment = Schema.Struct({
   payment_batch_id: Schema.NullOr(Schema.String),
   machine_version: Schema.Number,
   instructed_currency: Schema.String,
-  from_profile_id: Schema.String,
-  to_profile_id: Schema.String,
+  from_profile_id: PaymentProfileId,
+  to_profile_id: PaymentProfileId,
   provider_payment_id: Schema.NullOr(Schema.String),
   failure_reason: Schema.NullOr(Schema.String),
   ...Struct.pick(PaymentInstruction.fields, "created_at", "updated_at"),
@@ -85,7 +86,7 @@ const Note = Text.pipe(Schema.maxLength(140, { message: () => "is too long (maxi
 
 /** The fields of `payment_instruction` in `POST /api/v1/companies/{cid}/payments`. */
 export const PaymentFields = Schema.Struct({
-  payment_quote_id: required(Text, "Payment quote ID is required"),
+  payment_quote_id: required(idText(QuoteId), "Payment quote ID is required"),
   reason: required(
     PaymentReason.annotations({
       message: () => ({ message: "is not a valid reason", override: true }),
@@ -138,7 +139,7 @@ export const toPayment = (
   profiles: ReadonlyArray<PaymentProfileRecord>,
   options: { withIdempotencyKey: boolean },
 ): PaymentInstruction => {
-  const profile = (id: string) => {
+  const profile = (id: PaymentProfileId) => {
     const found = profiles.find((p) => p.id === id)
     if (!found) throw new Error(`payment ${row.id} refers to missing profile ${id}`)
     return toPaymentProfile(found)

@@ -1,9 +1,10 @@
 import { Schema } from "effect"
+import { ApiKeyId, WorkspaceId } from "./ids.ts"
 import { ApiKeyScope } from "./session.ts"
 
 /** A workspace (the tenant) as storage keeps it; `name` is unique. The storage port's `WorkspaceRecord` is its type. */
 export const StoredWorkspace = Schema.Struct({
-  id: Schema.String,
+  id: WorkspaceId,
   name: Schema.String,
   created_at: Schema.String,
 })
@@ -13,8 +14,8 @@ export const StoredWorkspace = Schema.Struct({
  * is its type.
  */
 export const StoredApiKey = Schema.Struct({
-  id: Schema.String,
-  workspace_id: Schema.String,
+  id: ApiKeyId,
+  workspace_id: WorkspaceId,
   /** The public half a client sends as `api_key`. Unique. */
   key: Schema.String,
   secret_hash: Schema.String,

@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { Invalid, messages, Unauthenticated } from "../errors.ts"
+import type { WorkspaceId } from "../model/ids.ts"
 import { SessionCreate } from "../model/session.ts"
 import type { ApiKeyRecord, ApiKeyScope, Repositories, WorkspaceRecord } from "../ports/storage/index.ts"
 import { randomToken } from "../rules/random-token.ts"
@@ -11,7 +12,7 @@ import { inTransaction, type Lifted } from "./transaction.ts"
 /** A new API key: the secret is shown this once and only its hash is kept. */
 export interface IssuedApiKey {
   readonly workspace: string
-  readonly workspace_id: string
+  readonly workspace_id: WorkspaceId
   readonly api_key: string
   readonly api_secret: string
   readonly scope: ApiKeyScope

@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { Forbidden, messages } from "../errors.ts"
+import type { WorkspaceId } from "../model/ids.ts"
 import type { ApiKeyScope } from "../ports/storage/index.ts"
 
 /**
@@ -10,7 +11,7 @@ import type { ApiKeyScope } from "../ports/storage/index.ts"
  * const actor: Actor = { workspaceId: "ws_01J...", scope: "write" }
  */
 export interface Actor {
-  readonly workspaceId: string
+  readonly workspaceId: WorkspaceId
   readonly scope: ApiKeyScope
 }
 

@@ -1,8 +1,11 @@
 import {
   BankAccount,
   BankAccountCreate,
+  BankAccountId,
   BankAccountRequirements,
+  CompanyId,
   PaymentCreate,
+  PaymentId,
   PaymentInstruction,
   PaymentListQuery,
   PaymentMethod,
@@ -10,6 +13,7 @@ import {
   pagePolicies,
   Quote,
   QuoteCreate,
+  RecipientId,
   RequirementsRequest,
 } from "@payments-engine/core"
 import { Schema } from "effect"
@@ -60,8 +64,13 @@ export const moneyRoutes: ReadonlyArray<RouteSpec> = [
     response: { kind: "data", schema: BankAccount },
     status: 201,
     errors: [400, 401, 403, 404, 422, 500],
-    handle: ({ engine, actor, param, body }) =>
-      engine.bankAccounts.createForRecipient(actor, param("cid"), param("recipient_id"), body),
+    handle: ({ engine, actor, pathId, body }) =>
+      engine.bankAccounts.createForRecipient(
+        actor,
+        pathId("cid", CompanyId),
+        pathId("recipient_id", RecipientId),
+        body,
+      ),
   },
   {
     method: "GET",
@@ -74,7 +83,7 @@ export const moneyRoutes: ReadonlyArray<RouteSpec> = [
     response: { kind: "page", schema: BankAccount },
     status: 200,
     errors: [400, 401, 404],
-    handle: ({ engine, actor, param, query }) => engine.bankAccounts.list(actor, param("cid"), query),
+    handle: ({ engine, actor, pathId, query }) => engine.bankAccounts.list(actor, pathId("cid", CompanyId), query),
   },
   {
     method: "GET",
@@ -86,7 +95,8 @@ export const moneyRoutes: ReadonlyArray<RouteSpec> = [
     response: { kind: "data", schema: BankAccount },
     status: 200,
     errors: [401, 404],
-    handle: ({ engine, actor, param }) => engine.bankAccounts.get(actor, param("cid"), param("id")),
+    handle: ({ engine, actor, pathId }) =>
+      engine.bankAccounts.get(actor, pathId("cid", CompanyId), pathId("id", BankAccountId)),
   },
   {
     method: "POST",
@@ -99,7 +109,7 @@ export const moneyRoutes: ReadonlyArray<RouteSpec> = [
     response: { kind: "data", schema: Quote },
     status: 201,
     errors: [400, 401, 403, 404, 422, 500],
-    handle: ({ engine, actor, param, body }) => engine.quotes.create(actor, param("cid"), body),
+    handle: ({ engine, actor, pathId, body }) => engine.quotes.create(actor, pathId("cid", CompanyId), body),
   },
   {
     method: "POST",
@@ -112,8 +122,8 @@ export const moneyRoutes: ReadonlyArray<RouteSpec> = [
     response: { kind: "created-or-existing", schema: PaymentInstruction },
     status: 201,
     errors: [400, 401, 403, 404, 422],
-    handle: async ({ engine, actor, param, body }) => {
-      const { payment, created } = await engine.payments.create(actor, param("cid"), body)
+    handle: async ({ engine, actor, pathId, body }) => {
+      const { payment, created } = await engine.payments.create(actor, pathId("cid", CompanyId), body)
       return { value: payment, created }
     },
   },
@@ -129,7 +139,7 @@ export const moneyRoutes: ReadonlyArray<RouteSpec> = [
     response: { kind: "page", schema: PaymentInstruction },
     status: 200,
     errors: [400, 401, 404],
-    handle: ({ engine, actor, param, query }) => engine.payments.list(actor, param("cid"), query),
+    handle: ({ engine, actor, pathId, query }) => engine.payments.list(actor, pathId("cid", CompanyId), query),
   },
   {
     method: "GET",
@@ -141,7 +151,8 @@ export const moneyRoutes: ReadonlyArray<RouteSpec> = [
     response: { kind: "data", schema: PaymentInstruction },
     status: 200,
     errors: [401, 404],
-    handle: ({ engine, actor, param }) => engine.payments.get(actor, param("cid"), param("id")),
+    handle: ({ engine, actor, pathId }) =>
+      engine.payments.get(actor, pathId("cid", CompanyId), pathId("id", PaymentId)),
   },
   {
     method: "POST",
@@ -153,6 +164,7 @@ export const moneyRoutes: ReadonlyArray<RouteSpec> = [
     response: { kind: "data", schema: PaymentInstruction },
     status: 200,
     errors: [401, 403, 404, 422],
-    handle: ({ engine, actor, param }) => engine.payments.cancel(actor, param("cid"), param("id")),
+    handle: ({ engine, actor, pathId }) =>
+      engine.payments.cancel(actor, pathId("cid", CompanyId), pathId("id", PaymentId)),
   },
 ]

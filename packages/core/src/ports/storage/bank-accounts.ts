@@ -8,6 +8,7 @@ import type {
   StoredPaymentProfile,
   UsageType,
 } from "../../model/bank-account.ts"
+import type { BankAccountId, CompanyId, EntityId, PaymentProfileId, RecipientId } from "../../model/ids.ts"
 import type { Slice, Window } from "./index.ts"
 
 /**
@@ -33,11 +34,14 @@ export type BankAccountRecord = typeof StoredBankAccount.Type
 
 export interface BankAccountRepository {
   insert(row: BankAccountRecord): Promise<void>
-  find(companyId: string, id: string): Promise<BankAccountRecord | undefined>
+  find(companyId: CompanyId, id: BankAccountId): Promise<BankAccountRecord | undefined>
   /** Accounts of the company, recipients' and entities' alike. */
-  listByCompany(companyId: string, window: Window): Promise<Slice<BankAccountRecord>>
+  listByCompany(companyId: CompanyId, window: Window): Promise<Slice<BankAccountRecord>>
   /** Accounts of these owners, in id order (to embed in recipients). */
-  listByOwners(ownerType: OwnerType, ownerIds: ReadonlyArray<string>): Promise<ReadonlyArray<BankAccountRecord>>
+  listByOwners(
+    ownerType: OwnerType,
+    ownerIds: ReadonlyArray<EntityId | RecipientId>,
+  ): Promise<ReadonlyArray<BankAccountRecord>>
 }
 
 /** A stored payment profile: the model's `StoredPaymentProfile` Schema. */
@@ -58,18 +62,18 @@ export interface ProfileInUse
 
 export interface PaymentProfileRepository {
   insert(row: PaymentProfileRecord): Promise<void>
-  find(companyId: string, id: string): Promise<PaymentProfileRecord | undefined>
+  find(companyId: CompanyId, id: PaymentProfileId): Promise<PaymentProfileRecord | undefined>
   /**
    * The company's profiles among `ids`, in id order, in one read (a list of payments shows the
    * profiles of all of them). Ids of other companies, or of no profile, are left out.
    */
-  findMany(companyId: string, ids: ReadonlyArray<string>): Promise<ReadonlyArray<PaymentProfileRecord>>
+  findMany(companyId: CompanyId, ids: ReadonlyArray<PaymentProfileId>): Promise<ReadonlyArray<PaymentProfileRecord>>
   /**
    * The company's profiles among `ids`, each with its account's owner and links, in one read
    * (quotes and payments call it on their hot path). Ids of other companies, or of no profile,
    * are left out; the order is free.
    */
-  findInUse(companyId: string, ids: ReadonlyArray<string>): Promise<ReadonlyArray<ProfileInUse>>
+  findInUse(companyId: CompanyId, ids: ReadonlyArray<PaymentProfileId>): Promise<ReadonlyArray<ProfileInUse>>
   /** Profiles of these bank accounts, in id order. */
-  listByBankAccounts(bankAccountIds: ReadonlyArray<string>): Promise<ReadonlyArray<PaymentProfileRecord>>
+  listByBankAccounts(bankAccountIds: ReadonlyArray<BankAccountId>): Promise<ReadonlyArray<PaymentProfileRecord>>
 }

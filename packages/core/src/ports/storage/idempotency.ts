@@ -1,4 +1,5 @@
 import type { StoredIdempotencyRecord } from "../../model/idempotency.ts"
+import type { WorkspaceId } from "../../model/ids.ts"
 
 /** A stored idempotency record: the model's `StoredIdempotencyRecord` Schema. */
 export type IdempotencyRecord = typeof StoredIdempotencyRecord.Type
@@ -11,10 +12,10 @@ export interface IdempotencyRepository {
    * unchanged. Must hold under concurrency: of two racing claims, one is told `claimed: false`.
    */
   claim(row: IdempotencyRecord): Promise<ClaimResult>
-  find(workspaceId: string, key: string): Promise<IdempotencyRecord | undefined>
+  find(workspaceId: WorkspaceId, key: string): Promise<IdempotencyRecord | undefined>
   /** Replaces the record with the same workspace and key. */
   replace(row: IdempotencyRecord): Promise<void>
-  delete(workspaceId: string, key: string): Promise<void>
+  delete(workspaceId: WorkspaceId, key: string): Promise<void>
   /** Deletes records whose `expires_at` is at or before `now`; returns how many. */
   purgeExpired(now: string): Promise<number>
 }

@@ -1,3 +1,4 @@
+import type { CompanyId, PaymentId } from "../../model/ids.ts"
 import type { PaymentListQuery, PaymentStatusSchema, StoredPayment } from "../../model/payment.ts"
 import type { Slice, Window } from "./index.ts"
 
@@ -20,17 +21,17 @@ export interface PaymentRepository {
    * the idempotency key; says which. Must hold under concurrency.
    */
   insertIfNew(row: PaymentRecord): Promise<"inserted" | "conflict">
-  find(companyId: string, id: string): Promise<PaymentRecord | undefined>
+  find(companyId: CompanyId, id: PaymentId): Promise<PaymentRecord | undefined>
   /** For background jobs, which hold only the id. */
-  findById(id: string): Promise<PaymentRecord | undefined>
-  findByIdempotencyKey(companyId: string, key: string): Promise<PaymentRecord | undefined>
-  list(companyId: string, filter: PaymentFilter, window: Window): Promise<Slice<PaymentRecord>>
+  findById(id: PaymentId): Promise<PaymentRecord | undefined>
+  findByIdempotencyKey(companyId: CompanyId, key: string): Promise<PaymentRecord | undefined>
+  list(companyId: CompanyId, filter: PaymentFilter, window: Window): Promise<Slice<PaymentRecord>>
   /**
    * Moves the payment from `from` to `to` only if it is still in `from`; the updated row, or
    * undefined when another writer got there first.
    */
   compareAndSetStatus(
-    id: string,
+    id: PaymentId,
     from: PaymentStatusValue,
     to: PaymentStatusValue,
     change: PaymentStatusChange,

@@ -1,3 +1,4 @@
+import type { CompanyId, QuoteId } from "../../model/ids.ts"
 import type { StoredQuote } from "../../model/quote.ts"
 
 /** A stored quote: the model's `StoredQuote` Schema. */
@@ -5,5 +6,5 @@ export type QuoteRecord = typeof StoredQuote.Type
 
 export interface QuoteRepository {
   insert(row: QuoteRecord): Promise<void>
-  find(companyId: string, id: string): Promise<QuoteRecord | undefined>
+  find(companyId: CompanyId, id: QuoteId): Promise<QuoteRecord | undefined>
 }
