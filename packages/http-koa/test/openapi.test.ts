@@ -2,7 +2,10 @@ import { openTestSqlite } from "@payments-engine/adapters/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createLogger } from "../src/logger.ts"
 import { apiRoutes } from "../src/routes/api-routes.ts"
-import { moneyRoutes } from "../src/routes/money-routes.ts"
+import { bankAccountRoutes } from "../src/routes/bank-accounts.ts"
+import { paymentMethodRoutes } from "../src/routes/payment-methods.ts"
+import { paymentRoutes } from "../src/routes/payments.ts"
+import { quoteRoutes } from "../src/routes/quotes.ts"
 import { registerRoutes } from "../src/routes/register-routes.ts"
 import { startTestService, type TestService } from "./support/test-service.ts"
 
@@ -150,7 +153,7 @@ describe("GET /openapi.json", () => {
   })
 
   it("describes the money routes: their bodies, query parameters, statuses and envelopes", () => {
-    for (const route of moneyRoutes) {
+    for (const route of [...paymentMethodRoutes, ...bankAccountRoutes, ...quoteRoutes, ...paymentRoutes]) {
       expect(document.paths[route.path]?.[route.method.toLowerCase()]?.operationId, route.operationId).toBe(
         route.operationId,
       )
