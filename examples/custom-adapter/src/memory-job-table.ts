@@ -1,6 +1,13 @@
 import type { JobTable } from "@payments-engine/adapters"
-import type { JobRequest } from "@payments-engine/core"
-import type { MemoryJob } from "./memory-money-repositories.ts"
+import type { JobRepository, JobRequest } from "@payments-engine/core"
+import type { Tables } from "./memory-tables.ts"
+
+/** A queued job with what the embedded runner writes back: failed runs, its last error, given up. */
+export interface MemoryJob extends JobRequest {
+  readonly attempts: number
+  readonly last_error: string | null
+  readonly given_up: boolean
+}
 
 /** Runs `change` on the storage's committed jobs, in a transaction of its own. */
 export type InJobs = <T>(change: (jobs: Map<string, MemoryJob>) => T) => Promise<T>
@@ -14,6 +21,10 @@ export const enqueueInto = (jobs: Map<string, MemoryJob>, job: JobRequest): void
   if (!taken) jobs.set(job.id, Object.freeze({ ...job, attempts: 0, last_error: null, given_up: false }))
 }
 
+/** The job repository over one transaction's tables: a job commits with the change that queued it. */
+export const memoryJobRepository = ({ jobs }: Pick<Tables, "jobs">): JobRepository => ({
+  enqueue: async (job) => enqueueInto(jobs, job),
+})
 /**
  * The memory storage's jobs as the embedded runner of `@payments-engine/adapters` reads and
  * settles them: a storage that keeps its jobs with its other tables gets claiming, retries,

@@ -1,4 +1,12 @@
-import { type Actor, createEngine, type Engine, isDomainError } from "@payments-engine/core"
+import {
+  type Actor,
+  type CompanyId,
+  createEngine,
+  type Engine,
+  type EntityId,
+  isDomainError,
+  type PaymentProfileId,
+} from "@payments-engine/core"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import {
   createSandboxBankLinker,
@@ -27,10 +35,10 @@ let storage: Awaited<ReturnType<typeof openSqliteStorage>>
 let clock: TestClock
 let provider: SandboxPaymentProvider
 let actor: Actor
-let companyId: string
-let entityId: string
-let toProfile: string
-let fromProfile: string
+let companyId: CompanyId
+let entityId: EntityId
+let toProfile: PaymentProfileId
+let fromProfile: PaymentProfileId
 
 beforeEach(async () => {
   clock = new TestClock(new Date("2026-11-18T10:00:00.000Z")) // a Wednesday

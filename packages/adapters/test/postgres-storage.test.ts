@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto"
+import { brandId } from "@payments-engine/core"
 import { sql } from "kysely"
 import { describe, expect, it } from "vitest"
 import { openPostgresStorage } from "../src/index.ts"
@@ -49,12 +50,13 @@ describe.runIf(postgres.kind === "server")("named statements on a Postgres serve
     // One connection, so every query below runs on the connection that prepared the statements.
     const storage = await openPostgresStorage({ connectionString, schema, maxConnections: 1 })
     try {
+      const noCompany = brandId("cmp", "cmp_none")
       const hotReads = () =>
         storage.transaction(async (tx) => ({
-          company: await tx.companies.find("ws_none", "cmp_none"),
-          quote: await tx.quotes.find("cmp_none", "qt_none"),
-          payment: await tx.payments.findByIdempotencyKey("cmp_none", "key"),
-          profiles: await tx.paymentProfiles.findInUse("cmp_none", ["pp_a", "pp_b"]),
+          company: await tx.companies.find(brandId("ws", "ws_none"), noCompany),
+          quote: await tx.quotes.find(noCompany, brandId("qt", "qt_none")),
+          payment: await tx.payments.findByIdempotencyKey(noCompany, "key"),
+          profiles: await tx.paymentProfiles.findInUse(noCompany, [brandId("pp", "pp_a"), brandId("pp", "pp_b")]),
         }))
       const none = { company: undefined, quote: undefined, payment: undefined, profiles: [] }
       expect(await hotReads()).toEqual(none)

@@ -1,3 +1,4 @@
+import { brandId, type WorkspaceId } from "@payments-engine/core"
 import { afterAll, describe, expect, it } from "vitest"
 import type { KyselyStorage, StorageTables } from "../src/index.ts"
 import { preparedQuery } from "../src/storage/prepared-query.ts"
@@ -19,13 +20,13 @@ const insertCompanyIfNew = preparedQuery((db: KyselyStorage["db"], row: StorageT
     .returning("id"),
 )
 /** A constant ("api_client") beside the values: it must stay what it was compiled as. */
-const findApiClients = preparedQuery((db: KyselyStorage["db"], p: { readonly workspaceId: string }) =>
+const findApiClients = preparedQuery((db: KyselyStorage["db"], p: { readonly workspaceId: WorkspaceId }) =>
   db.selectFrom("companies").select("id").where("workspace_id", "=", p.workspaceId).where("role", "=", "api_client"),
 )
 
 const company = (id: string, workspaceId: string, role: string, deletedAt: string | null) => ({
-  id,
-  workspace_id: workspaceId,
+  id: brandId("cmp", id),
+  workspace_id: brandId("ws", workspaceId),
   name: `Company ${id}`,
   country: "US",
   default_currency: "USD",
@@ -42,7 +43,7 @@ const describePrepared = (source: TestStorages<string>) =>
     it("binds each call's own values, in and out of transactions, nulls included", async () => {
       const storage = await source.factory()
       for (const name of ["alpha", "beta", "gamma"]) {
-        await insertWorkspace(storage.db, { id: `ws_${name}`, name, created_at: at })
+        await insertWorkspace(storage.db, { id: brandId("ws", `ws_${name}`), name, created_at: at })
       }
       expect(await findWorkspace(storage.db, { name: "beta" })).toEqual([
         { id: "ws_beta", name: "beta", created_at: at },
@@ -67,15 +68,15 @@ const describePrepared = (source: TestStorages<string>) =>
         { id: "cmp_2", role: "platform", deleted_at: at },
         { id: "cmp_3", role: "api_client", deleted_at: null },
       ])
-      expect(await findApiClients(storage.db, { workspaceId: "ws_alpha" })).toEqual([{ id: "cmp_1" }])
-      expect(await findApiClients(storage.db, { workspaceId: "ws_beta" })).toEqual([{ id: "cmp_3" }])
+      expect(await findApiClients(storage.db, { workspaceId: brandId("ws", "ws_alpha") })).toEqual([{ id: "cmp_1" }])
+      expect(await findApiClients(storage.db, { workspaceId: brandId("ws", "ws_beta") })).toEqual([{ id: "cmp_3" }])
     })
 
     it("rolls back with the transaction it ran in", async () => {
       const storage = await source.factory()
       await expect(
         storage.db.transaction().execute(async (trx) => {
-          await insertWorkspace(trx, { id: "ws_gone", name: "gone", created_at: at })
+          await insertWorkspace(trx, { id: brandId("ws", "ws_gone"), name: "gone", created_at: at })
           throw new Error("roll back")
         }),
       ).rejects.toThrow("roll back")

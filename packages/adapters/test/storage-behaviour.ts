@@ -1,11 +1,16 @@
-import type {
-  CompanyRecord,
-  EntityRecord,
-  FeatureRecord,
-  IdempotencyRecord,
-  PaymentProfileRecord,
-  RecipientRecord,
-  Repositories,
+import {
+  type BankAccountId,
+  brandId,
+  type CompanyId,
+  type CompanyRecord,
+  type EntityRecord,
+  type FeatureRecord,
+  type IdempotencyRecord,
+  type IdPrefix,
+  type PaymentProfileRecord,
+  type RecipientRecord,
+  type Repositories,
+  type WorkspaceId,
 } from "@payments-engine/core"
 import { sql } from "kysely"
 import { afterAll, describe, expect, it } from "vitest"
@@ -28,12 +33,12 @@ export interface StorageTarget {
 const at = "2025-03-01T12:00:00.000Z"
 let sequence = 0
 /** Ids unique within the file that sort in creation order. */
-const nextId = (prefix: string) => {
+const nextId = <P extends IdPrefix>(prefix: P) => {
   sequence += 1
-  return `${prefix}_${String(sequence).padStart(8, "0")}`
+  return brandId(prefix, `${prefix}_${String(sequence).padStart(8, "0")}`)
 }
 
-const companyRow = (workspaceId: string, id = nextId("cmp")): CompanyRecord => ({
+const companyRow = (workspaceId: WorkspaceId, id = nextId("cmp")): CompanyRecord => ({
   id,
   workspace_id: workspaceId,
   name: `Company ${id}`,
@@ -45,7 +50,7 @@ const companyRow = (workspaceId: string, id = nextId("cmp")): CompanyRecord => (
   deleted_at: null,
 })
 
-const entityRow = (companyId: string, id = nextId("ent")): EntityRecord => ({
+const entityRow = (companyId: CompanyId, id = nextId("ent")): EntityRecord => ({
   id,
   company_id: companyId,
   name: `Entity ${id}`,
@@ -56,7 +61,7 @@ const entityRow = (companyId: string, id = nextId("ent")): EntityRecord => ({
   deleted_at: null,
 })
 
-const recipientRow = (companyId: string, id = nextId("rcp")): RecipientRecord => ({
+const recipientRow = (companyId: CompanyId, id = nextId("rcp")): RecipientRecord => ({
   id,
   company_id: companyId,
   name: `Recipient ${id}`,
@@ -66,7 +71,7 @@ const recipientRow = (companyId: string, id = nextId("rcp")): RecipientRecord =>
   deleted_at: null,
 })
 
-const claimRow = (workspaceId: string, key: string, fingerprint = "f1"): IdempotencyRecord => ({
+const claimRow = (workspaceId: WorkspaceId, key: string, fingerprint = "f1"): IdempotencyRecord => ({
   workspace_id: workspaceId,
   key,
   fingerprint,
@@ -448,7 +453,7 @@ export const describeStorage = (target: StorageTarget): void => {
       const storage = await source.factory()
       const mine = await seedCompany(storage)
       const theirs = await seedCompany(storage)
-      const profileRow = (companyId: string, bankAccountId: string): PaymentProfileRecord => ({
+      const profileRow = (companyId: CompanyId, bankAccountId: BankAccountId): PaymentProfileRecord => ({
         id: nextId("pp"),
         bank_account_id: bankAccountId,
         company_id: companyId,
@@ -487,7 +492,7 @@ export const describeStorage = (target: StorageTarget): void => {
         many: await tx.paymentProfiles.findMany(mine.company.id, [
           own[1]!.id,
           foreign.id,
-          "pp_none",
+          brandId("pp", "pp_none"),
           own[0]!.id,
           own[1]!.id,
         ]),
@@ -503,7 +508,7 @@ export const describeStorage = (target: StorageTarget): void => {
 
     it("keeps the first of racing workspace and setting writes", async () => {
       const storage = await source.factory()
-      const name = nextId("shared")
+      const name = `shared_${nextId("ws")}`
       const workspaces = await racing(
         storage,
         [nextId("ws"), nextId("ws")].map((id) => (tx) => tx.workspaces.insertOrGet({ id, name, created_at: at })),

@@ -1,4 +1,4 @@
-import { messages } from "@payments-engine/core"
+import { ApiKeyId, messages } from "@payments-engine/core"
 import { expect } from "vitest"
 import { expectRefusal } from "./contract-harness.ts"
 import type { ScenarioGroup } from "./contract-scenario.ts"
@@ -85,7 +85,7 @@ export const accessScenarios: ScenarioGroup = {
 
         expect(await engine.access.tokenActor(claims)).toEqual({ ...claims })
         expect(await engine.access.tokenActor({ ...claims, workspaceId: other.workspace_id })).toBeUndefined()
-        expect(await engine.access.tokenActor({ ...claims, keyId: uniqueName("key") })).toBeUndefined()
+        expect(await engine.access.tokenActor({ ...claims, keyId: ApiKeyId.make(uniqueName("key")) })).toBeUndefined()
 
         // Rotation: the old secret works until the grace period ends, by the engine's clock.
         const rotatedAt = clock.now().toISOString()
@@ -135,7 +135,9 @@ export const accessScenarios: ScenarioGroup = {
           "api_key",
           messages.invalidApiKey,
         )
-        expect(await storage.transaction((tx) => tx.apiKeys.revoke(uniqueName("key"), revokedAt))).toBeUndefined()
+        expect(
+          await storage.transaction((tx) => tx.apiKeys.revoke(ApiKeyId.make(uniqueName("key")), revokedAt)),
+        ).toBeUndefined()
         expect((await engine.access.listApiKeys(workspace))[0]).toMatchObject({ revoked_at: revokedAt })
         expect(
           await engine.access.tokenActor({

@@ -1,4 +1,4 @@
-import { messages } from "@payments-engine/core"
+import { brandId, messages } from "@payments-engine/core"
 import { expect } from "vitest"
 import { expectRefusal, refusal } from "./contract-harness.ts"
 import type { ScenarioGroup } from "./contract-scenario.ts"
@@ -162,7 +162,12 @@ export const bankAccountScenarios: ScenarioGroup = {
           "entity_id",
           "Entity does not belong to this company",
         )
-        await expectRefusal(create(testBeneficiary, entity.id, "rcp_unknown"), 404, "id", messages.recipientNotFound)
+        await expectRefusal(
+          create(testBeneficiary, entity.id, brandId("rcp", "rcp_unknown")),
+          404,
+          "id",
+          messages.recipientNotFound,
+        )
         await expectRefusal(
           engine.bankAccounts.createForRecipient({ ...actor, scope: "read" }, company.id, recipient.id, {
             entity_id: entity.id,
@@ -228,7 +233,7 @@ export const bankAccountScenarios: ScenarioGroup = {
           messages.entityNotFound,
         )
         await expectRefusal(
-          engine.fundingAccounts.link(actor, "ent_unknown", {}),
+          engine.fundingAccounts.link(actor, brandId("ent", "ent_unknown"), {}),
           404,
           "entity_id",
           messages.entityNotFound,

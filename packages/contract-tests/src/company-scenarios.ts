@@ -1,4 +1,4 @@
-import { messages } from "@payments-engine/core"
+import { brandId, messages } from "@payments-engine/core"
 import { expect } from "vitest"
 import { activateIntegration, expectRefusal } from "./contract-harness.ts"
 import type { ScenarioGroup } from "./contract-scenario.ts"
@@ -47,7 +47,7 @@ export const companyScenarios: ScenarioGroup = {
         expect(await engine.companies.get(actor, created.id)).toEqual(moved)
         expect((await engine.companies.list(actor)).data).toEqual([moved])
         await expectRefusal(
-          engine.companies.update(actor, "cmp_unknown", { name: "X" }),
+          engine.companies.update(actor, brandId("cmp", "cmp_unknown"), { name: "X" }),
           404,
           "id",
           messages.companyNotFound,
@@ -121,7 +121,7 @@ export const companyScenarios: ScenarioGroup = {
         const notFound = (call: Promise<unknown>, field = "id") =>
           expectRefusal(call, 404, field, messages.companyNotFound)
         await notFound(engine.companies.get(other, company.id))
-        await notFound(engine.companies.get(owner, "cmp_unknown"))
+        await notFound(engine.companies.get(owner, brandId("cmp", "cmp_unknown")))
         await notFound(engine.companies.update(other, company.id, { name: "Hijacked" }))
         await notFound(engine.companies.delete(other, company.id))
         await notFound(

@@ -1,8 +1,10 @@
 import {
   type Actor,
+  type CompanyId,
   createEngine,
   type DomainError,
   type Engine,
+  type EntityId,
   type ErrorKind,
   type Feature,
   isDomainError,
@@ -134,8 +136,8 @@ export const expectRefusal = async (
 export const activateIntegration = async (
   engine: Engine,
   actor: Actor,
-  companyId: string,
-  entityId: string,
+  companyId: CompanyId,
+  entityId: EntityId,
 ): Promise<Feature> => {
   const { feature } = await engine.features.enable(actor, companyId, entityId, {
     feature_identifier: "multi_currency_account",

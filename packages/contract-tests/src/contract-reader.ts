@@ -1,4 +1,4 @@
-import type { EventRecord, PaymentRecord, WorkspaceRecord } from "@payments-engine/core"
+import type { CompanyId, EventRecord, PaymentRecord, QuoteId, WorkspaceRecord } from "@payments-engine/core"
 
 /**
  * What the suite can ask for a stored row's timestamps by: the resources the engine stamps with
@@ -42,9 +42,9 @@ export interface ContractReader {
   /** The workspace whose name is exactly `name`. */
   workspaceByName(name: string): Promise<WorkspaceRecord | undefined>
   /** The payment that used the quote, whatever its company or status. */
-  paymentOfQuote(quoteId: string): Promise<PaymentRecord | undefined>
+  paymentOfQuote(quoteId: QuoteId): Promise<PaymentRecord | undefined>
   /** Every event of the company in the outbox, in id order. */
-  eventsOfCompany(companyId: string): Promise<ReadonlyArray<EventRecord>>
+  eventsOfCompany(companyId: CompanyId): Promise<ReadonlyArray<EventRecord>>
   /**
    * The timestamps stored on the row of that resource, exactly as written: the suite compares
    * them with its test clock (set far from the wall clock), so a row stamped by the database's

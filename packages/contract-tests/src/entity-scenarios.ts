@@ -1,4 +1,4 @@
-import { type Actor, type Engine, messages } from "@payments-engine/core"
+import { type Actor, brandId, type Engine, messages } from "@payments-engine/core"
 import { expect } from "vitest"
 import { activateIntegration, expectRefusal } from "./contract-harness.ts"
 import type { ScenarioGroup } from "./contract-scenario.ts"
@@ -59,7 +59,7 @@ export const entityScenarios: ScenarioGroup = {
         const notFound = (call: Promise<unknown>) => expectRefusal(call, 404, "id", messages.entityNotFound)
         await notFound(engine.entities.get(actor, otherCompany.id, entity.id))
         await notFound(engine.entities.update(actor, otherCompany.id, entity.id, { name: "Moved" }))
-        await notFound(engine.entities.update(actor, company.id, "ent_unknown", { name: "Ghost" }))
+        await notFound(engine.entities.update(actor, company.id, brandId("ent", "ent_unknown"), { name: "Ghost" }))
       },
     },
     {

@@ -1,11 +1,16 @@
 import {
   type Actor,
+  type ApplicationId,
+  brandId,
+  type CompanyId,
   type Engine,
+  type EntityId,
   type FeatureRecord,
   featureMessages,
   isDomainError,
   messages,
   type Storage,
+  type WorkspaceId,
 } from "@payments-engine/core"
 import { expect } from "vitest"
 import { expectRefusal } from "./contract-harness.ts"
@@ -23,10 +28,10 @@ const companyWithEntity = async (engine: Engine, actor: Actor, country = "US") =
 
 /** The stored row of a multi-currency application just enabled at `at`. */
 const createdFeatureRow = (
-  applicationId: string,
+  applicationId: ApplicationId,
   actor: Actor,
-  companyId: string,
-  entityId: string,
+  companyId: CompanyId,
+  entityId: EntityId,
   at: string,
 ): FeatureRecord => ({
   application_id: applicationId,
@@ -40,10 +45,10 @@ const createdFeatureRow = (
   updated_at: at,
 })
 
-const storedFeature = (storage: Storage, workspaceId: string, applicationId: string) =>
+const storedFeature = (storage: Storage, workspaceId: WorkspaceId, applicationId: ApplicationId) =>
   storage.transaction((tx) => tx.features.findByApplicationId(workspaceId, applicationId))
 
-const storedEntity = (storage: Storage, companyId: string, entityId: string) =>
+const storedEntity = (storage: Storage, companyId: CompanyId, entityId: EntityId) =>
   storage.transaction((tx) => tx.entities.findActive(companyId, entityId))
 
 /** Features: enable and list the multi-currency account, move it through its machine, and what ACTIVE unlocks. */
@@ -84,7 +89,7 @@ export const featureScenarios: ScenarioGroup = {
         const later = clock.now().toISOString()
         const duplicate = {
           ...row,
-          application_id: `${row.application_id}_again`,
+          application_id: brandId("app", `${row.application_id}_again`),
           created_at: later,
           updated_at: later,
         }
@@ -96,7 +101,7 @@ export const featureScenarios: ScenarioGroup = {
         // ...but another identifier of the same entity is a row of its own, listed in id order.
         const other = {
           ...duplicate,
-          application_id: `${row.application_id}_other`,
+          application_id: brandId("app", `${row.application_id}_other`),
           feature_identifier: "other_feature",
         }
         expect(await storage.transaction((tx) => tx.features.insertOrGet(other))).toEqual({
@@ -129,10 +134,10 @@ export const featureScenarios: ScenarioGroup = {
 
         const companyGone = (call: Promise<unknown>) => expectRefusal(call, 404, "company_id", messages.companyNotFound)
         const entityGone = (call: Promise<unknown>) => expectRefusal(call, 404, "entity_id", messages.entityNotFound)
-        await companyGone(engine.features.list(actor, "cmp_unknown", entity.id))
-        await companyGone(engine.features.enable(actor, "cmp_unknown", entity.id, multiCurrency))
-        await entityGone(engine.features.list(actor, company.id, "ent_unknown"))
-        await entityGone(engine.features.enable(actor, company.id, "ent_unknown", multiCurrency))
+        await companyGone(engine.features.list(actor, brandId("cmp", "cmp_unknown"), entity.id))
+        await companyGone(engine.features.enable(actor, brandId("cmp", "cmp_unknown"), entity.id, multiCurrency))
+        await entityGone(engine.features.list(actor, company.id, brandId("ent", "ent_unknown")))
+        await entityGone(engine.features.enable(actor, company.id, brandId("ent", "ent_unknown"), multiCurrency))
         // An entity is reached only under its own company.
         await entityGone(engine.features.list(actor, british.company.id, entity.id))
         await entityGone(engine.features.enable(actor, british.company.id, entity.id, multiCurrency))
@@ -172,7 +177,7 @@ export const featureScenarios: ScenarioGroup = {
           messages.readOnlyKey,
         )
         await expectRefusal(
-          engine.features.setStatus(actor, `${app}_unknown`, "SUBMITTED"),
+          engine.features.setStatus(actor, brandId("app", `${app}_unknown`), "SUBMITTED"),
           404,
           "application_id",
           featureMessages.applicationNotFound,
@@ -205,7 +210,7 @@ export const featureScenarios: ScenarioGroup = {
         const stale = await storage.transaction((tx) =>
           Promise.all([
             tx.features.compareAndSetStatus(app, "SUBMITTED", "ACTION_REQUIRED", later),
-            tx.features.compareAndSetStatus(`${app}_unknown`, "ACTIVE", "SUBMITTED", later),
+            tx.features.compareAndSetStatus(brandId("app", `${app}_unknown`), "ACTIVE", "SUBMITTED", later),
           ]),
         )
         expect(stale).toEqual([undefined, undefined])
@@ -272,10 +277,10 @@ export const featureScenarios: ScenarioGroup = {
         })
 
         // The port marks only a live entity of the company it is given.
-        const mark = (companyId: string, entityId: string) =>
+        const mark = (companyId: CompanyId, entityId: EntityId) =>
           storage.transaction((tx) => tx.entities.markIntegrationActive(companyId, entityId))
         expect(await mark(company.id, other.entity.id)).toBe(false)
-        expect(await mark(company.id, "ent_unknown")).toBe(false)
+        expect(await mark(company.id, brandId("ent", "ent_unknown"))).toBe(false)
         expect((await storedEntity(storage, other.company.id, other.entity.id))?.payment_integration_active).toBe(false)
         await engine.entities.delete(actor, other.company.id, other.entity.id)
         expect(await mark(other.company.id, other.entity.id)).toBe(false)

@@ -1,8 +1,11 @@
 import {
+  brandId,
+  type CompanyId,
   createEngine,
   type EventRecord,
   type JobHandlers,
   maxJobAttempts,
+  type PaymentId,
   type PaymentProvider,
   type Repositories,
   type Storage,
@@ -59,7 +62,7 @@ const queueTestJob = (
 ) => {
   const now = harness.clock.now()
   const job = {
-    id: `job_${name}_${now.getTime()}`,
+    id: brandId("job", `job_${name}_${now.getTime()}`),
     kind: testKind,
     payload: JSON.stringify({ name }),
     run_at: new Date(now.getTime() + (options.delayMs ?? 0)).toISOString(),
@@ -70,7 +73,7 @@ const queueTestJob = (
   return tx ? tx.jobs.enqueue(job) : harness.storage.transaction((each) => each.jobs.enqueue(job))
 }
 
-const eventsOf = (harness: Harness, companyId: string) => harness.reader.eventsOfCompany(companyId)
+const eventsOf = (harness: Harness, companyId: CompanyId) => harness.reader.eventsOfCompany(companyId)
 
 /** Fails `events.append` for events of that name, as a database that breaks mid-transaction would. */
 const failingAppend = (storage: Storage, event: string) =>
@@ -215,7 +218,7 @@ export const jobScenarios: ScenarioGroup = {
         expect((await eventsOf(harness, company.id)).at(-1)).toEqual(row)
         // Id order is byte order, whatever the database's collation: "B" < "_" < "a".
         const base = ids.next("evt")
-        const ordered = [`${base}_a`, `${base}__`, `${base}_B`]
+        const ordered = [`${base}_a`, `${base}__`, `${base}_B`].map((id) => brandId("evt", id))
         const orderCompany = ids.next("cmp")
         await storage.transaction(async (tx) => {
           for (const id of ordered) await tx.events.append({ ...row, id, company_id: orderCompany })
@@ -324,7 +327,13 @@ export const moneyConcurrencyScenarios: ScenarioGroup = {
           Array.from({ length: 4 }, (_, i) =>
             storage.transaction((tx) =>
               tx.payments.insertIfNew(
-                paymentRow(ids.next("pay"), "cmp_port_race", `qt_port_race_${i}`, "port-race", at),
+                paymentRow(
+                  ids.next("pay"),
+                  brandId("cmp", "cmp_port_race"),
+                  brandId("qt", `qt_port_race_${i}`),
+                  "port-race",
+                  at,
+                ),
               ),
             ),
           ),
@@ -377,7 +386,7 @@ export const moneyConcurrencyScenarios: ScenarioGroup = {
         await Promise.all(runners.map(({ runner }) => runner.stop()))
 
         const paying = await payingCompany(harness)
-        const ids: string[] = []
+        const ids: PaymentId[] = []
         for (let i = 0; i < 8; i++) ids.push((await quoteAndPay(harness, paying, 3 + i, `k${i}`)).payment.id)
         const second = harness.secondEngine()
         await Promise.all([engine.jobs.runDue(), second.jobs.runDue(), engine.jobs.runDue(), second.jobs.runDue()])
@@ -395,7 +404,7 @@ export const moneyConcurrencyScenarios: ScenarioGroup = {
       run: async (harness) => {
         const { storage, clock, paymentProvider, bankLinker } = harness
         const paying = await payingCompany(harness)
-        const ids: string[] = []
+        const ids: PaymentId[] = []
         for (let i = 0; i < 3; i++) ids.push((await quoteAndPay(harness, paying, 5 + i, `slow-${i}`)).payment.id)
         const second = createEngine({
           storage,

@@ -1,4 +1,11 @@
-import { type Actor, type Engine, messages } from "@payments-engine/core"
+import {
+  type Actor,
+  type CompanyId,
+  type Engine,
+  type EntityId,
+  messages,
+  type RecipientId,
+} from "@payments-engine/core"
 import fc from "fast-check"
 import { expect } from "vitest"
 import { expectRefusal, type Harness } from "./contract-harness.ts"
@@ -41,9 +48,9 @@ interface Model {
 
 /** Ids of what the model holds, in the same positions. */
 interface CompanyHandle {
-  readonly id: string
-  entityId: string | null
-  readonly recipientIds: Array<string>
+  readonly id: CompanyId
+  entityId: EntityId | null
+  readonly recipientIds: Array<RecipientId>
 }
 
 interface Real {

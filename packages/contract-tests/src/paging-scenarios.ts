@@ -1,13 +1,19 @@
-import type {
-  Actor,
-  Company,
-  CompanyRecord,
-  EntityRecord,
-  Page,
-  PaymentRecord,
-  RecipientRecord,
-  Slice,
-  Window,
+import {
+  type Actor,
+  brandId,
+  type Company,
+  type CompanyId,
+  type CompanyRecord,
+  type EntityRecord,
+  type IdOf,
+  type IdPrefix,
+  type Page,
+  type PaymentRecord,
+  type RecipientId,
+  type RecipientRecord,
+  type Slice,
+  type Window,
+  type WorkspaceId,
 } from "@payments-engine/core"
 import { expect } from "vitest"
 import type { Harness } from "./contract-harness.ts"
@@ -66,16 +72,16 @@ const expectEveryPage = async <T>(
 const collatingEndings = ["b", "B", "_b", "a_b", "ab", "aB", "Ab", "a-b", "a0", "Z", "a%b"]
 
 /** Ids of one kind with the endings above, in an order that is neither the byte order nor its reverse. */
-const collatingIds = (prefix: string): ReadonlyArray<string> => {
+const collatingIds = <P extends IdPrefix>(prefix: P): ReadonlyArray<IdOf<P>> => {
   const base = `${prefix}_${processTag}_${String(nextNumber()).padStart(12, "0")}_`
-  return collatingEndings.map((ending) => `${base}${ending}`)
+  return collatingEndings.map((ending) => brandId(prefix, `${base}${ending}`))
 }
 
 /** JavaScript's default sort compares UTF-16 code units: byte order for these ASCII ids. */
 const byteOrder = <T extends { readonly id: string }>(rows: ReadonlyArray<T>): ReadonlyArray<T> =>
   [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
 
-const companyRow = (workspaceId: string, id: string, name: string, at: string): CompanyRecord => ({
+const companyRow = (workspaceId: WorkspaceId, id: CompanyId, name: string, at: string): CompanyRecord => ({
   id,
   workspace_id: workspaceId,
   name,
@@ -87,7 +93,7 @@ const companyRow = (workspaceId: string, id: string, name: string, at: string): 
   deleted_at: null,
 })
 
-const recipientRow = (companyId: string, id: string, name: string, at: string): RecipientRecord => ({
+const recipientRow = (companyId: CompanyId, id: RecipientId, name: string, at: string): RecipientRecord => ({
   id,
   company_id: companyId,
   name,
@@ -98,7 +104,7 @@ const recipientRow = (companyId: string, id: string, name: string, at: string): 
 })
 
 /** A workspace and a company in it, for lists scoped to a company. */
-const companyFor = async (harness: Harness): Promise<{ actor: Actor; companyId: string }> => {
+const companyFor = async (harness: Harness): Promise<{ actor: Actor; companyId: CompanyId }> => {
   const actor = await harness.workspace()
   const company = await harness.engine.companies.create(actor, {
     name: "Pages Inc",
@@ -189,11 +195,23 @@ export const pagingScenarios: ScenarioGroup = {
         const ids = counterIds()
         const at = clock.now().toISOString()
         const rows = Array.from({ length: rowCount }, (_, n) =>
-          bankAccountRow(ids.next("ba"), companyId, { type: n % 2 === 0 ? "Counterparty" : "Entity", id: "owner" }, at),
+          bankAccountRow(
+            ids.next("ba"),
+            companyId,
+            { type: n % 2 === 0 ? "Counterparty" : "Entity", id: brandId("ent", "owner") },
+            at,
+          ),
         )
         await storage.transaction(async (tx) => {
           for (const row of rows) await tx.bankAccounts.insert(row)
-          await tx.bankAccounts.insert(bankAccountRow(ids.next("ba"), "cmp_elsewhere", { type: "Entity", id: "x" }, at))
+          await tx.bankAccounts.insert(
+            bankAccountRow(
+              ids.next("ba"),
+              brandId("cmp", "cmp_elsewhere"),
+              { type: "Entity", id: brandId("ent", "x") },
+              at,
+            ),
+          )
         })
         await expectEveryWindow(
           (window) => storage.transaction((tx) => tx.bankAccounts.listByCompany(companyId, window)),
@@ -213,7 +231,7 @@ export const pagingScenarios: ScenarioGroup = {
         const rows: Array<PaymentRecord> = []
         for (let n = 0; n < rowCount * 2; n += 1) {
           const id = ids.next("pay")
-          const row = paymentRow(id, companyId, `qt_${id}`, `key-${n}`, at)
+          const row = paymentRow(id, companyId, brandId("qt", `qt_${id}`), `key-${n}`, at)
           rows.push(n % 2 === 0 ? row : { ...row, status: "completed", provider_payment_id: `pp_${id}` })
         }
         await storage.transaction(async (tx) => {
@@ -246,9 +264,9 @@ export const pagingScenarios: ScenarioGroup = {
         const host = companies[0]!
         const recipients = collatingIds("rcp").map((id) => recipientRow(host.id, id, `Payee ${id}`, at))
         const accounts = collatingIds("ba").map((id) =>
-          bankAccountRow(id, host.id, { type: "Entity", id: "owner" }, at),
+          bankAccountRow(id, host.id, { type: "Entity", id: brandId("ent", "owner") }, at),
         )
-        const payments = collatingIds("pay").map((id) => paymentRow(id, host.id, `qt_${id}`, id, at))
+        const payments = collatingIds("pay").map((id) => paymentRow(id, host.id, brandId("qt", `qt_${id}`), id, at))
         await storage.transaction(async (tx) => {
           for (const row of companies) await tx.companies.insert(row)
           for (const row of recipients) await tx.recipients.insert(row)

@@ -1,13 +1,21 @@
 import type {
   Actor,
+  BankAccountId,
   BankAccountRecord,
+  CompanyId,
   Engine,
+  EntityId,
   JobRunReport,
+  PaymentId,
+  PaymentProfileId,
   PaymentProfileRecord,
   PaymentRecord,
+  QuoteId,
+  RecipientId,
   Repositories,
   Storage,
 } from "@payments-engine/core"
+import { brandId } from "@payments-engine/core"
 import type { Harness } from "./contract-harness.ts"
 import { counterIds } from "./test-ports.ts"
 import type { RecordedSubmission } from "./test-providers.ts"
@@ -52,7 +60,7 @@ export interface QuoteOptions {
 export const quoteFor = (
   engine: Engine,
   actor: Actor,
-  companyId: string,
+  companyId: CompanyId,
   from: string,
   to: string,
   amount: number,
@@ -70,7 +78,7 @@ export const quoteFor = (
 export const payQuote = (
   engine: Engine,
   actor: Actor,
-  companyId: string,
+  companyId: CompanyId,
   quoteId: string,
   key: string,
   extra: { readonly reason?: string; readonly credit_note?: string } = {},
@@ -119,7 +127,7 @@ export const answered = (submissions: ReadonlyArray<RecordedSubmission>) =>
   submissions.filter((s) => s.answer !== "unavailable")
 
 /** A storage read of a payment, by id. */
-export const storedPayment = (storage: Storage, id: string): Promise<PaymentRecord | undefined> =>
+export const storedPayment = (storage: Storage, id: PaymentId): Promise<PaymentRecord | undefined> =>
   storage.transaction((tx) => tx.payments.findById(id))
 
 /**
@@ -135,9 +143,9 @@ export const wrapStorage = (storage: Storage, plant: (tx: Repositories) => Repos
 
 /** A bank account row with every column set, for port-level round trips. */
 export const bankAccountRow = (
-  id: string,
-  companyId: string,
-  owner: { readonly type: "Entity" | "Counterparty"; readonly id: string },
+  id: BankAccountId,
+  companyId: CompanyId,
+  owner: { readonly type: "Entity" | "Counterparty"; readonly id: EntityId | RecipientId },
   at: string,
   extra: Partial<BankAccountRecord> = {},
 ): BankAccountRecord => ({
@@ -151,11 +159,17 @@ export const bankAccountRow = (
   provider_beneficiary_id: owner.type === "Counterparty" ? `ben_${id}` : null,
   provider_connection_id: owner.type === "Entity" ? `conn_${id}` : null,
   account_details: [
-    { id: `${id}_ad`, account_number_mask: "****6789", account_number_type: "other", created_at: at, updated_at: at },
+    {
+      id: brandId("ad", `${id}_ad`),
+      account_number_mask: "****6789",
+      account_number_type: "other",
+      created_at: at,
+      updated_at: at,
+    },
   ],
   routing_details: [
     {
-      id: `${id}_rd1`,
+      id: brandId("rd", `${id}_rd1`),
       routing_number: "021000021",
       routing_number_type: "aba",
       bank_name: null,
@@ -164,7 +178,7 @@ export const bankAccountRow = (
       updated_at: at,
     },
     {
-      id: `${id}_rd2`,
+      id: brandId("rd", `${id}_rd2`),
       routing_number: "CHASUS33",
       routing_number_type: "swift",
       bank_name: "Chase «NY» ✓",
@@ -187,7 +201,7 @@ export const bankAccountRow = (
 
 /** A payment profile row on a bank account. */
 export const profileRow = (
-  id: string,
+  id: PaymentProfileId,
   account: Pick<BankAccountRecord, "id" | "company_id" | "currency">,
   usage: PaymentProfileRecord["usage_type"],
   status: PaymentProfileRecord["status"],
@@ -205,7 +219,13 @@ export const profileRow = (
 })
 
 /** A pending payment row for port-level writes, as the engine would make it. */
-export const paymentRow = (id: string, companyId: string, quoteId: string, key: string, at: string): PaymentRecord => ({
+export const paymentRow = (
+  id: PaymentId,
+  companyId: CompanyId,
+  quoteId: QuoteId,
+  key: string,
+  at: string,
+): PaymentRecord => ({
   id,
   company_id: companyId,
   quote_id: quoteId,
@@ -218,8 +238,8 @@ export const paymentRow = (id: string, companyId: string, quoteId: string, key: 
   machine_version: 1,
   instructed_amount: "10.00",
   instructed_currency: "USD",
-  from_profile_id: "pp_from",
-  to_profile_id: "pp_to",
+  from_profile_id: brandId("pp", "pp_from"),
+  to_profile_id: brandId("pp", "pp_to"),
   provider_payment_id: null,
   failure_reason: null,
   created_at: at,

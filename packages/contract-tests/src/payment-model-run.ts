@@ -1,4 +1,14 @@
-import type { Actor, Engine, PaymentStatusValue } from "@payments-engine/core"
+import type {
+  Actor,
+  CompanyId,
+  Engine,
+  EntityId,
+  PaymentId,
+  PaymentProfileId,
+  PaymentStatusValue,
+  QuoteId,
+  RecipientId,
+} from "@payments-engine/core"
 import { quoteLifetimeMs } from "@payments-engine/core"
 import fc from "fast-check"
 import { expect } from "vitest"
@@ -50,13 +60,13 @@ interface Real {
   readonly harness: Harness
   readonly engine: Engine
   readonly actor: Actor
-  readonly companyId: string
-  readonly entityId: string
-  readonly recipientId: string
-  readonly fromProfiles: Array<string>
-  readonly toProfiles: Array<string>
-  readonly quoteIds: Array<string>
-  readonly paymentIds: Array<string>
+  readonly companyId: CompanyId
+  readonly entityId: EntityId
+  readonly recipientId: RecipientId
+  readonly fromProfiles: Array<PaymentProfileId>
+  readonly toProfiles: Array<PaymentProfileId>
+  readonly quoteIds: Array<QuoteId>
+  readonly paymentIds: Array<PaymentId>
 }
 
 type Command = fc.AsyncCommand<Model, Real>

@@ -1,4 +1,4 @@
-import { messages, type PaymentRepository, quoteLifetimeMs } from "@payments-engine/core"
+import { brandId, messages, type PaymentRepository, quoteLifetimeMs } from "@payments-engine/core"
 import { expect } from "vitest"
 import { expectRefusal } from "./contract-harness.ts"
 import type { ScenarioGroup } from "./contract-scenario.ts"
@@ -71,7 +71,7 @@ export const paymentScenarios: ScenarioGroup = {
           good: await tx.payments.find(company.id, good.payment.id),
           bad: await tx.payments.findById(bad.payment.id),
           byKey: await tx.payments.findByIdempotencyKey(company.id, "g"),
-          elsewhere: await tx.payments.find("cmp_other", good.payment.id),
+          elsewhere: await tx.payments.find(brandId("cmp", "cmp_other"), good.payment.id),
         }))
         const byQuote = await harness.reader.paymentOfQuote(bad.quote.id)
         expect(read.good).toMatchObject({
@@ -106,7 +106,7 @@ export const paymentScenarios: ScenarioGroup = {
           },
           expect.objectContaining({ paymentId: bad.payment.id, sourceAmount: "40.38", answer: "failed" }),
         ])
-        await expectRefusal(engine.payments.get(actor, company.id, "pay_unknown"), 404, "id", notFound)
+        await expectRefusal(engine.payments.get(actor, company.id, brandId("pay", "pay_unknown")), 404, "id", notFound)
         const stranger = await harness.workspace()
         await expectRefusal(
           engine.payments.get(stranger, company.id, good.payment.id),
@@ -138,9 +138,15 @@ export const paymentScenarios: ScenarioGroup = {
         const at = clock.now().toISOString()
         const first = await storedPayment(storage, payment.id)
         const sameQuote = paymentRow(ids.next("pay"), company.id, quote.id, "port-1", at)
-        const sameKey = paymentRow(ids.next("pay"), company.id, "qt_port_2", "first", at)
-        const otherCompany = paymentRow(ids.next("pay"), "cmp_port_other", "qt_port_3", "first", at)
-        const fresh = paymentRow(ids.next("pay"), company.id, "qt_port_4", "port-4", at)
+        const sameKey = paymentRow(ids.next("pay"), company.id, brandId("qt", "qt_port_2"), "first", at)
+        const otherCompany = paymentRow(
+          ids.next("pay"),
+          brandId("cmp", "cmp_port_other"),
+          brandId("qt", "qt_port_3"),
+          "first",
+          at,
+        )
+        const fresh = paymentRow(ids.next("pay"), company.id, brandId("qt", "qt_port_4"), "port-4", at)
         const outcomes = await storage.transaction(async (tx) => [
           await tx.payments.insertIfNew(sameQuote),
           await tx.payments.insertIfNew(sameKey),
@@ -152,7 +158,7 @@ export const paymentScenarios: ScenarioGroup = {
           first: await tx.payments.findById(payment.id),
           sameQuote: await tx.payments.findById(sameQuote.id),
           sameKey: await tx.payments.findById(sameKey.id),
-          otherCompany: await tx.payments.findByIdempotencyKey("cmp_port_other", "first"),
+          otherCompany: await tx.payments.findByIdempotencyKey(brandId("cmp", "cmp_port_other"), "first"),
           fresh: await tx.payments.find(company.id, fresh.id),
         }))
         expect({ ...after, byQuote: await harness.reader.paymentOfQuote(quote.id) }).toEqual({
@@ -298,7 +304,12 @@ export const paymentScenarios: ScenarioGroup = {
           "base",
           messages.readOnlyKey,
         )
-        await expectRefusal(engine.payments.cancel(actor, company.id, "pay_unknown"), 404, "id", notFound)
+        await expectRefusal(
+          engine.payments.cancel(actor, company.id, brandId("pay", "pay_unknown")),
+          404,
+          "id",
+          notFound,
+        )
         const events = await harness.reader.eventsOfCompany(company.id)
         expect(events.filter((e) => e.event.startsWith("PaymentEvents::")).map((e) => e.event)).toEqual([
           "PaymentEvents::CancelledEvent",
@@ -323,7 +334,7 @@ export const paymentScenarios: ScenarioGroup = {
           storage.transaction((tx) => tx.payments.compareAndSetStatus(...args))
         expect(await cas(payment.id, "processing", "completed", { updated_at: at })).toBeUndefined()
         expect(await cas(payment.id, "cancelled", "pending", { updated_at: at })).toBeUndefined()
-        expect(await cas("pay_unknown", "pending", "processing", { updated_at: at })).toBeUndefined()
+        expect(await cas(brandId("pay", "pay_unknown"), "pending", "processing", { updated_at: at })).toBeUndefined()
         expect(await storedPayment(storage, payment.id)).toEqual(created)
 
         const processing = await cas(payment.id, "pending", "processing", {
@@ -417,9 +428,10 @@ export const paymentScenarios: ScenarioGroup = {
         const base = ids.next("pay")
         const orderCompany = ids.next("cmp")
         const at = harness.clock.now().toISOString()
-        const ordered = [`${base}_a`, `${base}__`, `${base}_B`]
+        const ordered = [`${base}_a`, `${base}__`, `${base}_B`].map((id) => brandId("pay", id))
         await harness.storage.transaction(async (tx) => {
-          for (const id of ordered) await tx.payments.insertIfNew(paymentRow(id, orderCompany, `qt_${id}`, id, at))
+          for (const id of ordered)
+            await tx.payments.insertIfNew(paymentRow(id, orderCompany, brandId("qt", `qt_${id}`), id, at))
         })
         const byBytes = await harness.storage.transaction((tx) =>
           tx.payments.list(orderCompany, {}, { offset: 0, limit: 10 }),

@@ -1,4 +1,4 @@
-import { messages, type QuoteRecord, quoteLifetimeMs } from "@payments-engine/core"
+import { brandId, messages, type QuoteRecord, quoteLifetimeMs } from "@payments-engine/core"
 import { expect } from "vitest"
 import { activateIntegration, expectRefusal } from "./contract-harness.ts"
 import type { ScenarioGroup } from "./contract-scenario.ts"
@@ -70,7 +70,7 @@ export const quoteScenarios: ScenarioGroup = {
         const stored = await storage.transaction(async (tx) => ({
           net: await tx.quotes.find(company.id, net.id),
           largest: await tx.quotes.find(company.id, largest.id),
-          elsewhere: await tx.quotes.find("cmp_other", net.id),
+          elsewhere: await tx.quotes.find(brandId("cmp", "cmp_other"), net.id),
         }))
         expect(stored).toEqual({
           net: {

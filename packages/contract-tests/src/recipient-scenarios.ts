@@ -1,4 +1,4 @@
-import { type Actor, type Engine, messages } from "@payments-engine/core"
+import { type Actor, brandId, type Engine, messages } from "@payments-engine/core"
 import { expect } from "vitest"
 import { expectRefusal } from "./contract-harness.ts"
 import type { ScenarioGroup } from "./contract-scenario.ts"
@@ -90,7 +90,7 @@ export const recipientScenarios: ScenarioGroup = {
         const notFound = (call: Promise<unknown>) => expectRefusal(call, 404, "id", messages.recipientNotFound)
         await notFound(engine.recipients.get(actor, otherCompany.id, recipients[0]!.id))
         await notFound(engine.recipients.delete(actor, otherCompany.id, recipients[0]!.id))
-        await notFound(engine.recipients.get(actor, company.id, "rcp_unknown"))
+        await notFound(engine.recipients.get(actor, company.id, brandId("rcp", "rcp_unknown")))
         const hidden = (call: Promise<unknown>) => expectRefusal(call, 404, "company_id", messages.companyNotFound)
         await hidden(engine.recipients.get(stranger, company.id, recipients[0]!.id))
         await hidden(engine.recipients.delete(stranger, company.id, recipients[0]!.id))

@@ -1,9 +1,9 @@
-import type { CompanyRecord } from "@payments-engine/core"
+import type { CompanyId, CompanyRecord, WorkspaceId } from "@payments-engine/core"
 import { expect } from "vitest"
 import type { ScenarioGroup } from "./contract-scenario.ts"
 import { counterIds } from "./test-ports.ts"
 
-const companyRow = (workspaceId: string, id: string, at: string): CompanyRecord => ({
+const companyRow = (workspaceId: WorkspaceId, id: CompanyId, at: string): CompanyRecord => ({
   id,
   workspace_id: workspaceId,
   name: "Rollback Ltd",

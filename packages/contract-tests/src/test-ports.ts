@@ -1,4 +1,4 @@
-import type { Clock, Ids, SecretHasher } from "@payments-engine/core"
+import { brandId, type Clock, type Ids, type SecretHasher } from "@payments-engine/core"
 
 /** Where every test clock starts: a fixed instant, so timestamps are predictable. */
 export const testEpoch = new Date("2030-01-01T00:00:00.000Z")
@@ -54,7 +54,7 @@ export const nextNumber = (): number => {
  * counterIds().next("cmp") // "cmp_k3x9q0_000000000001"
  */
 export const counterIds = (tag: string = processTag): Ids => ({
-  next: (prefix) => `${prefix}_${tag}_${String(nextNumber()).padStart(12, "0")}`,
+  next: (prefix) => brandId(prefix, `${prefix}_${tag}_${String(nextNumber()).padStart(12, "0")}`),
 })
 
 /** A hasher with no cost: the suite tests storage, not cryptography. Never use it outside tests. */

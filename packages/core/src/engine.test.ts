@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { createEngine } from "./engine.ts"
 import { Invalid } from "./errors.ts"
+import { brandId } from "./model/ids.ts"
 import type { BankLinkProvider } from "./ports/bank-link-provider.ts"
 import type { PaymentProvider } from "./ports/payment-provider.ts"
 import type { Storage } from "./ports/storage/index.ts"
@@ -18,7 +19,7 @@ const storage: Storage = {
 const engine = createEngine({
   storage,
   clock: { now: () => new Date("2026-11-23T00:00:00.000Z") },
-  ids: { next: (prefix) => `${prefix}_1` },
+  ids: { next: (prefix) => brandId(prefix, `${prefix}_1`) },
   hasher: { hash: async () => unreachable(), verify: async () => unreachable() },
   paymentProvider: {} as PaymentProvider,
   bankLinker: {} as BankLinkProvider,

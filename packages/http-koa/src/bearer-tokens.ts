@@ -1,4 +1,12 @@
-import type { Actor, AuthenticatedKey, Clock, Session, TokenClaims } from "@payments-engine/core"
+import {
+  type Actor,
+  ApiKeyId,
+  type AuthenticatedKey,
+  type Clock,
+  type Session,
+  type TokenClaims,
+  WorkspaceId,
+} from "@payments-engine/core"
 import { jwtVerify, SignJWT } from "jose"
 import { answerCache } from "./key-state-cache.ts"
 
@@ -62,7 +70,7 @@ const claimsOf = (payload: Record<string, unknown>, lifetime: number, now: numbe
   // jose has checked both are numbers and that exp is still ahead.
   if (typeof iat !== "number" || typeof exp !== "number") return undefined
   if (exp - iat > lifetime || iat > now + issuedAtLeewaySeconds) return undefined
-  return { workspaceId, keyId, scope }
+  return { workspaceId: WorkspaceId.make(workspaceId), keyId: ApiKeyId.make(keyId), scope }
 }
 
 /**

@@ -1,4 +1,5 @@
 import { openTestSqlite } from "@payments-engine/adapters/testing"
+import { WorkspaceId } from "@payments-engine/core"
 import { decodeJwt } from "jose"
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest"
 import { crudFlow } from "./support/crud-flow.ts"
@@ -85,7 +86,7 @@ describe("companies", () => {
   })
 
   it("refuses to delete a company not created through the API: 403", async () => {
-    const actor = { workspaceId: decodeJwt(token).workspace_id as string, scope: "write" } as const
+    const actor = { workspaceId: WorkspaceId.make(decodeJwt(token).workspace_id as string), scope: "write" } as const
     const platform = await service.engine.companies.create(actor, acme, { role: "platform" })
     expectError(
       await service.request("DELETE", `/api/v1/companies/${platform.id}`, { token }),

@@ -10,7 +10,7 @@ import {
   systemClock,
 } from "@payments-engine/adapters"
 import { paymentRequest, quoteRequest, setUpPayer } from "@payments-engine/adapters/testing"
-import { createEngine, type Engine } from "@payments-engine/core"
+import { createEngine, type Engine, PaymentId } from "@payments-engine/core"
 import pg from "pg"
 import { afterAll, describe, expect, it } from "vitest"
 import { childEnvironment, type LineWatcher, logMessage, startNode } from "./support/child-process.ts"
@@ -71,7 +71,7 @@ const statusesOf = async (databaseUrl: string, ids: ReadonlyArray<string>) => {
   const storage = await openStorageFromUrl(databaseUrl)
   try {
     return await storage.transaction(async (tx) =>
-      Promise.all(ids.map(async (id) => (await tx.payments.findById(id))?.status)),
+      Promise.all(ids.map(async (id) => (await tx.payments.findById(PaymentId.make(id)))?.status)),
     )
   } finally {
     await storage.close()

@@ -5,7 +5,10 @@ import { rateLimitSettings } from "../src/rate-limits/rate-limit-settings.ts"
 import { memoryRateLimitStore } from "../src/rate-limits/rate-limit-store.ts"
 import { rateLimiting } from "../src/rate-limits/rate-limiting.ts"
 import { apiRoutes } from "../src/routes/api-routes.ts"
-import { moneyRoutes } from "../src/routes/money-routes.ts"
+import { bankAccountRoutes } from "../src/routes/bank-accounts.ts"
+import { paymentMethodRoutes } from "../src/routes/payment-methods.ts"
+import { paymentRoutes } from "../src/routes/payments.ts"
+import { quoteRoutes } from "../src/routes/quotes.ts"
 import { registerRoutes } from "../src/routes/register-routes.ts"
 import { startTestService, type TestService } from "./support/test-service.ts"
 
@@ -154,7 +157,7 @@ describe("GET /openapi.json", () => {
   })
 
   it("describes the money routes: their bodies, query parameters, statuses and envelopes", () => {
-    for (const route of moneyRoutes) {
+    for (const route of [...paymentMethodRoutes, ...bankAccountRoutes, ...quoteRoutes, ...paymentRoutes]) {
       expect(document.paths[route.path]?.[route.method.toLowerCase()]?.operationId, route.operationId).toBe(
         route.operationId,
       )

@@ -1,4 +1,4 @@
-import type { Clock, IdPrefix, Ids } from "@payments-engine/core"
+import { brandId, type Clock, type IdOf, type IdPrefix, type Ids } from "@payments-engine/core"
 
 /** Crockford's base32 alphabet: no I, L, O, U; sorts the same as the values it encodes. */
 const alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -77,10 +77,10 @@ export interface RandomIdsOptions {
 export const randomIds = (options: RandomIdsOptions = {}): Ids => {
   const clock = options.clock
   return {
-    next(prefix: IdPrefix): string {
+    next<P extends IdPrefix>(prefix: P): IdOf<P> {
       const now = clock === undefined ? Date.now() : clock.now().getTime()
       const { time, random } = nextPart(Math.max(0, Math.trunc(now)))
-      return `${prefix}_${encode(time, timeChars)}${encodeRandom(random)}`
+      return brandId(prefix, `${prefix}_${encode(time, timeChars)}${encodeRandom(random)}`)
     },
   }
 }

@@ -1,4 +1,12 @@
-import type { Clock, JobHandlers, JobRequest, JobRunner, JobRunnerOptions, JobRunReport } from "@payments-engine/core"
+import {
+  brandId,
+  type Clock,
+  type JobHandlers,
+  type JobRequest,
+  type JobRunner,
+  type JobRunnerOptions,
+  type JobRunReport,
+} from "@payments-engine/core"
 
 /** A queued job as the embedded runner reads it back. */
 export interface QueuedJob {
@@ -134,7 +142,7 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
         const runAt = new Date((Math.floor(now.getTime() / every) + 1) * every)
         if (queuedSlots.get(kind.kind) === runAt.getTime()) continue
         await table.enqueue({
-          id: `job_schedule_${kind.kind}_${runAt.getTime()}`,
+          id: brandId("job", `job_schedule_${kind.kind}_${runAt.getTime()}`),
           kind: kind.kind,
           payload: "{}",
           run_at: iso(runAt),

@@ -1,7 +1,21 @@
+import type {
+  ApiKeyId,
+  ApplicationId,
+  BankAccountId,
+  CompanyId,
+  EntityId,
+  EventId,
+  PaymentId,
+  PaymentProfileId,
+  QuoteId,
+  RecipientId,
+  WorkspaceId,
+} from "@payments-engine/core"
+
 /**
  * The tables of the Kysely storage, as Kysely sees them. Column types are dialect-neutral: ids and
  * ISO 8601 timestamps are `text`, booleans are `integer` 0/1, so one migration set serves SQLite
- * and Postgres.
+ * and Postgres. Id columns are typed with core's branded ids: the rows they read are records.
  *
  * @example
  * const db = new Kysely<StorageTables>({ dialect })
@@ -26,10 +40,10 @@ export interface StorageTables {
 
 /** Row of `features`; (`entity_id`, `feature_identifier`) is unique: one application per entity and feature. */
 export interface FeaturesTable {
-  application_id: string
-  workspace_id: string
-  company_id: string
-  entity_id: string
+  application_id: ApplicationId
+  workspace_id: WorkspaceId
+  company_id: CompanyId
+  entity_id: EntityId
   feature_identifier: string
   status: string
   machine_version: number
@@ -39,10 +53,10 @@ export interface FeaturesTable {
 
 /** Row of `bank_accounts`; details and address are JSON text. */
 export interface BankAccountsTable {
-  id: string
-  company_id: string
+  id: BankAccountId
+  company_id: CompanyId
   owner_type: string
-  owner_id: string
+  owner_id: EntityId | RecipientId
   currency: string
   current_balance: string
   last_synced_at: string | null
@@ -57,9 +71,9 @@ export interface BankAccountsTable {
 
 /** Row of `payment_profiles`. */
 export interface PaymentProfilesTable {
-  id: string
-  bank_account_id: string
-  company_id: string
+  id: PaymentProfileId
+  bank_account_id: BankAccountId
+  company_id: CompanyId
   status: string
   payment_method: string
   currency: string
@@ -70,10 +84,10 @@ export interface PaymentProfilesTable {
 
 /** Row of `quotes`; amounts are exact decimal text. */
 export interface QuotesTable {
-  id: string
-  company_id: string
-  from_profile_id: string
-  to_profile_id: string
+  id: QuoteId
+  company_id: CompanyId
+  from_profile_id: PaymentProfileId
+  to_profile_id: PaymentProfileId
   fee_strategy: string
   payment_method: string
   instructed_amount: string
@@ -93,9 +107,9 @@ export interface QuotesTable {
 
 /** Row of `payments`; `quote_id` and (`company_id`, `idempotency_key`) are unique. */
 export interface PaymentsTable {
-  id: string
-  company_id: string
-  quote_id: string
+  id: PaymentId
+  company_id: CompanyId
+  quote_id: QuoteId
   idempotency_key: string
   reason: string
   credit_note: string | null
@@ -105,8 +119,8 @@ export interface PaymentsTable {
   machine_version: number
   instructed_amount: string
   instructed_currency: string
-  from_profile_id: string
-  to_profile_id: string
+  from_profile_id: PaymentProfileId
+  to_profile_id: PaymentProfileId
   provider_payment_id: string | null
   failure_reason: string | null
   created_at: string
@@ -132,9 +146,9 @@ export interface JobsTable {
 
 /** Row of `events`, the transactional outbox. */
 export interface EventsTable {
-  id: string
-  workspace_id: string
-  company_id: string
+  id: EventId
+  workspace_id: WorkspaceId
+  company_id: CompanyId
   event: string
   resource_id: string
   payload: string
@@ -148,7 +162,7 @@ export interface EventsTable {
  * const row: WorkspacesTable = { id: "ws_01J...", name: "acme", created_at: new Date().toISOString() }
  */
 export interface WorkspacesTable {
-  id: string
+  id: WorkspaceId
   name: string
   created_at: string
 }
@@ -160,8 +174,8 @@ export interface WorkspacesTable {
  * const scopes = await db.selectFrom("api_keys").select("scope").where("workspace_id", "=", id).execute()
  */
 export interface ApiKeysTable {
-  id: string
-  workspace_id: string
+  id: ApiKeyId
+  workspace_id: WorkspaceId
   key: string
   secret_hash: string
   /** "read" or "write". */
@@ -180,8 +194,8 @@ export interface ApiKeysTable {
  * const live = await db.selectFrom("companies").selectAll().where("deleted_at", "is", null).execute()
  */
 export interface CompaniesTable {
-  id: string
-  workspace_id: string
+  id: CompanyId
+  workspace_id: WorkspaceId
   name: string
   country: string
   default_currency: string
@@ -199,8 +213,8 @@ export interface CompaniesTable {
  * const row = await db.selectFrom("entities").selectAll().where("company_id", "=", companyId).executeTakeFirst()
  */
 export interface EntitiesTable {
-  id: string
-  company_id: string
+  id: EntityId
+  company_id: CompanyId
   name: string
   country_alpha2: string
   /** 1 when the entity's payment-provider integration is active, else 0. */
@@ -217,8 +231,8 @@ export interface EntitiesTable {
  * const emails = await db.selectFrom("recipients").select("email").where("company_id", "=", companyId).execute()
  */
 export interface RecipientsTable {
-  id: string
-  company_id: string
+  id: RecipientId
+  company_id: CompanyId
   name: string
   email: string | null
   created_at: string
@@ -233,7 +247,7 @@ export interface RecipientsTable {
  * const row = await db.selectFrom("idempotency_records").selectAll().where("key", "=", key).executeTakeFirst()
  */
 export interface IdempotencyRecordsTable {
-  workspace_id: string
+  workspace_id: WorkspaceId
   key: string
   fingerprint: string
   response_status: number | null

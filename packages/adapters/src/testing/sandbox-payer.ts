@@ -1,12 +1,12 @@
-import type { Actor, Engine } from "@payments-engine/core"
+import type { Actor, CompanyId, Engine, PaymentProfileId } from "@payments-engine/core"
 import { sandboxExamples } from "../sandbox/index.ts"
 
 /** A workspace that can pay: one company, a funding profile to pay from and a recipient's profile to pay to. */
 export interface Payer {
   readonly actor: Actor
-  readonly companyId: string
-  readonly fromProfileId: string
-  readonly toProfileId: string
+  readonly companyId: CompanyId
+  readonly fromProfileId: PaymentProfileId
+  readonly toProfileId: PaymentProfileId
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Effect, Either, type ParseResult, Schema } from "effect"
 import type { DomainError } from "../errors.ts"
+import { PaymentId, WorkspaceId } from "../model/ids.ts"
 import type { JobHandlers, JobKind } from "../ports/job-runner.ts"
 import type { Idempotency } from "../services/idempotency.ts"
 import type { Payments } from "../services/payments.ts"
@@ -9,7 +10,7 @@ import { runToPromise } from "../services/transaction.ts"
 export const maxJobAttempts = 5
 
 /** The payload of `execute_payment`: the payment to move through the provider. */
-export const ExecutePaymentPayload = Schema.Struct({ payment_id: Schema.String, workspace_id: Schema.String })
+export const ExecutePaymentPayload = Schema.Struct({ payment_id: PaymentId, workspace_id: WorkspaceId })
 
 /** Every kind of background job, with its payload schema: what enqueueing may name. */
 export const jobPayloads = {

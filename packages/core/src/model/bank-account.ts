@@ -1,6 +1,16 @@
 import { Schema, Struct } from "effect"
 import type { BankAccountRecord, PaymentProfileRecord } from "../ports/storage/index.ts"
 import { required, Text, Timestamp } from "./fields.ts"
+import {
+  AccountDetailId,
+  BankAccountId,
+  CompanyId,
+  EntityId,
+  idText,
+  PaymentProfileId,
+  RecipientId,
+  RoutingDetailId,
+} from "./ids.ts"
 
 /** Statuses of a payment profile; the storage port's records use the same list. */
 export const ProfileStatus = Schema.Literal("active", "inactive", "draft", "failed")
@@ -20,7 +30,7 @@ export type AccountNumberType = typeof AccountNumberType.Type
 
 /** A payment capability of a bank account. */
 export const PaymentProfile = Schema.Struct({
-  id: Schema.String,
+  id: PaymentProfileId,
   status: ProfileStatus,
   payment_method: Schema.String,
   currency: Schema.String,
@@ -37,7 +47,7 @@ export const PaymentProfileSummary = PaymentProfile.pipe(Schema.omit("created_at
 export type PaymentProfileSummary = typeof PaymentProfileSummary.Type
 
 export const AccountDetail = Schema.Struct({
-  id: Schema.String,
+  id: AccountDetailId,
   account_number_mask: Schema.String.annotations({ description: "masked; the full number is never returned" }),
   account_number_type: AccountNumberType,
   created_at: Timestamp,
@@ -45,7 +55,7 @@ export const AccountDetail = Schema.Struct({
 }).annotations({ identifier: "AccountDetail" })
 
 export const RoutingDetail = Schema.Struct({
-  id: Schema.String,
+  id: RoutingDetailId,
   routing_number: Schema.String,
   routing_number_type: Schema.String,
   bank_name: Schema.NullOr(Schema.String),
@@ -64,7 +74,7 @@ export const PartyAddress = Schema.Struct({
 
 /** A bank account with its details and payment profiles. Read-only once created. */
 export const BankAccount = Schema.Struct({
-  id: Schema.String,
+  id: BankAccountId,
   currency: Schema.String,
   current_balance: Schema.String,
   last_synced_at: Schema.NullOr(Timestamp),
@@ -85,7 +95,9 @@ export type BankAccount = typeof BankAccount.Type
  */
 export const StoredBankAccount = Schema.Struct({
   ...Struct.omit(BankAccount.fields, "payment_profiles"),
-  company_id: Schema.String,
+  /** The entity's id for `Entity`, the recipient's for `Counterparty`. */
+  owner_id: Schema.Union(EntityId, RecipientId),
+  company_id: CompanyId,
   /** Set for recipient accounts registered with the payment provider. */
   provider_beneficiary_id: Schema.NullOr(Schema.String),
   /** Set for funding accounts linked through the bank-linking provider. */
@@ -98,13 +110,13 @@ export const StoredBankAccount = Schema.Struct({
  */
 export const StoredPaymentProfile = Schema.Struct({
   ...PaymentProfile.fields,
-  bank_account_id: Schema.String,
-  company_id: Schema.String,
+  bank_account_id: BankAccountId,
+  company_id: CompanyId,
 })
 
 /** Body of `POST /api/v1/companies/{cid}/recipients/{id}/bank_accounts`. */
 export const BankAccountCreate = Schema.Struct({
-  entity_id: required(Text, "Entity ID is required"),
+  entity_id: required(idText(EntityId), "Entity ID is required"),
   beneficiary_details: required(
     Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({ message: () => "must be an object" }),
     "Beneficiary details are required",

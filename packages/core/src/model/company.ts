@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import type { CompanyRecord } from "../ports/storage/index.ts"
 import { countryCode, currencyCode, NonBlank, required, Timestamp } from "./fields.ts"
+import { CompanyId, WorkspaceId } from "./ids.ts"
 
 /** How a company came to exist; only `api_client` companies may be deleted. Stored, never on the wire. */
 export const CompanyRole = Schema.Literal("api_client", "platform")
@@ -8,7 +9,7 @@ export type CompanyRole = typeof CompanyRole.Type
 
 /** A company as the API returns it. */
 export const Company = Schema.Struct({
-  id: Schema.String,
+  id: CompanyId,
   name: Schema.String,
   country: Schema.String.annotations({ description: "ISO 3166-1 alpha-2" }),
   default_currency: Schema.String.annotations({ description: "ISO 4217" }),
@@ -23,7 +24,7 @@ export type Company = typeof Company.Type
  */
 export const StoredCompany = Schema.Struct({
   ...Company.fields,
-  workspace_id: Schema.String,
+  workspace_id: WorkspaceId,
   role: CompanyRole,
   deleted_at: Schema.NullOr(Timestamp),
 })

@@ -1,13 +1,14 @@
 import { Schema } from "effect"
 import type { EntityRecord } from "../ports/storage/index.ts"
 import { countryCode, NonBlank, required, Timestamp } from "./fields.ts"
+import { CompanyId, EntityId } from "./ids.ts"
 
 /** An entity (the legal entity of a company) as the API returns it. */
 export const Entity = Schema.Struct({
-  id: Schema.String,
+  id: EntityId,
   name: Schema.String,
   country_alpha2: Schema.String.annotations({ description: "ISO 3166-1 alpha-2" }),
-  company_id: Schema.String,
+  company_id: CompanyId,
   created_at: Timestamp,
   updated_at: Timestamp,
 }).annotations({ identifier: "Entity" })
@@ -42,7 +43,7 @@ export type EntityUpdate = typeof EntityUpdate.Type
 
 /** Body of a successful entity delete. */
 export const EntityDeleted = Schema.Struct({
-  id: Schema.String,
+  id: EntityId,
   message: Schema.String,
 }).annotations({ identifier: "EntityDeleted" })
 export type EntityDeleted = typeof EntityDeleted.Type

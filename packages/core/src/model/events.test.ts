@@ -10,6 +10,7 @@ import {
   paymentEventPayload,
   paymentProfileEventPayload,
 } from "../services/events.ts"
+import type { EnginePorts } from "../services/ports.ts"
 import type { Lifted } from "../services/transaction.ts"
 import { BankAccount, PaymentProfile } from "./bank-account.ts"
 import { Entity } from "./entity.ts"
@@ -21,6 +22,7 @@ import {
   webhookEventNames,
   webhookEventSchemas,
 } from "./events.ts"
+import { brandId, CompanyId, WorkspaceId } from "./ids.ts"
 import { PaymentInstruction } from "./payment.ts"
 
 /**
@@ -91,8 +93,10 @@ const recordingTx = () => {
   const tx = { events: { append: (row: EventRecord) => Effect.sync(() => void rows.push(row)) } }
   return { rows, tx: tx as unknown as Lifted<Repositories> }
 }
-const ports = {
-  ids: { next: (prefix: string) => `${prefix}_1` },
+const workspaceId = WorkspaceId.make("ws_1")
+const companyId = CompanyId.make("co_1")
+const ports: Pick<EnginePorts, "ids" | "clock"> = {
+  ids: { next: (prefix) => brandId(prefix, `${prefix}_1`) },
   clock: { now: () => new Date("2026-03-04T05:06:07.089Z") },
 }
 
@@ -212,7 +216,7 @@ describe("appendEvents", () => {
       fc.property(now, fromSchema(BankAccount), (at, data) => {
         const { rows, tx } = recordingTx()
         const payload = bankAccountEventPayload("BankAccountEvents::CreatedEvent", { now: at, data })
-        Effect.runSync(appendEvents(ports, tx, [{ workspaceId: "ws_1", companyId: "co_1", payload }]))
+        Effect.runSync(appendEvents(ports, tx, [{ workspaceId, companyId, payload }]))
         expect(rows).toEqual([
           {
             id: "evt_1",
@@ -234,7 +238,7 @@ describe("appendEvents", () => {
       fc.property(now, fromSchema(PaymentInstruction), (at, data) => {
         const { rows, tx } = recordingTx()
         const payload = paymentEventPayload("PaymentEvents::FailedEvent", { now: at, companyId: "co_1", data })
-        Effect.runSync(appendEvents(ports, tx, [{ workspaceId: "ws_1", companyId: "co_1", payload }]))
+        Effect.runSync(appendEvents(ports, tx, [{ workspaceId, companyId, payload }]))
         expect(rows[0]!.resource_id).toBe(data.id)
         expect(rows[0]!.payload).toBe(
           JSON.stringify({
@@ -255,9 +259,7 @@ describe("appendEvents", () => {
     const data = fc.sample(fromSchema(PaymentProfile), 1)[0]!
     const payload = { ...paymentProfileEventPayload("PaymentProfileEvents::CreatedEvent", { now: new Date(), data }) }
     const broken = { ...payload, timestamp: -5 }
-    const exit = Effect.runSyncExit(
-      appendEvents(ports, tx, [{ workspaceId: "ws_1", companyId: "co_1", payload: broken }]),
-    )
+    const exit = Effect.runSyncExit(appendEvents(ports, tx, [{ workspaceId, companyId, payload: broken }]))
     expect(exit._tag).toBe("Failure")
     expect(rows).toEqual([])
   })
@@ -268,8 +270,8 @@ describe("appendEvents", () => {
     const typeOnly = () =>
       appendEvents(ports, tx, [
         {
-          workspaceId: "ws_1",
-          companyId: "co_1",
+          workspaceId,
+          companyId,
           // @ts-expect-error a bank-account event carries a Bank Account, not a Payment Profile
           payload: { event: "BankAccountEvents::CreatedEvent", timestamp: 1, data },
         },

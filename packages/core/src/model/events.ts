@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { BankAccount, PaymentProfile } from "./bank-account.ts"
 import { Entity } from "./entity.ts"
+import { CompanyId, EventId, WorkspaceId } from "./ids.ts"
 import { PaymentInstruction } from "./payment.ts"
 
 /**
@@ -193,3 +194,20 @@ export const webhookEventGroups: ReadonlyArray<{
 
 /** Every webhook event name, in catalogue order: what an endpoint may subscribe to. */
 export const webhookEventNames: ReadonlyArray<WebhookEventName> = webhookEventGroups.flatMap((g) => g.events)
+
+/**
+ * An outbox event as storage keeps it: the webhook body as JSON text, with its tenancy and the
+ * name it is sent under, written in the same transaction as the change it reports. The storage
+ * port's `EventRecord` is its type.
+ */
+export const StoredEvent = Schema.Struct({
+  id: EventId,
+  workspace_id: WorkspaceId,
+  company_id: CompanyId,
+  /** The event name, e.g. "PaymentEvents::CompletedEvent". */
+  event: Schema.String,
+  resource_id: Schema.String,
+  /** The webhook body, JSON text. */
+  payload: Schema.String,
+  created_at: Schema.String,
+})

@@ -1,7 +1,8 @@
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
 import { featureStatuses } from "../machines/feature-machine.ts"
 import type { FeatureRecord } from "../ports/storage/index.ts"
-import { required } from "./fields.ts"
+import { required, Timestamp } from "./fields.ts"
+import { ApplicationId, CompanyId, EntityId, WorkspaceId } from "./ids.ts"
 
 /** The features an entity can enable; the spec has one. */
 export const featureIdentifiers = ["multi_currency_account"] as const
@@ -40,10 +41,27 @@ export const FeatureStatusSchema = Schema.Literal(...featureStatuses)
 export const Feature = Schema.Struct({
   feature_identifier: Schema.Literal(...featureIdentifiers),
   feature_name: Schema.String.annotations({ description: "human-readable name", examples: ["Multi-Currency Account"] }),
-  application_id: Schema.String.annotations({ description: "identifies this enablement" }),
+  application_id: ApplicationId.annotations({ description: "identifies this enablement" }),
   status: FeatureStatusSchema,
 }).annotations({ identifier: "Feature" })
 export type Feature = typeof Feature.Type
+
+/**
+ * A feature as storage keeps it: the wire shape without its name (read from the identifier),
+ * with its tenancy, machine version and timestamps. One feature per entity and identifier; the
+ * application id is unique across workspaces. The storage port's `FeatureRecord` is its type.
+ */
+export const StoredFeature = Schema.Struct({
+  ...Struct.omit(Feature.fields, "feature_name", "feature_identifier"),
+  /** e.g. "multi_currency_account"; storage keeps any identifier. */
+  feature_identifier: Schema.String,
+  workspace_id: WorkspaceId,
+  company_id: CompanyId,
+  entity_id: EntityId,
+  machine_version: Schema.Number,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+})
 
 /** Body of `POST /api/v1/companies/{cid}/entities/{eid}/features`. */
 export const FeatureEnable = Schema.Struct({

@@ -1,8 +1,9 @@
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
 import { paymentStatuses } from "../machines/payment-machine.ts"
 import type { PaymentProfileRecord, PaymentRecord } from "../ports/storage/index.ts"
 import { PaymentProfile, toPaymentProfile } from "./bank-account.ts"
 import { required, Text, Timestamp } from "./fields.ts"
+import { CompanyId, idText, PaymentId, PaymentProfileId, QuoteId } from "./ids.ts"
 
 /** Purposes a payment may declare, exactly as the spec lists them. */
 export const paymentReasons = [
@@ -36,14 +37,18 @@ export const paymentReasons = [
  */
 export const PaymentStatusSchema = Schema.Literal(...paymentStatuses)
 
+/** A payment's declared purpose. */
+export const PaymentReason = Schema.Literal(...paymentReasons)
+export type PaymentReason = typeof PaymentReason.Type
+
 /** A payment instruction. `idempotency_key` is left out of the create response. */
 export const PaymentInstruction = Schema.Struct({
-  id: Schema.String,
+  id: PaymentId,
   idempotency_key: Schema.optional(Schema.NullOr(Schema.String)),
-  quote_id: Schema.String,
+  quote_id: QuoteId,
   instructed_amount: Schema.String,
   instructed_amount_currency: Schema.String,
-  reason: Schema.Literal(...paymentReasons),
+  reason: PaymentReason,
   status: PaymentStatusSchema,
   credit_note: Schema.optional(Schema.String),
   debit_note: Schema.optional(Schema.String),
@@ -54,13 +59,36 @@ export const PaymentInstruction = Schema.Struct({
 }).annotations({ identifier: "PaymentInstruction" })
 export type PaymentInstruction = typeof PaymentInstruction.Type
 
+/**
+ * A payment as storage keeps it: the wire shape's own fields, with its company, the ids of its
+ * profiles (the wire embeds them), notes as null when absent, the batch, the machine version
+ * and the provider's outcome. The storage port's `PaymentRecord` is its type.
+ */
+export const StoredPayment = Schema.Struct({
+  ...Struct.pick(PaymentInstruction.fields, "id", "quote_id", "instructed_amount", "status"),
+  company_id: CompanyId,
+  /** One of `paymentReasons` when written; kept as text. */
+  reason: Schema.String,
+  idempotency_key: Schema.String,
+  credit_note: Schema.NullOr(Schema.String),
+  debit_note: Schema.NullOr(Schema.String),
+  payment_batch_id: Schema.NullOr(Schema.String),
+  machine_version: Schema.Number,
+  instructed_currency: Schema.String,
+  from_profile_id: PaymentProfileId,
+  to_profile_id: PaymentProfileId,
+  provider_payment_id: Schema.NullOr(Schema.String),
+  failure_reason: Schema.NullOr(Schema.String),
+  ...Struct.pick(PaymentInstruction.fields, "created_at", "updated_at"),
+})
+
 const Note = Text.pipe(Schema.maxLength(140, { message: () => "is too long (maximum is 140 characters)" }))
 
 /** The fields of `payment_instruction` in `POST /api/v1/companies/{cid}/payments`. */
 export const PaymentFields = Schema.Struct({
-  payment_quote_id: required(Text, "Payment quote ID is required"),
+  payment_quote_id: required(idText(QuoteId), "Payment quote ID is required"),
   reason: required(
-    Schema.Literal(...paymentReasons).annotations({
+    PaymentReason.annotations({
       message: () => ({ message: "is not a valid reason", override: true }),
     }),
     "Reason is required",
@@ -111,7 +139,7 @@ export const toPayment = (
   profiles: ReadonlyArray<PaymentProfileRecord>,
   options: { withIdempotencyKey: boolean },
 ): PaymentInstruction => {
-  const profile = (id: string) => {
+  const profile = (id: PaymentProfileId) => {
     const found = profiles.find((p) => p.id === id)
     if (!found) throw new Error(`payment ${row.id} refers to missing profile ${id}`)
     return toPaymentProfile(found)
@@ -122,7 +150,7 @@ export const toPayment = (
     quote_id: row.quote_id,
     instructed_amount: row.instructed_amount,
     instructed_amount_currency: row.instructed_currency,
-    reason: row.reason as PaymentInstruction["reason"],
+    reason: row.reason as PaymentReason,
     status: row.status,
     ...(row.credit_note === null ? {} : { credit_note: row.credit_note }),
     ...(row.debit_note === null ? {} : { debit_note: row.debit_note }),

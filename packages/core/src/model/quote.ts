@@ -1,7 +1,8 @@
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
 import type { PaymentProfileRecord, QuoteRecord } from "../ports/storage/index.ts"
 import { PaymentProfileSummary, toProfileSummary } from "./bank-account.ts"
 import { required, Text, Timestamp } from "./fields.ts"
+import { CompanyId, idText, PaymentProfileId, QuoteId } from "./ids.ts"
 
 /** Whether the fee is taken from the amount sent (`net`) or added to it (`gross`). */
 export const FeeStrategy = Schema.Literal("net", "gross")
@@ -9,7 +10,7 @@ export type FeeStrategy = typeof FeeStrategy.Type
 
 /** A priced, single-use offer to move money between two profiles, valid 15 minutes. */
 export const Quote = Schema.Struct({
-  id: Schema.String,
+  id: QuoteId,
   instructed_amount: Schema.String,
   instructed_amount_currency: Schema.String,
   source_amount: Schema.String,
@@ -30,12 +31,44 @@ export const Quote = Schema.Struct({
 }).annotations({ identifier: "Quote" })
 export type Quote = typeof Quote.Type
 
+/**
+ * A quote as storage keeps it: the wire shape's own fields, with its company, the ids of its
+ * profiles (the wire embeds them), the payment method it was priced for and the exact rate as
+ * decimal text (the wire has a JSON number). Amounts are decimal strings in their currency's
+ * minor units. The storage port's `QuoteRecord` is its type.
+ */
+export const StoredQuote = Schema.Struct({
+  ...Struct.pick(
+    Quote.fields,
+    "id",
+    "fee_strategy",
+    "instructed_amount",
+    "source_amount",
+    "target_amount",
+    "fee",
+    "fee_currency",
+    "currency_pair",
+    "expected_completion_date",
+    "expires_at",
+  ),
+  company_id: CompanyId,
+  from_profile_id: PaymentProfileId,
+  to_profile_id: PaymentProfileId,
+  payment_method: Schema.String,
+  instructed_currency: Schema.String,
+  source_currency: Schema.String,
+  target_currency: Schema.String,
+  /** Decimal string, 1 source unit = rate target units. */
+  exchange_rate: Schema.String,
+  created_at: Timestamp,
+})
+
 const Amount = Schema.Number.annotations({ message: () => "must be a number" })
 
 /** The fields of `quote` in `POST /api/v1/companies/{cid}/quotes`. */
 export const QuoteFields = Schema.Struct({
-  from_profile_id: required(Text, "From profile ID is required"),
-  to_profile_id: required(Text, "To profile ID is required"),
+  from_profile_id: required(idText(PaymentProfileId), "From profile ID is required"),
+  to_profile_id: required(idText(PaymentProfileId), "To profile ID is required"),
   instructed_amount: required(
     Schema.Struct({
       amount: required(Amount, "Amount is required"),

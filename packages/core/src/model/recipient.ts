@@ -2,10 +2,11 @@ import { Schema, Struct } from "effect"
 import type { RecipientRecord } from "../ports/storage/index.ts"
 import { BankAccount } from "./bank-account.ts"
 import { NonBlank, required, Text, Timestamp } from "./fields.ts"
+import { CompanyId, RecipientId } from "./ids.ts"
 
 /** A recipient (payee) as the API returns it, with its bank accounts. */
 export const Recipient = Schema.Struct({
-  id: Schema.String,
+  id: RecipientId,
   name: Schema.String,
   email: Schema.NullOr(Schema.String),
   created_at: Timestamp,
@@ -20,7 +21,7 @@ export type Recipient = typeof Recipient.Type
  */
 export const StoredRecipient = Schema.Struct({
   ...Struct.omit(Recipient.fields, "bank_accounts"),
-  company_id: Schema.String,
+  company_id: CompanyId,
   deleted_at: Schema.NullOr(Timestamp),
 })
 

@@ -1,5 +1,6 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import { BankAccountId, CompanyId, EntityId, PaymentProfileId } from "../model/ids.ts"
 import type { ProfileInUse } from "../ports/storage/index.ts"
 import { checkProfilesForQuote } from "./quote-profiles.ts"
 
@@ -10,9 +11,9 @@ const use = (id: string, overrides: Partial<ProfileInUse> & Partial<ProfileInUse
     overrides
   return {
     profile: {
-      id,
-      bank_account_id: `ba_${id}`,
-      company_id: "cmp_1",
+      id: PaymentProfileId.make(id),
+      bank_account_id: BankAccountId.make(`ba_${id}`),
+      company_id: CompanyId.make("cmp_1"),
       status: overrides.status ?? "active",
       payment_method: "ach",
       currency: "USD",
@@ -21,7 +22,7 @@ const use = (id: string, overrides: Partial<ProfileInUse> & Partial<ProfileInUse
       updated_at: at,
     },
     owner_type: owner_type ?? "Entity",
-    owner_id: owner_id ?? "ent_1",
+    owner_id: owner_id ?? EntityId.make("ent_1"),
     provider_connection_id: provider_connection_id === undefined ? "conn_1" : provider_connection_id,
     provider_beneficiary_id: provider_beneficiary_id ?? null,
     owner_live: owner_live ?? true,

@@ -1,11 +1,15 @@
 import { Effect } from "effect"
 import { Invalid } from "../errors.ts"
+import type { CompanyId, PaymentProfileId } from "../model/ids.ts"
 import type { ProfileInUse } from "../ports/storage/index.ts"
 
 /** The one read {@link checkQuoteProfiles} makes, as a transaction's lifted repositories offer it. */
 export interface ProfilesInUseReader {
   readonly paymentProfiles: {
-    readonly findInUse: (companyId: string, ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<ProfileInUse>>
+    readonly findInUse: (
+      companyId: CompanyId,
+      ids: ReadonlyArray<PaymentProfileId>,
+    ) => Effect.Effect<ReadonlyArray<ProfileInUse>>
   }
 }
 
@@ -67,7 +71,12 @@ export const checkProfilesForQuote = (
  * The profiles of a quote, read in one go and checked by {@link checkProfilesForQuote}; also says
  * whether the paying entity has an active integration.
  */
-export const checkQuoteProfiles = (tx: ProfilesInUseReader, companyId: string, fromId: string, toId: string) =>
+export const checkQuoteProfiles = (
+  tx: ProfilesInUseReader,
+  companyId: CompanyId,
+  fromId: PaymentProfileId,
+  toId: PaymentProfileId,
+) =>
   tx.paymentProfiles.findInUse(companyId, [fromId, toId]).pipe(
     Effect.flatMap((found) => {
       const verdict = checkProfilesForQuote(

@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { Invalid, messages, Unauthenticated } from "../errors.ts"
+import type { ApiKeyId, WorkspaceId } from "../model/ids.ts"
 import { SessionCreate } from "../model/session.ts"
 import type { ApiKeyRecord, ApiKeyScope, Repositories, WorkspaceRecord } from "../ports/storage/index.ts"
 import { randomToken } from "../rules/random-token.ts"
@@ -13,7 +14,7 @@ import { workspaceName } from "./workspace-name.ts"
 /** A new API key: the secret is shown this once and only its hash is kept. */
 export interface IssuedApiKey {
   readonly workspace: string
-  readonly workspace_id: string
+  readonly workspace_id: WorkspaceId
   readonly api_key: string
   readonly api_secret: string
   readonly scope: ApiKeyScope
@@ -32,7 +33,7 @@ const workspaceOf = (tx: Lifted<Repositories>, ports: EnginePorts, name: string)
 
 /** The caller a key and secret stand for, and until when a session they open may last. */
 export interface AuthenticatedKey extends Actor {
-  readonly keyId: string
+  readonly keyId: ApiKeyId
   /**
    * Set when the secret was a rotated key's previous one: the end of its grace period, which no
    * session it opens may outlive. Null for the current secret.

@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { Forbidden, messages } from "../errors.ts"
+import type { ApiKeyId, WorkspaceId } from "../model/ids.ts"
 import type { ApiKeyScope } from "../ports/storage/index.ts"
 
 /**
@@ -10,10 +11,10 @@ import type { ApiKeyScope } from "../ports/storage/index.ts"
  * const actor: Actor = { workspaceId: "ws_01J...", scope: "write" }
  */
 export interface Actor {
-  readonly workspaceId: string
+  readonly workspaceId: WorkspaceId
   readonly scope: ApiKeyScope
   /** The id of the API key the caller authenticated with; absent when an embedder acts directly. */
-  readonly keyId?: string
+  readonly keyId?: ApiKeyId
 }
 
 /** Fails with `forbidden` unless the actor may change things. */

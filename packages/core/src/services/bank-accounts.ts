@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { type Forbidden, Invalid, messages, NotFound, type ProviderFailure } from "../errors.ts"
 import { type BankAccount, BankAccountCreate } from "../model/bank-account.ts"
+import type { AccountDetailId, BankAccountId, CompanyId, RecipientId, RoutingDetailId } from "../model/ids.ts"
 import type { RequirementsSchema } from "../ports/payment-provider.ts"
 import type {
   AccountDetailRecord,
@@ -61,7 +62,7 @@ const requirementsQueryOf = (details: Readonly<Record<string, unknown>>) => {
 const detailsOf = (
   details: Readonly<Record<string, unknown>>,
   schema: RequirementsSchema,
-  ids: () => { account: string; routing: () => string },
+  ids: () => { account: AccountDetailId; routing: () => RoutingDetailId },
   now: string,
 ) => {
   const accountField = schema.fields.find((f) => f.path === "bank_details.account_number")
@@ -116,8 +117,8 @@ export const makeBankAccounts = (ports: ServicePorts) => ({
    */
   createForRecipient: (
     actor: Actor,
-    companyId: string,
-    recipientId: string,
+    companyId: CompanyId,
+    recipientId: RecipientId,
     body: unknown,
   ): Effect.Effect<BankAccount, Invalid | Forbidden | NotFound | ProviderFailure> =>
     Effect.gen(function* () {
@@ -183,7 +184,7 @@ export const makeBankAccounts = (ports: ServicePorts) => ({
       return yield* storeNewBankAccount(ports, actor.workspaceId, account, profile)
     }),
 
-  get: (actor: Actor, companyId: string, id: string): Effect.Effect<BankAccount, NotFound> =>
+  get: (actor: Actor, companyId: CompanyId, id: BankAccountId): Effect.Effect<BankAccount, NotFound> =>
     inTransaction(ports.storage, (tx) =>
       Effect.gen(function* () {
         const company = yield* findLiveCompany(tx, actor, companyId)
@@ -196,7 +197,7 @@ export const makeBankAccounts = (ports: ServicePorts) => ({
 
   list: (
     actor: Actor,
-    companyId: string,
+    companyId: CompanyId,
     query: PageQuery = {},
   ): Effect.Effect<Page<BankAccount>, Invalid | NotFound> =>
     Effect.gen(function* () {

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { Forbidden, type Invalid, messages, type NotFound } from "../errors.ts"
 import { type Company, CompanyCreate, CompanyUpdate, toCompany } from "../model/company.ts"
+import type { CompanyId } from "../model/ids.ts"
 import type { CompanyRecord, CompanyRole, Repositories } from "../ports/storage/index.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
 import { type Actor, requireWrite } from "./actor.ts"
@@ -9,7 +10,7 @@ import { type EnginePorts, nowIso } from "./ports.ts"
 import { companyNotFound, findCompany, findLiveCompany } from "./scope.ts"
 import { inTransaction, type Lifted } from "./transaction.ts"
 
-const hasActiveIntegration = (tx: Lifted<Repositories>, companyId: string) =>
+const hasActiveIntegration = (tx: Lifted<Repositories>, companyId: CompanyId) =>
   tx.entities.findActiveOfCompany(companyId).pipe(Effect.map((entity) => entity?.payment_integration_active === true))
 
 /** Options an embedder may pass when creating a company outside the API. */
@@ -45,10 +46,10 @@ export const makeCompanies = (ports: EnginePorts) => ({
     }),
 
   /** Fetches a company by id, also once deleted. */
-  get: (actor: Actor, id: string): Effect.Effect<Company, NotFound> =>
+  get: (actor: Actor, id: CompanyId): Effect.Effect<Company, NotFound> =>
     inTransaction(ports.storage, (tx) => findCompany(tx, actor, id)).pipe(Effect.map(toCompany)),
 
-  update: (actor: Actor, id: string, body: unknown): Effect.Effect<Company, Invalid | Forbidden | NotFound> =>
+  update: (actor: Actor, id: CompanyId, body: unknown): Effect.Effect<Company, Invalid | Forbidden | NotFound> =>
     Effect.gen(function* () {
       yield* requireWrite(actor)
       const input = yield* decodeBody(CompanyUpdate, body)
@@ -66,7 +67,7 @@ export const makeCompanies = (ports: EnginePorts) => ({
     }),
 
   /** Soft-deletes an API-created company; it leaves lists but can still be fetched by id. */
-  delete: (actor: Actor, id: string): Effect.Effect<Company, Forbidden | NotFound> =>
+  delete: (actor: Actor, id: CompanyId): Effect.Effect<Company, Forbidden | NotFound> =>
     Effect.gen(function* () {
       yield* requireWrite(actor)
       return yield* inTransaction(ports.storage, (tx) =>

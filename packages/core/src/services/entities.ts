@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { Forbidden, Invalid, messages, NotFound } from "../errors.ts"
 import { type Entity, EntityCreate, type EntityDeleted, EntityUpdate, toEntity } from "../model/entity.ts"
+import type { CompanyId, EntityId } from "../model/ids.ts"
 import type { EntityRecord, Repositories } from "../ports/storage/index.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
 import { type Actor, requireWrite } from "./actor.ts"
@@ -14,7 +15,7 @@ const countryIsBadRequest = { badRequestFields: ["country_alpha2"] }
 
 const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase()
 
-const findEntity = (tx: Lifted<Repositories>, companyId: string, id: string) =>
+const findEntity = (tx: Lifted<Repositories>, companyId: CompanyId, id: EntityId) =>
   tx.entities
     .findActive(companyId, id)
     .pipe(
@@ -30,7 +31,7 @@ const alreadyExists = (existing: EntityRecord, name: string) =>
 
 /** Use cases of entities: a company has at most one entity that is not deleted. */
 export const makeEntities = (ports: EnginePorts) => ({
-  create: (actor: Actor, companyId: string, body: unknown): Effect.Effect<Entity, Invalid | Forbidden | NotFound> =>
+  create: (actor: Actor, companyId: CompanyId, body: unknown): Effect.Effect<Entity, Invalid | Forbidden | NotFound> =>
     Effect.gen(function* () {
       yield* requireWrite(actor)
       const input = yield* decodeBody(EntityCreate, body, countryIsBadRequest)
@@ -57,15 +58,15 @@ export const makeEntities = (ports: EnginePorts) => ({
       )
     }),
 
-  get: (actor: Actor, companyId: string, id: string): Effect.Effect<Entity, NotFound> =>
+  get: (actor: Actor, companyId: CompanyId, id: EntityId): Effect.Effect<Entity, NotFound> =>
     inTransaction(ports.storage, (tx) =>
       findLiveCompany(tx, actor, companyId).pipe(Effect.flatMap((company) => findEntity(tx, company.id, id))),
     ).pipe(Effect.map(toEntity)),
 
   update: (
     actor: Actor,
-    companyId: string,
-    id: string,
+    companyId: CompanyId,
+    id: EntityId,
     body: unknown,
   ): Effect.Effect<Entity, Invalid | Forbidden | NotFound> =>
     Effect.gen(function* () {
@@ -86,7 +87,7 @@ export const makeEntities = (ports: EnginePorts) => ({
     }),
 
   /** Soft-deletes the entity, which frees the company to create another. */
-  delete: (actor: Actor, companyId: string, id: string): Effect.Effect<EntityDeleted, Forbidden | NotFound> =>
+  delete: (actor: Actor, companyId: CompanyId, id: EntityId): Effect.Effect<EntityDeleted, Forbidden | NotFound> =>
     Effect.gen(function* () {
       yield* requireWrite(actor)
       return yield* inTransaction(ports.storage, (tx) =>
@@ -103,7 +104,7 @@ export const makeEntities = (ports: EnginePorts) => ({
       )
     }),
 
-  list: (actor: Actor, companyId: string, query: PageQuery = {}): Effect.Effect<Page<Entity>, Invalid | NotFound> =>
+  list: (actor: Actor, companyId: CompanyId, query: PageQuery = {}): Effect.Effect<Page<Entity>, Invalid | NotFound> =>
     Effect.gen(function* () {
       const request = yield* parsePageRequest(query, pagePolicies.entities)
       const slice = yield* inTransaction(ports.storage, (tx) =>

@@ -7,6 +7,7 @@ import {
   type WebhookEventPayload,
   webhookEventSchemas,
 } from "../model/events.ts"
+import type { CompanyId, WorkspaceId } from "../model/ids.ts"
 import type { PaymentInstruction } from "../model/payment.ts"
 import type { EventRecord, Repositories } from "../ports/storage/index.ts"
 import type { EnginePorts } from "./ports.ts"
@@ -18,8 +19,8 @@ import type { Lifted } from "./transaction.ts"
  * cannot disagree with what is delivered.
  */
 export interface OutgoingEvent {
-  readonly workspaceId: string
-  readonly companyId: string
+  readonly workspaceId: WorkspaceId
+  readonly companyId: CompanyId
   /** The webhook body; encoded with its event's schema on the way to the outbox. */
   readonly payload: WebhookEventPayload
 }

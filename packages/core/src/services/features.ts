@@ -3,6 +3,7 @@ import { Conflict, type Forbidden, Invalid, messages, NotFound } from "../errors
 import { decideFeatureMove, featureMachine } from "../machines/feature-machine.ts"
 import { begin } from "../machines/stored-machine.ts"
 import { type Feature, FeatureEnable, FeatureStatusChange, featureMessages, toFeature } from "../model/feature.ts"
+import type { ApplicationId, CompanyId, EntityId } from "../model/ids.ts"
 import type { Repositories } from "../ports/storage/index.ts"
 import { type Actor, requireWrite } from "./actor.ts"
 import { decodeBody } from "./decode-body.ts"
@@ -22,7 +23,7 @@ const identifierIsBadRequest = { badRequestFields: ["feature_identifier"] }
 /** The multi-currency account is offered to US entities only (spec, Feature states). */
 const multiCurrencyCountry = "US"
 
-const findEntity = (tx: Lifted<Repositories>, companyId: string, entityId: string) =>
+const findEntity = (tx: Lifted<Repositories>, companyId: CompanyId, entityId: EntityId) =>
   tx.entities
     .findActive(companyId, entityId)
     .pipe(
@@ -35,7 +36,7 @@ const findEntity = (tx: Lifted<Repositories>, companyId: string, entityId: strin
  * The workspace's feature with that application id, while its company and entity are live:
  * an application of a deleted entity is gone like the entity.
  */
-const findApplication = (tx: Lifted<Repositories>, actor: Actor, applicationId: string) =>
+const findApplication = (tx: Lifted<Repositories>, actor: Actor, applicationId: ApplicationId) =>
   Effect.gen(function* () {
     const notFound = new NotFound({ field: "application_id", message: featureMessages.applicationNotFound })
     const feature = yield* tx.features.findByApplicationId(actor.workspaceId, applicationId)
@@ -59,7 +60,7 @@ export const makeFeatures = (ports: EnginePorts) => ({
    * @example
    * const features = await engine.features.list(actor, company.id, entity.id)
    */
-  list: (actor: Actor, companyId: string, entityId: string): Effect.Effect<ReadonlyArray<Feature>, NotFound> =>
+  list: (actor: Actor, companyId: CompanyId, entityId: EntityId): Effect.Effect<ReadonlyArray<Feature>, NotFound> =>
     inTransaction(ports.storage, (tx) =>
       Effect.gen(function* () {
         const company = yield* findLiveCompany(tx, actor, companyId)
@@ -79,8 +80,8 @@ export const makeFeatures = (ports: EnginePorts) => ({
    */
   enable: (
     actor: Actor,
-    companyId: string,
-    entityId: string,
+    companyId: CompanyId,
+    entityId: EntityId,
     body: unknown,
   ): Effect.Effect<FeatureEnabled, Invalid | Forbidden | NotFound> =>
     Effect.gen(function* () {
@@ -125,7 +126,7 @@ export const makeFeatures = (ports: EnginePorts) => ({
    */
   setStatus: (
     actor: Actor,
-    applicationId: string,
+    applicationId: ApplicationId,
     status: unknown,
   ): Effect.Effect<Feature, Invalid | Forbidden | NotFound | Conflict> =>
     Effect.gen(function* () {

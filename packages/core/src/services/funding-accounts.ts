@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { type Forbidden, Invalid, messages, NotFound, type ProviderFailure } from "../errors.ts"
 import { type BankAccount, FundingAccountLink } from "../model/bank-account.ts"
+import type { EntityId } from "../model/ids.ts"
 import type { BankAccountRecord, PaymentProfileRecord } from "../ports/storage/index.ts"
 import { type Actor, requireWrite } from "./actor.ts"
 import { decodeBody } from "./decode-body.ts"
@@ -18,7 +19,7 @@ export const makeFundingAccounts = (ports: ServicePorts) => ({
    */
   link: (
     actor: Actor,
-    entityId: string,
+    entityId: EntityId,
     body: unknown,
   ): Effect.Effect<BankAccount, Invalid | Forbidden | NotFound | ProviderFailure> =>
     Effect.gen(function* () {

@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { Conflict, Invalid, messages, NotFound } from "../errors.ts"
+import type { ApiKeyId, WorkspaceId } from "../model/ids.ts"
 import type { ApiKeyRecord, ApiKeyScope, Repositories } from "../ports/storage/index.ts"
 import { randomToken } from "../rules/random-token.ts"
 import type { Actor } from "./actor.ts"
@@ -33,8 +34,8 @@ export interface RotatedApiKey extends ApiKeyListing {
 
 /** What a bearer token claims: checked against the stored key on every use (through a cache). */
 export interface TokenClaims {
-  readonly workspaceId: string
-  readonly keyId: string
+  readonly workspaceId: WorkspaceId
+  readonly keyId: ApiKeyId
   readonly scope: ApiKeyScope
 }
 

@@ -3,6 +3,7 @@ import { type Forbidden, Invalid, NotFound, type ProviderFailure } from "../erro
 import { type PaymentEvent, paymentMachine } from "../machines/payment-machine.ts"
 import { begin, decide, type MachineAction } from "../machines/stored-machine.ts"
 import { type WebhookEventName, type WebhookEventNameOf, webhookEventCatalogue } from "../model/events.ts"
+import type { CompanyId, PaymentId, WorkspaceId } from "../model/ids.ts"
 import { PaymentFields, type PaymentInstruction, PaymentListQuery, toPayment } from "../model/payment.ts"
 import type {
   CompanyRecord,
@@ -177,7 +178,7 @@ export const makePayments = (ports: ServicePorts) => {
      */
     create: (
       actor: Actor,
-      companyId: string,
+      companyId: CompanyId,
       body: unknown,
     ): Effect.Effect<PaymentCreated, Invalid | Forbidden | NotFound> =>
       Effect.gen(function* () {
@@ -211,7 +212,7 @@ export const makePayments = (ports: ServicePorts) => {
         )
       }),
 
-    get: (actor: Actor, companyId: string, id: string): Effect.Effect<PaymentInstruction, NotFound> =>
+    get: (actor: Actor, companyId: CompanyId, id: PaymentId): Effect.Effect<PaymentInstruction, NotFound> =>
       inTransaction(ports.storage, (tx) =>
         Effect.gen(function* () {
           const company = yield* findLiveCompany(tx, actor, companyId)
@@ -224,7 +225,7 @@ export const makePayments = (ports: ServicePorts) => {
     /** Payments of the company, oldest first, filtered by `status` and `payment_batch_id`. */
     list: (
       actor: Actor,
-      companyId: string,
+      companyId: CompanyId,
       query: PageQuery & { readonly status?: unknown; readonly payment_batch_id?: unknown } = {},
     ) =>
       Effect.gen(function* () {
@@ -246,8 +247,8 @@ export const makePayments = (ports: ServicePorts) => {
     /** Cancels a pending payment; any other status is `invalid`, naming it. */
     cancel: (
       actor: Actor,
-      companyId: string,
-      id: string,
+      companyId: CompanyId,
+      id: PaymentId,
     ): Effect.Effect<PaymentInstruction, Invalid | Forbidden | NotFound> =>
       Effect.gen(function* () {
         yield* requireWrite(actor)
@@ -280,7 +281,10 @@ export const makePayments = (ports: ServicePorts) => {
      * crash at any point: a payment already past processing is left alone, and the provider
      * answers a repeated id with its first outcome.
      */
-    execute: (paymentId: string, workspaceId: string): Effect.Effect<PaymentStatusValue | "missing", ProviderFailure> =>
+    execute: (
+      paymentId: PaymentId,
+      workspaceId: WorkspaceId,
+    ): Effect.Effect<PaymentStatusValue | "missing", ProviderFailure> =>
       Effect.gen(function* () {
         const companyOf = (row: PaymentRecord) => ({ id: row.company_id, workspace_id: workspaceId })
         const claimed = yield* inTransaction(ports.storage, (tx) =>

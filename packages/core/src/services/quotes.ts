@@ -1,5 +1,6 @@
 import { Effect, Either } from "effect"
 import { type Forbidden, Invalid, type NotFound, ProviderFailure } from "../errors.ts"
+import type { CompanyId } from "../model/ids.ts"
 import { type FeeStrategy, type Quote, QuoteFields, toQuote } from "../model/quote.ts"
 import { type Decimal, decimal, formatDecimal, parseDecimal } from "../money/decimal.ts"
 import type { PaymentProfileRecord, QuoteRecord } from "../ports/storage/index.ts"
@@ -21,7 +22,7 @@ const invalid = (field: string, message: string) => Effect.fail(Invalid.rule(fie
 
 /** What a quote is priced from, once its profiles and amount are checked. */
 interface QuoteRequest {
-  readonly companyId: string
+  readonly companyId: CompanyId
   readonly from: PaymentProfileRecord
   readonly to: PaymentProfileRecord
   readonly amount: Decimal
@@ -77,7 +78,7 @@ export const makeQuotes = (ports: ServicePorts) => {
      */
     create: (
       actor: Actor,
-      companyId: string,
+      companyId: CompanyId,
       body: unknown,
     ): Effect.Effect<Quote, Invalid | Forbidden | NotFound | ProviderFailure> =>
       Effect.gen(function* () {

@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { type Forbidden, type Invalid, messages, NotFound } from "../errors.ts"
+import type { CompanyId, RecipientId } from "../model/ids.ts"
 import { type Recipient, RecipientCreate, toRecipient } from "../model/recipient.ts"
 import type { RecipientRecord, Repositories } from "../ports/storage/index.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
@@ -21,7 +22,7 @@ const withBankAccounts = (tx: Lifted<Repositories>, rows: ReadonlyArray<Recipien
     return rows.map((row) => toRecipient(row, withDetails))
   })
 
-const findRecipient = (tx: Lifted<Repositories>, companyId: string, id: string) =>
+const findRecipient = (tx: Lifted<Repositories>, companyId: CompanyId, id: RecipientId) =>
   tx.recipients
     .findActive(companyId, id)
     .pipe(
@@ -32,7 +33,11 @@ const findRecipient = (tx: Lifted<Repositories>, companyId: string, id: string) 
 
 /** Use cases of recipients. A deleted recipient is gone: it cannot be fetched nor listed. */
 export const makeRecipients = (ports: EnginePorts) => ({
-  create: (actor: Actor, companyId: string, body: unknown): Effect.Effect<Recipient, Invalid | Forbidden | NotFound> =>
+  create: (
+    actor: Actor,
+    companyId: CompanyId,
+    body: unknown,
+  ): Effect.Effect<Recipient, Invalid | Forbidden | NotFound> =>
     Effect.gen(function* () {
       yield* requireWrite(actor)
       const input = yield* decodeBody(RecipientCreate, body)
@@ -55,7 +60,7 @@ export const makeRecipients = (ports: EnginePorts) => ({
       )
     }),
 
-  get: (actor: Actor, companyId: string, id: string): Effect.Effect<Recipient, NotFound> =>
+  get: (actor: Actor, companyId: CompanyId, id: RecipientId): Effect.Effect<Recipient, NotFound> =>
     inTransaction(ports.storage, (tx) =>
       findLiveCompany(tx, actor, companyId).pipe(
         Effect.flatMap((company) => findRecipient(tx, company.id, id)),
@@ -64,7 +69,7 @@ export const makeRecipients = (ports: EnginePorts) => ({
       ),
     ),
 
-  delete: (actor: Actor, companyId: string, id: string): Effect.Effect<void, Forbidden | NotFound> =>
+  delete: (actor: Actor, companyId: CompanyId, id: RecipientId): Effect.Effect<void, Forbidden | NotFound> =>
     Effect.gen(function* () {
       yield* requireWrite(actor)
       yield* inTransaction(ports.storage, (tx) =>
@@ -77,7 +82,11 @@ export const makeRecipients = (ports: EnginePorts) => ({
       )
     }),
 
-  list: (actor: Actor, companyId: string, query: PageQuery = {}): Effect.Effect<Page<Recipient>, Invalid | NotFound> =>
+  list: (
+    actor: Actor,
+    companyId: CompanyId,
+    query: PageQuery = {},
+  ): Effect.Effect<Page<Recipient>, Invalid | NotFound> =>
     Effect.gen(function* () {
       const request = yield* parsePageRequest(query, pagePolicies.recipients)
       return yield* inTransaction(ports.storage, (tx) =>

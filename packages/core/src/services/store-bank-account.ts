@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { type BankAccount, toBankAccount, toPaymentProfile } from "../model/bank-account.ts"
+import type { WorkspaceId } from "../model/ids.ts"
 import type { BankAccountRecord, PaymentProfileRecord } from "../ports/storage/index.ts"
 import { appendEvents, bankAccountEventPayload, paymentProfileEventPayload } from "./events.ts"
 import type { ServicePorts } from "./ports.ts"
@@ -11,7 +12,7 @@ import { inTransaction } from "./transaction.ts"
  */
 export const storeNewBankAccount = (
   ports: ServicePorts,
-  workspaceId: string,
+  workspaceId: WorkspaceId,
   account: BankAccountRecord,
   profile: PaymentProfileRecord,
 ): Effect.Effect<BankAccount> => {

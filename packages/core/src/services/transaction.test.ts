@@ -1,6 +1,7 @@
 import { Cause, Effect, Exit } from "effect"
 import { describe, expect, it } from "vitest"
 import { NotFound } from "../errors.ts"
+import { CompanyId, WorkspaceId } from "../model/ids.ts"
 import type { Repositories, Storage } from "../ports/storage/index.ts"
 import { inTransaction } from "./transaction.ts"
 
@@ -87,7 +88,9 @@ describe("inTransaction", () => {
 
   it("turns a repository's rejection into a defect, after rolling back", async () => {
     const { storage, outcomes } = fakeStorage()
-    const exit = await Effect.runPromiseExit(inTransaction(storage, (tx) => tx.companies.find("ws_1", "cmp_1")))
+    const exit = await Effect.runPromiseExit(
+      inTransaction(storage, (tx) => tx.companies.find(WorkspaceId.make("ws_1"), CompanyId.make("cmp_1"))),
+    )
     expect(Exit.isFailure(exit) && Cause.isDie(exit.cause)).toBe(true)
     expect(Exit.isFailure(exit) && Cause.squash(exit.cause)).toEqual(new Error("connection lost"))
     expect(outcomes).toEqual(["rollback"])

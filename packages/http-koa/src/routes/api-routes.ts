@@ -1,7 +1,10 @@
+import { bankAccountRoutes } from "./bank-accounts.ts"
 import { companyRoutes } from "./companies.ts"
 import { entityRoutes } from "./entities.ts"
 import { featureRoutes } from "./features.ts"
-import { moneyRoutes } from "./money-routes.ts"
+import { paymentMethodRoutes } from "./payment-methods.ts"
+import { paymentRoutes } from "./payments.ts"
+import { quoteRoutes } from "./quotes.ts"
 import { recipientRoutes } from "./recipients.ts"
 import type { RouteSpec } from "./route-table.ts"
 import { sessionRoutes } from "./sessions.ts"
@@ -21,5 +24,8 @@ export const apiRoutes: ReadonlyArray<RouteSpec> = [
   ...entityRoutes,
   ...featureRoutes,
   ...recipientRoutes,
-  ...moneyRoutes,
+  ...paymentMethodRoutes,
+  ...bankAccountRoutes,
+  ...quoteRoutes,
+  ...paymentRoutes,
 ]

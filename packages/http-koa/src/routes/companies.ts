@@ -1,4 +1,4 @@
-import { Company, CompanyCreate, CompanyUpdate, pagePolicies } from "@payments-engine/core"
+import { Company, CompanyCreate, CompanyId, CompanyUpdate, pagePolicies } from "@payments-engine/core"
 import type { RouteSpec } from "./route-table.ts"
 
 const tag = "Companies"
@@ -47,7 +47,7 @@ export const companyRoutes: ReadonlyArray<RouteSpec> = [
     response: { kind: "data", schema: Company },
     status: 200,
     errors: [401, 404],
-    handle: ({ engine, actor, param }) => engine.companies.get(actor, param("id")),
+    handle: ({ engine, actor, pathId }) => engine.companies.get(actor, pathId("id", CompanyId)),
   },
   {
     method: "PATCH",
@@ -60,7 +60,7 @@ export const companyRoutes: ReadonlyArray<RouteSpec> = [
     response: { kind: "data", schema: Company },
     status: 200,
     errors: [400, 401, 403, 404, 409, 413, 415, 422],
-    handle: ({ engine, actor, param, body }) => engine.companies.update(actor, param("id"), body),
+    handle: ({ engine, actor, pathId, body }) => engine.companies.update(actor, pathId("id", CompanyId), body),
   },
   {
     method: "DELETE",
@@ -72,6 +72,6 @@ export const companyRoutes: ReadonlyArray<RouteSpec> = [
     response: { kind: "data", schema: Company },
     status: 200,
     errors: [401, 403, 404],
-    handle: ({ engine, actor, param }) => engine.companies.delete(actor, param("id")),
+    handle: ({ engine, actor, pathId }) => engine.companies.delete(actor, pathId("id", CompanyId)),
   },
 ]

@@ -1,4 +1,12 @@
-import { Entity, EntityCreate, EntityDeleted, EntityUpdate, pagePolicies } from "@payments-engine/core"
+import {
+  CompanyId,
+  Entity,
+  EntityCreate,
+  EntityDeleted,
+  EntityId,
+  EntityUpdate,
+  pagePolicies,
+} from "@payments-engine/core"
 import { Schema } from "effect"
 import type { RouteSpec } from "./route-table.ts"
 
@@ -23,7 +31,7 @@ export const entityRoutes: ReadonlyArray<RouteSpec> = [
     response: { kind: "page", schema: Entity },
     status: 200,
     errors: [400, 401, 404],
-    handle: ({ engine, actor, param, query }) => engine.entities.list(actor, param("cid"), query),
+    handle: ({ engine, actor, pathId, query }) => engine.entities.list(actor, pathId("cid", CompanyId), query),
   },
   {
     method: "POST",
@@ -36,7 +44,7 @@ export const entityRoutes: ReadonlyArray<RouteSpec> = [
     response: { kind: "data", schema: Entity },
     status: 201,
     errors: [400, 401, 403, 404, 409, 413, 415, 422],
-    handle: ({ engine, actor, param, body }) => engine.entities.create(actor, param("cid"), body),
+    handle: ({ engine, actor, pathId, body }) => engine.entities.create(actor, pathId("cid", CompanyId), body),
   },
   {
     method: "GET",
@@ -48,7 +56,7 @@ export const entityRoutes: ReadonlyArray<RouteSpec> = [
     response: { kind: "data", schema: Entity },
     status: 200,
     errors: [401, 404],
-    handle: ({ engine, actor, param }) => engine.entities.get(actor, param("cid"), param("id")),
+    handle: ({ engine, actor, pathId }) => engine.entities.get(actor, pathId("cid", CompanyId), pathId("id", EntityId)),
   },
   {
     method: "PATCH",
@@ -61,7 +69,8 @@ export const entityRoutes: ReadonlyArray<RouteSpec> = [
     response: { kind: "data", schema: Entity },
     status: 200,
     errors: [400, 401, 403, 404, 409, 413, 415, 422],
-    handle: ({ engine, actor, param, body }) => engine.entities.update(actor, param("cid"), param("id"), body),
+    handle: ({ engine, actor, pathId, body }) =>
+      engine.entities.update(actor, pathId("cid", CompanyId), pathId("id", EntityId), body),
   },
   {
     method: "DELETE",
@@ -73,6 +82,7 @@ export const entityRoutes: ReadonlyArray<RouteSpec> = [
     response: { kind: "data", schema: EntityDeleted, echo: { message: Schema.String } },
     status: 200,
     errors: [401, 403, 404],
-    handle: ({ engine, actor, param }) => engine.entities.delete(actor, param("cid"), param("id")),
+    handle: ({ engine, actor, pathId }) =>
+      engine.entities.delete(actor, pathId("cid", CompanyId), pathId("id", EntityId)),
   },
 ]

@@ -1,4 +1,4 @@
-import { Feature, FeatureEnable } from "@payments-engine/core"
+import { CompanyId, EntityId, Feature, FeatureEnable } from "@payments-engine/core"
 import { Schema } from "effect"
 import type { RouteSpec } from "./route-table.ts"
 
@@ -23,7 +23,8 @@ export const featureRoutes: ReadonlyArray<RouteSpec> = [
     response: { kind: "data", schema: Schema.Array(Feature) },
     status: 200,
     errors: [401, 404],
-    handle: ({ engine, actor, param }) => engine.features.list(actor, param("cid"), param("eid")),
+    handle: ({ engine, actor, pathId }) =>
+      engine.features.list(actor, pathId("cid", CompanyId), pathId("eid", EntityId)),
   },
   {
     method: "POST",
@@ -38,8 +39,13 @@ export const featureRoutes: ReadonlyArray<RouteSpec> = [
     response: { kind: "created-or-existing", schema: Feature },
     status: 201,
     errors: [400, 401, 403, 404, 409, 413, 415, 422],
-    handle: async ({ engine, actor, param, body }) => {
-      const { feature, created } = await engine.features.enable(actor, param("cid"), param("eid"), body)
+    handle: async ({ engine, actor, pathId, body }) => {
+      const { feature, created } = await engine.features.enable(
+        actor,
+        pathId("cid", CompanyId),
+        pathId("eid", EntityId),
+        body,
+      )
       return { value: feature, created }
     },
   },

@@ -1,4 +1,4 @@
-import { pagePolicies, Recipient, RecipientCreate } from "@payments-engine/core"
+import { CompanyId, pagePolicies, Recipient, RecipientCreate, RecipientId } from "@payments-engine/core"
 import type { RouteSpec } from "./route-table.ts"
 
 const tag = "Recipients"
@@ -21,7 +21,7 @@ export const recipientRoutes: ReadonlyArray<RouteSpec> = [
     response: { kind: "page", schema: Recipient },
     status: 200,
     errors: [400, 401, 404],
-    handle: ({ engine, actor, param, query }) => engine.recipients.list(actor, param("cid"), query),
+    handle: ({ engine, actor, pathId, query }) => engine.recipients.list(actor, pathId("cid", CompanyId), query),
   },
   {
     method: "POST",
@@ -34,7 +34,7 @@ export const recipientRoutes: ReadonlyArray<RouteSpec> = [
     response: { kind: "data", schema: Recipient },
     status: 201,
     errors: [400, 401, 403, 404, 409, 413, 415, 422],
-    handle: ({ engine, actor, param, body }) => engine.recipients.create(actor, param("cid"), body),
+    handle: ({ engine, actor, pathId, body }) => engine.recipients.create(actor, pathId("cid", CompanyId), body),
   },
   {
     method: "GET",
@@ -46,7 +46,8 @@ export const recipientRoutes: ReadonlyArray<RouteSpec> = [
     response: { kind: "data", schema: Recipient },
     status: 200,
     errors: [401, 404],
-    handle: ({ engine, actor, param }) => engine.recipients.get(actor, param("cid"), param("id")),
+    handle: ({ engine, actor, pathId }) =>
+      engine.recipients.get(actor, pathId("cid", CompanyId), pathId("id", RecipientId)),
   },
   {
     method: "DELETE",
@@ -58,6 +59,7 @@ export const recipientRoutes: ReadonlyArray<RouteSpec> = [
     response: { kind: "empty" },
     status: 204,
     errors: [401, 403, 404],
-    handle: ({ engine, actor, param }) => engine.recipients.delete(actor, param("cid"), param("id")),
+    handle: ({ engine, actor, pathId }) =>
+      engine.recipients.delete(actor, pathId("cid", CompanyId), pathId("id", RecipientId)),
   },
 ]

@@ -84,6 +84,7 @@ const handler =
       engine: dependencies.engine,
       tokens: dependencies.tokens,
       param: (name) => params[name] ?? "",
+      pathId: (name, kind) => kind.make(params[name] ?? ""),
       query: ctx.query,
       body: ctx.state.body,
       openApi: dependencies.openApi,

@@ -1,4 +1,4 @@
-import type { Actor, Engine, PagePolicy } from "@payments-engine/core"
+import type { Actor, Engine, IdSchema, PagePolicy } from "@payments-engine/core"
 import type { Schema } from "effect"
 import type { BearerTokens } from "../bearer-tokens.ts"
 
@@ -11,6 +11,12 @@ export interface PublicRouteCall {
   readonly tokens: BearerTokens
   /** A path parameter by the name it has in the route's path (`{cid}` is `param("cid")`), as sent. */
   readonly param: (name: string) => string
+  /**
+   * A path parameter that names a resource, branded as an id of `kind` (`pathId("cid", CompanyId)`):
+   * where ids from a path enter the engine. Nothing is checked: an id of no such resource is the
+   * engine's not found.
+   */
+  readonly pathId: <S extends IdSchema>(name: string, kind: S) => S["Type"]
   /** The raw query: strings, or arrays of strings for repeated parameters. */
   readonly query: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
   /** The parsed JSON body (`{}` when empty), for routes with a `request` schema. */
@@ -100,7 +106,7 @@ export interface PublicRoute extends RouteBase {
  * const row: RouteSpec = {
  *   method: "GET", path: "/api/v1/companies/{id}", operationId: "getCompany", summary: "Fetch a company",
  *   tag: "Companies", auth: "bearer", response: { kind: "data", schema: Company }, status: 200,
- *   errors: [401, 404], handle: ({ engine, actor, param }) => engine.companies.get(actor, param("id")),
+ *   errors: [401, 404], handle: ({ engine, actor, pathId }) => engine.companies.get(actor, pathId("id", CompanyId)),
  * }
  */
 export type RouteSpec = AuthenticatedRoute | PublicRoute

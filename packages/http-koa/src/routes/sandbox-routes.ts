@@ -1,6 +1,8 @@
 import {
+  ApplicationId,
   BankAccount,
   type Engine,
+  EntityId,
   Feature,
   FeatureStatusChange,
   Forbidden,
@@ -79,7 +81,7 @@ export const sandboxRoutes = (controls: SandboxControls): ReadonlyArray<RouteSpe
     response: { kind: "data", schema: BankAccount },
     status: 201,
     errors: [401, 403, 404, 422, 500],
-    handle: ({ engine, actor, param, body }) => engine.fundingAccounts.link(actor, param("eid"), body),
+    handle: ({ engine, actor, pathId, body }) => engine.fundingAccounts.link(actor, pathId("eid", EntityId), body),
   },
   {
     method: "POST",
@@ -93,8 +95,8 @@ export const sandboxRoutes = (controls: SandboxControls): ReadonlyArray<RouteSpe
     response: { kind: "data", schema: Feature },
     status: 200,
     errors: [400, 401, 403, 404, 409, 422],
-    handle: ({ engine, actor, param, body }) =>
-      engine.features.setStatus(actor, param("application_id"), statusOf(body)),
+    handle: ({ engine, actor, pathId, body }) =>
+      engine.features.setStatus(actor, pathId("application_id", ApplicationId), statusOf(body)),
   },
   {
     method: "POST",

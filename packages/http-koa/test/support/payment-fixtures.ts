@@ -1,5 +1,5 @@
 import { sandboxExamples } from "@payments-engine/adapters"
-import { readPath, type Storage } from "@payments-engine/core"
+import { BankAccountId, CompanyId, PaymentProfileId, readPath, type Storage } from "@payments-engine/core"
 import { Either, Schema } from "effect"
 import { expect } from "vitest"
 import { PageLinks, PageMeta } from "../../src/openapi/openapi-schemas.ts"
@@ -220,12 +220,14 @@ export const insertUnconnectedDebitProfile = async (
   fundingProfileId: string,
 ): Promise<string> =>
   storage.transaction(async (tx) => {
-    const profile = await tx.paymentProfiles.find(companyId, fundingProfileId)
-    const account = profile && (await tx.bankAccounts.find(companyId, profile.bank_account_id))
+    const company = CompanyId.make(companyId)
+    const profile = await tx.paymentProfiles.find(company, PaymentProfileId.make(fundingProfileId))
+    const account = profile && (await tx.bankAccounts.find(company, profile.bank_account_id))
     if (profile === undefined || account === undefined) throw new Error(`no funding profile ${fundingProfileId}`)
     const suffix = Date.now().toString(36)
-    await tx.bankAccounts.insert({ ...account, id: `ba_unconnected_${suffix}`, provider_connection_id: null })
-    const id = `pp_unconnected_${suffix}`
-    await tx.paymentProfiles.insert({ ...profile, id, bank_account_id: `ba_unconnected_${suffix}` })
+    const accountId = BankAccountId.make(`ba_unconnected_${suffix}`)
+    await tx.bankAccounts.insert({ ...account, id: accountId, provider_connection_id: null })
+    const id = PaymentProfileId.make(`pp_unconnected_${suffix}`)
+    await tx.paymentProfiles.insert({ ...profile, id, bank_account_id: accountId })
     return id
   })

@@ -8,7 +8,7 @@ import {
   scryptHasher,
   TestClock,
 } from "@payments-engine/adapters"
-import type { Engine, FeeSchedule, Storage } from "@payments-engine/core"
+import { CompanyId, type Engine, EntityId, type FeeSchedule, type Storage } from "@payments-engine/core"
 import { createApp, type RateLimitOptions } from "../../src/app.ts"
 import { bearerTokens } from "../../src/bearer-tokens.ts"
 import { createLogger } from "../../src/logger.ts"
@@ -212,7 +212,9 @@ export const startTestService = async (options: TestServiceOptions): Promise<Tes
  * it to ACTIVE (`features.test.ts` does that over HTTP).
  */
 export const activateIntegration = async (storage: Storage, companyId: string, entityId: string): Promise<void> => {
-  const marked = await storage.transaction((tx) => tx.entities.markIntegrationActive(companyId, entityId))
+  const marked = await storage.transaction((tx) =>
+    tx.entities.markIntegrationActive(CompanyId.make(companyId), EntityId.make(entityId)),
+  )
   if (!marked) throw new Error(`no entity ${entityId}`)
 }
 

@@ -1,7 +1,9 @@
 import type {
   BankAccountRecord,
   BankAccountRepository,
+  CompanyId,
   OwnerType,
+  PaymentProfileId,
   PaymentProfileRecord,
   PaymentProfileRepository,
   ProfileInUse,
@@ -70,7 +72,7 @@ const findProfile = scopedFind("payment_profiles", "company_id", paymentProfileC
 
 /** The profiles of one payment, which every payment answer shows: compiled once (see preparedQuery). */
 const findProfilePair = preparedQuery(
-  (db: Db, p: { readonly companyId: string; readonly first: string; readonly second: string }) =>
+  (db: Db, p: { readonly companyId: CompanyId; readonly first: PaymentProfileId; readonly second: PaymentProfileId }) =>
     db
       .selectFrom("payment_profiles")
       .select(paymentProfileColumns)
@@ -81,7 +83,7 @@ const findProfilePair = preparedQuery(
 
 /** The read of quotes and payments on their hot path, compiled once (see preparedQuery). */
 const findProfilePairInUse = preparedQuery(
-  (db: Db, p: { readonly companyId: string; readonly first: string; readonly second: string }) =>
+  (db: Db, p: { readonly companyId: CompanyId; readonly first: PaymentProfileId; readonly second: PaymentProfileId }) =>
     db
       .selectFrom("payment_profiles as p")
       .innerJoin("bank_accounts as b", "b.id", "p.bank_account_id")

@@ -1,4 +1,4 @@
-import type { FeatureRecord, FeatureRepository, FeatureStatusValue } from "@payments-engine/core"
+import type { EntityId, FeatureRecord, FeatureRepository, FeatureStatusValue } from "@payments-engine/core"
 import type { Kysely, Selectable } from "kysely"
 import type { FeaturesTable, StorageTables } from "../storage-tables.ts"
 import { insertOrRead } from "./insert-or-read.ts"
@@ -20,7 +20,7 @@ const toFeature = (row: Selectable<FeaturesTable>): FeatureRecord => ({
  * const features = await db.transaction().execute((trx) => kyselyFeatureRepository(trx).listByEntity(entityId))
  */
 export const kyselyFeatureRepository = (db: Db): FeatureRepository => {
-  const findOfEntity = async (entityId: string, identifier: string) => {
+  const findOfEntity = async (entityId: EntityId, identifier: string) => {
     const row = await db
       .selectFrom("features")
       .selectAll()

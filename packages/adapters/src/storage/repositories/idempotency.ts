@@ -1,4 +1,4 @@
-import type { IdempotencyRecord, IdempotencyRepository } from "@payments-engine/core"
+import type { IdempotencyRecord, IdempotencyRepository, WorkspaceId } from "@payments-engine/core"
 import type { Kysely, Selectable } from "kysely"
 import type { IdempotencyRecordsTable, StorageTables } from "../storage-tables.ts"
 import { insertOrRead } from "./insert-or-read.ts"
@@ -16,7 +16,11 @@ const toIdempotency = (row: Selectable<IdempotencyRecordsTable>): IdempotencyRec
   locked_until: row.locked_until,
 })
 
-const findIdempotency = async (db: Db, workspaceId: string, key: string): Promise<IdempotencyRecord | undefined> => {
+const findIdempotency = async (
+  db: Db,
+  workspaceId: WorkspaceId,
+  key: string,
+): Promise<IdempotencyRecord | undefined> => {
   const row = await db
     .selectFrom("idempotency_records")
     .selectAll()

@@ -1,4 +1,4 @@
-import type { PaymentRecord, PaymentRepository, PaymentStatusValue } from "@payments-engine/core"
+import type { CompanyId, PaymentRecord, PaymentRepository, PaymentStatusValue } from "@payments-engine/core"
 import type { Kysely, Selectable } from "kysely"
 import { preparedQuery } from "../prepared-query.ts"
 import type { PaymentsTable, StorageTables } from "../storage-tables.ts"
@@ -25,7 +25,7 @@ const insertPaymentIfNew = preparedQuery((db: Db, row: PaymentRecord) =>
     .returning("id"),
 )
 
-const findPaymentByKey = preparedQuery((db: Db, p: { readonly companyId: string; readonly key: string }) =>
+const findPaymentByKey = preparedQuery((db: Db, p: { readonly companyId: CompanyId; readonly key: string }) =>
   db
     .selectFrom("payments")
     .select(paymentColumns)

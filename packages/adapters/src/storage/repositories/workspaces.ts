@@ -1,4 +1,5 @@
 import type {
+  ApiKeyId,
   ApiKeyRecord,
   ApiKeyRepository,
   ApiKeyScope,
@@ -55,7 +56,7 @@ const toApiKey = (row: Selectable<ApiKeysTable>): ApiKeyRecord => ({
   previous_secret_expires_at: row.previous_secret_expires_at,
 })
 
-const findApiKeyById = async (db: Db, id: string): Promise<ApiKeyRecord | undefined> => {
+const findApiKeyById = async (db: Db, id: ApiKeyId): Promise<ApiKeyRecord | undefined> => {
   const row = await db.selectFrom("api_keys").selectAll().where("id", "=", id).executeTakeFirst()
   return row === undefined ? undefined : toApiKey(row)
 }

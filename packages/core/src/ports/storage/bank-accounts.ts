@@ -8,12 +8,12 @@ import type {
   StoredPaymentProfile,
   UsageType,
 } from "../../model/bank-account.ts"
+import type { BankAccountId, CompanyId, EntityId, PaymentProfileId, RecipientId } from "../../model/ids.ts"
 import type { Slice, Window } from "./index.ts"
 
 /**
- * Repositories of money movement: bank accounts and their payment profiles, quotes, payments,
- * the job queue and the event outbox. Part of {@link Repositories}; same conventions (ISO
- * timestamps as text, lists in id order, outcomes of conditional writes read from the write).
+ * Repositories of bank accounts and their payment profiles. Part of {@link Repositories}; same
+ * conventions (ISO timestamps as text, lists in id order).
  */
 
 export type { OwnerType, ProfileStatus, UsageType }
@@ -34,11 +34,14 @@ export type BankAccountRecord = typeof StoredBankAccount.Type
 
 export interface BankAccountRepository {
   insert(row: BankAccountRecord): Promise<void>
-  find(companyId: string, id: string): Promise<BankAccountRecord | undefined>
+  find(companyId: CompanyId, id: BankAccountId): Promise<BankAccountRecord | undefined>
   /** Accounts of the company, recipients' and entities' alike. */
-  listByCompany(companyId: string, window: Window): Promise<Slice<BankAccountRecord>>
+  listByCompany(companyId: CompanyId, window: Window): Promise<Slice<BankAccountRecord>>
   /** Accounts of these owners, in id order (to embed in recipients). */
-  listByOwners(ownerType: OwnerType, ownerIds: ReadonlyArray<string>): Promise<ReadonlyArray<BankAccountRecord>>
+  listByOwners(
+    ownerType: OwnerType,
+    ownerIds: ReadonlyArray<EntityId | RecipientId>,
+  ): Promise<ReadonlyArray<BankAccountRecord>>
 }
 
 /** A stored payment profile: the model's `StoredPaymentProfile` Schema. */
@@ -48,12 +51,9 @@ export type PaymentProfileRecord = typeof StoredPaymentProfile.Type
  * A payment profile with what a quote or a payment checks before using it: the owner and
  * provider links of its bank account, and whether that owner is live.
  */
-export interface ProfileInUse {
+export interface ProfileInUse
+  extends Pick<BankAccountRecord, "owner_type" | "owner_id" | "provider_connection_id" | "provider_beneficiary_id"> {
   readonly profile: PaymentProfileRecord
-  readonly owner_type: OwnerType
-  readonly owner_id: string
-  readonly provider_connection_id: string | null
-  readonly provider_beneficiary_id: string | null
   /** The account's owner, entity or recipient, exists in the profile's company and is not deleted. */
   readonly owner_live: boolean
   /** The owning entity's `payment_integration_active`; false for a recipient's account. */
@@ -62,18 +62,18 @@ export interface ProfileInUse {
 
 export interface PaymentProfileRepository {
   insert(row: PaymentProfileRecord): Promise<void>
-  find(companyId: string, id: string): Promise<PaymentProfileRecord | undefined>
+  find(companyId: CompanyId, id: PaymentProfileId): Promise<PaymentProfileRecord | undefined>
   /**
    * The company's profiles among `ids`, in id order, in one read (a list of payments shows the
    * profiles of all of them). Ids of other companies, or of no profile, are left out.
    */
-  findMany(companyId: string, ids: ReadonlyArray<string>): Promise<ReadonlyArray<PaymentProfileRecord>>
+  findMany(companyId: CompanyId, ids: ReadonlyArray<PaymentProfileId>): Promise<ReadonlyArray<PaymentProfileRecord>>
   /**
    * The company's profiles among `ids`, each with its account's owner and links, in one read
    * (quotes and payments call it on their hot path). Ids of other companies, or of no profile,
    * are left out; the order is free.
    */
-  findInUse(companyId: string, ids: ReadonlyArray<string>): Promise<ReadonlyArray<ProfileInUse>>
+  findInUse(companyId: CompanyId, ids: ReadonlyArray<PaymentProfileId>): Promise<ReadonlyArray<ProfileInUse>>
   /** Profiles of these bank accounts, in id order. */
-  listByBankAccounts(bankAccountIds: ReadonlyArray<string>): Promise<ReadonlyArray<PaymentProfileRecord>>
+  listByBankAccounts(bankAccountIds: ReadonlyArray<BankAccountId>): Promise<ReadonlyArray<PaymentProfileRecord>>
 }

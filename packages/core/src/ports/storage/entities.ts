@@ -1,4 +1,5 @@
 import type { StoredEntity } from "../../model/entity.ts"
+import type { CompanyId, EntityId } from "../../model/ids.ts"
 import type { Slice, Window } from "./index.ts"
 
 /**
@@ -14,11 +15,11 @@ export interface EntityRepository {
    */
   insertIfNoneActive(row: EntityRecord): Promise<boolean>
   /** The entity of that company if it is not deleted. */
-  findActive(companyId: string, id: string): Promise<EntityRecord | undefined>
+  findActive(companyId: CompanyId, id: EntityId): Promise<EntityRecord | undefined>
   /** The entity with that id if it is not deleted, whatever its company (check the company's workspace). */
-  findActiveById(id: string): Promise<EntityRecord | undefined>
+  findActiveById(id: EntityId): Promise<EntityRecord | undefined>
   /** The company's entity that is not deleted, if any. */
-  findActiveOfCompany(companyId: string): Promise<EntityRecord | undefined>
+  findActiveOfCompany(companyId: CompanyId): Promise<EntityRecord | undefined>
   /**
    * Writes every field of the row with that id except `payment_integration_active`, which only
    * {@link EntityRepository.markIntegrationActive} sets: an update built from a read made before
@@ -32,6 +33,6 @@ export interface EntityRepository {
    * @example
    * await tx.entities.markIntegrationActive(feature.company_id, feature.entity_id)
    */
-  markIntegrationActive(companyId: string, id: string): Promise<boolean>
-  listActive(companyId: string, window: Window): Promise<Slice<EntityRecord>>
+  markIntegrationActive(companyId: CompanyId, id: EntityId): Promise<boolean>
+  listActive(companyId: CompanyId, window: Window): Promise<Slice<EntityRecord>>
 }

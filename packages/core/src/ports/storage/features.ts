@@ -1,21 +1,11 @@
-import type { FeatureStatusSchema } from "../../model/feature.ts"
+import type { FeatureStatusSchema, StoredFeature } from "../../model/feature.ts"
+import type { ApplicationId, EntityId, WorkspaceId } from "../../model/ids.ts"
 
 /** A feature's status, as the model's Schema lists them. */
 export type FeatureStatusValue = typeof FeatureStatusSchema.Type
 
-export interface FeatureRecord {
-  /** The feature's id, unique across workspaces. */
-  readonly application_id: string
-  readonly workspace_id: string
-  readonly company_id: string
-  readonly entity_id: string
-  /** e.g. "multi_currency_account"; one feature per entity and identifier. */
-  readonly feature_identifier: string
-  readonly status: FeatureStatusValue
-  readonly machine_version: number
-  readonly created_at: string
-  readonly updated_at: string
-}
+/** A stored feature: the model's `StoredFeature` Schema. */
+export type FeatureRecord = typeof StoredFeature.Type
 
 /** What {@link FeatureRepository.insertOrGet} did: inserted the row, or found the entity's one. */
 export interface FeatureInsertOutcome {
@@ -32,15 +22,15 @@ export interface FeatureRepository {
    */
   insertOrGet(row: FeatureRecord): Promise<FeatureInsertOutcome>
   /** The feature with that application id if it belongs to the workspace. */
-  findByApplicationId(workspaceId: string, applicationId: string): Promise<FeatureRecord | undefined>
+  findByApplicationId(workspaceId: WorkspaceId, applicationId: ApplicationId): Promise<FeatureRecord | undefined>
   /** The entity's features, in application id order. */
-  listByEntity(entityId: string): Promise<ReadonlyArray<FeatureRecord>>
+  listByEntity(entityId: EntityId): Promise<ReadonlyArray<FeatureRecord>>
   /**
    * Moves the feature from `from` to `to` (and writes `updatedAt`) only if it is still in `from`;
    * the updated row, or undefined when the row is missing or another writer moved it first.
    */
   compareAndSetStatus(
-    applicationId: string,
+    applicationId: ApplicationId,
     from: FeatureStatusValue,
     to: FeatureStatusValue,
     updatedAt: string,

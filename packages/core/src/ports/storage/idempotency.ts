@@ -1,17 +1,8 @@
-export interface IdempotencyRecord {
-  readonly workspace_id: string
-  readonly key: string
-  /** Hash of method, path and body of the first request. */
-  readonly fingerprint: string
-  /** Null while the first request runs. */
-  readonly response_status: number | null
-  readonly response_body: string | null
-  readonly created_at: string
-  /** The record is ignored and may be purged from then on. */
-  readonly expires_at: string
-  /** While the first request runs, other requests wait until then before taking the key over. */
-  readonly locked_until: string | null
-}
+import type { StoredIdempotencyRecord } from "../../model/idempotency.ts"
+import type { WorkspaceId } from "../../model/ids.ts"
+
+/** A stored idempotency record: the model's `StoredIdempotencyRecord` Schema. */
+export type IdempotencyRecord = typeof StoredIdempotencyRecord.Type
 
 export type ClaimResult = { readonly claimed: true } | { readonly claimed: false; readonly existing: IdempotencyRecord }
 
@@ -21,10 +12,10 @@ export interface IdempotencyRepository {
    * unchanged. Must hold under concurrency: of two racing claims, one is told `claimed: false`.
    */
   claim(row: IdempotencyRecord): Promise<ClaimResult>
-  find(workspaceId: string, key: string): Promise<IdempotencyRecord | undefined>
+  find(workspaceId: WorkspaceId, key: string): Promise<IdempotencyRecord | undefined>
   /** Replaces the record with the same workspace and key. */
   replace(row: IdempotencyRecord): Promise<void>
-  delete(workspaceId: string, key: string): Promise<void>
+  delete(workspaceId: WorkspaceId, key: string): Promise<void>
   /** Deletes records whose `expires_at` is at or before `now`; returns how many. */
   purgeExpired(now: string): Promise<number>
 }

@@ -1,26 +1,11 @@
+import type { StoredJob } from "../../model/job.ts"
+
 /**
- * A background job to queue in the caller's transaction: it exists exactly when the change that
- * needs it commits, on every storage. Claiming, retries, backoff and waking belong to the storage's
- * {@link JobRunner}, not to this repository.
+ * A background job to queue in the caller's transaction (the model's `StoredJob` Schema): it
+ * exists exactly when the change that needs it commits, on every storage. Claiming, retries,
+ * backoff and waking belong to the storage's {@link JobRunner}, not to this repository.
  */
-export interface JobRequest {
-  readonly id: string
-  /** A kind of core's job catalogue, e.g. "execute_payment". */
-  readonly kind: string
-  /** The payload as JSON text; the catalogue decodes it with the kind's schema. */
-  readonly payload: string
-  /** When the job is due, by the engine's clock; `created_at` when it is due at once. */
-  readonly run_at: string
-  /**
-   * At most one job with this key waits or runs at a time: enqueueing again while one does adds
-   * nothing. Null for no such limit.
-   */
-  readonly key: string | null
-  /** Runs at most, failed ones included; the last failure gives the job up. */
-  readonly max_attempts: number
-  /** The engine's now when the job was queued. */
-  readonly created_at: string
-}
+export type JobRequest = typeof StoredJob.Type
 
 export interface JobRepository {
   /**

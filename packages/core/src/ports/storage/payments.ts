@@ -1,41 +1,19 @@
-import type { PaymentStatusSchema } from "../../model/payment.ts"
+import type { CompanyId, PaymentId } from "../../model/ids.ts"
+import type { PaymentListQuery, PaymentStatusSchema, StoredPayment } from "../../model/payment.ts"
 import type { Slice, Window } from "./index.ts"
 
 /** A payment's status, as the model's Schema lists them. */
 export type PaymentStatusValue = typeof PaymentStatusSchema.Type
 
-export interface PaymentRecord {
-  readonly id: string
-  readonly company_id: string
-  readonly quote_id: string
-  readonly idempotency_key: string
-  readonly reason: string
-  readonly credit_note: string | null
-  readonly debit_note: string | null
-  readonly payment_batch_id: string | null
-  readonly status: PaymentStatusValue
-  readonly machine_version: number
-  readonly instructed_amount: string
-  readonly instructed_currency: string
-  readonly from_profile_id: string
-  readonly to_profile_id: string
-  readonly provider_payment_id: string | null
-  readonly failure_reason: string | null
-  readonly created_at: string
-  readonly updated_at: string
-}
+/** A stored payment: the model's `StoredPayment` Schema. */
+export type PaymentRecord = typeof StoredPayment.Type
 
 /** Changes a status compare-and-set may write along with the status. */
-export interface PaymentStatusChange {
-  readonly provider_payment_id?: string | null
-  readonly failure_reason?: string | null
-  readonly updated_at: string
-}
+export type PaymentStatusChange = Partial<Pick<PaymentRecord, "provider_payment_id" | "failure_reason">> &
+  Pick<PaymentRecord, "updated_at">
 
-export interface PaymentFilter {
-  readonly status?: PaymentStatusValue
-  readonly payment_batch_id?: string
-}
+/** Filters of a payment list: the model's `PaymentListQuery`, decoded. */
+export type PaymentFilter = PaymentListQuery
 
 export interface PaymentRepository {
   /**
@@ -43,17 +21,17 @@ export interface PaymentRepository {
    * the idempotency key; says which. Must hold under concurrency.
    */
   insertIfNew(row: PaymentRecord): Promise<"inserted" | "conflict">
-  find(companyId: string, id: string): Promise<PaymentRecord | undefined>
+  find(companyId: CompanyId, id: PaymentId): Promise<PaymentRecord | undefined>
   /** For background jobs, which hold only the id. */
-  findById(id: string): Promise<PaymentRecord | undefined>
-  findByIdempotencyKey(companyId: string, key: string): Promise<PaymentRecord | undefined>
-  list(companyId: string, filter: PaymentFilter, window: Window): Promise<Slice<PaymentRecord>>
+  findById(id: PaymentId): Promise<PaymentRecord | undefined>
+  findByIdempotencyKey(companyId: CompanyId, key: string): Promise<PaymentRecord | undefined>
+  list(companyId: CompanyId, filter: PaymentFilter, window: Window): Promise<Slice<PaymentRecord>>
   /**
    * Moves the payment from `from` to `to` only if it is still in `from`; the updated row, or
    * undefined when another writer got there first.
    */
   compareAndSetStatus(
-    id: string,
+    id: PaymentId,
     from: PaymentStatusValue,
     to: PaymentStatusValue,
     change: PaymentStatusChange,

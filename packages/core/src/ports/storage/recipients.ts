@@ -1,3 +1,4 @@
+import type { CompanyId, RecipientId } from "../../model/ids.ts"
 import type { StoredRecipient } from "../../model/recipient.ts"
 import type { Slice, Window } from "./index.ts"
 
@@ -6,7 +7,7 @@ export type RecipientRecord = typeof StoredRecipient.Type
 
 export interface RecipientRepository {
   insert(row: RecipientRecord): Promise<void>
-  findActive(companyId: string, id: string): Promise<RecipientRecord | undefined>
+  findActive(companyId: CompanyId, id: RecipientId): Promise<RecipientRecord | undefined>
   update(row: RecipientRecord): Promise<void>
-  listActive(companyId: string, window: Window): Promise<Slice<RecipientRecord>>
+  listActive(companyId: CompanyId, window: Window): Promise<Slice<RecipientRecord>>
 }

@@ -1,0 +1,41 @@
+import type { Repositories } from "@payments-engine/core"
+import { memoryJobRepository } from "./memory-job-table.ts"
+import type { Tables } from "./memory-tables.ts"
+import { memoryBankAccountRepository, memoryPaymentProfileRepository } from "./repositories/bank-accounts.ts"
+import { memoryCompanyRepository } from "./repositories/companies.ts"
+import { memoryEntityRepository } from "./repositories/entities.ts"
+import { memoryEventRepository } from "./repositories/events.ts"
+import { memoryFeatureRepository } from "./repositories/features.ts"
+import { memoryIdempotencyRepository } from "./repositories/idempotency.ts"
+import { memoryPaymentRepository } from "./repositories/payments.ts"
+import { memoryQuoteRepository } from "./repositories/quotes.ts"
+import { memoryRecipientRepository } from "./repositories/recipients.ts"
+import {
+  memoryApiKeyRepository,
+  memorySettingRepository,
+  memoryWorkspaceRepository,
+} from "./repositories/workspaces.ts"
+
+/**
+ * The storage port's repositories over one set of tables (a transaction's private copy); one
+ * file per aggregate under `repositories/`, as the port has one under core's `ports/storage/`.
+ *
+ * @example
+ * const company = await memoryRepositories(copyTables(tables)).companies.find(workspaceId, companyId)
+ */
+export const memoryRepositories = (t: Tables): Repositories => ({
+  workspaces: memoryWorkspaceRepository(t),
+  apiKeys: memoryApiKeyRepository(t),
+  settings: memorySettingRepository(t),
+  companies: memoryCompanyRepository(t),
+  entities: memoryEntityRepository(t),
+  recipients: memoryRecipientRepository(t),
+  bankAccounts: memoryBankAccountRepository(t),
+  paymentProfiles: memoryPaymentProfileRepository(t),
+  quotes: memoryQuoteRepository(t),
+  payments: memoryPaymentRepository(t),
+  features: memoryFeatureRepository(t),
+  events: memoryEventRepository(t),
+  idempotency: memoryIdempotencyRepository(t),
+  jobs: memoryJobRepository(t),
+})

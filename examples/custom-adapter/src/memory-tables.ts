@@ -1,0 +1,74 @@
+import type {
+  ApiKeyRecord,
+  BankAccountRecord,
+  CompanyRecord,
+  EntityRecord,
+  EventRecord,
+  FeatureRecord,
+  IdempotencyRecord,
+  PaymentProfileRecord,
+  PaymentRecord,
+  QuoteRecord,
+  RecipientRecord,
+  WorkspaceRecord,
+} from "@payments-engine/core"
+import type { MemoryJob } from "./memory-job-table.ts"
+
+/**
+ * Everything the memory storage keeps, one map per table. Records are immutable: a write
+ * replaces the map entry, so a copy of the maps is a snapshot a transaction may change freely.
+ */
+export interface Tables {
+  readonly workspaces: Map<string, WorkspaceRecord>
+  /** By the public `key`, which is unique. */
+  readonly apiKeys: Map<string, ApiKeyRecord>
+  readonly settings: Map<string, string>
+  readonly companies: Map<string, CompanyRecord>
+  readonly entities: Map<string, EntityRecord>
+  readonly recipients: Map<string, RecipientRecord>
+  readonly bankAccounts: Map<string, BankAccountRecord>
+  readonly paymentProfiles: Map<string, PaymentProfileRecord>
+  readonly quotes: Map<string, QuoteRecord>
+  readonly payments: Map<string, PaymentRecord>
+  /** By application id. */
+  readonly features: Map<string, FeatureRecord>
+  readonly events: Map<string, EventRecord>
+  /** By workspace and key (see `repositories/idempotency.ts`). */
+  readonly idempotency: Map<string, IdempotencyRecord>
+  readonly jobs: Map<string, MemoryJob>
+}
+
+export const emptyTables = (): Tables => ({
+  workspaces: new Map(),
+  apiKeys: new Map(),
+  settings: new Map(),
+  companies: new Map(),
+  entities: new Map(),
+  recipients: new Map(),
+  bankAccounts: new Map(),
+  paymentProfiles: new Map(),
+  quotes: new Map(),
+  payments: new Map(),
+  features: new Map(),
+  events: new Map(),
+  idempotency: new Map(),
+  jobs: new Map(),
+})
+
+/** A copy a transaction may change freely: new maps over the same (frozen) records. */
+export const copyTables = (t: Tables): Tables => ({
+  workspaces: new Map(t.workspaces),
+  apiKeys: new Map(t.apiKeys),
+  settings: new Map(t.settings),
+  companies: new Map(t.companies),
+  entities: new Map(t.entities),
+  recipients: new Map(t.recipients),
+  bankAccounts: new Map(t.bankAccounts),
+  paymentProfiles: new Map(t.paymentProfiles),
+  quotes: new Map(t.quotes),
+  payments: new Map(t.payments),
+  features: new Map(t.features),
+  events: new Map(t.events),
+  idempotency: new Map(t.idempotency),
+  jobs: new Map(t.jobs),
+})

@@ -1,0 +1,43 @@
+import type { PaymentRepository } from "@payments-engine/core"
+import type { Tables } from "../memory-tables.ts"
+import { findScoped, freeze, windowOf } from "./rows.ts"
+
+/**
+ * Payments over one transaction's tables. Transactions run one at a time, so the uniqueness
+ * checks of `insertIfNew` and the compare of `compareAndSetStatus` need no lock.
+ */
+export const memoryPaymentRepository = (t: Pick<Tables, "payments">): PaymentRepository => ({
+  insertIfNew: async (row) => {
+    for (const p of t.payments.values()) {
+      if (
+        p.quote_id === row.quote_id ||
+        (p.company_id === row.company_id && p.idempotency_key === row.idempotency_key)
+      ) {
+        return "conflict"
+      }
+    }
+    t.payments.set(row.id, freeze(row))
+    return "inserted"
+  },
+  find: async (companyId, id) => findScoped(t.payments, id, (row) => row.company_id === companyId),
+  findById: async (id) => t.payments.get(id),
+  findByIdempotencyKey: async (companyId, key) =>
+    [...t.payments.values()].find((p) => p.company_id === companyId && p.idempotency_key === key),
+  list: async (companyId, filter, window) =>
+    windowOf(
+      t.payments.values(),
+      (p) =>
+        p.company_id === companyId &&
+        (filter.status === undefined || p.status === filter.status) &&
+        (filter.payment_batch_id === undefined || p.payment_batch_id === filter.payment_batch_id),
+      window,
+    ),
+  compareAndSetStatus: async (id, from, to, change) => {
+    const row = t.payments.get(id)
+    if (row === undefined || row.status !== from) return undefined
+    const defined = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined))
+    const next = freeze({ ...row, ...defined, status: to })
+    t.payments.set(id, next)
+    return next
+  },
+})

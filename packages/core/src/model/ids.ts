@@ -1,0 +1,91 @@
+import { Schema } from "effect"
+import { Text } from "./fields.ts"
+
+/*
+ * Branded ids: one Schema per kind of resource, so that a RecipientId passed where a CompanyId is
+ * expected does not type-check. A brand is nominal only: it checks nothing at run time and leaves
+ * JSON and the OpenAPI document unchanged (a string). An id is branded where it enters the
+ * engine: `Ids.next` for new ones, the storage rows for stored ones, request Schemas for ids in a
+ * body (`idText`), and the HTTP routes for path parameters (decisions.md, "Branded ids").
+ */
+
+export const WorkspaceId = Schema.String.pipe(Schema.brand("WorkspaceId"))
+export type WorkspaceId = typeof WorkspaceId.Type
+export const ApiKeyId = Schema.String.pipe(Schema.brand("ApiKeyId"))
+export type ApiKeyId = typeof ApiKeyId.Type
+export const CompanyId = Schema.String.pipe(Schema.brand("CompanyId"))
+export type CompanyId = typeof CompanyId.Type
+export const EntityId = Schema.String.pipe(Schema.brand("EntityId"))
+export type EntityId = typeof EntityId.Type
+export const RecipientId = Schema.String.pipe(Schema.brand("RecipientId"))
+export type RecipientId = typeof RecipientId.Type
+export const BankAccountId = Schema.String.pipe(Schema.brand("BankAccountId"))
+export type BankAccountId = typeof BankAccountId.Type
+export const AccountDetailId = Schema.String.pipe(Schema.brand("AccountDetailId"))
+export type AccountDetailId = typeof AccountDetailId.Type
+export const RoutingDetailId = Schema.String.pipe(Schema.brand("RoutingDetailId"))
+export type RoutingDetailId = typeof RoutingDetailId.Type
+export const PaymentProfileId = Schema.String.pipe(Schema.brand("PaymentProfileId"))
+export type PaymentProfileId = typeof PaymentProfileId.Type
+export const QuoteId = Schema.String.pipe(Schema.brand("QuoteId"))
+export type QuoteId = typeof QuoteId.Type
+export const PaymentId = Schema.String.pipe(Schema.brand("PaymentId"))
+export type PaymentId = typeof PaymentId.Type
+export const JobId = Schema.String.pipe(Schema.brand("JobId"))
+export type JobId = typeof JobId.Type
+export const EventId = Schema.String.pipe(Schema.brand("EventId"))
+export type EventId = typeof EventId.Type
+/** The id of an entity feature (its enablement application). */
+export const ApplicationId = Schema.String.pipe(Schema.brand("ApplicationId"))
+export type ApplicationId = typeof ApplicationId.Type
+
+/**
+ * The id Schema of every id prefix; `Ids.next(prefix)` returns its type.
+ *
+ * @example
+ * idSchemas.cmp.make("cmp_1") // a CompanyId
+ */
+export const idSchemas = {
+  ws: WorkspaceId,
+  key: ApiKeyId,
+  cmp: CompanyId,
+  ent: EntityId,
+  rcp: RecipientId,
+  ba: BankAccountId,
+  ad: AccountDetailId,
+  rd: RoutingDetailId,
+  pp: PaymentProfileId,
+  qt: QuoteId,
+  pay: PaymentId,
+  job: JobId,
+  evt: EventId,
+  app: ApplicationId,
+} as const
+
+/** Prefixes of the engine's ids, one per kind of resource. */
+export type IdPrefix = keyof typeof idSchemas
+
+/** The branded id type of a prefix: `IdOf<"cmp">` is `CompanyId`. */
+export type IdOf<P extends IdPrefix> = (typeof idSchemas)[P]["Type"]
+
+/** Any id Schema above. */
+export type IdSchema = (typeof idSchemas)[IdPrefix]
+
+/**
+ * A request-body field holding an id of `schema`'s kind: text (a wrong type reads "must be a
+ * string"), branded once decoded. Unknown ids are the service's to refuse, as not found.
+ *
+ * @example
+ * const QuoteFields = Schema.Struct({ from_profile_id: idText(PaymentProfileId) })
+ */
+export const idText = <S extends IdSchema>(schema: S): Schema.Schema<S["Type"], string> =>
+  Text.pipe(Schema.compose(schema as Schema.Schema<S["Type"], string>))
+
+/**
+ * `raw` branded as an id of `prefix`'s kind, unchecked and free: for `Ids` implementations, and
+ * for tests that write ids by hand.
+ *
+ * @example
+ * brandId("cmp", "cmp_1") // a CompanyId
+ */
+export const brandId = <P extends IdPrefix>(_prefix: P, raw: string): IdOf<P> => raw as IdOf<P>

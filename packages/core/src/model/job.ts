@@ -1,0 +1,25 @@
+import { Schema } from "effect"
+import { JobId } from "./ids.ts"
+
+/**
+ * A background job as storage keeps it when the engine queues it in the caller's transaction. The
+ * storage port's `JobRequest` is its type.
+ */
+export const StoredJob = Schema.Struct({
+  id: JobId,
+  /** A kind of core's job catalogue, e.g. "execute_payment". */
+  kind: Schema.String,
+  /** The payload as JSON text; the catalogue decodes it with the kind's schema. */
+  payload: Schema.String,
+  /** When the job is due, by the engine's clock; `created_at` when it is due at once. */
+  run_at: Schema.String,
+  /**
+   * At most one job with this key waits or runs at a time: enqueueing again while one does adds
+   * nothing. Null for no such limit.
+   */
+  key: Schema.NullOr(Schema.String),
+  /** Runs at most, failed ones included; the last failure gives the job up. */
+  max_attempts: Schema.Number,
+  /** The engine's now when the job was queued. */
+  created_at: Schema.String,
+})
