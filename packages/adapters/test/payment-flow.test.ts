@@ -1,3 +1,4 @@
+import { testServerSecret } from "@payments-engine/contract-tests"
 import { type Actor, createEngine, type Engine, isDomainError } from "@payments-engine/core"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import {
@@ -41,6 +42,7 @@ beforeEach(async () => {
     clock,
     ids: randomIds({ clock }),
     hasher: scryptHasher({ cost: 2 ** 10 }),
+    serverSecret: testServerSecret,
     paymentProvider: provider,
     bankLinker: createSandboxBankLinker(),
   })

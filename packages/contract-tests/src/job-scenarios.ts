@@ -21,7 +21,7 @@ import {
   submissionsOf,
   wrapStorage,
 } from "./payment-fixtures.ts"
-import { counterIds, plainHasher, processTag } from "./test-ports.ts"
+import { counterIds, plainHasher, processTag, testServerSecret } from "./test-ports.ts"
 import { testBeneficiary } from "./test-providers.ts"
 
 /** A kind of job only these scenarios queue; runners made for them run nothing else. */
@@ -402,6 +402,7 @@ export const moneyConcurrencyScenarios: ScenarioGroup = {
           clock,
           ids: counterIds(`${processTag}s`),
           hasher: plainHasher,
+          serverSecret: testServerSecret,
           paymentProvider,
           bankLinker,
         })
@@ -422,6 +423,7 @@ export const moneyConcurrencyScenarios: ScenarioGroup = {
           clock,
           ids: counterIds(`${processTag}w`),
           hasher: plainHasher,
+          serverSecret: testServerSecret,
           paymentProvider: slowProvider,
           bankLinker,
         })

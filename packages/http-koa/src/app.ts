@@ -40,7 +40,10 @@ export interface AppOptions {
  * table, and a 404 `path` / `Not found` for everything else (unknown paths and methods alike).
  *
  * @example
- * const engine = createServiceEngine({ storage: await openSqliteStorage({ filename: ":memory:" }) })
+ * const engine = createServiceEngine({
+ *   storage: await openSqliteStorage({ filename: ":memory:" }),
+ *   serverSecret: { read: async () => secret },
+ * })
  * const app = createApp({ engine, tokens: bearerTokens({ secret }) })
  * app.listen(3000)
  */

@@ -1,7 +1,8 @@
 import { parseArgs } from "node:util"
 import { openStorageFromUrl } from "@payments-engine/adapters"
-import { isDomainError } from "@payments-engine/core"
-import { databaseUrlOf, type Environment } from "./config.ts"
+import { type Engine, isDomainError } from "@payments-engine/core"
+import { jwtSecretFor } from "./bootstrap.ts"
+import { databaseUrlOf, type Environment, jwtSecretOf } from "./config.ts"
 import { httpStatusOf } from "./http-error.ts"
 import { createServiceEngine } from "./service-engine.ts"
 
@@ -69,7 +70,11 @@ const keysCreate = async (args: ReadonlyArray<string>, io: CliIo): Promise<numbe
     io.stderr(`Cannot open the database of DATABASE_URL: ${describe(error)}\n`)
     return 1
   }
-  const engine = createServiceEngine({ storage })
+  // the command queues no request with an Idempotency-Key; the secret is the service's all the same
+  const engine: Engine = createServiceEngine({
+    storage,
+    serverSecret: { read: () => jwtSecretFor({ jwtSecret: jwtSecretOf(io.env) }, engine) },
+  })
   try {
     const issued = await engine.access.createApiKey({ workspace, scope })
     io.stdout(

@@ -10,6 +10,7 @@ import { initialSchema } from "./0001-initial.ts"
 import { moneyMovementSchema } from "./0002-money-movement.ts"
 import { featuresSchema } from "./0003-features.ts"
 import { jobKeysSchema } from "./0004-job-keys.ts"
+import { keyedFingerprintsSchema } from "./0005-keyed-fingerprints.ts"
 import type { StorageDialect } from "./column-helpers.ts"
 
 export type { StorageDialect } from "./column-helpers.ts"
@@ -17,7 +18,7 @@ export type { StorageDialect } from "./column-helpers.ts"
 /**
  * Every migration of the storage, by name, in order. One set for both dialects: only the text
  * collation differs. The names are what `kysely_migration` records, so a database migrated
- * before still opens: never rename one; add the next as `0004_...` in a file `0004-....ts`.
+ * before still opens: never rename one; add the next as `0006_...` in a file `0006-....ts`.
  *
  * @example
  * const migrator = new Migrator({ db, provider: storageMigrations("sqlite") })
@@ -28,6 +29,7 @@ export const storageMigrations = (dialect: StorageDialect): MigrationProvider =>
     "0002_money_movement": moneyMovementSchema(dialect),
     "0003_features": featuresSchema(dialect),
     "0004_job_keys": jobKeysSchema(dialect),
+    "0005_keyed_fingerprints": keyedFingerprintsSchema(),
   }),
 })
 
