@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { Conflict, Invalid, messages } from "../errors.ts"
+import type { ServerSecret } from "../ports/server-secret.ts"
 import type { IdempotencyRecord } from "../ports/storage/index.ts"
 import {
   comparableFingerprints,
@@ -30,6 +31,24 @@ export type IdempotencyDecision =
 
 const field = "Idempotency-Key"
 
+const derivedKeys = new WeakMap<ServerSecret, Promise<FingerprintKey>>()
+
+/** The fingerprint key of a server secret, derived once; asked again after a failure (its storage was down). */
+const fingerprintKeyOf = (secret: ServerSecret): Promise<FingerprintKey> => {
+  let derived = derivedKeys.get(secret)
+  if (derived === undefined) {
+    derived = secret
+      .read()
+      .then(deriveFingerprintKey)
+      .catch((error: unknown) => {
+        derivedKeys.delete(secret)
+        throw error
+      })
+    derivedKeys.set(secret, derived)
+  }
+  return derived
+}
+
 const validKey = (key: string) =>
   key.length >= 1 && key.length <= 255
     ? Effect.void
@@ -42,92 +61,80 @@ const validKey = (key: string) =>
  * Fingerprints are keyed by the server secret; a stored one that cannot be compared (erased by a
  * migration, or made under a secret since rotated) replays rather than refuse a retry.
  */
-export const makeIdempotency = (ports: EnginePorts) => {
-  let derived: Promise<FingerprintKey> | undefined
-  /** The fingerprint key, derived once; asked again after a failure (the secret's storage was down). */
-  const fingerprintKey = (): Promise<FingerprintKey> => {
-    derived ??= ports.serverSecret
-      .read()
-      .then(deriveFingerprintKey)
-      .catch((error: unknown) => {
-        derived = undefined
-        throw error
-      })
-    return derived
-  }
-  return {
-    /**
-     * Claims the key for this request, or says what to answer instead.
-     *
-     * @example
-     * const decision = await engine.idempotency.begin(actor, key, { method: "POST", path, body })
-     * if (decision.kind === "replay") return decision.response
-     */
-    begin: (
-      actor: Actor,
-      key: string,
-      request: FingerprintedRequest,
-    ): Effect.Effect<IdempotencyDecision, Invalid | Conflict> =>
-      Effect.gen(function* () {
-        yield* validKey(key)
-        const fingerprint = yield* Effect.promise(async () => requestFingerprint(await fingerprintKey(), request))
-        const now = ports.clock.now()
-        const fresh: IdempotencyRecord = {
-          workspace_id: actor.workspaceId,
-          key,
-          fingerprint,
-          response_status: null,
-          response_body: null,
-          created_at: now.toISOString(),
-          expires_at: new Date(now.getTime() + idempotencyRetentionMs).toISOString(),
-          locked_until: new Date(now.getTime() + idempotencyLockMs).toISOString(),
-        }
-        return yield* inTransaction(ports.storage, (tx) =>
-          Effect.gen(function* () {
-            const claim = yield* tx.idempotency.claim(fresh)
-            if (claim.claimed) return { kind: "proceed" } as const
-            const existing = claim.existing
-            const takeOver = Effect.as(tx.idempotency.replace(fresh), { kind: "proceed" } as const)
-            if (existing.expires_at <= fresh.created_at) return yield* takeOver
-            if (existing.fingerprint !== fingerprint && comparableFingerprints(existing.fingerprint, fingerprint)) {
-              return yield* Effect.fail(Invalid.rule(field, messages.idempotencyMismatch))
-            }
-            if (existing.response_status !== null) {
-              const body: unknown = existing.response_body === null ? null : JSON.parse(existing.response_body)
-              return { kind: "replay", response: { status: existing.response_status, body } } as const
-            }
-            if (existing.locked_until !== null && existing.locked_until > fresh.created_at) {
-              return yield* Effect.fail(new Conflict({ field, message: messages.idempotencyInFlight }))
-            }
-            return yield* takeOver
-          }),
-        )
-      }),
-
-    /** Remembers the response of the request that claimed the key. */
-    complete: (actor: Actor, key: string, response: StoredResponse): Effect.Effect<void> =>
-      inTransaction(ports.storage, (tx) =>
+export const makeIdempotency = (ports: EnginePorts) => ({
+  /**
+   * Claims the key for this request, or says what to answer instead.
+   *
+   * @example
+   * const decision = await engine.idempotency.begin(actor, key, { method: "POST", path, body })
+   * if (decision.kind === "replay") return decision.response
+   */
+  begin: (
+    actor: Actor,
+    key: string,
+    request: FingerprintedRequest,
+  ): Effect.Effect<IdempotencyDecision, Invalid | Conflict> =>
+    Effect.gen(function* () {
+      yield* validKey(key)
+      const fingerprint = yield* Effect.promise(async () =>
+        requestFingerprint(await fingerprintKeyOf(ports.serverSecret), request),
+      )
+      const now = ports.clock.now()
+      const fresh: IdempotencyRecord = {
+        workspace_id: actor.workspaceId,
+        key,
+        fingerprint,
+        response_status: null,
+        response_body: null,
+        created_at: now.toISOString(),
+        expires_at: new Date(now.getTime() + idempotencyRetentionMs).toISOString(),
+        locked_until: new Date(now.getTime() + idempotencyLockMs).toISOString(),
+      }
+      return yield* inTransaction(ports.storage, (tx) =>
         Effect.gen(function* () {
-          const existing = yield* tx.idempotency.find(actor.workspaceId, key)
-          if (existing === undefined)
-            return yield* Effect.die(new Error(`idempotency key ${key} completed without begin`))
-          yield* tx.idempotency.replace({
-            ...existing,
-            response_status: response.status,
-            response_body: JSON.stringify(response.body ?? null),
-            locked_until: null,
-          })
+          const claim = yield* tx.idempotency.claim(fresh)
+          if (claim.claimed) return { kind: "proceed" } as const
+          const existing = claim.existing
+          const takeOver = Effect.as(tx.idempotency.replace(fresh), { kind: "proceed" } as const)
+          if (existing.expires_at <= fresh.created_at) return yield* takeOver
+          if (existing.fingerprint !== fingerprint && comparableFingerprints(existing.fingerprint, fingerprint)) {
+            return yield* Effect.fail(Invalid.rule(field, messages.idempotencyMismatch))
+          }
+          if (existing.response_status !== null) {
+            const body: unknown = existing.response_body === null ? null : JSON.parse(existing.response_body)
+            return { kind: "replay", response: { status: existing.response_status, body } } as const
+          }
+          if (existing.locked_until !== null && existing.locked_until > fresh.created_at) {
+            return yield* Effect.fail(new Conflict({ field, message: messages.idempotencyInFlight }))
+          }
+          return yield* takeOver
         }),
-      ),
+      )
+    }),
 
-    /** Forgets the key after a failure that a retry may fix (a 5xx), so the retry runs again. */
-    abandon: (actor: Actor, key: string): Effect.Effect<void> =>
-      inTransaction(ports.storage, (tx) => tx.idempotency.delete(actor.workspaceId, key)),
+  /** Remembers the response of the request that claimed the key. */
+  complete: (actor: Actor, key: string, response: StoredResponse): Effect.Effect<void> =>
+    inTransaction(ports.storage, (tx) =>
+      Effect.gen(function* () {
+        const existing = yield* tx.idempotency.find(actor.workspaceId, key)
+        if (existing === undefined)
+          return yield* Effect.die(new Error(`idempotency key ${key} completed without begin`))
+        yield* tx.idempotency.replace({
+          ...existing,
+          response_status: response.status,
+          response_body: JSON.stringify(response.body ?? null),
+          locked_until: null,
+        })
+      }),
+    ),
 
-    /** Deletes records past their retention; returns how many. */
-    purgeExpired: (): Effect.Effect<number> =>
-      inTransaction(ports.storage, (tx) => tx.idempotency.purgeExpired(ports.clock.now().toISOString())),
-  }
-}
+  /** Forgets the key after a failure that a retry may fix (a 5xx), so the retry runs again. */
+  abandon: (actor: Actor, key: string): Effect.Effect<void> =>
+    inTransaction(ports.storage, (tx) => tx.idempotency.delete(actor.workspaceId, key)),
+
+  /** Deletes records past their retention; returns how many. */
+  purgeExpired: (): Effect.Effect<number> =>
+    inTransaction(ports.storage, (tx) => tx.idempotency.purgeExpired(ports.clock.now().toISOString())),
+})
 
 export type Idempotency = ReturnType<typeof makeIdempotency>
