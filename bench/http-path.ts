@@ -272,7 +272,8 @@ export const measureHttpPath = async (
   budget: HttpBudget,
   options: { readonly withGet: boolean },
 ): Promise<HttpMeasurement> => {
-  const engine = createServiceEngine({ storage })
+  const serverSecret = randomBytes(32).toString("hex")
+  const engine = createServiceEngine({ storage, serverSecret: { read: async () => serverSecret } })
   const server = await startApp(engine)
   const workspace = "bench-http"
   const payer = await setUpPayer(engine, workspace)

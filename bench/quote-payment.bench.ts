@@ -60,6 +60,7 @@ const runEngine = async (storage: KyselyStorage): Promise<number> => {
     clock: systemClock,
     ids: randomIds(),
     hasher: scryptHasher(),
+    serverSecret: { read: async () => "bench-server-secret-0123456789abcdefgh" },
     paymentProvider: createSandboxPaymentProvider(),
     bankLinker: createSandboxBankLinker(),
   })

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto"
 import {
   createSandboxBankLinker,
   createSandboxPaymentProvider,
@@ -14,11 +15,15 @@ import { type Actor, createEngine, isDomainError } from "@payments-engine/core"
  */
 export const runExample = async (log: (...values: unknown[]) => void = console.log) => {
   const storage = await openSqliteStorage({ filename: ":memory:" })
+  const serverSecret = randomBytes(32).toString("base64url")
   const engine = createEngine({
     storage,
     clock: systemClock,
     ids: randomIds(),
     hasher: scryptHasher(),
+    // Keys the fingerprints of Idempotency-Key records. A random one does for a database that lives
+    // in memory; with a database on disk, give every process the same secret, kept out of that database.
+    serverSecret: { read: async () => serverSecret },
     paymentProvider: createSandboxPaymentProvider(),
     bankLinker: createSandboxBankLinker(),
   })

@@ -1,3 +1,4 @@
+import { testServerSecret } from "@payments-engine/contract-tests"
 import {
   type Actor,
   type CompanyId,
@@ -49,6 +50,7 @@ beforeEach(async () => {
     clock,
     ids: randomIds({ clock }),
     hasher: scryptHasher({ cost: 2 ** 10 }),
+    serverSecret: testServerSecret,
     paymentProvider: provider,
     bankLinker: createSandboxBankLinker(),
   })

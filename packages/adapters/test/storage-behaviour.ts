@@ -4,6 +4,7 @@ import {
   type CompanyId,
   type CompanyRecord,
   type EntityRecord,
+  erasedFingerprint,
   type FeatureRecord,
   type IdempotencyRecord,
   type IdPrefix,
@@ -15,6 +16,7 @@ import {
 import { sql } from "kysely"
 import { afterAll, describe, expect, it } from "vitest"
 import { type KyselyStorage, migrateStorage } from "../src/index.ts"
+import { storageMigrations } from "../src/storage/migrations/storage-migrations.ts"
 import type { TestStorages } from "../src/testing/index.ts"
 
 /** What one run of the behaviour suite needs to know about its storages. */
@@ -163,6 +165,7 @@ export const describeStorage = (target: StorageTarget): void => {
         "0003_features",
         "0004_job_keys",
         "0005_key_lifecycle",
+        "0006_keyed_fingerprints",
       ])
       expect(
         await reopened.db.selectFrom("companies").selectAll().where("workspace_id", "=", workspaceId).execute(),
@@ -342,6 +345,29 @@ export const describeStorage = (target: StorageTarget): void => {
       expect(await storage.transaction((tx) => tx.idempotency.purgeExpired("2025-03-02T12:00:00.000Z"))).toBe(1)
       const rows = await storage.db.selectFrom("idempotency_records").selectAll().execute()
       expect(rows).toEqual([{ ...kept, response_status: 201, response_body: '{"ok":true}', locked_until: null }])
+      await storage.close()
+    })
+
+    it("erases the unkeyed fingerprints stored before keyed ones, keeping their records to replay", async () => {
+      const storage = await source.factory()
+      const { workspaceId } = await seedCompany(storage)
+      // what the engine stored before: the SHA-256 (hex) of method, path and body
+      const unkeyed = {
+        ...claimRow(workspaceId, "before", "3f".repeat(32)),
+        response_status: 201,
+        response_body: '{"data":{"id":"ba_1"}}',
+        locked_until: null,
+      }
+      const keyed = claimRow(workspaceId, "after", `hmac-sha256:0a1b2c3d:${"e7".repeat(32)}`)
+      await storage.transaction(async (tx) => {
+        await tx.idempotency.claim(unkeyed)
+        await tx.idempotency.claim(keyed)
+      })
+      const migration = (await storageMigrations(storage.dialect).getMigrations())["0006_keyed_fingerprints"]
+      await migration!.up(storage.db)
+      await migration!.up(storage.db)
+      const rows = await storage.db.selectFrom("idempotency_records").selectAll().orderBy("key").execute()
+      expect(rows).toEqual([keyed, { ...unkeyed, fingerprint: erasedFingerprint }])
       await storage.close()
     })
 

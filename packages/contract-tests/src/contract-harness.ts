@@ -12,7 +12,15 @@ import {
 } from "@payments-engine/core"
 import { expect } from "vitest"
 import type { ContractReader } from "./contract-reader.ts"
-import { counterIds, nextNumber, plainHasher, processTag, type TestClock, testClock } from "./test-ports.ts"
+import {
+  counterIds,
+  nextNumber,
+  plainHasher,
+  processTag,
+  type TestClock,
+  testClock,
+  testServerSecret,
+} from "./test-ports.ts"
 import { type TestBankLinker, type TestPaymentProvider, testBankLinker, testPaymentProvider } from "./test-providers.ts"
 
 /** What one test works with: the storage under test and an engine built on it. */
@@ -48,7 +56,15 @@ export const openHarness = (storage: Storage, reader: ContractReader): Harness =
   const paymentProvider = testPaymentProvider()
   const bankLinker = testBankLinker()
   const ids = counterIds()
-  const engine = createEngine({ storage, clock, ids, hasher: plainHasher, paymentProvider, bankLinker })
+  const engine = createEngine({
+    storage,
+    clock,
+    ids,
+    hasher: plainHasher,
+    serverSecret: testServerSecret,
+    paymentProvider,
+    bankLinker,
+  })
   const uniqueName = (label: string) => `contract-${label}-${processTag}-${nextNumber()}`
   return {
     storage,
@@ -68,10 +84,20 @@ export const openHarness = (storage: Storage, reader: ContractReader): Harness =
         clock: testClock(clock.now()),
         ids: counterIds(`${processTag}b`),
         hasher: plainHasher,
+        serverSecret: testServerSecret,
         paymentProvider,
         bankLinker,
       }),
-    engineOn: (other) => createEngine({ storage: other, clock, ids, hasher: plainHasher, paymentProvider, bankLinker }),
+    engineOn: (other) =>
+      createEngine({
+        storage: other,
+        clock,
+        ids,
+        hasher: plainHasher,
+        serverSecret: testServerSecret,
+        paymentProvider,
+        bankLinker,
+      }),
   }
 }
 

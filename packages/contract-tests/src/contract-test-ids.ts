@@ -24,6 +24,7 @@ export const contractTestIds = [
   "recipients.list-and-scope",
   "idempotency.replay",
   "idempotency.mismatch",
+  "idempotency.keyed-fingerprint",
   "idempotency.in-flight",
   "idempotency.expiry",
   "idempotency.abandoned-lock",

@@ -1,7 +1,14 @@
-import { idempotencyLockMs, idempotencyRetentionMs, messages } from "@payments-engine/core"
+import {
+  createEngine,
+  erasedFingerprint,
+  idempotencyLockMs,
+  idempotencyRetentionMs,
+  messages,
+} from "@payments-engine/core"
 import { expect } from "vitest"
 import { expectRefusal } from "./contract-harness.ts"
 import type { ScenarioGroup } from "./contract-scenario.ts"
+import { counterIds, plainHasher } from "./test-ports.ts"
 
 const field = "Idempotency-Key"
 const path = "/api/v1/companies"
@@ -47,6 +54,35 @@ export const idempotencyScenarios: ScenarioGroup = {
         await mismatch({ ...request, body: { ...request.body, name: "Acme Europe" } })
         await mismatch({ ...request, path: "/api/v1/companies/cmp_1/recipients" })
         await mismatch({ ...request, method: "PATCH" })
+        expect(await engine.idempotency.begin(actor, "key-1", request)).toEqual(replay(created))
+      },
+    },
+    {
+      id: "idempotency.keyed-fingerprint",
+      title:
+        "fingerprints are keyed by the server secret; one that cannot be compared (erased, or another secret's) replays",
+      run: async ({ engine, storage, workspace, clock, paymentProvider, bankLinker }) => {
+        const actor = await workspace()
+        const other = { ...request, body: { ...request.body, name: "Acme Europe" } }
+        await engine.idempotency.begin(actor, "key-1", request)
+        await engine.idempotency.complete(actor, "key-1", created)
+        const row = await storage.transaction((tx) => tx.idempotency.find(actor.workspaceId, "key-1"))
+        expect(row?.fingerprint).toMatch(/^hmac-sha256:[0-9a-f]{8}:[0-9a-f]{64}$/)
+        // The secret was rotated within the record's 24 hours: a retry replays rather than 422.
+        const rotated = createEngine({
+          storage,
+          clock,
+          ids: counterIds(),
+          hasher: plainHasher,
+          serverSecret: { read: async () => "a-rotated-server-secret-0123456789abcdef" },
+          paymentProvider,
+          bankLinker,
+        })
+        expect(await rotated.idempotency.begin(actor, "key-1", other)).toEqual(replay(created))
+        await expectRefusal(engine.idempotency.begin(actor, "key-1", other), 422, field, messages.idempotencyMismatch)
+        // Erased by the storage migration that keyed fingerprints: replays for any request.
+        await storage.transaction((tx) => tx.idempotency.replace({ ...row!, fingerprint: erasedFingerprint }))
+        expect(await engine.idempotency.begin(actor, "key-1", other)).toEqual(replay(created))
         expect(await engine.idempotency.begin(actor, "key-1", request)).toEqual(replay(created))
       },
     },

@@ -7,4 +7,4 @@ export {
   runContractSuite,
   runContractTest,
 } from "./run-contract-suite.ts"
-export { counterIds, plainHasher, type TestClock, testClock } from "./test-ports.ts"
+export { counterIds, plainHasher, type TestClock, testClock, testServerSecret } from "./test-ports.ts"

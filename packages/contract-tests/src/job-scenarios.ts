@@ -24,7 +24,7 @@ import {
   submissionsOf,
   wrapStorage,
 } from "./payment-fixtures.ts"
-import { counterIds, plainHasher, processTag } from "./test-ports.ts"
+import { counterIds, plainHasher, processTag, testServerSecret } from "./test-ports.ts"
 import { testBeneficiary } from "./test-providers.ts"
 
 /** A kind of job only these scenarios queue; runners made for them run nothing else. */
@@ -411,6 +411,7 @@ export const moneyConcurrencyScenarios: ScenarioGroup = {
           clock,
           ids: counterIds(`${processTag}s`),
           hasher: plainHasher,
+          serverSecret: testServerSecret,
           paymentProvider,
           bankLinker,
         })
@@ -431,6 +432,7 @@ export const moneyConcurrencyScenarios: ScenarioGroup = {
           clock,
           ids: counterIds(`${processTag}w`),
           hasher: plainHasher,
+          serverSecret: testServerSecret,
           paymentProvider: slowProvider,
           bankLinker,
         })

@@ -1,4 +1,4 @@
-import { brandId, type Clock, type Ids, type SecretHasher } from "@payments-engine/core"
+import { brandId, type Clock, type Ids, type SecretHasher, type ServerSecret } from "@payments-engine/core"
 
 /** Where every test clock starts: a fixed instant, so timestamps are predictable. */
 export const testEpoch = new Date("2030-01-01T00:00:00.000Z")
@@ -62,3 +62,6 @@ export const plainHasher: SecretHasher = {
   hash: async (secret) => `plain:${secret}`,
   verify: async (secret, hash) => hash === `plain:${secret}`,
 }
+
+/** The server secret of the suite's engines: a fixed one, as every process of a deployment shares one. */
+export const testServerSecret: ServerSecret = { read: async () => "contract-suite-server-secret-0123456789abcdef" }

@@ -21,6 +21,7 @@ const engine = createEngine({
   clock: { now: () => new Date("2026-11-23T00:00:00.000Z") },
   ids: { next: (prefix) => brandId(prefix, `${prefix}_1`) },
   hasher: { hash: async () => unreachable(), verify: async () => unreachable() },
+  serverSecret: { read: async () => unreachable() },
   paymentProvider: {} as PaymentProvider,
   bankLinker: {} as BankLinkProvider,
 })

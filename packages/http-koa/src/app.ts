@@ -64,7 +64,10 @@ export interface AppOptions {
  * table (each row counted against its rate limit, see `registerRoutes`), and a 404 `path` / `Not found` for everything else (unknown paths and methods alike).
  *
  * @example
- * const engine = createServiceEngine({ storage: await openSqliteStorage({ filename: ":memory:" }) })
+ * const engine = createServiceEngine({
+ *   storage: await openSqliteStorage({ filename: ":memory:" }),
+ *   serverSecret: { read: async () => secret },
+ * })
  * const app = createApp({ engine, tokens: bearerTokens({ secret, confirm: (claims) => engine.access.tokenActor(claims) }) })
  * app.listen(3000)
  */

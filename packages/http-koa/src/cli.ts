@@ -1,7 +1,8 @@
 import { parseArgs } from "node:util"
 import { openStorageFromUrl } from "@payments-engine/adapters"
 import { type Engine, isDomainError } from "@payments-engine/core"
-import { databaseUrlOf, type Environment } from "./config.ts"
+import { jwtSecretFor } from "./bootstrap.ts"
+import { databaseUrlOf, type Environment, jwtSecretOf } from "./config.ts"
 import { httpStatusOf } from "./http-error.ts"
 import { formatKeyListing, parseGrace } from "./key-commands.ts"
 import { createServiceEngine } from "./service-engine.ts"
@@ -168,7 +169,11 @@ const withEngine = async (io: CliIo, what: string, work: (engine: Engine) => Pro
     io.stderr(`Cannot open the database of DATABASE_URL: ${describe(error)}\n`)
     return 1
   }
-  const engine = createServiceEngine({ storage })
+  // the commands queue no request with an Idempotency-Key; the secret is the service's all the same
+  const engine: Engine = createServiceEngine({
+    storage,
+    serverSecret: { read: () => jwtSecretFor({ jwtSecret: jwtSecretOf(io.env) }, engine) },
+  })
   try {
     await work(engine)
     return 0

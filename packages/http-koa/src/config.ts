@@ -76,6 +76,12 @@ const quote = (value: string) => JSON.stringify(value.length > 60 ? `${value.sli
  */
 export const databaseUrlOf = (env: Environment): string => read(env, "DATABASE_URL") ?? defaultDatabaseUrl
 
+/**
+ * The `PAYMENTS_JWT_SECRET` of an environment, unchecked (an empty one counts as unset): what the
+ * operator command also uses.
+ */
+export const jwtSecretOf = (env: Environment): string | undefined => read(env, "PAYMENTS_JWT_SECRET")
+
 const parseBoolean = (value: string): boolean | undefined => {
   const lower = value.trim().toLowerCase()
   if (["true", "1", "yes", "on"].includes(lower)) return true
@@ -124,7 +130,7 @@ export const loadConfig = (env: Environment): ServiceConfig => {
     else sandbox = value
   }
 
-  const jwtSecret = read(env, "PAYMENTS_JWT_SECRET")
+  const jwtSecret = jwtSecretOf(env)
   if (jwtSecret !== undefined && jwtSecret.length < minimumJwtSecretLength) {
     problems.push(`PAYMENTS_JWT_SECRET must be at least ${minimumJwtSecretLength} characters`)
   }

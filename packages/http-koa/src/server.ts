@@ -118,9 +118,11 @@ export const startService = async (
     const reason = `Cannot open the database of DATABASE_URL (${config.database.dialect}): ${describe(error)}`
     throw new StartupError(reason, { cause: error })
   })
-  const engine = createServiceEngine({
+  const engine: Engine = createServiceEngine({
     storage,
     clock,
+    // read when the first Idempotency-Key arrives, after the engine exists: sandbox mode keeps it in the database
+    serverSecret: { read: () => jwtSecretFor(config, engine) },
     jobLog: (event) =>
       "outcome" in event
         ? logger.info(

@@ -14,12 +14,18 @@ import {
   type JobRunnerLog,
   type PaymentProvider,
   type SecretHasher,
+  type ServerSecret,
   type Storage,
 } from "@payments-engine/core"
 
 /** Options of {@link createServiceEngine}. */
 export interface ServiceEngineOptions {
   readonly storage: Storage
+  /**
+   * Keys the idempotency fingerprints: the service passes its JWT secret (the engine derives a
+   * key of its own from it), so nothing derived from a request body can be matched without it.
+   */
+  readonly serverSecret: ServerSecret
   /** The system clock by default; the service passes a `SandboxClock` in sandbox mode. */
   readonly clock?: Clock
   /** scrypt with its default cost by default. */
@@ -40,7 +46,10 @@ export interface ServiceEngineOptions {
  * payment provider and bank linker, which are the only ones so far, in every mode).
  *
  * @example
- * const engine = createServiceEngine({ storage: await openStorageFromUrl(config.databaseUrl) })
+ * const engine = createServiceEngine({
+ *   storage: await openStorageFromUrl(config.databaseUrl),
+ *   serverSecret: { read: async () => config.jwtSecret! },
+ * })
  */
 export const createServiceEngine = (options: ServiceEngineOptions): Engine => {
   const clock = options.clock ?? systemClock
@@ -49,6 +58,7 @@ export const createServiceEngine = (options: ServiceEngineOptions): Engine => {
     clock,
     ids: randomIds({ clock }),
     hasher: options.hasher ?? scryptHasher(),
+    serverSecret: options.serverSecret,
     paymentProvider: options.paymentProvider ?? createSandboxPaymentProvider(),
     bankLinker: options.bankLinker ?? createSandboxBankLinker(),
     ...(options.feeSchedule === undefined ? {} : { feeSchedule: options.feeSchedule }),

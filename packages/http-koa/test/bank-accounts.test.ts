@@ -312,6 +312,19 @@ describe("POST /api/v1/companies/{cid}/recipients/{recipient_id}/bank_accounts",
     }
   })
 
+  it("refuses an IBAN whose national part has the wrong format though its mod-97 check passes: 422", async () => {
+    // a German account number is 18 digits; the hand-written mod-97 check created this account (201)
+    const wrongFormat = "DE893S0400440532013000"
+    for (const example of ["DE_SEPA", "DE_SWIFT"] as const) {
+      const response = await createAccount({
+        entity_id: payer.eid,
+        beneficiary_details: changed(example, { bank_details: { account_number: wrongFormat } }),
+      })
+      expectError(response, 422, "beneficiary_details.bank_details.account_number", "is not a valid IBAN")
+      expect(response.text).not.toContain(wrongFormat)
+    }
+  })
+
   it("names what decides the form when it is missing, and passes the provider's refusal on", async () => {
     const noCountry = await createAccount({
       entity_id: payer.eid,

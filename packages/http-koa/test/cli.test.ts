@@ -137,7 +137,11 @@ describe("payments-engine keys list, revoke and rotate", () => {
   const create = async (workspace: string, scope: "read" | "write" = "write") => {
     const storage = await openSqliteStorage({ filename })
     try {
-      const engine = createServiceEngine({ storage, hasher: fastHasher() })
+      const engine = createServiceEngine({
+        storage,
+        hasher: fastHasher(),
+        serverSecret: { read: async () => "cli-test-server-secret-0123456789abcdef" },
+      })
       return await engine.access.createApiKey({ workspace, scope })
     } finally {
       await storage.close()

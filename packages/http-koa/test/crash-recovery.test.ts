@@ -52,6 +52,7 @@ const queuePayments = async (databaseUrl: string, count: number): Promise<Array<
     clock: systemClock,
     ids: randomIds({ clock: systemClock }),
     hasher: scryptHasher({ cost: 2 ** 10 }),
+    serverSecret: { read: async () => "crash-recovery-server-secret-0123456789" },
     paymentProvider: createSandboxPaymentProvider(),
     bankLinker: createSandboxBankLinker(),
   })

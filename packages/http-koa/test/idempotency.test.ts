@@ -1,8 +1,9 @@
+import { sandboxExamples } from "@payments-engine/adapters"
 import { openTestSqlite } from "@payments-engine/adapters/testing"
-import type { Engine } from "@payments-engine/core"
+import { canonicalJson, deriveFingerprintKey, type Engine, requestFingerprint } from "@payments-engine/core"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
 import { expectError } from "./support/expectations.ts"
-import { acme, startTestService, type TestService } from "./support/test-service.ts"
+import { acme, startTestService, type TestService, testJwtSecret } from "./support/test-service.ts"
 
 const memory = openTestSqlite()
 const files = openTestSqlite({ file: true })
@@ -197,5 +198,62 @@ describe.each([
     const headers = { "Idempotency-Key": "k-9" }
     expect((await service.request("GET", `/api/v1/companies/${cid}`, { token, headers })).status).toBe(200)
     expect((await service.request("DELETE", `/api/v1/companies/${cid}`, { token, headers })).status).toBe(200)
+  })
+})
+
+describe("Idempotency-Key fingerprints against a reader of the database", () => {
+  let service: TestService
+  afterEach(() => service.close())
+
+  const hex = (bytes: ArrayBuffer) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("")
+  /** ISO 13616 check digits of a German IBAN, the textbook way. */
+  const germanIban = (bban: string) => {
+    const check = 98n - (BigInt(`${bban}131400`) % 97n)
+    return `DE${check.toString().padStart(2, "0")}${bban}`
+  }
+
+  it("cannot be matched by hashing guessed account numbers beside the stored mask without the server secret", async () => {
+    service = await startTestService({ storage: await files.factory() })
+    const token = await service.signIn("acme")
+    const workspaceId = (await service.engine.access.ensureWorkspace("acme")).id
+    const ok = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
+      const response = await service.request("POST", path, { token, body, headers })
+      expect(response.status, response.text).toBe(201)
+      return response.body.data
+    }
+    const cid = (await ok("/api/v1/companies", acme)).id
+    const eid = (await ok(`/api/v1/companies/${cid}/entities`, { name: "Acme Inc", country_alpha2: "US" })).id
+    const rid = (await ok(`/api/v1/companies/${cid}/recipients`, { name: "Jane Supplier" })).id
+    const path = `/api/v1/companies/${cid}/recipients/${rid}/bank_accounts`
+    const details = sandboxExamples.DE_SEPA
+    const account = await ok(path, { entity_id: eid, beneficiary_details: details }, { "Idempotency-Key": "fp-1" })
+    const real = details.bank_details.account_number // DE89 37040044 05 3201 3000
+    expect(account.account_details[0].account_number_mask).toBe("****3000")
+    const stored = (await service.storage.transaction((tx) => tx.idempotency.find(workspaceId, "fp-1")))!.fingerprint
+
+    // What the reader knows: the request but its account number, the bank code, and the mask;
+    // the four digits before the mask and the check digits are guessed: 10,000 valid IBANs.
+    const bodyWith = (iban: string) => ({
+      entity_id: eid,
+      beneficiary_details: { ...details, bank_details: { ...details.bank_details, account_number: iban } },
+    })
+    const guesses = Array.from({ length: 10_000 }, (_, n) => germanIban(`3704004405${String(n).padStart(4, "0")}3000`))
+    expect(guesses).toContain(real)
+    const text = (iban: string) => new TextEncoder().encode(`POST\n${path}\n${canonicalJson(bodyWith(iban))}`)
+
+    const unkeyed = await Promise.all(
+      guesses.map(async (iban) => hex(await crypto.subtle.digest("SHA-256", text(iban)))),
+    )
+    expect(unkeyed.filter((digest) => stored.includes(digest))).toEqual([])
+
+    // With the server secret the same guesses find the number: the stored fingerprint is of this body.
+    const key = await deriveFingerprintKey(testJwtSecret)
+    const keyed = await Promise.all(
+      guesses.map(async (iban) => ({
+        iban,
+        fingerprint: await requestFingerprint(key, { method: "POST", path, body: bodyWith(iban) }),
+      })),
+    )
+    expect(keyed.filter(({ fingerprint }) => fingerprint === stored).map(({ iban }) => iban)).toEqual([real])
   })
 })

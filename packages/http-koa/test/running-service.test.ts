@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createSandboxPaymentProvider, openStorageFromUrl, sandboxExamples } from "@payments-engine/adapters"
+import { deriveFingerprintKey, requestFingerprint } from "@payments-engine/core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { bootstrapWorkspace, jwtSecretSetting } from "../src/bootstrap.ts"
 import { loadConfig } from "../src/config.ts"
 import { createLogger } from "../src/logger.ts"
 import { type RunningService, sandboxProvidersWarning, startService } from "../src/server.ts"
@@ -23,7 +25,14 @@ const apiSecret = "sk_running_service_test_secret"
 interface Started {
   readonly service: RunningService
   readonly logs: Array<string>
-  readonly api: (method: string, path: string, body?: unknown) => Promise<TestResponse>
+  readonly api: (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ) => Promise<TestResponse>
+  /** The `DATABASE_URL` of the service. */
+  readonly databaseUrl: string
 }
 
 const start = async (
@@ -32,9 +41,10 @@ const start = async (
   databaseFile = `db-${Math.random().toString(36).slice(2)}.sqlite`,
 ): Promise<Started> => {
   const logs: Array<string> = []
+  const databaseUrl = `sqlite:${join(folder, databaseFile)}`
   const config = loadConfig({
     PORT: "0",
-    DATABASE_URL: `sqlite:${join(folder, databaseFile)}`,
+    DATABASE_URL: databaseUrl,
     PAYMENTS_API_KEY: apiKey,
     PAYMENTS_API_SECRET: apiSecret,
     ...env,
@@ -53,18 +63,19 @@ const start = async (
     }),
   )
   const token = session.body.data.access_token as string
-  const api = async (method: string, path: string, body?: unknown) =>
+  const api = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
     readResponse(
       await fetch(`${service.url}${path}`, {
         method,
         headers: {
+          ...headers,
           authorization: `Bearer ${token}`,
           ...(body === undefined ? {} : { "content-type": "application/json" }),
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       }),
     )
-  return { service, logs, api }
+  return { service, logs, api, databaseUrl }
 }
 
 /** A company with an entity, a recipient with the US ACH example account, and a funding account. */
@@ -215,5 +226,36 @@ describe("the service outside sandbox mode", () => {
     const document = (await readResponse(await fetch(`${started.service.url}/openapi.json`))).body
     expect(Object.keys(document.paths).filter((path) => path.includes("sandbox"))).toEqual([])
     expect(document.paths["/api/v1/companies/{cid}/payments"].post.operationId).toBe("createPayment")
+  })
+})
+
+describe("the service's idempotency fingerprints", () => {
+  it("are keyed by its JWT secret: PAYMENTS_JWT_SECRET, or the one sandbox mode generates and keeps", async () => {
+    const configured = "a-configured-jwt-secret-0123456789abcdef"
+    for (const env of [{ PAYMENTS_JWT_SECRET: configured }, {}] as Array<Record<string, string>>) {
+      const started = await start(env)
+      try {
+        const acme = { name: "Acme", country: "US", default_currency: "USD" }
+        const first = await started.api("POST", "/api/v1/companies", acme, { "Idempotency-Key": "k-1" })
+        expect(first.status).toBe(201)
+        const again = await started.api("POST", "/api/v1/companies", acme, { "Idempotency-Key": "k-1" })
+        expect({ status: again.status, replayed: again.headers.get("idempotent-replayed") }).toEqual({
+          status: 201,
+          replayed: "true",
+        })
+        const { engine } = started.service
+        const secret = env.PAYMENTS_JWT_SECRET ?? (await engine.access.settingOrInit(jwtSecretSetting, () => "unused"))
+        const workspaceId = (await engine.access.ensureWorkspace(bootstrapWorkspace)).id
+        const storage = await openStorageFromUrl(started.databaseUrl)
+        const row = await storage.transaction((tx) => tx.idempotency.find(workspaceId, "k-1"))
+        await storage.close()
+        const key = await deriveFingerprintKey(secret)
+        expect(row?.fingerprint).toBe(
+          await requestFingerprint(key, { method: "POST", path: "/api/v1/companies", body: acme }),
+        )
+      } finally {
+        await started.service.close()
+      }
+    }
   })
 })

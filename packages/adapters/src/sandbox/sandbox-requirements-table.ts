@@ -15,7 +15,7 @@ export interface SandboxFieldRow {
   /** Minimum and maximum length in characters. */
   readonly length?: readonly [minimum: number, maximum: number]
   /** The checksum the value must pass, where the real world has one. */
-  readonly check?: "IBAN" | "ABA_ROUTING_NUMBER" | "CLABE"
+  readonly check?: "IBAN" | "BIC" | "ABA_ROUTING_NUMBER" | "CLABE"
   /** The only value allowed (the type of a routing number, "aba"): a one-option SELECT defaulting to it. */
   readonly fixed?: string
 }
@@ -42,7 +42,7 @@ export interface SandboxCountryRow {
 /** ISO 9362 BIC whose country part is the bank's country: `DEUTDEFF`, `DEUTDEFF500`. */
 const bicPattern = (country: string) => `^[A-Z]{4}${country}[A-Z0-9]{2}([A-Z0-9]{3})?$`
 
-/** The IBAN of a bank country, in `bank_details.account_number`: its prefix, registered length and mod-97 check. */
+/** The IBAN of a bank country, in `bank_details.account_number`: its prefix, registered length and IBAN check. */
 export const ibanRow = (country: string): SandboxFieldRow => {
   const length = ibanLengths[country]
   if (length === undefined) throw new RangeError(`No IBAN length registered for ${country}`)
@@ -63,6 +63,7 @@ export const bicRows = (country: string, required: boolean): ReadonlyArray<Sandb
     label: "SWIFT/BIC code",
     pattern: bicPattern(country),
     length: [8, 11],
+    check: "BIC",
     required,
   },
 ]

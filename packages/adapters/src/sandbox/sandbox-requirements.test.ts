@@ -1,5 +1,6 @@
 import { type EntityType, type RequirementsSchema, readPath, validateBeneficiaryDetails } from "@payments-engine/core"
 import fc from "fast-check"
+import { isValidIBAN } from "ibantools"
 import { describe, expect, it } from "vitest"
 import { sandboxBeneficiaryDetails, sandboxExamples, sandboxTestAccounts } from "./sandbox-examples.ts"
 import { createSandboxPaymentProvider } from "./sandbox-payment-provider.ts"
@@ -227,7 +228,8 @@ describe("the sandbox's bank-account requirements", () => {
       )
     ).flatMap(({ country, method, schema }) =>
       schema.fields
-        .filter((f) => f.rule !== null && f.rule.type !== "REGEX")
+        // a BIC has no check digit: its check is the pattern's and the registered country's
+        .filter((f) => f.rule !== null && f.rule.type !== "REGEX" && f.rule.type !== "BIC")
         .map((field) => ({ details: sandboxBeneficiaryDetails(country, method), schema, field })),
     )
     expect(checked.length).toBeGreaterThan(20)
@@ -253,6 +255,37 @@ describe("the sandbox's bank-account requirements", () => {
         },
       ),
     )
+  })
+
+  it("accept a one-character change of a test IBAN exactly when ibantools does", async () => {
+    const ibanForms = await Promise.all(
+      combinations
+        .filter((c) => c.entityType === "COMPANY")
+        .map(async (c) => ({
+          details: sandboxBeneficiaryDetails(c.country, c.method),
+          schema: await schemaOf(c.query),
+        })),
+    )
+    const withIban = ibanForms.filter(({ schema }) =>
+      schema.fields.some((f) => f.path === "bank_details.account_number" && f.rule?.type === "IBAN"),
+    )
+    expect(withIban.length).toBeGreaterThanOrEqual(21)
+    let changes = 0
+    const disagreements: Array<string> = []
+    for (const { details, schema } of withIban) {
+      const iban = readPath(details, "bank_details.account_number") as string
+      ;[...iban].forEach((original, i) => {
+        for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") {
+          if (c === original) continue
+          const changed = iban.slice(0, i) + c + iban.slice(i + 1)
+          const accepted = validateBeneficiaryDetails(withPath(details, "bank_details.account_number", changed), schema)
+          changes++
+          if ((accepted.length === 0) !== isValidIBAN(changed)) disagreements.push(changed)
+        }
+      })
+    }
+    expect(changes).toBeGreaterThan(7_000)
+    expect(disagreements).toEqual([])
   })
 
   it("report exactly the required field that is missing from a test account", async () => {

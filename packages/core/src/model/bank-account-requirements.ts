@@ -26,12 +26,13 @@ export const RequirementOption = Schema.Struct({ label: Schema.String, value: Sc
 })
 
 /**
- * How a value is checked. `type` names a checksum where the real world has one; every rule also
- * carries the pattern and lengths a form can check by itself.
+ * How a value is checked. `type` names a check beyond the pattern where the real world has one (a
+ * checksum, or a BIC's registered country); every rule also carries the pattern and lengths a
+ * form can check by itself.
  */
 export const FieldRule = Schema.Struct({
-  type: Schema.Literal("REGEX", "IBAN", "ABA_ROUTING_NUMBER", "CLABE").annotations({
-    description: "REGEX, or the checksum the value must also pass",
+  type: Schema.Literal("REGEX", "IBAN", "BIC", "ABA_ROUTING_NUMBER", "CLABE").annotations({
+    description: "REGEX, or the check the value must also pass (IBAN, BIC, ABA_ROUTING_NUMBER, CLABE)",
   }),
   pattern: Schema.String,
   minimum_length: Schema.NullOr(Schema.Number),

@@ -1,15 +1,17 @@
 import fc from "fast-check"
+import { isValidIBAN } from "ibantools"
 import { describe, expect, it } from "vitest"
 import {
   clabeControlDigit,
   ibanLengths,
   isValidAbaRoutingNumber,
+  isValidBic,
   isValidClabe,
   isValidIban,
 } from "./bank-account-checksums.ts"
 
 // Generators compute the check digits their own, textbook way (bigint, plain sums), never with
-// the code under test.
+// the code under test. ibantools is the reference the IBAN check must agree with.
 
 const digits = (length: number) =>
   fc.array(fc.integer({ min: 0, max: 9 }), { minLength: length, maxLength: length }).map((d) => d.join(""))
@@ -51,15 +53,45 @@ const swapsDetectedByWeights371 = (value: string) =>
 const swappableDigits = (value: string) =>
   digitPositions(value, 2).filter((i) => /[0-9]/.test(value[i + 1] ?? "") && value[i] !== value[i + 1])
 
+/** The IBANs of the README's table of sandbox test values. */
+const readmeIbans = [
+  "GB29NWBK60161331926819",
+  "AT611904300234573201",
+  "BE68539007547034",
+  "DE89370400440532013000",
+  "ES9121000418450200051332",
+  "FI2112345600000785",
+  "FR1420041010050500013M02606",
+  "IE29AIBK93115212345678",
+  "IT60X0542811101000000123456",
+  "NL91ABNA0417164300",
+  "PT50000201231234567890154",
+]
+
+const letters = (length: number) =>
+  fc
+    .array(fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZ"), { minLength: length, maxLength: length })
+    .map((c) => c.join(""))
+
+/** National formats without national check digits, so any bank and account number of the format is valid. */
+const bbans: ReadonlyArray<readonly [string, fc.Arbitrary<string>]> = [
+  ["DE", digits(18)],
+  ["AT", digits(16)],
+  ["GB", fc.tuple(letters(4), digits(14)).map(([bank, rest]) => bank + rest)],
+  ["NL", fc.tuple(letters(4), digits(10)).map(([bank, rest]) => bank + rest)],
+  ["CH", fc.tuple(digits(5), alphanumerics(12)).map(([bank, rest]) => bank + rest)],
+]
+
+/** Every IBAN with one character replaced by another letter or digit. */
+const oneCharacterChanges = (iban: string) =>
+  [...iban].flatMap((original, i) =>
+    [..."ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"]
+      .filter((c) => c !== original)
+      .map((c) => iban.slice(0, i) + c + iban.slice(i + 1)),
+  )
+
 describe("isValidIban", () => {
-  const countries = Object.keys(ibanLengths)
-  const iban = fc
-    .constantFrom(...countries)
-    .chain((country) =>
-      fc
-        .tuple(digits(4), alphanumerics(ibanLengths[country]! - 8))
-        .map(([bank, rest]) => ibanWithCheck(country, bank + rest)),
-    )
+  const iban = fc.constantFrom(...bbans).chain(([country, bban]) => bban.map((value) => ibanWithCheck(country, value)))
 
   it("accepts an IBAN with correct check digits, in any case and grouped in fours", () => {
     fc.assert(
@@ -79,24 +111,31 @@ describe("isValidIban", () => {
 
   it("accepts real IBANs of the SEPA countries and the UK", () => {
     for (const real of [
+      ...readmeIbans,
       "GB82WEST12345698765432",
-      "GB29NWBK60161331926819",
-      "DE89370400440532013000",
-      "FR1420041010050500013M02606",
-      "NL91ABNA0417164300",
-      "AT611904300234573201",
-      "BE68539007547034",
-      "ES9121000418450200051332",
-      "FI2112345600000785",
-      "IE29AIBK93115212345678",
-      "IT60X0542811101000000123456",
-      "PT50000201231234567890154",
       "CH9300762011623852957",
       "NO9386011117947",
       "MT84MALT011000012345MTLCAST001S",
     ]) {
       expect({ real, valid: isValidIban(real) }).toEqual({ real, valid: true })
     }
+  })
+
+  it("refuses a national part of the wrong format though its mod-97 check passes", () => {
+    // a German account number is 18 digits; this one passes mod 97 with a letter in it
+    for (const wrong of ["DE893S0400440532013000", "de89 3s04 0044 0532 0130 00"]) {
+      expect({ wrong, valid: isValidIban(wrong) }).toEqual({ wrong, valid: false })
+    }
+  })
+
+  it("agrees with ibantools on one-character changes of the README's IBANs", () => {
+    const changes = readmeIbans.flatMap(oneCharacterChanges)
+    fc.assert(
+      fc.property(fc.constantFrom(...changes), (changed) => {
+        expect({ changed, valid: isValidIban(changed) }).toEqual({ changed, valid: isValidIBAN(changed) })
+      }),
+      { numRuns: 10_000 },
+    )
   })
 
   it("refuses an IBAN with any one digit changed (mod 97 catches every single substitution)", () => {
@@ -134,6 +173,53 @@ describe("isValidIban", () => {
       "GB82WEST1234569876543É",
     ]) {
       expect({ wrong, valid: isValidIban(wrong) }).toEqual({ wrong, valid: false })
+    }
+  })
+
+  it("knows the length of every country of ibantools, the registry's included", () => {
+    expect(Object.keys(ibanLengths)).toHaveLength(124)
+    expect(ibanLengths).toMatchObject({ DE: 22, GB: 22, NO: 15, MT: 31, FR: 27, RU: 33, LC: 32 })
+  })
+})
+
+describe("isValidBic", () => {
+  it("accepts the README's BICs, with and without a branch", () => {
+    for (const bic of [
+      "CHASUS33",
+      "ROYCCAT2",
+      "BNMXMXMM",
+      "NWBKGB2L",
+      "BKAUATWW",
+      "GEBABEBB",
+      "COBADEFFXXX",
+      "CAIXESBB",
+      "NDEAFIHH",
+      "BNPAFRPP",
+      "AIBKIE2D",
+      "UNCRITMM",
+      "ABNANL2A",
+      "CGDIPTPL",
+      "CTBAAU2S",
+      "HDFCINBB",
+      "DBSSSGSG",
+      "MHCBJPJT",
+    ]) {
+      expect({ bic, valid: isValidBic(bic) }).toEqual({ bic, valid: true })
+    }
+  })
+
+  it("refuses an unknown country, a digit in the bank code, and a wrong length", () => {
+    for (const bic of [
+      "",
+      "COBAZZFF",
+      "C0BADEFF",
+      "COBADEF",
+      "COBADEFFX",
+      "COBADEFFXXXX",
+      "COBA DEFF",
+      "COBADEFF-XX",
+    ]) {
+      expect({ bic, valid: isValidBic(bic) }).toEqual({ bic, valid: false })
     }
   })
 })

@@ -1,84 +1,20 @@
+import { getCountrySpecifications, isValidBIC, isValidIBAN } from "ibantools"
+
 /**
- * Check-digit rules of bank account identifiers: IBAN (ISO 13616, mod 97), US ABA routing
- * numbers and Mexican CLABEs (weights 3, 7, 1). Pure functions on strings, no dependencies.
+ * Check rules of bank account identifiers: IBANs and BICs through ibantools (a maintained
+ * library that knows each country's national format, which a mod-97 check and a length table
+ * cannot see), US ABA routing numbers and Mexican CLABEs (weights 3, 7, 1). Pure functions on strings.
  */
 
 /**
- * IBAN lengths by country (SWIFT's ISO 13616 registry): every SEPA country, the United Kingdom,
- * and the other countries that use IBANs for domestic payments.
+ * IBAN lengths by country: every country ibantools knows an IBAN format of (SWIFT's ISO 13616
+ * registry and the countries that use IBANs outside it).
  */
-export const ibanLengths: Readonly<Record<string, number>> = {
-  AD: 24,
-  AE: 23,
-  AL: 28,
-  AT: 20,
-  AZ: 28,
-  BA: 20,
-  BE: 16,
-  BG: 22,
-  BH: 22,
-  BR: 29,
-  CH: 21,
-  CR: 22,
-  CY: 28,
-  CZ: 24,
-  DE: 22,
-  DK: 18,
-  DO: 28,
-  EE: 20,
-  EG: 29,
-  ES: 24,
-  FI: 18,
-  FO: 18,
-  FR: 27,
-  GB: 22,
-  GE: 22,
-  GI: 23,
-  GL: 18,
-  GR: 27,
-  GT: 28,
-  HR: 21,
-  HU: 28,
-  IE: 22,
-  IL: 23,
-  IS: 26,
-  IT: 27,
-  JO: 30,
-  KW: 30,
-  KZ: 20,
-  LB: 28,
-  LI: 21,
-  LT: 20,
-  LU: 20,
-  LV: 21,
-  MC: 27,
-  MD: 24,
-  ME: 22,
-  MK: 19,
-  MR: 27,
-  MT: 31,
-  MU: 30,
-  NL: 18,
-  NO: 15,
-  PK: 24,
-  PL: 28,
-  PS: 29,
-  PT: 25,
-  QA: 29,
-  RO: 24,
-  RS: 22,
-  SA: 24,
-  SE: 24,
-  SI: 19,
-  SK: 24,
-  SM: 27,
-  TN: 24,
-  TR: 26,
-  UA: 29,
-  VA: 22,
-  VG: 24,
-  XK: 20,
-}
+export const ibanLengths: Readonly<Record<string, number>> = Object.fromEntries(
+  Object.entries(getCountrySpecifications()).flatMap(([country, spec]) =>
+    spec.chars !== undefined && spec.chars !== null && spec.bban_regexp ? [[country, spec.chars]] : [],
+  ),
+)
 
 /** The weighted digit sum (weights 3, 7, 1 repeating) modulo 10, of ABA routing numbers and CLABEs. */
 const weighted371 = (digits: string): number => {
@@ -89,27 +25,26 @@ const weighted371 = (digits: string): number => {
 }
 
 /**
- * An IBAN (ISO 13616): a registered country code, the length registered for it, letters and
- * digits only, and the ISO 7064 mod-97 check equal to 1 (computed digit by digit in small
- * integers, exactly). Spaces are ignored and letters may be lower case, as people write IBANs.
+ * An IBAN (ISO 13616): a known country, its length and national format (bank and branch codes,
+ * national check digits where the country has them), and the mod-97 check digits, as ibantools
+ * checks them. Spaces are ignored and letters may be lower case, as people write IBANs.
  *
  * @example
  * isValidIban("GB82 WEST 1234 5698 7654 32") // true
  * isValidIban("GB82WEST12345698765433") // false: the check fails
+ * isValidIban("DE893S0400440532013000") // false: a German account is digits only, though mod 97 passes
  */
-export const isValidIban = (value: string): boolean => {
-  const iban = value.replace(/\s/g, "").toUpperCase()
-  if (!/^[A-Z]{2}[0-9]{2}[A-Z0-9]+$/.test(iban)) return false
-  if (ibanLengths[iban.slice(0, 2)] !== iban.length) return false
-  const rearranged = iban.slice(4) + iban.slice(0, 4)
-  let rest = 0
-  for (const character of rearranged) {
-    const code = character.charCodeAt(0)
-    // a letter stands for two digits (A = 10 ... Z = 35), a digit for itself
-    rest = code >= 65 ? (rest * 100 + (code - 55)) % 97 : (rest * 10 + (code - 48)) % 97
-  }
-  return rest === 1
-}
+export const isValidIban = (value: string): boolean => isValidIBAN(value.replace(/\s/g, "").toUpperCase())
+
+/**
+ * A BIC (ISO 9362, SWIFT code) as ibantools checks it: four letters of bank, a known country,
+ * two letters or digits of location, and optionally three of branch.
+ *
+ * @example
+ * isValidBic("COBADEFFXXX") // true
+ * isValidBic("COBAZZFF") // false: no country ZZ
+ */
+export const isValidBic = (value: string): boolean => isValidBIC(value)
 
 /**
  * A US ABA routing number: nine digits whose weighted sum (weights 3, 7, 1 repeating) is a

@@ -119,6 +119,14 @@ const fieldCase = (path: string, required: boolean): fc.Arbitrary<FieldCase> =>
       }),
     }),
     fc.constant<FieldCase>({
+      field: field(path, { required, rule: { type: "BIC", pattern: "^[A-Z0-9]{8}([A-Z0-9]{3})?$" } }),
+      valid: fc.constantFrom("COBADEFFXXX", "NWBKGB2L", "CHASUS33", "BNMXMXMM"),
+      invalid: fc.constantFrom(
+        ["COBAZZFF", "is not a valid BIC"] as const,
+        ["C0BADEFF", "is not a valid BIC"] as const,
+      ),
+    }),
+    fc.constant<FieldCase>({
       field: field(path, { required, rule: { type: "ABA_ROUTING_NUMBER", pattern: "^[0-9]{9}$" } }),
       valid: fc.constantFrom("021000021", "011000015", "026009593"),
       invalid: fc.constant(["021000022", "is not a valid ABA routing number"] as const),
@@ -228,6 +236,7 @@ describe("validateBeneficiaryDetails", () => {
       field("bank_details.account_number", { rule: { pattern: "^[0-9]+$", minimum_length: 4, maximum_length: 17 } }),
       field("bank_details.account_routing_value1", { rule: { type: "ABA_ROUTING_NUMBER", pattern: "^[0-9]{9}$" } }),
       field("bank_details.iban", { rule: { type: "IBAN", pattern: "^[A-Z]{2}[0-9]{2}[A-Z0-9]+$" } }),
+      field("bank_details.bic", { rule: { type: "BIC", pattern: "^[A-Z0-9]{8,11}$" } }),
       field("bank_details.clabe", { rule: { type: "CLABE", pattern: "^[0-9]{18}$" } }),
       field("address.city", { required: true }),
       field("address.state", { required: false, rule: { pattern: "^[A-Z]{2}$" } }),
@@ -241,6 +250,7 @@ describe("validateBeneficiaryDetails", () => {
         account_number: "12x4",
         account_routing_value1: "021000022",
         iban: "GB82WEST12345698765433",
+        bic: "WESTXXLL",
         clabe: "002010077777777772",
       },
       address: { city: 42, state: "California" },
@@ -256,6 +266,7 @@ describe("validateBeneficiaryDetails", () => {
         message: "is not a valid ABA routing number",
       },
       { field: "beneficiary_details.bank_details.iban", message: "is not a valid IBAN" },
+      { field: "beneficiary_details.bank_details.bic", message: "is not a valid BIC" },
       { field: "beneficiary_details.bank_details.clabe", message: "is not a valid CLABE" },
       { field: "beneficiary_details.address.city", message: "must be a string" },
       { field: "beneficiary_details.address.state", message: "is invalid" },

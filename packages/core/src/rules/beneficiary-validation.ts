@@ -1,7 +1,7 @@
 import type { FieldError } from "../errors.ts"
 import type { FieldRule, RequirementField } from "../model/bank-account-requirements.ts"
 import type { RequirementsSchema } from "../ports/payment-provider.ts"
-import { isValidAbaRoutingNumber, isValidClabe, isValidIban } from "./bank-account-checksums.ts"
+import { isValidAbaRoutingNumber, isValidBic, isValidClabe, isValidIban } from "./bank-account-checksums.ts"
 
 /**
  * The value at a dot path of a plain object, or undefined when any step is missing or is not an
@@ -33,6 +33,7 @@ export const beneficiaryMessages = {
   invalid: "is invalid",
   checksum: {
     IBAN: "is not a valid IBAN",
+    BIC: "is not a valid BIC",
     ABA_ROUTING_NUMBER: "is not a valid ABA routing number",
     CLABE: "is not a valid CLABE",
   },
@@ -40,6 +41,7 @@ export const beneficiaryMessages = {
 
 const checksums: Record<Exclude<FieldRule["type"], "REGEX">, (value: string) => boolean> = {
   IBAN: isValidIban,
+  BIC: isValidBic,
   ABA_ROUTING_NUMBER: isValidAbaRoutingNumber,
   CLABE: isValidClabe,
 }
@@ -99,8 +101,8 @@ const problemWith = (field: RequirementField, value: unknown): string | undefine
  * and returns every failure at once, one per field, on its dotted path
  * (`beneficiary_details.<path>`): a missing required value ("is required"; blank text counts as
  * missing), a value that is not a string, a choice outside the options, a length outside the
- * rule, a pattern mismatch ("is invalid"), and the checksums of IBANs, ABA routing numbers and
- * CLABEs. Values the schema does not mention are ignored. The field of type TRANSFER_METHOD
+ * rule, a pattern mismatch ("is invalid"), the checks of IBANs and BICs (ibantools), and the
+ * checksums of ABA routing numbers and CLABEs. Values the schema does not mention are ignored. The field of type TRANSFER_METHOD
  * (`transfer_methods`) takes a list of strings.
  *
  * @example

@@ -1,7 +1,14 @@
 import { Effect } from "effect"
 import { Conflict, Invalid, messages } from "../errors.ts"
+import type { ServerSecret } from "../ports/server-secret.ts"
 import type { IdempotencyRecord } from "../ports/storage/index.ts"
-import { type FingerprintedRequest, requestFingerprint } from "../rules/idempotency-fingerprint.ts"
+import {
+  comparableFingerprints,
+  deriveFingerprintKey,
+  type FingerprintedRequest,
+  type FingerprintKey,
+  requestFingerprint,
+} from "../rules/idempotency-fingerprint.ts"
 import type { Actor } from "./actor.ts"
 import type { EnginePorts } from "./ports.ts"
 import { inTransaction } from "./transaction.ts"
@@ -24,6 +31,24 @@ export type IdempotencyDecision =
 
 const field = "Idempotency-Key"
 
+const derivedKeys = new WeakMap<ServerSecret, Promise<FingerprintKey>>()
+
+/** The fingerprint key of a server secret, derived once; asked again after a failure (its storage was down). */
+const fingerprintKeyOf = (secret: ServerSecret): Promise<FingerprintKey> => {
+  let derived = derivedKeys.get(secret)
+  if (derived === undefined) {
+    derived = secret
+      .read()
+      .then(deriveFingerprintKey)
+      .catch((error: unknown) => {
+        derivedKeys.delete(secret)
+        throw error
+      })
+    derivedKeys.set(secret, derived)
+  }
+  return derived
+}
+
 const validKey = (key: string) =>
   key.length >= 1 && key.length <= 255
     ? Effect.void
@@ -33,6 +58,8 @@ const validKey = (key: string) =>
  * Idempotency keys of POST and PATCH requests, Stripe's way: the first response is replayed for
  * the same request, a different request with the key is refused, and so is one that arrives
  * while the first still runs. Records live in storage, so this holds across processes.
+ * Fingerprints are keyed by the server secret; a stored one that cannot be compared (erased by a
+ * migration, or made under a secret since rotated) replays rather than refuse a retry.
  */
 export const makeIdempotency = (ports: EnginePorts) => ({
   /**
@@ -49,7 +76,9 @@ export const makeIdempotency = (ports: EnginePorts) => ({
   ): Effect.Effect<IdempotencyDecision, Invalid | Conflict> =>
     Effect.gen(function* () {
       yield* validKey(key)
-      const fingerprint = yield* Effect.promise(() => requestFingerprint(request))
+      const fingerprint = yield* Effect.promise(async () =>
+        requestFingerprint(await fingerprintKeyOf(ports.serverSecret), request),
+      )
       const now = ports.clock.now()
       const fresh: IdempotencyRecord = {
         workspace_id: actor.workspaceId,
@@ -68,7 +97,7 @@ export const makeIdempotency = (ports: EnginePorts) => ({
           const existing = claim.existing
           const takeOver = Effect.as(tx.idempotency.replace(fresh), { kind: "proceed" } as const)
           if (existing.expires_at <= fresh.created_at) return yield* takeOver
-          if (existing.fingerprint !== fingerprint) {
+          if (existing.fingerprint !== fingerprint && comparableFingerprints(existing.fingerprint, fingerprint)) {
             return yield* Effect.fail(Invalid.rule(field, messages.idempotencyMismatch))
           }
           if (existing.response_status !== null) {

@@ -3,6 +3,7 @@ import type { Clock } from "../ports/clock.ts"
 import type { Ids } from "../ports/ids.ts"
 import type { PaymentProvider } from "../ports/payment-provider.ts"
 import type { SecretHasher } from "../ports/secret-hasher.ts"
+import type { ServerSecret } from "../ports/server-secret.ts"
 import type { Storage } from "../ports/storage/index.ts"
 import type { FeeSchedule } from "../rules/fee-schedule.ts"
 
@@ -12,6 +13,8 @@ export interface EnginePorts {
   readonly clock: Clock
   readonly ids: Ids
   readonly hasher: SecretHasher
+  /** Keys the fingerprints of idempotency records (HMAC-SHA-256 under a key derived from it). */
+  readonly serverSecret: ServerSecret
 }
 
 /** What the services are built from: the engine's ports, its providers and its fee schedule. */

@@ -140,6 +140,7 @@ export const startTestService = async (options: TestServiceOptions): Promise<Tes
     storage: options.storage,
     clock,
     hasher: fastHasher(),
+    serverSecret: { read: async () => testJwtSecret },
     paymentProvider,
     bankLinker,
     ...(options.feeSchedule === undefined ? {} : { feeSchedule: options.feeSchedule }),

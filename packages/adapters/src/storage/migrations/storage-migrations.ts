@@ -11,6 +11,7 @@ import { moneyMovementSchema } from "./0002-money-movement.ts"
 import { featuresSchema } from "./0003-features.ts"
 import { jobKeysSchema } from "./0004-job-keys.ts"
 import { keyLifecycleSchema } from "./0005-key-lifecycle.ts"
+import { keyedFingerprintsSchema } from "./0006-keyed-fingerprints.ts"
 import type { StorageDialect } from "./column-helpers.ts"
 
 export type { StorageDialect } from "./column-helpers.ts"
@@ -18,7 +19,7 @@ export type { StorageDialect } from "./column-helpers.ts"
 /**
  * Every migration of the storage, by name, in order. One set for both dialects: only the text
  * collation differs. The names are what `kysely_migration` records, so a database migrated
- * before still opens: never rename one; add the next as `0004_...` in a file `0004-....ts`.
+ * before still opens: never rename one; add the next as `0007_...` in a file `0007-....ts`.
  *
  * @example
  * const migrator = new Migrator({ db, provider: storageMigrations("sqlite") })
@@ -30,6 +31,7 @@ export const storageMigrations = (dialect: StorageDialect): MigrationProvider =>
     "0003_features": featuresSchema(dialect),
     "0004_job_keys": jobKeysSchema(dialect),
     "0005_key_lifecycle": keyLifecycleSchema(dialect),
+    "0006_keyed_fingerprints": keyedFingerprintsSchema(),
   }),
 })
 
