@@ -163,6 +163,12 @@ export const moneyRepositoriesOver = (t: MoneyTables & OwnerTables): MoneyReposi
   },
   jobs: {
     enqueue: async (job) => enqueueInto(t.jobs, job),
+    bringForward: async (workspaceId, ms) => {
+      for (const job of t.jobs.values()) {
+        if (job.workspace_id !== workspaceId || job.given_up) continue
+        t.jobs.set(job.id, Object.freeze({ ...job, run_at: new Date(Date.parse(job.run_at) - ms).toISOString() }))
+      }
+    },
   },
   events: {
     append: async (row) => void t.events.set(row.id, freeze(row)),

@@ -32,6 +32,8 @@ export interface Tables extends MoneyTables {
   readonly idempotency: Map<string, IdempotencyRecord>
   readonly settings: Map<string, string>
   readonly features: FeatureTable
+  /** Test clocks (sandbox mode): milliseconds ahead of the engine's clock, by workspace. */
+  readonly testClocks: Map<string, number>
 }
 
 const emptyTables = (): Tables => ({
@@ -44,6 +46,7 @@ const emptyTables = (): Tables => ({
   idempotency: new Map(),
   settings: new Map(),
   features: new Map(),
+  testClocks: new Map(),
 })
 
 /** A copy a transaction may change freely: new maps over the same (frozen) records. */
@@ -57,6 +60,7 @@ const copyTables = (tables: Tables): Tables => ({
   idempotency: new Map(tables.idempotency),
   settings: new Map(tables.settings),
   features: new Map(tables.features),
+  testClocks: new Map(tables.testClocks),
 })
 
 const byId = (a: { readonly id: string }, b: { readonly id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
@@ -78,6 +82,15 @@ const idempotencyKey = (workspaceId: string, key: string) => `${workspaceId}\u00
 /** Repositories that read and write one set of tables (a transaction's private copy). */
 const repositoriesOver = (t: Tables): Repositories => ({
   ...moneyRepositoriesOver(t),
+  testClocks: {
+    offsetOf: async (workspaceId) => t.testClocks.get(workspaceId) ?? 0,
+    // Transactions run one after another, so reading and adding cannot lose a racing advance.
+    advance: async (workspaceId, ms) => {
+      const offset = (t.testClocks.get(workspaceId) ?? 0) + ms
+      t.testClocks.set(workspaceId, offset)
+      return offset
+    },
+  },
   workspaces: {
     insertOrGet: async (row) => {
       for (const existing of t.workspaces.values()) if (existing.name === row.name) return existing
@@ -253,6 +266,10 @@ export const createMemoryStorage = (options: MemoryStorageOptions = {}): MemoryS
           jobs: {
             enqueue: async (job) => {
               await tx.jobs.enqueue(job)
+              queued = true
+            },
+            bringForward: async (workspaceId, ms) => {
+              await tx.jobs.bringForward(workspaceId, ms)
               queued = true
             },
           },

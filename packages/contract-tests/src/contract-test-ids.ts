@@ -57,6 +57,8 @@ export const contractTestIds = [
   "timestamps.stored-as-given",
   "jobs.run-once",
   "jobs.retry-and-fail",
+  "test-clocks.per-workspace",
+  "test-clocks.jobs",
   "events.outbox",
   "concurrency.payment-idempotency",
   "concurrency.cancel-vs-execute",

@@ -16,6 +16,11 @@ export interface BearerTokenOptions {
   readonly lifetimeSeconds?: number
   /** Source of time for `iat`/`exp` and for the expiry check; the system clock by default. */
   readonly clock?: Clock
+  /**
+   * The time of a workspace's test clock (sandbox mode), read from storage: tokens are then
+   * issued and expire by their workspace's time, which is never behind `clock`.
+   */
+  readonly workspaceNow?: (workspaceId: string) => Promise<Date>
 }
 
 /** Issues and checks the bearer tokens of the API. */
@@ -30,7 +35,8 @@ const longestToken = 4096
 
 /**
  * Bearer tokens as JWTs signed with HS256 (jose): claims `workspace_id` and `scope`, plus `iss`,
- * `aud`, `iat` and `exp`. Verification accepts HS256 only and checks every claim.
+ * `aud`, `iat` and `exp`. Verification accepts HS256 only and checks every claim; with
+ * `workspaceNow`, `iat` and `exp` are by the workspace's test clock.
  *
  * @example
  * const tokens = bearerTokens({ secret: process.env.PAYMENTS_JWT_SECRET! })
@@ -45,9 +51,11 @@ export const bearerTokens = (options: BearerTokenOptions): BearerTokens => {
   if (options.secret.length < 32) throw new RangeError("bearerTokens: the secret must be at least 32 characters")
   const key = new TextEncoder().encode(options.secret)
   const now = () => options.clock?.now() ?? new Date()
+  const { workspaceNow } = options
+  const nowOf = (workspaceId: string) => (workspaceNow === undefined ? now() : workspaceNow(workspaceId))
   return {
     async issue(actor) {
-      const issuedAt = Math.floor(now().getTime() / 1000)
+      const issuedAt = Math.floor((await nowOf(actor.workspaceId)).getTime() / 1000)
       const expiresAt = issuedAt + lifetime
       const access_token = await new SignJWT({ workspace_id: actor.workspaceId, scope: actor.scope })
         .setProtectedHeader({ alg: "HS256", typ: "JWT" })
@@ -73,9 +81,14 @@ export const bearerTokens = (options: BearerTokenOptions): BearerTokens => {
           currentDate: now(),
           requiredClaims: ["iat", "exp"],
         })
-        const { workspace_id: workspaceId, scope } = payload
+        const { workspace_id: workspaceId, scope, exp } = payload
         if (typeof workspaceId !== "string" || workspaceId === "") return undefined
         if (scope !== "read" && scope !== "write") return undefined
+        // Checked by `clock` above, which no workspace's clock is behind; then by the workspace's
+        // own time, read only for a token whose signature holds.
+        if (workspaceNow !== undefined && exp! <= Math.floor((await workspaceNow(workspaceId)).getTime() / 1000)) {
+          return undefined
+        }
         return { workspaceId, scope }
       } catch {
         return undefined

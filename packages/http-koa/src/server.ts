@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { openStorageFromUrl, SandboxClock, systemClock } from "@payments-engine/adapters"
+import { openStorageFromUrl, systemClock } from "@payments-engine/adapters"
 import type { Clock, Engine, PaymentProvider, SecretHasher } from "@payments-engine/core"
 import type { Logger } from "pino"
 import { createApp } from "./app.ts"
@@ -76,7 +76,7 @@ const describe = (error: unknown) => (error instanceof Error ? error.message : S
 
 /**
  * Starts the service of a configuration: opens (and migrates) the storage, builds the engine
- * (in sandbox mode on a `SandboxClock`, with the sandbox helper routes), resolves the JWT secret,
+ * (in sandbox mode with a test clock per workspace and the sandbox helper routes), resolves the JWT secret,
  * bootstraps an API key, starts the storage's background job runner (which also purges expired
  * idempotency records hourly), and listens. Outside sandbox
  * mode it logs {@link sandboxProvidersWarning}. Fails with a {@link StartupError} whose message
@@ -91,9 +91,7 @@ export const startService = async (
   options: StartServiceOptions = {},
 ): Promise<RunningService> => {
   const logger = options.logger ?? createLogger({ level: config.logLevel })
-  // The sandbox's clock can be moved forward by its helper; outside the sandbox time is real.
-  const sandboxClock = config.sandbox && options.clock === undefined ? new SandboxClock() : undefined
-  const clock = options.clock ?? sandboxClock ?? systemClock
+  const clock = options.clock ?? systemClock
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`))
   const storage = await openStorageFromUrl(config.databaseUrl).catch((error: unknown) => {
     const reason = `Cannot open the database of DATABASE_URL (${config.database.dialect}): ${describe(error)}`
@@ -102,6 +100,8 @@ export const startService = async (
   const engine = createServiceEngine({
     storage,
     clock,
+    // In the sandbox each workspace's clock can be moved forward by its helper; elsewhere time is real.
+    testClocks: config.sandbox,
     jobLog: (event) =>
       "outcome" in event
         ? logger.info(
@@ -118,17 +118,16 @@ export const startService = async (
     await bootstrapApiKey(engine, config.bootstrapKey, print)
     let closing = false
     engine.jobs.start()
-    const sandboxHelpers = sandboxClock
-      ? sandboxRoutes({
-          advanceClock: (ms) => sandboxClock.advance(ms),
-          runDueJobs: async () => (await engine.jobs.runDue()).ran,
-          now: () => clock.now(),
-        })
-      : []
+    const workspaceNow = (workspaceId: string) => engine.testClocks.now({ workspaceId, scope: "read" })
     const app = createApp({
       engine,
-      routes: [...apiRoutes, ...sandboxHelpers],
-      tokens: bearerTokens({ secret, lifetimeSeconds: config.tokenLifetimeSeconds, clock }),
+      routes: config.sandbox ? [...apiRoutes, ...sandboxRoutes] : apiRoutes,
+      tokens: bearerTokens({
+        secret,
+        lifetimeSeconds: config.tokenLifetimeSeconds,
+        clock,
+        ...(config.sandbox ? { workspaceNow } : {}),
+      }),
       logger,
       isClosing: () => closing,
     })

@@ -20,8 +20,10 @@ import {
 /** Options of {@link createServiceEngine}. */
 export interface ServiceEngineOptions {
   readonly storage: Storage
-  /** The system clock by default; the service passes a `SandboxClock` in sandbox mode. */
+  /** The system clock by default. */
   readonly clock?: Clock
+  /** Sandbox mode: a test clock per workspace, kept in storage, on top of `clock`. */
+  readonly testClocks?: boolean
   /** scrypt with its default cost by default. */
   readonly hasher?: SecretHasher
   /** The sandbox payment provider by default: the only one there is so far. */
@@ -53,5 +55,6 @@ export const createServiceEngine = (options: ServiceEngineOptions): Engine => {
     bankLinker: options.bankLinker ?? createSandboxBankLinker(),
     ...(options.feeSchedule === undefined ? {} : { feeSchedule: options.feeSchedule }),
     ...(options.jobLog === undefined ? {} : { jobLog: options.jobLog }),
+    testClocks: options.testClocks ?? false,
   })
 }

@@ -18,6 +18,7 @@ import type { ServicePorts } from "./ports.ts"
 import { providerCall } from "./provider-call.ts"
 import { bankAccountsWithProfiles, findLiveCompany } from "./scope.ts"
 import { storeNewBankAccount } from "./store-bank-account.ts"
+import { readWorkspaceClock } from "./workspace-clock.ts"
 import { inTransaction } from "./transaction.ts"
 
 const bankAccountNotFound = () =>
@@ -146,7 +147,8 @@ export const makeBankAccounts = (ports: ServicePorts) => ({
       const beneficiary = yield* providerCall("Payment provider could not register the beneficiary", () =>
         ports.paymentProvider.createBeneficiary({ reference: bankAccountId, details }),
       )
-      const at = ports.clock.now().toISOString()
+      const clock = yield* readWorkspaceClock(ports, actor.workspaceId)
+      const at = clock.now().toISOString()
       const { accountDetails, routingDetails, partyAddress } = detailsOf(
         details,
         answer.schema,
@@ -180,7 +182,7 @@ export const makeBankAccounts = (ports: ServicePorts) => ({
         created_at: at,
         updated_at: at,
       }
-      return yield* storeNewBankAccount(ports, actor.workspaceId, account, profile)
+      return yield* storeNewBankAccount(ports, clock, actor.workspaceId, account, profile)
     }),
 
   get: (actor: Actor, companyId: string, id: string): Effect.Effect<BankAccount, NotFound> =>

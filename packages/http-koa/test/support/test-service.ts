@@ -72,8 +72,9 @@ export interface TestServiceOptions {
   /** Wraps the engine, e.g. to plant a fault. */
   readonly wrapEngine?: (engine: Engine) => Engine
   /**
-   * Serves the sandbox helper routes too (funding accounts, clock advance), on the test clock.
-   * As in the service, the clock helper then runs the jobs that became due; nothing else does.
+   * Sandbox mode: serves the sandbox helper routes too (funding accounts, clock advance), and each
+   * workspace has its test clock, kept in storage, on top of the test clock. As in the service,
+   * the clock helper then runs the jobs that became due; nothing else does.
    */
   readonly sandbox?: boolean
   /** A sandbox payment provider set up by the test (latency, failures); a fresh one by default. */
@@ -122,21 +123,18 @@ export const startTestService = async (options: TestServiceOptions): Promise<Tes
     paymentProvider,
     bankLinker,
     ...(options.feeSchedule === undefined ? {} : { feeSchedule: options.feeSchedule }),
+    testClocks: options.sandbox === true,
   })
   const engine = options.wrapEngine === undefined ? real : options.wrapEngine(real)
   const runJobs = async () => (await engine.jobs.runDue()).ran
-  const routes = options.sandbox
-    ? [
-        ...apiRoutes,
-        ...sandboxRoutes({ advanceClock: (ms) => clock.advance(ms), runDueJobs: runJobs, now: () => clock.now() }),
-      ]
-    : apiRoutes
+  const routes = options.sandbox ? [...apiRoutes, ...sandboxRoutes] : apiRoutes
   const logs: Array<string> = []
   const logger = createLogger({ level: "debug", destination: { write: (line: string) => void logs.push(line) } })
   const tokens = bearerTokens({
     secret: testJwtSecret,
     clock,
     ...(options.tokenLifetimeSeconds === undefined ? {} : { lifetimeSeconds: options.tokenLifetimeSeconds }),
+    ...(options.sandbox ? { workspaceNow: (workspaceId: string) => real.testClocks.now({ workspaceId, scope: "read" }) } : {}),
   })
   const server = createServer(createApp({ engine, tokens, logger, routes }).callback())
   const port = await listen(server)

@@ -10,6 +10,7 @@ import { initialSchema } from "./0001-initial.ts"
 import { moneyMovementSchema } from "./0002-money-movement.ts"
 import { featuresSchema } from "./0003-features.ts"
 import { jobKeysSchema } from "./0004-job-keys.ts"
+import { testClocksSchema } from "./0006-test-clocks.ts"
 import type { StorageDialect } from "./column-helpers.ts"
 
 export type { StorageDialect } from "./column-helpers.ts"
@@ -28,6 +29,7 @@ export const storageMigrations = (dialect: StorageDialect): MigrationProvider =>
     "0002_money_movement": moneyMovementSchema(dialect),
     "0003_features": featuresSchema(dialect),
     "0004_job_keys": jobKeysSchema(dialect),
+    "0006_test_clocks": testClocksSchema(dialect),
   }),
 })
 

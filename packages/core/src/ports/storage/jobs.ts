@@ -9,7 +9,10 @@ export interface JobRequest {
   readonly kind: string
   /** The payload as JSON text; the catalogue decodes it with the kind's schema. */
   readonly payload: string
-  /** When the job is due, by the engine's clock; `created_at` when it is due at once. */
+  /**
+   * When the job is due, by the engine's clock (a workspace's test clock minus its offset);
+   * `created_at` when it is due at once.
+   */
   readonly run_at: string
   /**
    * At most one job with this key waits or runs at a time: enqueueing again while one does adds
@@ -20,6 +23,11 @@ export interface JobRequest {
   readonly max_attempts: number
   /** The engine's now when the job was queued. */
   readonly created_at: string
+  /**
+   * The workspace the job works for, whose test clock moves it ({@link JobRepository.bringForward});
+   * null for the engine's own upkeep (scheduled kinds).
+   */
+  readonly workspace_id: string | null
 }
 
 export interface JobRepository {
@@ -29,7 +37,12 @@ export interface JobRepository {
    *
    * @example
    * await tx.jobs.enqueue({ id: "job_1", kind: "execute_payment", payload: '{"payment_id":"pay_1"}',
-   *   run_at: now, key: "execute_payment:pay_1", max_attempts: 5, created_at: now })
+   *   run_at: now, key: "execute_payment:pay_1", max_attempts: 5, created_at: now, workspace_id: "ws_1" })
    */
   enqueue(job: JobRequest): Promise<void>
+  /**
+   * The workspace's test clock moved `ms` ahead (sandbox mode): its jobs that wait fall due `ms`
+   * earlier by the engine's clock, in this transaction; other workspaces' jobs do not move.
+   */
+  bringForward(workspaceId: string, ms: number): Promise<void>
 }
