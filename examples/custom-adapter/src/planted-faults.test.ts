@@ -215,7 +215,10 @@ const faults: ReadonlyArray<{
   },
   {
     bug: "queues a second job with the key of one that waits",
-    factory: withFault((tx) => ({ ...tx, jobs: { ...tx.jobs, enqueue: (job) => tx.jobs.enqueue({ ...job, key: null }) } })),
+    factory: withFault((tx) => ({
+      ...tx,
+      jobs: { ...tx.jobs, enqueue: (job) => tx.jobs.enqueue({ ...job, key: null }) },
+    })),
     caughtBy: ["jobs.run-once"],
   },
   {

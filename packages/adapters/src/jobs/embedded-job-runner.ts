@@ -1,5 +1,4 @@
 import type {
-  Clock,
   JobHandlers,
   JobRequest,
   JobRunner,

@@ -12,5 +12,11 @@ it("follows the engine's clock and adds the workspace's offset", () => {
 })
 
 it("keeps the longest offset inside what a Date holds", () => {
-  expect(Number.isFinite(offsetClock({ now: () => new Date() }, maxTestClockOffsetMs).now().getTime())).toBe(true)
+  expect(
+    Number.isFinite(
+      offsetClock({ now: () => new Date() }, maxTestClockOffsetMs)
+        .now()
+        .getTime(),
+    ),
+  ).toBe(true)
 })

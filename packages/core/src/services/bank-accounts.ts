@@ -18,8 +18,8 @@ import type { ServicePorts } from "./ports.ts"
 import { providerCall } from "./provider-call.ts"
 import { bankAccountsWithProfiles, findLiveCompany } from "./scope.ts"
 import { storeNewBankAccount } from "./store-bank-account.ts"
-import { readWorkspaceClock } from "./workspace-clock.ts"
 import { inTransaction } from "./transaction.ts"
+import { readWorkspaceClock } from "./workspace-clock.ts"
 
 const bankAccountNotFound = () =>
   new NotFound({ field: "id", message: "Bank Account not found or not accessible in this workspace" })

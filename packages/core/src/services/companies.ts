@@ -63,7 +63,11 @@ export const makeCompanies = (ports: ServicePorts) => ({
           if (yield* hasActiveIntegration(tx, current.id)) {
             return yield* Effect.fail(new Forbidden({ field: "base", message: messages.companyUpdateIntegration }))
           }
-          const next: CompanyRecord = { ...current, ...input, updated_at: (yield* workspaceClock(ports, tx, actor.workspaceId)).now().toISOString() }
+          const next: CompanyRecord = {
+            ...current,
+            ...input,
+            updated_at: (yield* workspaceClock(ports, tx, actor.workspaceId)).now().toISOString(),
+          }
           yield* tx.companies.update(next)
           return toCompany(next)
         }),

@@ -79,7 +79,11 @@ export const makeEntities = (ports: ServicePorts) => ({
           if (current.payment_integration_active) {
             return yield* Effect.fail(new Forbidden({ field: "base", message: messages.entityUpdateIntegration }))
           }
-          const next: EntityRecord = { ...current, ...input, updated_at: (yield* workspaceClock(ports, tx, actor.workspaceId)).now().toISOString() }
+          const next: EntityRecord = {
+            ...current,
+            ...input,
+            updated_at: (yield* workspaceClock(ports, tx, actor.workspaceId)).now().toISOString(),
+          }
           yield* tx.entities.update(next)
           return toEntity(next)
         }),

@@ -7,8 +7,8 @@ import { decodeBody } from "./decode-body.ts"
 import type { ServicePorts } from "./ports.ts"
 import { providerCall } from "./provider-call.ts"
 import { storeNewBankAccount } from "./store-bank-account.ts"
-import { readWorkspaceClock } from "./workspace-clock.ts"
 import { inTransaction } from "./transaction.ts"
+import { readWorkspaceClock } from "./workspace-clock.ts"
 
 /** Funding accounts: external bank accounts of an entity, linked through the bank-link provider, used as debit sources. */
 export const makeFundingAccounts = (ports: ServicePorts) => ({

@@ -2,9 +2,9 @@ import { Effect } from "effect"
 import { type Forbidden, Invalid, NotFound, type ProviderFailure } from "../errors.ts"
 import { type PaymentEvent, paymentMachine } from "../machines/payment-machine.ts"
 import { begin, decide, type MachineAction } from "../machines/stored-machine.ts"
-import type { Clock } from "../ports/clock.ts"
 import { type WebhookEventName, type WebhookEventNameOf, webhookEventCatalogue } from "../model/events.ts"
 import { PaymentFields, type PaymentInstruction, PaymentListQuery, toPayment } from "../model/payment.ts"
+import type { Clock } from "../ports/clock.ts"
 import type {
   CompanyRecord,
   PaymentFilter,
@@ -60,7 +60,9 @@ const paymentEvent = (
     }
     const [data] = yield* withProfiles(tx, [row])
     const payload = paymentEventPayload(event, { now: clock.now(), companyId: company.id, data: data! })
-    yield* appendEvents({ ids: ports.ids, clock }, tx, [{ workspaceId: company.workspace_id, companyId: company.id, payload }])
+    yield* appendEvents({ ids: ports.ids, clock }, tx, [
+      { workspaceId: company.workspace_id, companyId: company.id, payload },
+    ])
   })
 
 /** The result of a create: a new payment (201) or the one an earlier call with the key made (200). */

@@ -134,7 +134,9 @@ export const startTestService = async (options: TestServiceOptions): Promise<Tes
     secret: testJwtSecret,
     clock,
     ...(options.tokenLifetimeSeconds === undefined ? {} : { lifetimeSeconds: options.tokenLifetimeSeconds }),
-    ...(options.sandbox ? { workspaceNow: (workspaceId: string) => real.testClocks.now({ workspaceId, scope: "read" }) } : {}),
+    ...(options.sandbox
+      ? { workspaceNow: (workspaceId: string) => real.testClocks.now({ workspaceId, scope: "read" }) }
+      : {}),
   })
   const server = createServer(createApp({ engine, tokens, logger, routes }).callback())
   const port = await listen(server)
