@@ -157,6 +157,7 @@ export const describeStorage = (target: StorageTarget): void => {
         "0002_money_movement",
         "0003_features",
         "0004_job_keys",
+        "0006_test_clocks",
       ])
       expect(
         await reopened.db.selectFrom("companies").selectAll().where("workspace_id", "=", workspaceId).execute(),
