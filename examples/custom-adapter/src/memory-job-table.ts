@@ -24,6 +24,12 @@ export const enqueueInto = (jobs: Map<string, MemoryJob>, job: JobRequest): void
 /** The job repository over one transaction's tables: a job commits with the change that queued it. */
 export const memoryJobRepository = ({ jobs }: Pick<Tables, "jobs">): JobRepository => ({
   enqueue: async (job) => enqueueInto(jobs, job),
+  bringForward: async (workspaceId, ms) => {
+    for (const job of jobs.values()) {
+      if (job.workspace_id !== workspaceId || job.given_up) continue
+      jobs.set(job.id, Object.freeze({ ...job, run_at: new Date(Date.parse(job.run_at) - ms).toISOString() }))
+    }
+  },
 })
 /**
  * The memory storage's jobs as the embedded runner of `@payments-engine/adapters` reads and

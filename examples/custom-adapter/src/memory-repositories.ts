@@ -10,6 +10,7 @@ import { memoryIdempotencyRepository } from "./repositories/idempotency.ts"
 import { memoryPaymentRepository } from "./repositories/payments.ts"
 import { memoryQuoteRepository } from "./repositories/quotes.ts"
 import { memoryRecipientRepository } from "./repositories/recipients.ts"
+import { memoryTestClockRepository } from "./repositories/test-clocks.ts"
 import {
   memoryApiKeyRepository,
   memorySettingRepository,
@@ -38,4 +39,5 @@ export const memoryRepositories = (t: Tables): Repositories => ({
   events: memoryEventRepository(t),
   idempotency: memoryIdempotencyRepository(t),
   jobs: memoryJobRepository(t),
+  testClocks: memoryTestClockRepository(t),
 })

@@ -66,6 +66,10 @@ export const createMemoryStorage = (options: MemoryStorageOptions = {}): MemoryS
               await tx.jobs.enqueue(job)
               queued = true
             },
+            bringForward: async (workspaceId, ms) => {
+              await tx.jobs.bringForward(workspaceId, ms)
+              queued = true
+            },
           },
         })
       })

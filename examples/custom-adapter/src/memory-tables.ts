@@ -36,6 +36,8 @@ export interface Tables {
   /** By workspace and key (see `repositories/idempotency.ts`). */
   readonly idempotency: Map<string, IdempotencyRecord>
   readonly jobs: Map<string, MemoryJob>
+  /** Test clocks (sandbox mode): milliseconds ahead of the engine's clock, by workspace. */
+  readonly testClocks: Map<string, number>
 }
 
 export const emptyTables = (): Tables => ({
@@ -53,6 +55,7 @@ export const emptyTables = (): Tables => ({
   events: new Map(),
   idempotency: new Map(),
   jobs: new Map(),
+  testClocks: new Map(),
 })
 
 /** A copy a transaction may change freely: new maps over the same (frozen) records. */
@@ -71,4 +74,5 @@ export const copyTables = (t: Tables): Tables => ({
   events: new Map(t.events),
   idempotency: new Map(t.idempotency),
   jobs: new Map(t.jobs),
+  testClocks: new Map(t.testClocks),
 })

@@ -216,8 +216,31 @@ const faults: ReadonlyArray<{
   },
   {
     bug: "queues a second job with the key of one that waits",
-    factory: withFault((tx) => ({ ...tx, jobs: { enqueue: (job) => tx.jobs.enqueue({ ...job, key: null }) } })),
+    factory: withFault((tx) => ({
+      ...tx,
+      jobs: { ...tx.jobs, enqueue: (job) => tx.jobs.enqueue({ ...job, key: null }) },
+    })),
     caughtBy: ["jobs.run-once"],
+  },
+  {
+    bug: "leaves a workspace's jobs where they were when its test clock moves",
+    factory: withFault((tx) => ({ ...tx, jobs: { ...tx.jobs, bringForward: async () => {} } })),
+    caughtBy: ["test-clocks.jobs"],
+  },
+  {
+    bug: "sets a test clock's offset to the last advance instead of adding it",
+    factory: withFault((tx) => ({
+      ...tx,
+      testClocks: {
+        ...tx.testClocks,
+        advance: async (workspaceId, ms) => {
+          const offset = await tx.testClocks.offsetOf(workspaceId)
+          await tx.testClocks.advance(workspaceId, ms - offset)
+          return ms
+        },
+      },
+    })),
+    caughtBy: ["test-clocks.per-workspace"],
   },
   {
     bug: "writes events outside the transaction (a rolled-back change keeps its event)",

@@ -5,7 +5,6 @@ export {
   type SandboxTestBank,
   sandboxTestBanks,
 } from "./bank-link/sandbox-bank-linker.ts"
-export { SandboxClock } from "./clock/sandbox-clock.ts"
 export { systemClock } from "./clock/system-clock.ts"
 export { TestClock } from "./clock/test-clock.ts"
 export { type RandomIdsOptions, randomIds } from "./ids/random-ids.ts"

@@ -166,6 +166,7 @@ export const describeStorage = (target: StorageTarget): void => {
         "0004_job_keys",
         "0005_key_lifecycle",
         "0006_keyed_fingerprints",
+        "0007_test_clocks",
       ])
       expect(
         await reopened.db.selectFrom("companies").selectAll().where("workspace_id", "=", workspaceId).execute(),

@@ -44,6 +44,11 @@ export interface Harness {
    * harness's clock, ids and providers.
    */
   engineOn(storage: Storage): Engine
+  /**
+   * An engine in sandbox mode on the same storage, clock, ids and providers: each workspace has
+   * its own test clock, kept in the storage. Each call is a new engine, as a restart would be.
+   */
+  sandboxEngine(): Engine
   /** The engines' payment provider, which records what it was asked to pay. */
   readonly paymentProvider: TestPaymentProvider
   /** The engines' bank linker, which records what it linked. */
@@ -97,6 +102,17 @@ export const openHarness = (storage: Storage, reader: ContractReader): Harness =
         serverSecret: testServerSecret,
         paymentProvider,
         bankLinker,
+      }),
+    sandboxEngine: () =>
+      createEngine({
+        storage,
+        clock,
+        ids,
+        hasher: plainHasher,
+        serverSecret: testServerSecret,
+        paymentProvider,
+        bankLinker,
+        testClocks: true,
       }),
   }
 }

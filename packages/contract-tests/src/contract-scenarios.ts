@@ -15,6 +15,7 @@ import { quoteScenarios } from "./quote-scenarios.ts"
 import { recipientScenarios } from "./recipient-scenarios.ts"
 import { storageScenarios } from "./storage-scenarios.ts"
 import { storedRowScenarios } from "./stored-row-scenarios.ts"
+import { testClockScenarios } from "./test-clock-scenarios.ts"
 
 /** Every group of the suite, in the order they run. */
 export const scenarioGroups: ReadonlyArray<ScenarioGroup> = [
@@ -31,6 +32,7 @@ export const scenarioGroups: ReadonlyArray<ScenarioGroup> = [
   pagingScenarios,
   storedRowScenarios,
   jobScenarios,
+  testClockScenarios,
   moneyConcurrencyScenarios,
   featureScenarios,
   featureConcurrencyScenarios,

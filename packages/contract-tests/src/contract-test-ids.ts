@@ -60,6 +60,8 @@ export const contractTestIds = [
   "jobs.run-once",
   "jobs.retry-and-fail",
   "events.outbox",
+  "test-clocks.per-workspace",
+  "test-clocks.jobs",
   "concurrency.payment-idempotency",
   "concurrency.cancel-vs-execute",
   "concurrency.job-claims",

@@ -9,6 +9,7 @@ import {
   type PaymentProvider,
   type Repositories,
   type Storage,
+  type WorkspaceId,
 } from "@payments-engine/core"
 import { expect } from "vitest"
 import type { Harness } from "./contract-harness.ts"
@@ -35,7 +36,7 @@ const tenMinutes = 10 * 60 * 1000
  * A runner of the storage for {@link testKind} jobs, whose handler records each run's payload
  * and fails while `fails(payload)` says so.
  */
-const testRunner = (harness: Harness, fails: (payload: TestPayload) => boolean = () => false) => {
+export const testRunner = (harness: Harness, fails: (payload: TestPayload) => boolean = () => false) => {
   const runs: Array<string> = []
   const handlers: JobHandlers = {
     kinds: [{ kind: testKind }],
@@ -54,10 +55,15 @@ interface TestPayload {
 }
 
 /** Queues a test job in its own transaction, due `delayMs` after the engine's now. */
-const queueTestJob = (
+export const queueTestJob = (
   harness: Harness,
   name: string,
-  options: { readonly delayMs?: number; readonly key?: string; readonly maxAttempts?: number } = {},
+  options: {
+    readonly delayMs?: number
+    readonly key?: string
+    readonly maxAttempts?: number
+    readonly workspaceId?: WorkspaceId
+  } = {},
   tx?: Repositories,
 ) => {
   const now = harness.clock.now()
@@ -69,6 +75,7 @@ const queueTestJob = (
     key: options.key ?? null,
     max_attempts: options.maxAttempts ?? 1,
     created_at: now.toISOString(),
+    workspace_id: options.workspaceId ?? null,
   }
   return tx ? tx.jobs.enqueue(job) : harness.storage.transaction((each) => each.jobs.enqueue(job))
 }

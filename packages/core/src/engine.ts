@@ -2,7 +2,7 @@ import type { Effect } from "effect"
 import type { DomainError } from "./errors.ts"
 import { jobCatalogue } from "./jobs/job-catalogue.ts"
 import type { BankLinkProvider } from "./ports/bank-link-provider.ts"
-import type { JobRunner, JobRunnerLog, JobRunReport } from "./ports/job-runner.ts"
+import type { JobRunner, JobRunnerLog, JobRunReport, JobRunScope } from "./ports/job-runner.ts"
 import type { PaymentProvider } from "./ports/payment-provider.ts"
 import { defaultFeeSchedule, type FeeSchedule } from "./rules/fee-schedule.ts"
 import { makeAccess } from "./services/access.ts"
@@ -17,6 +17,7 @@ import { makePayments } from "./services/payments.ts"
 import type { EnginePorts, ServicePorts } from "./services/ports.ts"
 import { makeQuotes } from "./services/quotes.ts"
 import { makeRecipients } from "./services/recipients.ts"
+import { makeTestClocks } from "./services/test-clocks.ts"
 import { runToPromise } from "./services/transaction.ts"
 
 /** One use case: any parameters, an effect that fails only with a domain error. */
@@ -52,6 +53,8 @@ const makeEffectApi = (ports: ServicePorts) => {
     fundingAccounts: makeFundingAccounts(ports),
     quotes: makeQuotes(ports),
     payments: makePayments(ports),
+    /** Sandbox mode: each workspace's test clock, its time and its moves. */
+    testClocks: makeTestClocks(ports),
   }
 }
 
@@ -89,7 +92,7 @@ export interface Engine extends PromisedServices<EngineEffects> {
   /**
    * Background work, run by the storage's job runner (see {@link JobRunner}): `start()` runs it
    * in the background from then on; `runDue()` runs what is due by the engine clock now and waits
-   * for it (the sandbox clock and tests do); `close()` stops it.
+   * for it (the sandbox's test clocks and tests do); `close()` stops it.
    */
   readonly jobs: EngineJobs
   /** Stops the job runner, waiting for the jobs in flight, then closes the storage. */
@@ -104,12 +107,17 @@ export interface EngineOptions extends EnginePorts {
   readonly feeSchedule?: FeeSchedule
   /** Told about background jobs run and about failures of the runner. */
   readonly jobLog?: JobRunnerLog
+  /**
+   * Sandbox mode: every workspace gets a test clock of its own, kept in storage, that
+   * `testClocks.advance` moves; false (the default) for real time at no cost.
+   */
+  readonly testClocks?: boolean
 }
 
 /** The engine's background work; the runner is the storage's, made on first use. */
 export interface EngineJobs {
   start(): void
-  runDue(): Promise<JobRunReport>
+  runDue(scope?: JobRunScope): Promise<JobRunReport>
 }
 
 /**
@@ -126,7 +134,11 @@ export interface EngineJobs {
  * const company = await engine.companies.create(actor, { name: "Acme", country: "US", default_currency: "USD" })
  */
 export const createEngine = (options: EngineOptions): Engine => {
-  const ports: ServicePorts = { ...options, feeSchedule: options.feeSchedule ?? defaultFeeSchedule }
+  const ports: ServicePorts = {
+    ...options,
+    feeSchedule: options.feeSchedule ?? defaultFeeSchedule,
+    testClocks: options.testClocks ?? false,
+  }
   const effect = makeEffectApi(ports)
   let runner: JobRunner | undefined
   const jobRunner = () => {
@@ -139,7 +151,7 @@ export const createEngine = (options: EngineOptions): Engine => {
   return {
     ...promisedServices(effect),
     effect,
-    jobs: { start: () => jobRunner().start(), runDue: () => jobRunner().runDue() },
+    jobs: { start: () => jobRunner().start(), runDue: (scope) => jobRunner().runDue(scope) },
     close: async () => {
       await runner?.stop()
       await ports.storage.close()

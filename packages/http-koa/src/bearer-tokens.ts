@@ -39,6 +39,11 @@ export interface BearerTokenOptions {
    * {@link longestKeyCacheSeconds}; {@link defaultKeyCacheSeconds} by default.
    */
   readonly keyCacheSeconds?: number
+  /**
+   * The time of a workspace's test clock (sandbox mode), read from storage: tokens are then
+   * issued and expire by their workspace's time, which is never behind `clock`.
+   */
+  readonly workspaceNow?: (workspaceId: WorkspaceId) => Promise<Date>
 }
 
 /** Issues and checks the bearer tokens of the API. */
@@ -77,7 +82,8 @@ const claimsOf = (payload: Record<string, unknown>, lifetime: number, now: numbe
  * Bearer tokens as JWTs signed with HS256 (jose): claims `workspace_id`, `scope` and `sub` (the
  * API key's id), plus `iss`, `aud`, `iat` and `exp`. Verification accepts HS256 only, checks every
  * claim, refuses an `exp` more than the lifetime after `iat`, and asks `confirm` whether the key
- * still stands (each answer reused for `keyCacheSeconds`). The HMAC key is imported once.
+ * still stands (each answer reused for `keyCacheSeconds`). The HMAC key is imported once. With
+ * `workspaceNow`, `iat` and `exp` are by the workspace's test clock.
  *
  * @example
  * const tokens = bearerTokens({ secret, confirm: (claims) => engine.access.tokenActor(claims) })
@@ -109,9 +115,11 @@ export const bearerTokens = (options: BearerTokenOptions): BearerTokens => {
     ttlSeconds: cacheSeconds,
     ...(options.clock === undefined ? {} : { clock: options.clock }),
   })
+  const { workspaceNow } = options
+  const nowOf = async (workspaceId: WorkspaceId) => (workspaceNow === undefined ? now() : workspaceNow(workspaceId))
   return {
     async issue(authenticated) {
-      const issuedAt = seconds(now())
+      const issuedAt = seconds(await nowOf(authenticated.workspaceId))
       const endsBy = authenticated.endsBy === null ? undefined : seconds(new Date(authenticated.endsBy))
       const expiresAt = Math.min(issuedAt + lifetime, endsBy ?? Number.POSITIVE_INFINITY)
       const access_token = await new SignJWT({ workspace_id: authenticated.workspaceId, scope: authenticated.scope })
@@ -132,19 +140,27 @@ export const bearerTokens = (options: BearerTokenOptions): BearerTokens => {
     async verify(token) {
       if (token.length === 0 || token.length > longestToken) return undefined
       const at = now()
-      let claims: TokenClaims | undefined
+      let payload: Record<string, unknown>
       try {
-        const { payload } = await jwtVerify(token, await key, {
+        ;({ payload } = await jwtVerify(token, await key, {
           algorithms: ["HS256"],
           issuer: tokenIssuer,
           audience: tokenAudience,
           currentDate: at,
           requiredClaims: ["iat", "exp", "sub"],
-        })
-        claims = claimsOf(payload, lifetime, seconds(at))
+        }))
       } catch {
         return undefined
       }
+      // The expiry is checked by `clock` above, which no workspace's test clock is behind; then by
+      // the workspace's own time, read only for a token whose signature holds.
+      const claimed = payload.workspace_id
+      const workspaceAt =
+        workspaceNow === undefined || typeof claimed !== "string" || claimed === ""
+          ? seconds(at)
+          : seconds(await workspaceNow(WorkspaceId.make(claimed)))
+      if (typeof payload.exp === "number" && payload.exp <= workspaceAt) return undefined
+      const claims = claimsOf(payload, lifetime, workspaceAt)
       if (claims === undefined) return undefined
       const { workspaceId, keyId, scope } = claims
       // Only tokens we signed get here, so the cache holds about one entry per key in use. A

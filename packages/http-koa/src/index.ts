@@ -49,11 +49,7 @@ export type {
   RouteResponse,
   RouteSpec,
 } from "./routes/route-table.ts"
-export {
-  maxAdvanceSeconds,
-  type SandboxControls,
-  sandboxRoutes,
-} from "./routes/sandbox-routes.ts"
+export { sandboxRoutes } from "./routes/sandbox-routes.ts"
 export {
   type RunningService,
   type StartServiceOptions,

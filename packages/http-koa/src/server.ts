@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { openStorageFromUrl, SandboxClock, systemClock } from "@payments-engine/adapters"
-import type { Clock, Engine, PaymentProvider, SecretHasher } from "@payments-engine/core"
+import { openStorageFromUrl, systemClock } from "@payments-engine/adapters"
+import type { Clock, Engine, PaymentProvider, SecretHasher, WorkspaceId } from "@payments-engine/core"
 import type { Logger } from "pino"
 import { createApp } from "./app.ts"
 import { bearerTokens } from "./bearer-tokens.ts"
@@ -94,10 +94,10 @@ const openRateLimitStore = async (config: ServiceConfig): Promise<RateLimitStore
 
 /**
  * Starts the service of a configuration: opens (and migrates) the storage, builds the engine
- * (in sandbox mode on a `SandboxClock`, with the sandbox helper routes), resolves the JWT secret,
- * bootstraps an API key, opens the rate limits' store (see `openRateLimitStore`), starts the
- * storage's background job runner (which also purges expired idempotency records hourly), and
- * listens. Outside sandbox
+ * (in sandbox mode with a test clock per workspace and the sandbox helper routes), resolves the
+ * JWT secret, bootstraps an API key, opens the rate limits' store (see `openRateLimitStore`),
+ * starts the storage's background job runner (which also purges expired idempotency records
+ * hourly), and listens. Outside sandbox
  * mode it logs {@link sandboxProvidersWarning}. Fails with a {@link StartupError} whose message
  * is for the operator.
  *
@@ -110,9 +110,7 @@ export const startService = async (
   options: StartServiceOptions = {},
 ): Promise<RunningService> => {
   const logger = options.logger ?? createLogger({ level: config.logLevel })
-  // The sandbox's clock can be moved forward by its helper; outside the sandbox time is real.
-  const sandboxClock = config.sandbox && options.clock === undefined ? new SandboxClock() : undefined
-  const clock = options.clock ?? sandboxClock ?? systemClock
+  const clock = options.clock ?? systemClock
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`))
   const storage = await openStorageFromUrl(config.databaseUrl).catch((error: unknown) => {
     const reason = `Cannot open the database of DATABASE_URL (${config.database.dialect}): ${describe(error)}`
@@ -123,6 +121,8 @@ export const startService = async (
     clock,
     // read when the first Idempotency-Key arrives, after the engine exists: sandbox mode keeps it in the database
     serverSecret: { read: () => jwtSecretFor(config, engine) },
+    // In the sandbox each workspace's clock can be moved forward by its helper; elsewhere time is real.
+    testClocks: config.sandbox,
     jobLog: (event) =>
       "outcome" in event
         ? logger.info(
@@ -141,22 +141,17 @@ export const startService = async (
     rateLimitStore = await openRateLimitStore(config)
     let closing = false
     engine.jobs.start()
-    const sandboxHelpers = sandboxClock
-      ? sandboxRoutes({
-          advanceClock: (ms) => sandboxClock.advance(ms),
-          runDueJobs: async () => (await engine.jobs.runDue()).ran,
-          now: () => clock.now(),
-        })
-      : []
+    const workspaceNow = (workspaceId: WorkspaceId) => engine.testClocks.now({ workspaceId, scope: "read" })
     const app = createApp({
       engine,
-      routes: [...apiRoutes, ...sandboxHelpers],
+      routes: config.sandbox ? [...apiRoutes, ...sandboxRoutes] : apiRoutes,
       tokens: bearerTokens({
         secret,
         lifetimeSeconds: config.tokenLifetimeSeconds,
         clock,
         confirm: (claims) => engine.access.tokenActor(claims),
         keyCacheSeconds: config.keyCacheSeconds,
+        ...(config.sandbox ? { workspaceNow } : {}),
       }),
       logger,
       isClosing: () => closing,

@@ -26,8 +26,10 @@ export interface ServiceEngineOptions {
    * key of its own from it), so nothing derived from a request body can be matched without it.
    */
   readonly serverSecret: ServerSecret
-  /** The system clock by default; the service passes a `SandboxClock` in sandbox mode. */
+  /** The system clock by default. */
   readonly clock?: Clock
+  /** Sandbox mode: a test clock per workspace, kept in storage, on top of `clock`. */
+  readonly testClocks?: boolean
   /** scrypt with its default cost by default. */
   readonly hasher?: SecretHasher
   /** The sandbox payment provider by default: the only one there is so far. */
@@ -63,5 +65,6 @@ export const createServiceEngine = (options: ServiceEngineOptions): Engine => {
     bankLinker: options.bankLinker ?? createSandboxBankLinker(),
     ...(options.feeSchedule === undefined ? {} : { feeSchedule: options.feeSchedule }),
     ...(options.jobLog === undefined ? {} : { jobLog: options.jobLog }),
+    testClocks: options.testClocks ?? false,
   })
 }

@@ -6,6 +6,7 @@ import {
   type JobRunner,
   type JobRunnerOptions,
   type JobRunReport,
+  type JobRunScope,
 } from "@payments-engine/core"
 
 /** A queued job as the embedded runner reads it back. */
@@ -19,6 +20,8 @@ export interface QueuedJob {
   readonly attempts: number
   /** Runs at most. */
   readonly max_attempts: number
+  /** The workspace the job works for; null for the engine's own upkeep. */
+  readonly workspace_id: string | null
 }
 
 /**
@@ -118,17 +121,23 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
       }
     }
 
-    /** Runs a batch of the jobs due now, one after another, in this runner's turn. */
-    const round = (): Promise<JobRunReport> =>
+    /**
+     * Runs a batch of the jobs due now, one after another, in this runner's turn: `ran` counts
+     * them all, `report` those of the scope's workspace (all of them without one).
+     */
+    const round = (scope: JobRunScope = {}): Promise<{ ran: number; report: JobRunReport }> =>
       inTurn(async () => {
         let ran = 0
-        let failed = 0
+        const report = { ran: 0, failed: 0 }
         for (const job of await table.due(iso(clock.now()), kinds, batchSize)) {
           if (stopped) break
           ran += 1
-          if (!(await runOne(job))) failed += 1
+          const done = await runOne(job)
+          if (scope.workspaceId !== undefined && job.workspace_id !== scope.workspaceId) continue
+          report.ran += 1
+          if (!done) report.failed += 1
         }
-        return { ran, failed }
+        return { ran, report }
       })
 
     /** The slot of each scheduled kind this runner last queued: a wake-up queues only a new one. */
@@ -149,6 +158,7 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
           key: `schedule:${kind.kind}`,
           max_attempts: 1,
           created_at: iso(now),
+          workspace_id: null,
         })
         queuedSlots.set(kind.kind, runAt.getTime())
       }
@@ -172,8 +182,8 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
     const pass = async () => {
       try {
         await schedule()
-        const report = await round()
-        if (report.ran > 0) again = true
+        const { ran } = await round()
+        if (ran > 0) again = true
         if (!again) await sleep()
       } catch (error) {
         log?.({ error })
@@ -205,16 +215,18 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
         listeners.add(wake)
         wake()
       },
-      runDue: async () => {
+      runDue: async (scope) => {
+        let ranAll = 0
         let ran = 0
         let failed = 0
         for (let rounds = 0; rounds < maxRounds; rounds += 1) {
-          const report = await round()
-          ran += report.ran
-          failed += report.failed
-          if (report.ran === 0) {
+          const batch = await round(scope)
+          ranAll += batch.ran
+          ran += batch.report.ran
+          failed += batch.report.failed
+          if (batch.ran === 0) {
             // The started runners look again: a scheduled kind that just ran needs its next slot.
-            if (ran > 0) wakeAll()
+            if (ranAll > 0) wakeAll()
             return { ran, failed }
           }
         }

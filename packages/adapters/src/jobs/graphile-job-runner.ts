@@ -1,6 +1,14 @@
 import { EventEmitter } from "node:events"
-import type { JobHandlers, JobRepository, JobRunner, JobRunnerOptions, JobRunReport } from "@payments-engine/core"
+import type {
+  JobHandlers,
+  JobRepository,
+  JobRunner,
+  JobRunnerOptions,
+  JobRunReport,
+  JobRunScope,
+} from "@payments-engine/core"
 import {
+  type JobHelpers,
   Logger,
   parseCronItems,
   type Runner,
@@ -48,22 +56,38 @@ export const migrateGraphileJobs = (options: GraphileJobsOptions): Promise<void>
   runMigrations({ pgPool: options.pool, schema: options.workerSchema, logger: quietLogger(undefined) })
 
 /**
+ * The graphile-worker flag that names a job's workspace: graphile-worker's jobs have no column
+ * of ours, and a flag is kept with the job and filtered on (we set no `forbiddenFlags`, so it
+ * never holds a job back).
+ */
+const workspaceFlag = (workspaceId: string) => `workspace:${workspaceId}`
+
+/**
  * `tx.jobs` on graphile-worker: `add_job` called on the storage transaction's own connection, so
  * the job exists exactly when the transaction commits, and graphile-worker's NOTIFY wakes the
  * workers of every process. The due time keeps its distance from the engine's now, in the
- * database's time; a key dedupes (`unsafe_dedupe`: while a job of that key waits or runs, no other).
+ * database's time; a key dedupes (`unsafe_dedupe`: while a job of that key waits or runs, no
+ * other); the workspace is a flag, by which a workspace's test clock brings its jobs closer.
  */
 export const graphileJobRepository = (db: Db, workerSchema: string): JobRepository => ({
   enqueue: async (job) => {
     const delayMs = Math.max(0, Date.parse(job.run_at) - Date.parse(job.created_at))
+    const flags = job.workspace_id === null ? null : [workspaceFlag(job.workspace_id)]
     await sql`select ${sql.id(workerSchema, "add_job")}(
       identifier => ${job.kind},
       payload => ${job.payload}::json,
       run_at => now() + ${delayMs} * interval '1 millisecond',
       max_attempts => ${job.max_attempts},
       job_key => ${job.key},
+      flags => ${flags}::text[],
       job_key_mode => 'unsafe_dedupe'
     )`.execute(db)
+  },
+  bringForward: async (workspaceId, ms) => {
+    if (ms === 0) return
+    await sql`update ${sql.id(workerSchema, "_private_jobs")}
+      set run_at = run_at - ${ms} * interval '1 millisecond'
+      where locked_at is null and flags ? ${workspaceFlag(workspaceId)}`.execute(db)
   },
 })
 
@@ -74,8 +98,9 @@ export const graphileJobRepository = (db: Db, workerSchema: string): JobReposito
  * silent for {@link deadWorkerMs} (its process was killed) has its jobs unlocked, so they run
  * again within seconds instead of after graphile-worker's four hours.
  *
- * Due times are engine times: when the engine's clock moves (the sandbox clock), `runDue` moves
- * every waiting job as much closer, then runs what is due.
+ * Due times are engine times: when the engine's clock moves (a test's clock), `runDue` moves
+ * every waiting job as much closer, then runs what is due. A workspace's test clock moves only
+ * its own jobs, through `tx.jobs.bringForward`.
  */
 export const graphileJobRunner = (
   db: Db,
@@ -93,16 +118,19 @@ export const graphileJobRunner = (
   let heartbeat: ReturnType<typeof setInterval> | undefined
   let stopped = false
 
-  const tasks = (count?: { ran: number; failed: number }): TaskList =>
-    Object.fromEntries(
+  /** The tasks, counting in `count` the runs of the scope's workspace (every run without one). */
+  const tasks = (count?: { ran: number; failed: number }, scope: JobRunScope = {}): TaskList => {
+    const flag = scope.workspaceId === undefined ? undefined : workspaceFlag(scope.workspaceId)
+    return Object.fromEntries(
       handlers.kinds.map(({ kind }) => [
         kind,
-        async (payload: unknown) => {
+        async (payload: unknown, helpers: JobHelpers) => {
+          const counted = count !== undefined && (flag === undefined || helpers.job.flags?.[flag] === true)
           try {
             await handlers.run(kind, payload)
-            if (count) count.ran += 1
+            if (counted) count.ran += 1
           } catch (error) {
-            if (count) {
+            if (counted) {
               count.ran += 1
               count.failed += 1
             }
@@ -111,6 +139,7 @@ export const graphileJobRunner = (
         },
       ]),
     )
+  }
 
   const events = (): WorkerEvents => {
     const emitter = new EventEmitter() as WorkerEvents
@@ -218,14 +247,14 @@ export const graphileJobRunner = (
         return undefined
       })
     },
-    runDue: async (): Promise<JobRunReport> => {
+    runDue: async (scope): Promise<JobRunReport> => {
       startHeartbeat()
       const count = { ran: 0, failed: 0 }
       await followClock()
       for (let round = 0; round < maxRounds; round += 1) {
         await runOnce(
           { pgPool: pool, schema: workerSchema, noHandleSignals: true, logger, events: events() },
-          tasks(count),
+          tasks(count, scope),
         )
         const deadline = Date.now() + inHandWaitMs
         let left = await dueOrInHand()

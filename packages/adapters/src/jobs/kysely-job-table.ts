@@ -23,6 +23,7 @@ const insertQueuedJob = preparedQuery((db: Db, job: JobRequest) =>
       max_attempts: job.max_attempts,
       created_at: job.created_at,
       updated_at: job.created_at,
+      workspace_id: job.workspace_id,
     })
     .onConflict((oc) => oc.column("job_key").where("state", "=", sql.lit("queued")).doNothing()),
 )
@@ -31,9 +32,26 @@ const insertQueued = async (db: Db, job: JobRequest): Promise<void> => {
   await insertQueuedJob(db, job)
 }
 
-/** `tx.jobs` of a storage whose jobs are rows of its own `jobs` table. */
+/**
+ * `tx.jobs` of a storage whose jobs are rows of its own `jobs` table. Bringing a workspace's jobs
+ * closer rewrites each of its queued rows: a sandbox's few, and timestamps are text, which SQL
+ * cannot subtract from on both dialects alike.
+ */
 export const kyselyJobRepository = (db: Db): JobRepository => ({
   enqueue: (job) => insertQueued(db, job),
+  bringForward: async (workspaceId, ms) => {
+    if (ms === 0) return
+    const rows = await db
+      .selectFrom("jobs")
+      .select(["id", "run_at"])
+      .where("workspace_id", "=", workspaceId)
+      .where("state", "=", "queued")
+      .execute()
+    for (const row of rows) {
+      const runAt = new Date(Date.parse(row.run_at) - ms).toISOString()
+      await db.updateTable("jobs").set({ run_at: runAt }).where("id", "=", row.id).execute()
+    }
+  },
 })
 
 /**
@@ -47,7 +65,7 @@ export const kyselyJobTable = (db: Db): JobTable => ({
     if (kinds.length === 0) return []
     const query = db
       .selectFrom("jobs")
-      .select(["id", "kind", "payload", "run_at", "attempts", "max_attempts"])
+      .select(["id", "kind", "payload", "run_at", "attempts", "max_attempts", "workspace_id"])
       .where("state", "=", "queued")
       .where("run_at", "<=", now)
       .where("kind", "in", kinds)

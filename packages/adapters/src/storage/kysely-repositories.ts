@@ -11,6 +11,7 @@ import { kyselyIdempotencyRepository } from "./repositories/idempotency.ts"
 import { kyselyPaymentRepository } from "./repositories/payments.ts"
 import { kyselyQuoteRepository } from "./repositories/quotes.ts"
 import { kyselyRecipientRepository } from "./repositories/recipients.ts"
+import { kyselyTestClockRepository } from "./repositories/test-clocks.ts"
 import {
   kyselyApiKeyRepository,
   kyselySettingRepository,
@@ -43,6 +44,7 @@ export const kyselyRepositoryFactories: RepositoryFactories<Repositories> = {
   idempotency: kyselyIdempotencyRepository,
   // The embedded runner's table; a storage on graphile-worker brings its own.
   jobs: kyselyJobRepository,
+  testClocks: kyselyTestClockRepository,
 }
 
 export const kyselyRepositories: (db: Kysely<StorageTables>) => Repositories =

@@ -81,8 +81,8 @@ export const createKyselyStorage = async (
   }
   let closing: Promise<void> | undefined
   const jobs = options.graphile === undefined ? embeddedKyselyJobs(db) : graphileKyselyJobs(db, options.graphile)
-  // Whether a transaction queued jobs, keyed by its handle: a runner of this process is told once
-  // they exist, that is after the commit.
+  // Whether a transaction queued jobs (or brought some closer), keyed by its handle: a runner of
+  // this process is told once they exist, that is after the commit.
   const queuedIn = new WeakSet<Kysely<StorageTables>>()
   const repositoriesOver = lazyRepositories<Repositories>({
     ...kyselyRepositoryFactories,
@@ -91,6 +91,10 @@ export const createKyselyStorage = async (
       return {
         enqueue: async (job) => {
           await repository.enqueue(job)
+          queuedIn.add(trx)
+        },
+        bringForward: async (workspaceId, ms) => {
+          await repository.bringForward(workspaceId, ms)
           queuedIn.add(trx)
         },
       }

@@ -36,6 +36,14 @@ export interface StorageTables {
   readonly jobs: JobsTable
   readonly events: EventsTable
   readonly features: FeaturesTable
+  readonly test_clocks: TestClocksTable
+}
+
+/** Row of `test_clocks`: a workspace's test clock (sandbox mode). */
+export interface TestClocksTable {
+  workspace_id: string
+  /** Milliseconds ahead of the engine's clock; a bigint, which Postgres hands back as text. */
+  offset_ms: number | string
 }
 
 /** Row of `features`; (`entity_id`, `feature_identifier`) is unique: one application per entity and feature. */
@@ -142,6 +150,8 @@ export interface JobsTable {
   max_attempts: number
   created_at: string
   updated_at: string
+  /** The workspace whose test clock moves the job; null for the engine's own upkeep. */
+  workspace_id: string | null
 }
 
 /** Row of `events`, the transactional outbox. */

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { JobId } from "./ids.ts"
+import { JobId, WorkspaceId } from "./ids.ts"
 
 /**
  * A background job as storage keeps it when the engine queues it in the caller's transaction. The
@@ -11,7 +11,10 @@ export const StoredJob = Schema.Struct({
   kind: Schema.String,
   /** The payload as JSON text; the catalogue decodes it with the kind's schema. */
   payload: Schema.String,
-  /** When the job is due, by the engine's clock; `created_at` when it is due at once. */
+  /**
+   * When the job is due, by the engine's clock (a workspace's test clock minus its offset);
+   * `created_at` when it is due at once.
+   */
   run_at: Schema.String,
   /**
    * At most one job with this key waits or runs at a time: enqueueing again while one does adds
@@ -22,4 +25,9 @@ export const StoredJob = Schema.Struct({
   max_attempts: Schema.Number,
   /** The engine's now when the job was queued. */
   created_at: Schema.String,
+  /**
+   * The workspace the job works for, whose test clock moves it (`JobRepository.bringForward`);
+   * null for the engine's own upkeep (scheduled kinds).
+   */
+  workspace_id: Schema.NullOr(WorkspaceId),
 })

@@ -25,10 +25,19 @@ export interface JobHandlers {
 
 /** The outcome of one {@link JobRunner.runDue}. */
 export interface JobRunReport {
-  /** Jobs run, whatever their outcome. */
+  /** Jobs run, whatever their outcome (of the workspace asked about, if one was). */
   readonly ran: number
   /** Runs that failed (and were retried later or given up). */
   readonly failed: number
+}
+
+/** Which runs a {@link JobRunner.runDue} reports. */
+export interface JobRunScope {
+  /**
+   * Count only the jobs of this workspace (`JobRequest.workspace_id`): every due job still runs,
+   * but a workspace is not told about another's.
+   */
+  readonly workspaceId?: string
 }
 
 /** Told about a runner's work: jobs run, and its own failures. */
@@ -39,7 +48,7 @@ export type JobRunnerLog = (
 ) => void
 
 export interface JobRunnerOptions {
-  /** The engine's clock: due times are engine times, so the sandbox clock drives due work. */
+  /** The engine's clock: due times are engine times, so a test clock drives due work. */
   readonly clock: Clock
   readonly log?: JobRunnerLog
 }
@@ -64,7 +73,7 @@ export interface JobRunner {
    * Runs every job due by the engine clock, including those the background run has in hand, and
    * resolves once none is left due; bounded, so a job that stays due cannot hold the caller forever.
    */
-  runDue(): Promise<JobRunReport>
+  runDue(scope?: JobRunScope): Promise<JobRunReport>
   /** Stops taking jobs and waits for the ones in flight. */
   stop(): Promise<void>
 }

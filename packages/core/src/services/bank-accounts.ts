@@ -20,6 +20,7 @@ import { providerCall } from "./provider-call.ts"
 import { bankAccountsWithProfiles, findLiveCompany } from "./scope.ts"
 import { storeNewBankAccount } from "./store-bank-account.ts"
 import { inTransaction } from "./transaction.ts"
+import { readWorkspaceClock } from "./workspace-clock.ts"
 
 const bankAccountNotFound = () =>
   new NotFound({ field: "id", message: "Bank Account not found or not accessible in this workspace" })
@@ -147,7 +148,8 @@ export const makeBankAccounts = (ports: ServicePorts) => ({
       const beneficiary = yield* providerCall("Payment provider could not register the beneficiary", () =>
         ports.paymentProvider.createBeneficiary({ reference: bankAccountId, details }),
       )
-      const at = ports.clock.now().toISOString()
+      const clock = yield* readWorkspaceClock(ports, actor.workspaceId)
+      const at = clock.now().toISOString()
       const { accountDetails, routingDetails, partyAddress } = detailsOf(
         details,
         answer.schema,
@@ -181,7 +183,7 @@ export const makeBankAccounts = (ports: ServicePorts) => ({
         created_at: at,
         updated_at: at,
       }
-      return yield* storeNewBankAccount(ports, actor.workspaceId, account, profile)
+      return yield* storeNewBankAccount(ports, clock, actor.workspaceId, account, profile)
     }),
 
   get: (actor: Actor, companyId: CompanyId, id: BankAccountId): Effect.Effect<BankAccount, NotFound> =>

@@ -6,9 +6,10 @@ import type { CompanyRecord, CompanyRole, Repositories } from "../ports/storage/
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
 import { type Actor, requireWrite } from "./actor.ts"
 import { decodeBody } from "./decode-body.ts"
-import { type EnginePorts, nowIso } from "./ports.ts"
+import type { ServicePorts } from "./ports.ts"
 import { companyNotFound, findCompany, findLiveCompany } from "./scope.ts"
 import { inTransaction, type Lifted } from "./transaction.ts"
+import { workspaceClock } from "./workspace-clock.ts"
 
 const hasActiveIntegration = (tx: Lifted<Repositories>, companyId: CompanyId) =>
   tx.entities.findActiveOfCompany(companyId).pipe(Effect.map((entity) => entity?.payment_integration_active === true))
@@ -20,7 +21,7 @@ export interface CompanyCreateOptions {
 }
 
 /** Use cases of companies. */
-export const makeCompanies = (ports: EnginePorts) => ({
+export const makeCompanies = (ports: ServicePorts) => ({
   create: (
     actor: Actor,
     body: unknown,
@@ -29,20 +30,24 @@ export const makeCompanies = (ports: EnginePorts) => ({
     Effect.gen(function* () {
       yield* requireWrite(actor)
       const input = yield* decodeBody(CompanyCreate, body)
-      const now = nowIso(ports)
-      const row: CompanyRecord = {
-        id: ports.ids.next("cmp"),
-        workspace_id: actor.workspaceId,
-        name: input.name,
-        country: input.country,
-        default_currency: input.default_currency,
-        role: options.role ?? "api_client",
-        created_at: now,
-        updated_at: now,
-        deleted_at: null,
-      }
-      yield* inTransaction(ports.storage, (tx) => tx.companies.insert(row))
-      return toCompany(row)
+      return yield* inTransaction(ports.storage, (tx) =>
+        Effect.gen(function* () {
+          const now = (yield* workspaceClock(ports, tx, actor.workspaceId)).now().toISOString()
+          const row: CompanyRecord = {
+            id: ports.ids.next("cmp"),
+            workspace_id: actor.workspaceId,
+            name: input.name,
+            country: input.country,
+            default_currency: input.default_currency,
+            role: options.role ?? "api_client",
+            created_at: now,
+            updated_at: now,
+            deleted_at: null,
+          }
+          yield* tx.companies.insert(row)
+          return toCompany(row)
+        }),
+      )
     }),
 
   /** Fetches a company by id, also once deleted. */
@@ -59,7 +64,11 @@ export const makeCompanies = (ports: EnginePorts) => ({
           if (yield* hasActiveIntegration(tx, current.id)) {
             return yield* Effect.fail(new Forbidden({ field: "base", message: messages.companyUpdateIntegration }))
           }
-          const next: CompanyRecord = { ...current, ...input, updated_at: nowIso(ports) }
+          const next: CompanyRecord = {
+            ...current,
+            ...input,
+            updated_at: (yield* workspaceClock(ports, tx, actor.workspaceId)).now().toISOString(),
+          }
           yield* tx.companies.update(next)
           return toCompany(next)
         }),
@@ -79,7 +88,7 @@ export const makeCompanies = (ports: EnginePorts) => ({
           if (yield* hasActiveIntegration(tx, current.id)) {
             return yield* Effect.fail(new Forbidden({ field: "base", message: messages.companyDeleteIntegration }))
           }
-          const now = nowIso(ports)
+          const now = (yield* workspaceClock(ports, tx, actor.workspaceId)).now().toISOString()
           const next: CompanyRecord = { ...current, updated_at: now, deleted_at: now }
           yield* tx.companies.update(next)
           return toCompany(next)

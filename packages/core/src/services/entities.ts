@@ -6,9 +6,10 @@ import type { EntityRecord, Repositories } from "../ports/storage/index.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
 import { type Actor, requireWrite } from "./actor.ts"
 import { decodeBody } from "./decode-body.ts"
-import { type EnginePorts, nowIso } from "./ports.ts"
+import type { ServicePorts } from "./ports.ts"
 import { findLiveCompany } from "./scope.ts"
 import { inTransaction, type Lifted } from "./transaction.ts"
+import { workspaceClock } from "./workspace-clock.ts"
 
 /** The spec's table answers an invalid entity country as a bad request (`missing`), not `invalid`. */
 const countryIsBadRequest = { badRequestFields: ["country_alpha2"] }
@@ -30,7 +31,7 @@ const alreadyExists = (existing: EntityRecord, name: string) =>
     : Invalid.rule("base", messages.companyHasEntity)
 
 /** Use cases of entities: a company has at most one entity that is not deleted. */
-export const makeEntities = (ports: EnginePorts) => ({
+export const makeEntities = (ports: ServicePorts) => ({
   create: (actor: Actor, companyId: CompanyId, body: unknown): Effect.Effect<Entity, Invalid | Forbidden | NotFound> =>
     Effect.gen(function* () {
       yield* requireWrite(actor)
@@ -38,7 +39,7 @@ export const makeEntities = (ports: EnginePorts) => ({
       return yield* inTransaction(ports.storage, (tx) =>
         Effect.gen(function* () {
           const company = yield* findLiveCompany(tx, actor, companyId)
-          const now = nowIso(ports)
+          const now = (yield* workspaceClock(ports, tx, actor.workspaceId)).now().toISOString()
           const row: EntityRecord = {
             id: ports.ids.next("ent"),
             company_id: company.id,
@@ -79,7 +80,11 @@ export const makeEntities = (ports: EnginePorts) => ({
           if (current.payment_integration_active) {
             return yield* Effect.fail(new Forbidden({ field: "base", message: messages.entityUpdateIntegration }))
           }
-          const next: EntityRecord = { ...current, ...input, updated_at: nowIso(ports) }
+          const next: EntityRecord = {
+            ...current,
+            ...input,
+            updated_at: (yield* workspaceClock(ports, tx, actor.workspaceId)).now().toISOString(),
+          }
           yield* tx.entities.update(next)
           return toEntity(next)
         }),
@@ -97,7 +102,7 @@ export const makeEntities = (ports: EnginePorts) => ({
           if (current.payment_integration_active) {
             return yield* Effect.fail(new Forbidden({ field: "base", message: messages.entityDeleteIntegration }))
           }
-          const now = nowIso(ports)
+          const now = (yield* workspaceClock(ports, tx, actor.workspaceId)).now().toISOString()
           yield* tx.entities.update({ ...current, updated_at: now, deleted_at: now })
           return { id: current.id, message: "Entity deleted successfully" }
         }),

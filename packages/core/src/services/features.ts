@@ -7,9 +7,10 @@ import type { ApplicationId, CompanyId, EntityId } from "../model/ids.ts"
 import type { Repositories } from "../ports/storage/index.ts"
 import { type Actor, requireWrite } from "./actor.ts"
 import { decodeBody } from "./decode-body.ts"
-import { type EnginePorts, nowIso } from "./ports.ts"
+import type { ServicePorts } from "./ports.ts"
 import { findLiveCompany } from "./scope.ts"
 import { inTransaction, type Lifted } from "./transaction.ts"
+import { workspaceClock } from "./workspace-clock.ts"
 
 /** What enabling answers: the feature, and whether this call created it (201) or found it (200). */
 export interface FeatureEnabled {
@@ -53,7 +54,7 @@ const findApplication = (tx: Lifted<Repositories>, actor: Actor, applicationId: 
  * changes the provider's review makes, which the sandbox helper stands in for. A feature that
  * becomes ACTIVE gives its entity an active payment integration in the same transaction.
  */
-export const makeFeatures = (ports: EnginePorts) => ({
+export const makeFeatures = (ports: ServicePorts) => ({
   /**
    * The entity's features, oldest first.
    *
@@ -94,7 +95,7 @@ export const makeFeatures = (ports: EnginePorts) => ({
           if (entity.country_alpha2 !== multiCurrencyCountry) {
             return yield* Effect.fail(Invalid.rule("entity", featureMessages.usEntitiesOnly))
           }
-          const now = nowIso(ports)
+          const now = (yield* workspaceClock(ports, tx, actor.workspaceId)).now().toISOString()
           const { inserted, feature } = yield* tx.features.insertOrGet({
             application_id: ports.ids.next("app"),
             workspace_id: actor.workspaceId,
@@ -143,7 +144,7 @@ export const makeFeatures = (ports: EnginePorts) => ({
             current.application_id,
             current.status,
             decision.status,
-            nowIso(ports),
+            (yield* workspaceClock(ports, tx, actor.workspaceId)).now().toISOString(),
           )
           if (moved === undefined) {
             return yield* Effect.fail(new Conflict({ field: "status", message: featureMessages.statusRaced }))

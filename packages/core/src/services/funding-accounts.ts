@@ -9,6 +9,7 @@ import type { ServicePorts } from "./ports.ts"
 import { providerCall } from "./provider-call.ts"
 import { storeNewBankAccount } from "./store-bank-account.ts"
 import { inTransaction } from "./transaction.ts"
+import { readWorkspaceClock } from "./workspace-clock.ts"
 
 /** Funding accounts: external bank accounts of an entity, linked through the bank-link provider, used as debit sources. */
 export const makeFundingAccounts = (ports: ServicePorts) => ({
@@ -56,7 +57,8 @@ export const makeFundingAccounts = (ports: ServicePorts) => ({
           ...(input.institution_id === undefined ? {} : { institutionId: input.institution_id }),
         }),
       )
-      const at = ports.clock.now().toISOString()
+      const clock = yield* readWorkspaceClock(ports, actor.workspaceId)
+      const at = clock.now().toISOString()
       const account: BankAccountRecord = {
         id: bankAccountId,
         company_id: entity.company_id,
@@ -102,7 +104,7 @@ export const makeFundingAccounts = (ports: ServicePorts) => ({
         created_at: at,
         updated_at: at,
       }
-      return yield* storeNewBankAccount(ports, actor.workspaceId, account, profile)
+      return yield* storeNewBankAccount(ports, clock, actor.workspaceId, account, profile)
     }),
 })
 

@@ -10,8 +10,9 @@ import {
   requestFingerprint,
 } from "../rules/idempotency-fingerprint.ts"
 import type { Actor } from "./actor.ts"
-import type { EnginePorts } from "./ports.ts"
+import type { ServicePorts } from "./ports.ts"
 import { inTransaction } from "./transaction.ts"
+import { workspaceClock } from "./workspace-clock.ts"
 
 /** How long a key is remembered. */
 export const idempotencyRetentionMs = 24 * 60 * 60 * 1000
@@ -61,7 +62,7 @@ const validKey = (key: string) =>
  * Fingerprints are keyed by the server secret; a stored one that cannot be compared (erased by a
  * migration, or made under a secret since rotated) replays rather than refuse a retry.
  */
-export const makeIdempotency = (ports: EnginePorts) => ({
+export const makeIdempotency = (ports: ServicePorts) => ({
   /**
    * Claims the key for this request, or says what to answer instead.
    *
@@ -79,19 +80,19 @@ export const makeIdempotency = (ports: EnginePorts) => ({
       const fingerprint = yield* Effect.promise(async () =>
         requestFingerprint(await fingerprintKeyOf(ports.serverSecret), request),
       )
-      const now = ports.clock.now()
-      const fresh: IdempotencyRecord = {
-        workspace_id: actor.workspaceId,
-        key,
-        fingerprint,
-        response_status: null,
-        response_body: null,
-        created_at: now.toISOString(),
-        expires_at: new Date(now.getTime() + idempotencyRetentionMs).toISOString(),
-        locked_until: new Date(now.getTime() + idempotencyLockMs).toISOString(),
-      }
       return yield* inTransaction(ports.storage, (tx) =>
         Effect.gen(function* () {
+          const now = (yield* workspaceClock(ports, tx, actor.workspaceId)).now()
+          const fresh: IdempotencyRecord = {
+            workspace_id: actor.workspaceId,
+            key,
+            fingerprint,
+            response_status: null,
+            response_body: null,
+            created_at: now.toISOString(),
+            expires_at: new Date(now.getTime() + idempotencyRetentionMs).toISOString(),
+            locked_until: new Date(now.getTime() + idempotencyLockMs).toISOString(),
+          }
           const claim = yield* tx.idempotency.claim(fresh)
           if (claim.claimed) return { kind: "proceed" } as const
           const existing = claim.existing
@@ -132,7 +133,11 @@ export const makeIdempotency = (ports: EnginePorts) => ({
   abandon: (actor: Actor, key: string): Effect.Effect<void> =>
     inTransaction(ports.storage, (tx) => tx.idempotency.delete(actor.workspaceId, key)),
 
-  /** Deletes records past their retention; returns how many. */
+  /**
+   * Deletes records past their retention by the engine's clock; returns how many. A record of a
+   * workspace whose test clock ran ahead is already ignored once expired by that clock, and is
+   * deleted when the engine's clock reaches its expiry too.
+   */
   purgeExpired: (): Effect.Effect<number> =>
     inTransaction(ports.storage, (tx) => tx.idempotency.purgeExpired(ports.clock.now().toISOString())),
 })

@@ -1,17 +1,20 @@
 import { Effect } from "effect"
 import { type JobKindName, type JobPayload, jobAttempts } from "../jobs/job-catalogue.ts"
+import type { WorkspaceId } from "../model/ids.ts"
 import type { Repositories } from "../ports/storage/index.ts"
 import type { EnginePorts } from "./ports.ts"
 import type { Lifted } from "./transaction.ts"
 
 /**
  * Queues background work in the caller's transaction, so it exists exactly when the change that
- * needs it commits. `key` keeps a second job for the same thing out while one waits or runs.
+ * needs it commits, due at once. `key` keeps a second job for the same thing out while one waits
+ * or runs; `workspaceId` names the workspace whose test clock moves the job. Times are the
+ * engine's clock (`ports.clock`), never a workspace's: a workspace's move brings its jobs closer.
  */
 export const enqueueJob = <K extends JobKindName>(
   ports: Pick<EnginePorts, "ids" | "clock">,
   tx: Lifted<Repositories>,
-  job: { readonly kind: K; readonly payload: JobPayload<K>; readonly key: string; readonly runAt?: string },
+  job: { readonly kind: K; readonly payload: JobPayload<K>; readonly key: string; readonly workspaceId: WorkspaceId },
 ): Effect.Effect<void> => {
   const now = ports.clock.now().toISOString()
   return tx.jobs
@@ -19,10 +22,11 @@ export const enqueueJob = <K extends JobKindName>(
       id: ports.ids.next("job"),
       kind: job.kind,
       payload: JSON.stringify(job.payload),
-      run_at: job.runAt ?? now,
+      run_at: now,
       key: job.key,
       max_attempts: jobAttempts[job.kind],
       created_at: now,
+      workspace_id: job.workspaceId,
     })
     .pipe(Effect.asVoid)
 }

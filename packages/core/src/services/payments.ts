@@ -5,6 +5,7 @@ import { begin, decide, type MachineAction } from "../machines/stored-machine.ts
 import { type WebhookEventName, type WebhookEventNameOf, webhookEventCatalogue } from "../model/events.ts"
 import type { CompanyId, PaymentId, WorkspaceId } from "../model/ids.ts"
 import { PaymentFields, type PaymentInstruction, PaymentListQuery, toPayment } from "../model/payment.ts"
+import type { Clock } from "../ports/clock.ts"
 import type {
   CompanyRecord,
   PaymentFilter,
@@ -22,6 +23,7 @@ import type { ServicePorts } from "./ports.ts"
 import { providerCall } from "./provider-call.ts"
 import { findLiveCompany } from "./scope.ts"
 import { inTransaction, type Lifted } from "./transaction.ts"
+import { workspaceClock } from "./workspace-clock.ts"
 
 const isPaymentEvent = (event: WebhookEventName): event is WebhookEventNameOf<"PaymentEvents"> =>
   Object.hasOwn(webhookEventCatalogue.PaymentEvents, event)
@@ -47,6 +49,7 @@ const sameRequest = (existing: PaymentRecord, input: PaymentFields) =>
 /** The outbox event `event` of a payment, with the payment as it now is. */
 const paymentEvent = (
   ports: ServicePorts,
+  clock: Clock,
   tx: Lifted<Repositories>,
   company: Pick<CompanyRecord, "id" | "workspace_id">,
   row: PaymentRecord,
@@ -57,8 +60,10 @@ const paymentEvent = (
       return yield* Effect.dieMessage(`the payment machine emitted ${event}, which is not a payment event`)
     }
     const [data] = yield* withProfiles(tx, [row])
-    const payload = paymentEventPayload(event, { now: ports.clock.now(), companyId: company.id, data: data! })
-    yield* appendEvents(ports, tx, [{ workspaceId: company.workspace_id, companyId: company.id, payload }])
+    const payload = paymentEventPayload(event, { now: clock.now(), companyId: company.id, data: data! })
+    yield* appendEvents({ ids: ports.ids, clock }, tx, [
+      { workspaceId: company.workspace_id, companyId: company.id, payload },
+    ])
   })
 
 /** The result of a create: a new payment (201) or the one an earlier call with the key made (200). */
@@ -69,8 +74,9 @@ export interface PaymentCreated {
 
 /** Use cases of payment instructions. */
 export const makePayments = (ports: ServicePorts) => {
-  /** Carries out what the payment machine decided, in the caller's transaction. */
+  /** Carries out what the payment machine decided, in the caller's transaction, on the workspace's clock. */
   const carryOut = (
+    clock: Clock,
     tx: Lifted<Repositories>,
     company: Pick<CompanyRecord, "id" | "workspace_id">,
     row: PaymentRecord,
@@ -81,13 +87,14 @@ export const makePayments = (ports: ServicePorts) => {
       (action) => {
         switch (action.type) {
           case "emit":
-            return paymentEvent(ports, tx, company, row, action.event)
+            return paymentEvent(ports, clock, tx, company, row, action.event)
           case "enqueue":
             if (action.job !== "execute_payment") break
             return enqueueJob(ports, tx, {
               kind: action.job,
               payload: { payment_id: row.id, workspace_id: company.workspace_id },
               key: `${action.job}:${row.id}`,
+              workspaceId: company.workspace_id,
             })
         }
         return Effect.dieMessage(
@@ -102,6 +109,7 @@ export const makePayments = (ports: ServicePorts) => {
    * machine says the move implies; undefined when the machine refuses or another writer won.
    */
   const move = (
+    clock: Clock,
     tx: Lifted<Repositories>,
     company: Pick<CompanyRecord, "id" | "workspace_id">,
     row: PaymentRecord,
@@ -113,7 +121,7 @@ export const makePayments = (ports: ServicePorts) => {
       if (decision === undefined) return undefined
       const moved = yield* tx.payments.compareAndSetStatus(row.id, row.status, decision.status, change)
       if (moved === undefined) return undefined
-      yield* carryOut(tx, company, moved, decision.actions)
+      yield* carryOut(clock, tx, company, moved, decision.actions)
       return moved
     })
 
@@ -124,6 +132,7 @@ export const makePayments = (ports: ServicePorts) => {
 
   /** A new pending payment of the quote, with its execution queued; any reason it cannot be is an `Invalid`. */
   const newPayment = (
+    clock: Clock,
     tx: Lifted<Repositories>,
     company: Pick<CompanyRecord, "id" | "workspace_id">,
     input: PaymentFields,
@@ -135,7 +144,7 @@ export const makePayments = (ports: ServicePorts) => {
       }
       const quote = yield* tx.quotes.find(company.id, input.payment_quote_id)
       if (!quote) return yield* Effect.fail(Invalid.rule("payment_quote_id", "Quote not found"))
-      const now = ports.clock.now().toISOString()
+      const now = clock.now().toISOString()
       if (quote.expires_at <= now) return yield* Effect.fail(Invalid.rule("payment_quote_id", "Quote has expired"))
       const { from, to } = yield* checkQuoteProfiles(tx, company.id, quote.from_profile_id, quote.to_profile_id).pipe(
         Effect.mapError(
@@ -167,7 +176,7 @@ export const makePayments = (ports: ServicePorts) => {
       if ((yield* tx.payments.insertIfNew(row)) === "conflict") {
         return yield* Effect.fail(Invalid.rule("payment_quote_id", "Quote has already been used"))
       }
-      yield* carryOut(tx, company, row, start.actions)
+      yield* carryOut(clock, tx, company, row, start.actions)
       return { payment: toPayment(row, [from, to], { withIdempotencyKey: false }), created: true }
     })
 
@@ -194,10 +203,11 @@ export const makePayments = (ports: ServicePorts) => {
         return yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
             const company = yield* findLiveCompany(tx, actor, companyId)
+            const clock = yield* workspaceClock(ports, tx, actor.workspaceId)
             // The business key is looked up only when the payment cannot be made as asked: a
             // repeated create finds its quote used (or expired since), and is answered from the
             // key, so it answers the same as when the key is looked up first, one read less.
-            return yield* newPayment(tx, company, input, key).pipe(
+            return yield* newPayment(clock, tx, company, input, key).pipe(
               Effect.catchTag("Invalid", (refusal) =>
                 tx.payments
                   .findByIdempotencyKey(company.id, key)
@@ -257,12 +267,14 @@ export const makePayments = (ports: ServicePorts) => {
             const company = yield* findLiveCompany(tx, actor, companyId)
             const row = yield* tx.payments.find(company.id, id)
             if (!row) return yield* Effect.fail(paymentNotFound())
+            const clock = yield* workspaceClock(ports, tx, actor.workspaceId)
             const cancelled = yield* move(
+              clock,
               tx,
               company,
               row,
               { type: "cancel" },
-              { updated_at: ports.clock.now().toISOString() },
+              { updated_at: clock.now().toISOString() },
             )
             if (!cancelled) {
               const current = (yield* tx.payments.find(company.id, id)) ?? row
@@ -291,14 +303,16 @@ export const makePayments = (ports: ServicePorts) => {
           Effect.gen(function* () {
             const row = yield* tx.payments.findById(paymentId)
             if (!row) return undefined
+            const clock = yield* workspaceClock(ports, tx, workspaceId)
             const current =
               row.status === "pending"
                 ? yield* move(
+                    clock,
                     tx,
                     companyOf(row),
                     row,
                     { type: "start" },
-                    { updated_at: ports.clock.now().toISOString() },
+                    { updated_at: clock.now().toISOString() },
                   )
                 : row
             if (!current || current.status !== "processing") {
@@ -327,13 +341,14 @@ export const makePayments = (ports: ServicePorts) => {
         )
         return yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
+            const clock = yield* workspaceClock(ports, tx, workspaceId)
             const change = {
               provider_payment_id: outcome.providerPaymentId,
               ...(outcome.status === "failed" ? { failure_reason: outcome.reason } : {}),
-              updated_at: ports.clock.now().toISOString(),
+              updated_at: clock.now().toISOString(),
             }
             const event = { type: outcome.status === "completed" ? "complete" : "fail" } as const
-            const done = yield* move(tx, companyOf(row), row, event, change)
+            const done = yield* move(clock, tx, companyOf(row), row, event, change)
             if (!done) return ((yield* tx.payments.findById(row.id)) ?? row).status
             return done.status
           }),

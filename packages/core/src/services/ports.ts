@@ -23,6 +23,11 @@ export interface ServicePorts extends EnginePorts {
   readonly bankLinker: BankLinkProvider
   /** Fees and FX margin. */
   readonly feeSchedule: FeeSchedule
+  /**
+   * Sandbox mode: each workspace has a test clock of its own, kept in storage, and its resources
+   * are stamped by it (see `workspaceClock`); otherwise every time is the engine's clock.
+   */
+  readonly testClocks: boolean
 }
 
 /** The clock's now as a storage timestamp. */

@@ -3,6 +3,7 @@ import { type Forbidden, Invalid, type NotFound, ProviderFailure } from "../erro
 import type { CompanyId } from "../model/ids.ts"
 import { type FeeStrategy, type Quote, QuoteFields, toQuote } from "../model/quote.ts"
 import { type Decimal, decimal, formatDecimal, parseDecimal } from "../money/decimal.ts"
+import type { Clock } from "../ports/clock.ts"
 import type { PaymentProfileRecord, QuoteRecord } from "../ports/storage/index.ts"
 import { expectedCompletionDate } from "../rules/expected-completion.ts"
 import { feeRuleFor } from "../rules/fee-schedule.ts"
@@ -14,6 +15,7 @@ import type { ServicePorts } from "./ports.ts"
 import { providerCall } from "./provider-call.ts"
 import { findLiveCompany } from "./scope.ts"
 import { inTransaction } from "./transaction.ts"
+import { workspaceClock } from "./workspace-clock.ts"
 
 /** How long a quote can be used. */
 export const quoteLifetimeMs = 15 * 60 * 1000
@@ -33,7 +35,7 @@ interface QuoteRequest {
 /** Use cases of quotes. */
 export const makeQuotes = (ports: ServicePorts) => {
   /** The quote row for a request at the provider's mid rate (1 for the same currency). */
-  const priced = (request: QuoteRequest, midRate: Decimal): Effect.Effect<QuoteRecord, Invalid> => {
+  const priced = (request: QuoteRequest, midRate: Decimal, clock: Clock): Effect.Effect<QuoteRecord, Invalid> => {
     const { from, to, amount, currency, strategy } = request
     const sameCurrency = from.currency === to.currency
     const rate = customerRate(midRate, ports.feeSchedule.fxMarginBasisPoints, sameCurrency)
@@ -47,7 +49,7 @@ export const makeQuotes = (ports: ServicePorts) => {
       fee: feeRuleFor(ports.feeSchedule, to.payment_method),
     })
     if (Either.isLeft(price)) return Effect.fail(price.left)
-    const now = ports.clock.now()
+    const now = clock.now()
     return Effect.succeed({
       id: ports.ids.next("qt"),
       company_id: request.companyId,
@@ -89,6 +91,8 @@ export const makeQuotes = (ports: ServicePorts) => {
         const checked = yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
             const company = yield* findLiveCompany(tx, actor, companyId)
+            // The workspace's clock as read here also stamps a quote priced after this transaction.
+            const clock = yield* workspaceClock(ports, tx, actor.workspaceId)
             const { from, to, integrationActive } = yield* checkQuoteProfiles(
               tx,
               company.id,
@@ -104,11 +108,11 @@ export const makeQuotes = (ports: ServicePorts) => {
             if (from.currency !== to.currency) {
               if (!integrationActive)
                 return yield* invalid("base", "no active payment-provider account found for the entity")
-              return { request, stored: undefined }
+              return { request, clock, stored: undefined }
             }
-            const row = yield* priced(request, decimal(1n))
+            const row = yield* priced(request, decimal(1n), clock)
             yield* tx.quotes.insert(row)
-            return { request, stored: row }
+            return { request, clock, stored: row }
           }),
         )
         const { request } = checked
@@ -122,7 +126,7 @@ export const makeQuotes = (ports: ServicePorts) => {
             new ProviderFailure({ field: "base", message: "Payment provider failed to provide an exchange rate" }),
           )
         }
-        const row = yield* priced(request, midRate)
+        const row = yield* priced(request, midRate, checked.clock)
         yield* inTransaction(ports.storage, (tx) => tx.quotes.insert(row))
         return toQuote(row, request.from, request.to)
       }),

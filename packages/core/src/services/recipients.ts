@@ -6,9 +6,10 @@ import type { RecipientRecord, Repositories } from "../ports/storage/index.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
 import { type Actor, requireWrite } from "./actor.ts"
 import { decodeBody } from "./decode-body.ts"
-import { type EnginePorts, nowIso } from "./ports.ts"
+import type { ServicePorts } from "./ports.ts"
 import { bankAccountsWithProfiles, findLiveCompany } from "./scope.ts"
 import { inTransaction, type Lifted } from "./transaction.ts"
+import { workspaceClock } from "./workspace-clock.ts"
 
 /** Recipients with their bank accounts and profiles, in three queries whatever their number. */
 const withBankAccounts = (tx: Lifted<Repositories>, rows: ReadonlyArray<RecipientRecord>) =>
@@ -32,7 +33,7 @@ const findRecipient = (tx: Lifted<Repositories>, companyId: CompanyId, id: Recip
     )
 
 /** Use cases of recipients. A deleted recipient is gone: it cannot be fetched nor listed. */
-export const makeRecipients = (ports: EnginePorts) => ({
+export const makeRecipients = (ports: ServicePorts) => ({
   create: (
     actor: Actor,
     companyId: CompanyId,
@@ -44,7 +45,7 @@ export const makeRecipients = (ports: EnginePorts) => ({
       return yield* inTransaction(ports.storage, (tx) =>
         Effect.gen(function* () {
           const company = yield* findLiveCompany(tx, actor, companyId)
-          const now = nowIso(ports)
+          const now = (yield* workspaceClock(ports, tx, actor.workspaceId)).now().toISOString()
           const row: RecipientRecord = {
             id: ports.ids.next("rcp"),
             company_id: company.id,
@@ -76,7 +77,7 @@ export const makeRecipients = (ports: EnginePorts) => ({
         Effect.gen(function* () {
           const company = yield* findLiveCompany(tx, actor, companyId)
           const current = yield* findRecipient(tx, company.id, id)
-          const now = nowIso(ports)
+          const now = (yield* workspaceClock(ports, tx, actor.workspaceId)).now().toISOString()
           yield* tx.recipients.update({ ...current, updated_at: now, deleted_at: now })
         }),
       )

@@ -1,53 +1,15 @@
 import {
   ApplicationId,
   BankAccount,
-  type Engine,
+  ClockAdvance,
+  ClockAdvanced,
   EntityId,
   Feature,
   FeatureStatusChange,
-  Forbidden,
   FundingAccountLink,
   Invalid,
-  messages,
 } from "@payments-engine/core"
-import { Schema } from "effect"
 import type { RouteSpec } from "./route-table.ts"
-
-/** What the sandbox helpers act on besides the engine. */
-export interface SandboxControls {
-  /** Moves the engine's clock forward. */
-  readonly advanceClock: (ms: number) => void
-  /** Runs every job due by the engine's clock, until none is; how many ran. */
-  readonly runDueJobs: () => Promise<number>
-  /** The engine's clock, to answer with the new time. */
-  readonly now: () => Date
-}
-
-/** The longest move of the sandbox clock: one year, in seconds. */
-export const maxAdvanceSeconds = 365 * 24 * 60 * 60
-
-const ClockAdvance = Schema.Struct({
-  seconds: Schema.Int.pipe(Schema.between(0, maxAdvanceSeconds)).annotations({
-    description: "whole seconds to move the clock forward",
-  }),
-}).annotations({ identifier: "ClockAdvance" })
-const ClockAdvanced = Schema.Struct({
-  now: Schema.String.annotations({ description: "the sandbox clock's new time, ISO 8601" }),
-  jobs_run: Schema.Int.pipe(Schema.nonNegative()).annotations({ description: "background jobs that ran" }),
-}).annotations({ identifier: "ClockAdvanced" })
-
-/** The `seconds` of the body: 400 when the body is not an object or has none, 422 when it is not 0 to a year. */
-const secondsOf = (body: unknown): number => {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw Invalid.missing("body", "Body must be a JSON object")
-  }
-  const seconds = (body as { seconds?: unknown }).seconds
-  if (seconds === undefined) throw Invalid.missing("seconds", "Seconds is required")
-  if (typeof seconds !== "number" || !Number.isInteger(seconds) || seconds < 0 || seconds > maxAdvanceSeconds) {
-    throw Invalid.rule("seconds", `must be a whole number from 0 to ${maxAdvanceSeconds}`)
-  }
-  return seconds
-}
 
 /**
  * The `status` of a body; a body that is not an object is a 400 before the engine checks the
@@ -62,14 +24,15 @@ const statusOf = (body: unknown): unknown => {
 
 /**
  * Sandbox-only helpers, like Stripe's test helpers: link a test funding account as the hosted page
- * would, move a feature application through its review as the provider would, and move the clock
- * (then run the jobs that became due) to try expiry and retries without waiting. Registered only
- * in sandbox mode; elsewhere their paths answer 404.
+ * would, move a feature application through its review as the provider would, and move the
+ * caller's workspace's test clock (then run the jobs that became due) to try expiry and retries
+ * without waiting. Registered only in sandbox mode (on an engine with `testClocks`); elsewhere
+ * their paths answer 404.
  *
  * @example
- * const routes = [...apiRoutes, ...sandboxRoutes({ advanceClock: (ms) => clock.advance(ms), runDueJobs, now: () => clock.now() })]
+ * const routes = config.sandbox ? [...apiRoutes, ...sandboxRoutes] : apiRoutes
  */
-export const sandboxRoutes = (controls: SandboxControls): ReadonlyArray<RouteSpec> => [
+export const sandboxRoutes: ReadonlyArray<RouteSpec> = [
   {
     method: "POST",
     path: "/api/v1/sandbox/entities/{eid}/funding_accounts",
@@ -102,18 +65,18 @@ export const sandboxRoutes = (controls: SandboxControls): ReadonlyArray<RouteSpe
     method: "POST",
     path: "/api/v1/sandbox/clock/advance",
     operationId: "sandboxAdvanceClock",
-    summary: "Sandbox: move the engine clock forward by `seconds` and run the jobs that became due",
+    summary:
+      "Sandbox: move the test clock of the caller's workspace forward by `seconds` and run the workspace's jobs that became due; other workspaces' clocks do not move",
     tag: "Sandbox",
     auth: "bearer",
     request: ClockAdvance,
     response: { kind: "data", schema: ClockAdvanced },
     status: 200,
     errors: [401, 403, 422],
-    handle: async ({ actor, body }) => {
-      if (actor.scope !== "write") throw new Forbidden({ field: "base", message: messages.readOnlyKey })
-      controls.advanceClock(secondsOf(body) * 1000)
-      const jobsRun = await controls.runDueJobs()
-      return { now: controls.now().toISOString(), jobs_run: jobsRun }
+    handle: async ({ engine, actor, body }) => {
+      const { now } = await engine.testClocks.advance(actor, body)
+      const { ran } = await engine.jobs.runDue({ workspaceId: actor.workspaceId })
+      return { now: now.toISOString(), jobs_run: ran }
     },
   },
 ]

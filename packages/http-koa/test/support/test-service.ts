@@ -8,7 +8,14 @@ import {
   scryptHasher,
   TestClock,
 } from "@payments-engine/adapters"
-import { CompanyId, type Engine, EntityId, type FeeSchedule, type Storage } from "@payments-engine/core"
+import {
+  CompanyId,
+  type Engine,
+  EntityId,
+  type FeeSchedule,
+  type Storage,
+  type WorkspaceId,
+} from "@payments-engine/core"
 import { createApp, type RateLimitOptions } from "../../src/app.ts"
 import { bearerTokens } from "../../src/bearer-tokens.ts"
 import { createLogger } from "../../src/logger.ts"
@@ -75,8 +82,9 @@ export interface TestServiceOptions {
   /** Wraps the engine, e.g. to plant a fault. */
   readonly wrapEngine?: (engine: Engine) => Engine
   /**
-   * Serves the sandbox helper routes too (funding accounts, clock advance), on the test clock.
-   * As in the service, the clock helper then runs the jobs that became due; nothing else does.
+   * Sandbox mode: serves the sandbox helper routes too (funding accounts, clock advance), and each
+   * workspace has its test clock, kept in storage, on top of the test clock. As in the service,
+   * the clock helper then runs the jobs that became due; nothing else does.
    */
   readonly sandbox?: boolean
   /** A sandbox payment provider set up by the test (latency, failures); a fresh one by default. */
@@ -144,15 +152,11 @@ export const startTestService = async (options: TestServiceOptions): Promise<Tes
     paymentProvider,
     bankLinker,
     ...(options.feeSchedule === undefined ? {} : { feeSchedule: options.feeSchedule }),
+    testClocks: options.sandbox === true,
   })
   const engine = options.wrapEngine === undefined ? real : options.wrapEngine(real)
   const runJobs = async () => (await engine.jobs.runDue()).ran
-  const routes = options.sandbox
-    ? [
-        ...apiRoutes,
-        ...sandboxRoutes({ advanceClock: (ms) => clock.advance(ms), runDueJobs: runJobs, now: () => clock.now() }),
-      ]
-    : apiRoutes
+  const routes = options.sandbox ? [...apiRoutes, ...sandboxRoutes] : apiRoutes
   const logs: Array<string> = []
   const logger = createLogger({ level: "debug", destination: { write: (line: string) => void logs.push(line) } })
   const tokens = bearerTokens({
@@ -161,6 +165,9 @@ export const startTestService = async (options: TestServiceOptions): Promise<Tes
     confirm: (claims) => engine.access.tokenActor(claims),
     ...(options.tokenLifetimeSeconds === undefined ? {} : { lifetimeSeconds: options.tokenLifetimeSeconds }),
     ...(options.keyCacheSeconds === undefined ? {} : { keyCacheSeconds: options.keyCacheSeconds }),
+    ...(options.sandbox
+      ? { workspaceNow: (workspaceId: WorkspaceId) => real.testClocks.now({ workspaceId, scope: "read" }) }
+      : {}),
   })
   const rateLimits = options.rateLimits ?? { limits: generousRateLimits }
   const hops = options.trustedProxyHops === undefined ? {} : { trustedProxyHops: options.trustedProxyHops }

@@ -12,6 +12,7 @@ import { featuresSchema } from "./0003-features.ts"
 import { jobKeysSchema } from "./0004-job-keys.ts"
 import { keyLifecycleSchema } from "./0005-key-lifecycle.ts"
 import { keyedFingerprintsSchema } from "./0006-keyed-fingerprints.ts"
+import { testClocksSchema } from "./0007-test-clocks.ts"
 import type { StorageDialect } from "./column-helpers.ts"
 
 export type { StorageDialect } from "./column-helpers.ts"
@@ -19,7 +20,7 @@ export type { StorageDialect } from "./column-helpers.ts"
 /**
  * Every migration of the storage, by name, in order. One set for both dialects: only the text
  * collation differs. The names are what `kysely_migration` records, so a database migrated
- * before still opens: never rename one; add the next as `0007_...` in a file `0007-....ts`.
+ * before still opens: never rename one; add the next as `0008_...` in a file `0008-....ts`.
  *
  * @example
  * const migrator = new Migrator({ db, provider: storageMigrations("sqlite") })
@@ -32,6 +33,7 @@ export const storageMigrations = (dialect: StorageDialect): MigrationProvider =>
     "0004_job_keys": jobKeysSchema(dialect),
     "0005_key_lifecycle": keyLifecycleSchema(dialect),
     "0006_keyed_fingerprints": keyedFingerprintsSchema(),
+    "0007_test_clocks": testClocksSchema(dialect),
   }),
 })
 

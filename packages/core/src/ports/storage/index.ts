@@ -9,6 +9,7 @@ import type { JobRepository } from "./jobs.ts"
 import type { PaymentRepository } from "./payments.ts"
 import type { QuoteRepository } from "./quotes.ts"
 import type { RecipientRepository } from "./recipients.ts"
+import type { TestClockRepository } from "./test-clocks.ts"
 import type { ApiKeyRepository, SettingRepository, WorkspaceRepository } from "./workspaces.ts"
 
 export type * from "./bank-accounts.ts"
@@ -21,6 +22,7 @@ export type * from "./jobs.ts"
 export type * from "./payments.ts"
 export type * from "./quotes.ts"
 export type * from "./recipients.ts"
+export type * from "./test-clocks.ts"
 export type * from "./workspaces.ts"
 /**
  * The storage port: everything the engine keeps. Timestamps are ISO 8601 strings in UTC with
@@ -75,6 +77,8 @@ export interface Repositories {
   readonly events: EventRepository
   readonly idempotency: IdempotencyRepository
   readonly jobs: JobRepository
+  /** Sandbox mode only: each workspace's test clock. */
+  readonly testClocks: TestClockRepository
 }
 
 /** A slice of a list: rows to skip and rows to return. */

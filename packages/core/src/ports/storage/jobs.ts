@@ -14,7 +14,12 @@ export interface JobRepository {
    *
    * @example
    * await tx.jobs.enqueue({ id: "job_1", kind: "execute_payment", payload: '{"payment_id":"pay_1"}',
-   *   run_at: now, key: "execute_payment:pay_1", max_attempts: 5, created_at: now })
+   *   run_at: now, key: "execute_payment:pay_1", max_attempts: 5, created_at: now, workspace_id: "ws_1" })
    */
   enqueue(job: JobRequest): Promise<void>
+  /**
+   * The workspace's test clock moved `ms` ahead (sandbox mode): its jobs that wait fall due `ms`
+   * earlier by the engine's clock, in this transaction; other workspaces' jobs do not move.
+   */
+  bringForward(workspaceId: string, ms: number): Promise<void>
 }
