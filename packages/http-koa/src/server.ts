@@ -124,7 +124,7 @@ export const startService = async (
   // The secret and the bootstrap key are settled while no other process starts on the database,
   // so processes starting together share one secret and print one key.
   let prepared: { readonly engine: Engine; readonly secret: string } | undefined
-  const storage = await openStorageFromUrl(config.databaseUrl, {
+  await openStorageFromUrl(config.databaseUrl, {
     setUp: async (opened) => {
       try {
         const engine = engineOn(opened)
