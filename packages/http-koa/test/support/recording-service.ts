@@ -28,7 +28,8 @@ const provider: PaymentProvider = {
   submitPayment: async (request) => {
     submissions += 1
     appendFileSync(book, `submitted ${request.paymentId} by ${process.pid}\n`)
-    if (submissions === hangOn) return new Promise(() => {})
+    // A call that never answers holds the process as an open connection to a provider would.
+    if (submissions === hangOn) return new Promise(() => setInterval(() => {}, 60_000))
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs))
     const outcome = { status: "completed", providerPaymentId: `prov_${request.paymentId}` } as const
     if (!executed(request.paymentId)) appendFileSync(book, `executed ${request.paymentId}\n`)
