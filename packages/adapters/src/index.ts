@@ -43,4 +43,9 @@ export {
 export { sqliteStorageDialect } from "./storage/sqlite/sqlite-dialect.ts"
 export { openSqliteStorage, type SqliteStorageOptions } from "./storage/sqlite/sqlite-storage.ts"
 export type * from "./storage/storage-tables.ts"
-export { openStorageFromUrl, parseStorageUrl, type StorageLocation } from "./storage/storage-url.ts"
+export {
+  type OpenStorageOptions,
+  openStorageFromUrl,
+  parseStorageUrl,
+  type StorageLocation,
+} from "./storage/storage-url.ts"

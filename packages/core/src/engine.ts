@@ -92,7 +92,8 @@ export interface Engine extends PromisedServices<EngineEffects> {
   /**
    * Background work, run by the storage's job runner (see {@link JobRunner}): `start()` runs it
    * in the background from then on; `runDue()` runs what is due by the engine clock now and waits
-   * for it (the sandbox's test clocks and tests do); `close()` stops it.
+   * for it (the sandbox's test clocks and tests do); `stop()` stops taking jobs and waits for the
+   * one in flight (a shutdown does it before the requests in flight are done); `close()` stops it too.
    */
   readonly jobs: EngineJobs
   /** Stops the job runner, waiting for the jobs in flight, then closes the storage. */
@@ -118,6 +119,7 @@ export interface EngineOptions extends EnginePorts {
 export interface EngineJobs {
   start(): void
   runDue(scope?: JobRunScope): Promise<JobRunReport>
+  stop(): Promise<void>
 }
 
 /**
@@ -151,7 +153,13 @@ export const createEngine = (options: EngineOptions): Engine => {
   return {
     ...promisedServices(effect),
     effect,
-    jobs: { start: () => jobRunner().start(), runDue: (scope) => jobRunner().runDue(scope) },
+    jobs: {
+      start: () => jobRunner().start(),
+      runDue: (scope) => jobRunner().runDue(scope),
+      stop: async () => {
+        await runner?.stop()
+      },
+    },
     close: async () => {
       await runner?.stop()
       await ports.storage.close()

@@ -11,8 +11,33 @@ export type LogLevel = (typeof logLevels)[number]
 export interface LoggerOptions {
   /** `info` by default. */
   readonly level?: LogLevel
-  /** Where JSON lines go; standard output by default. */
+  /** Where JSON lines go; {@link standardOutput} by default. */
   readonly destination?: DestinationStream
+}
+
+const isBrokenPipe = (error: unknown) => (error as { code?: unknown } | null)?.code === "EPIPE"
+
+/**
+ * Standard output as a log destination that never blocks on a reader that has gone. Lines are
+ * written synchronously, as Node writes to pipes and files anyway, so none waits in a buffer at
+ * exit: pino's asynchronous destination flushes its buffer at exit by retrying the write every
+ * 100 ms for as long as it fails, and with the pipe's reader gone (EPIPE) that is forever. Once
+ * the reader has gone, lines are dropped. A write that fails otherwise loses its line only.
+ *
+ * @example
+ * const logger = createLogger({ destination: standardOutput() })
+ */
+export const standardOutput = (): DestinationStream => {
+  const stream = pino.destination({ dest: 1, sync: true })
+  let readerGone = false
+  stream.on("error", (error: unknown) => {
+    if (isBrokenPipe(error)) readerGone = true
+  })
+  return {
+    write: (line: string) => {
+      if (!readerGone) stream.write(line)
+    },
+  }
 }
 
 /**
@@ -52,7 +77,7 @@ export const createLogger = (options: LoggerOptions = {}): Logger => {
       censor: "[redacted]",
     },
   }
-  return options.destination === undefined ? pino(settings) : pino(settings, options.destination)
+  return pino(settings, options.destination ?? standardOutput())
 }
 
 export type { Logger }

@@ -2,14 +2,20 @@ import { ConfigError, loadConfig } from "./config.ts"
 import { errorLogFields } from "./error-log-fields.ts"
 import { createLogger } from "./logger.ts"
 import { StartupError, startService } from "./server.ts"
+import { exitOnSignals } from "./signals.ts"
 
 /**
  * The service's entry point (`npm start`, i.e. `node --import tsx packages/http-koa/src/main.ts`):
  * reads the configuration from the environment, starts the service, and on SIGTERM or SIGINT
- * stops taking requests, lets those in flight finish (up to 10 s), closes the database and
- * exits 0. A bad configuration or a failed start prints a one-paragraph reason and exits 1.
+ * stops taking requests and jobs, lets those in flight finish (up to 10 s in all), closes the
+ * database and exits 0. A bad configuration or a failed start prints a one-paragraph reason and
+ * exits 1. Standard output may go away (its reader closed the pipe): lines are then dropped.
  */
 const main = async (): Promise<void> => {
+  // The bootstrap key's lines; the logger's destination handles its own broken pipe.
+  process.stdout.on("error", (error: { code?: unknown }) => {
+    if (error.code !== "EPIPE") throw error
+  })
   let config: ReturnType<typeof loadConfig>
   try {
     config = loadConfig(process.env)
@@ -27,28 +33,12 @@ const main = async (): Promise<void> => {
     process.stderr.write(`Cannot start the payments engine: ${error.message}\n`)
     process.exit(1)
   }
+  // Before `listening`: whoever waits for that line may send SIGTERM at once.
+  exitOnSignals(service, logger)
   logger.info(
     { url: service.url, port: service.port, database: config.database.dialect, sandbox: config.sandbox },
     "listening",
   )
-  let stopping = false
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return
-    stopping = true
-    logger.info({ signal }, "shutting down")
-    service.close().then(
-      () => {
-        logger.info("stopped")
-        process.exit(0)
-      },
-      (error: unknown) => {
-        logger.error({ err: errorLogFields(error) }, "shutdown failed")
-        process.exit(1)
-      },
-    )
-  }
-  process.on("SIGTERM", stop)
-  process.on("SIGINT", stop)
 }
 
 main().catch((error: unknown) => {

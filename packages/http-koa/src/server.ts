@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { openStorageFromUrl, systemClock } from "@payments-engine/adapters"
-import type { Clock, Engine, PaymentProvider, SecretHasher, WorkspaceId } from "@payments-engine/core"
+import type { Clock, Engine, PaymentProvider, SecretHasher, Storage, WorkspaceId } from "@payments-engine/core"
 import type { Logger } from "pino"
 import { createApp } from "./app.ts"
 import { bearerTokens } from "./bearer-tokens.ts"
@@ -15,8 +15,12 @@ import { apiRoutes } from "./routes/api-routes.ts"
 import { sandboxRoutes } from "./routes/sandbox-routes.ts"
 import { createServiceEngine } from "./service-engine.ts"
 
-/** How long a shutdown waits for requests in flight before closing their connections. */
+/** How long a shutdown waits in all for the requests and the job in flight. */
 export const shutdownGraceMs = 10_000
+
+/** Logged when a shutdown reaches its grace with work still in flight. */
+export const shutdownCutShortWarning =
+  "shutdown grace over: open connections are closed, and the job in flight, if any, runs again at the next start"
 
 /**
  * Logged at start outside sandbox mode: payments still go to the sandbox provider, because no
@@ -46,9 +50,12 @@ export interface RunningService {
   readonly engine: Engine
   readonly server: Server
   /**
-   * Stops taking connections, lets requests in flight finish (up to `graceMs`, 10 s by default,
-   * then closes their connections), stops the job runner once the job in flight has finished,
-   * and closes the storage.
+   * Stops taking connections and jobs at once, lets the requests and the job in flight finish,
+   * and closes the storage: all within `graceMs` (10 s by default). Past it, the connections still
+   * open are closed and the promise resolves, logging {@link shutdownCutShortWarning}; the storage
+   * closes once the job in flight ends, or with the process. That job stays queued until it has
+   * run to its end, so the next start runs it again, and running it again is safe: the provider
+   * answers a payment id it has seen with its first outcome, never executing it twice.
    */
   close(graceMs?: number): Promise<void>
 }
@@ -74,6 +81,11 @@ const listen = (server: Server, port: number, host: string | undefined) =>
     if (host === undefined) server.listen(port, onListening)
     else server.listen(port, host, onListening)
   })
+
+/** Wraps a failure of the one-time set-up, to tell it from a failure to open the database. */
+class SetUpFailure {
+  constructor(readonly cause: unknown) {}
+}
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
@@ -112,32 +124,51 @@ export const startService = async (
   const logger = options.logger ?? createLogger({ level: config.logLevel })
   const clock = options.clock ?? systemClock
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`))
-  const storage = await openStorageFromUrl(config.databaseUrl).catch((error: unknown) => {
+  const engineOn = (storage: Storage): Engine => {
+    const engine: Engine = createServiceEngine({
+      storage,
+      clock,
+      // read when the first Idempotency-Key arrives, after the engine exists: sandbox mode keeps it in the database
+      serverSecret: { read: () => jwtSecretFor(config, engine) },
+      // In the sandbox each workspace's clock can be moved forward by its helper; elsewhere time is real.
+      testClocks: config.sandbox,
+      jobLog: (event) =>
+        "outcome" in event
+          ? logger.info(
+              { kind: event.kind, outcome: event.outcome, ...(event.error ? { error: event.error } : {}) },
+              "job run",
+            )
+          : logger.error({ err: errorLogFields(event.error) }, "job runner failed"),
+      ...(options.hasher === undefined ? {} : { hasher: options.hasher }),
+      ...(options.paymentProvider === undefined ? {} : { paymentProvider: options.paymentProvider }),
+    })
+    return engine
+  }
+  // The secret and the bootstrap key are settled while no other process starts on the database,
+  // so processes starting together share one secret and print one key.
+  let prepared: { readonly engine: Engine; readonly secret: string } | undefined
+  await openStorageFromUrl(config.databaseUrl, {
+    setUp: async (opened) => {
+      try {
+        const engine = engineOn(opened)
+        const secret = await jwtSecretFor(config, engine)
+        await bootstrapApiKey(engine, config.bootstrapKey, print)
+        prepared = { engine, secret }
+      } catch (error) {
+        throw new SetUpFailure(error)
+      }
+    },
+  }).catch((error: unknown) => {
+    // A failed set-up is the service's own failure, not the database's: it keeps its message.
+    if (error instanceof SetUpFailure) throw error.cause
     const reason = `Cannot open the database of DATABASE_URL (${config.database.dialect}): ${describe(error)}`
     throw new StartupError(reason, { cause: error })
   })
-  const engine: Engine = createServiceEngine({
-    storage,
-    clock,
-    // read when the first Idempotency-Key arrives, after the engine exists: sandbox mode keeps it in the database
-    serverSecret: { read: () => jwtSecretFor(config, engine) },
-    // In the sandbox each workspace's clock can be moved forward by its helper; elsewhere time is real.
-    testClocks: config.sandbox,
-    jobLog: (event) =>
-      "outcome" in event
-        ? logger.info(
-            { kind: event.kind, outcome: event.outcome, ...(event.error ? { error: event.error } : {}) },
-            "job run",
-          )
-        : logger.error({ err: errorLogFields(event.error) }, "job runner failed"),
-    ...(options.hasher === undefined ? {} : { hasher: options.hasher }),
-    ...(options.paymentProvider === undefined ? {} : { paymentProvider: options.paymentProvider }),
-  })
+  if (prepared === undefined) throw new Error("the storage opened without running its set-up")
+  const { engine, secret } = prepared
   if (!config.sandbox) logger.warn(sandboxProvidersWarning)
   let rateLimitStore: RateLimitStore | undefined
   try {
-    const secret = await jwtSecretFor(config, engine)
-    await bootstrapApiKey(engine, config.bootstrapKey, print)
     rateLimitStore = await openRateLimitStore(config)
     let closing = false
     engine.jobs.start()
@@ -163,6 +194,16 @@ export const startService = async (
       throw new StartupError(`Cannot listen on port ${config.port}: ${describe(error)}`, { cause: error })
     })
     const port = (listening.address() as AddressInfo).port
+
+    /** Everything a shutdown waits for, in order; see {@link RunningService.close}. */
+    const settle = async () => {
+      const served = new Promise<void>((resolve) => listening.close(() => resolve()))
+      listening.closeIdleConnections()
+      // The runner stops taking jobs now, not once the requests in flight are answered.
+      await Promise.all([served, engine.jobs.stop()])
+      await rateLimitStore?.close()
+      await engine.close()
+    }
     let closed: Promise<void> | undefined
     return {
       url: `http://localhost:${port}`,
@@ -172,17 +213,18 @@ export const startService = async (
       close: (graceMs = shutdownGraceMs) => {
         closed ??= (async () => {
           closing = true
-          await new Promise<void>((resolve) => {
-            const force = setTimeout(() => listening.closeAllConnections(), graceMs)
-            force.unref()
-            listening.close(() => {
-              clearTimeout(force)
-              resolve()
-            })
-            listening.closeIdleConnections()
+          const settled = settle()
+          let deadline: ReturnType<typeof setTimeout> | undefined
+          const late = new Promise<"late">((resolve) => {
+            deadline = setTimeout(() => resolve("late"), graceMs)
           })
-          await rateLimitStore?.close()
-          await engine.close()
+          const outcome = await Promise.race([settled, late]).finally(() => clearTimeout(deadline))
+          if (outcome !== "late") return
+          // Past the grace: connections close now, and the storage once the job in flight ends.
+          // That job is crash recovery's: it runs again at the next start.
+          settled.catch((error: unknown) => logger.error({ err: errorLogFields(error) }, "shutdown failed"))
+          listening.closeAllConnections()
+          logger.warn({ grace_ms: graceMs }, shutdownCutShortWarning)
         })()
         return closed
       },

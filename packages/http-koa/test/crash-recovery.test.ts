@@ -1,19 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import {
-  createSandboxBankLinker,
-  createSandboxPaymentProvider,
-  openStorageFromUrl,
-  randomIds,
-  scryptHasher,
-  systemClock,
-} from "@payments-engine/adapters"
-import { paymentRequest, quoteRequest, setUpPayer } from "@payments-engine/adapters/testing"
-import { createEngine, type Engine, PaymentId } from "@payments-engine/core"
 import pg from "pg"
 import { afterAll, describe, expect, it } from "vitest"
 import { childEnvironment, type LineWatcher, logMessage, startNode } from "./support/child-process.ts"
+import { awaitCompleted, queuePayments, statusesOf } from "./support/queued-payments.ts"
 
 /*
  * A process killed with SIGKILL in the middle of executing payments, then started again on the
@@ -44,45 +35,10 @@ const start = async (env: Record<string, string>) => {
   return service
 }
 
-/** Pending payments queued through an engine of this process, which then lets the database go. */
-const queuePayments = async (databaseUrl: string, count: number): Promise<Array<string>> => {
-  const storage = await openStorageFromUrl(databaseUrl)
-  const engine: Engine = createEngine({
-    storage,
-    clock: systemClock,
-    ids: randomIds({ clock: systemClock }),
-    hasher: scryptHasher({ cost: 2 ** 10 }),
-    serverSecret: { read: async () => "crash-recovery-server-secret-0123456789" },
-    paymentProvider: createSandboxPaymentProvider(),
-    bankLinker: createSandboxBankLinker(),
-  })
-  const payer = await setUpPayer(engine, "crash")
-  const ids: Array<string> = []
-  for (let i = 0; i < count; i++) {
-    const quote = await engine.quotes.create(payer.actor, payer.companyId, quoteRequest(payer, i))
-    ids.push(
-      (await engine.payments.create(payer.actor, payer.companyId, paymentRequest(quote.id, i, "crash"))).payment.id,
-    )
-  }
-  await engine.close()
-  return ids
-}
-
-const statusesOf = async (databaseUrl: string, ids: ReadonlyArray<string>) => {
-  const storage = await openStorageFromUrl(databaseUrl)
-  try {
-    return await storage.transaction(async (tx) =>
-      Promise.all(ids.map(async (id) => (await tx.payments.findById(PaymentId.make(id)))?.status)),
-    )
-  } finally {
-    await storage.close()
-  }
-}
-
 const crashAndRestart = async (databaseUrl: string) => {
   const book = join(folder, `book-${Date.now()}.txt`)
   const env = { DATABASE_URL: databaseUrl, PAYMENTS_SANDBOX: "true", PROVIDER_BOOK: book }
-  const ids = await queuePayments(databaseUrl, 5)
+  const ids = await queuePayments(databaseUrl, 5, "crash")
   // The first process executes two payments, then hangs in the third one's provider call.
   const first = await start({ ...env, HANG_ON_SUBMISSION: "3" })
   const submittedThird = () =>
@@ -98,12 +54,7 @@ const crashAndRestart = async (databaseUrl: string) => {
 
   const second = await start(env)
   const restarted = Date.now()
-  let statuses = await statusesOf(databaseUrl, ids)
-  while (statuses.some((status) => status !== "completed") && Date.now() - restarted < 30_000) {
-    await new Promise((resolve) => setTimeout(resolve, 250))
-    statuses = await statusesOf(databaseUrl, ids)
-  }
-  expect(statuses).toEqual(ids.map(() => "completed"))
+  expect(await awaitCompleted(databaseUrl, ids, 30_000)).toEqual(ids.map(() => "completed"))
   expect(Date.now() - restarted).toBeLessThan(30_000)
   const lines = readFileSync(book, "utf8").split("\n")
   for (const id of ids) expect(lines.filter((line) => line === `executed ${id}`)).toHaveLength(1)

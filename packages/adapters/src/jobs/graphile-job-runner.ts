@@ -117,6 +117,7 @@ export const graphileJobRunner = (
   let background: Promise<Runner | undefined> | undefined
   let heartbeat: ReturnType<typeof setInterval> | undefined
   let stopped = false
+  let stopping: Promise<void> | undefined
 
   /** The tasks, counting in `count` the runs of the scope's workspace (every run without one). */
   const tasks = (count?: { ran: number; failed: number }, scope: JobRunScope = {}): TaskList => {
@@ -266,10 +267,15 @@ export const graphileJobRunner = (
       }
       throw new Error(`jobs still due after ${maxRounds} rounds: is a job failing forever?`)
     },
-    stop: async () => {
-      stopped = true
-      clearInterval(heartbeat)
-      await (await background)?.stop()
+    // Once only: a shutdown stops the runner first, then closes the engine, which stops it again.
+    // graphile-worker's pool takes no job from then on and waits for the one in hand.
+    stop: () => {
+      stopping ??= (async () => {
+        stopped = true
+        clearInterval(heartbeat)
+        await (await background)?.stop()
+      })()
+      return stopping
     },
   }
 }

@@ -46,6 +46,17 @@ export const parseStorageUrl = (url: string): StorageLocation => {
   throw new Error(`Unsupported DATABASE_URL scheme "${scheme}:"; ${expected}`)
 }
 
+/** Options of {@link openStorageFromUrl}. */
+export interface OpenStorageOptions {
+  /**
+   * One-time set-up of the migrated storage (a first API key, say). On Postgres it runs under the
+   * start-up lock, so processes starting together on one database set up one after another, each
+   * seeing what the one before did; see {@link openPostgresStorage}. When it rejects, the storage
+   * is closed and opening rejects with its reason.
+   */
+  readonly setUp?: (storage: KyselyStorage) => Promise<void>
+}
+
 /**
  * Opens the storage a `DATABASE_URL` names (see {@link parseStorageUrl}): SQLite through
  * {@link openSqliteStorage}, Postgres through {@link openPostgresStorage}.
@@ -53,12 +64,22 @@ export const parseStorageUrl = (url: string): StorageLocation => {
  * @example
  * const storage = await openStorageFromUrl(process.env.DATABASE_URL ?? "sqlite:./data/payments.sqlite")
  */
-export const openStorageFromUrl = async (url: string): Promise<KyselyStorage> => {
+export const openStorageFromUrl = async (url: string, options: OpenStorageOptions = {}): Promise<KyselyStorage> => {
+  const { setUp } = options
   const location = parseStorageUrl(url)
-  return location.dialect === "sqlite"
-    ? openSqliteStorage({ filename: location.filename })
-    : openPostgresStorage({
-        connectionString: location.connectionString,
-        ...(location.schema === undefined ? {} : { schema: location.schema }),
-      })
+  if (location.dialect === "postgres") {
+    return openPostgresStorage({
+      connectionString: location.connectionString,
+      ...(location.schema === undefined ? {} : { schema: location.schema }),
+      ...(setUp === undefined ? {} : { setUp }),
+    })
+  }
+  const storage = await openSqliteStorage({ filename: location.filename })
+  try {
+    await setUp?.(storage)
+    return storage
+  } catch (error) {
+    await storage.close()
+    throw error
+  }
 }

@@ -2,7 +2,9 @@
  * The service as `npm start` runs it, with a payment provider that keeps its own books in a file
  * every process shares (`PROVIDER_BOOK`), as a real provider outlives our processes: a payment id
  * already executed is answered from the book, never executed again. With `HANG_ON_SUBMISSION=n`
- * the n-th submission of this process never answers, so a test can kill the process mid-call.
+ * the n-th submission of this process never answers, so a test can kill the process mid-call;
+ * with `PROVIDER_DELAY_MS=ms` every submission takes that long, as a slow provider's would.
+ * SIGTERM and SIGINT shut it down as they shut down `main.ts`.
  */
 import { appendFileSync, readFileSync } from "node:fs"
 import { createSandboxPaymentProvider } from "@payments-engine/adapters"
@@ -10,9 +12,11 @@ import type { PaymentProvider } from "@payments-engine/core"
 import { loadConfig } from "../../src/config.ts"
 import { createLogger } from "../../src/logger.ts"
 import { startService } from "../../src/server.ts"
+import { exitOnSignals } from "../../src/signals.ts"
 
 const book = process.env.PROVIDER_BOOK ?? ""
 const hangOn = Number(process.env.HANG_ON_SUBMISSION ?? "0")
+const delayMs = Number(process.env.PROVIDER_DELAY_MS ?? "0")
 const sandbox = createSandboxPaymentProvider()
 let submissions = 0
 
@@ -24,7 +28,9 @@ const provider: PaymentProvider = {
   submitPayment: async (request) => {
     submissions += 1
     appendFileSync(book, `submitted ${request.paymentId} by ${process.pid}\n`)
-    if (submissions === hangOn) return new Promise(() => {})
+    // A call that never answers holds the process as an open connection to a provider would.
+    if (submissions === hangOn) return new Promise(() => setInterval(() => {}, 60_000))
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs))
     const outcome = { status: "completed", providerPaymentId: `prov_${request.paymentId}` } as const
     if (!executed(request.paymentId)) appendFileSync(book, `executed ${request.paymentId}\n`)
     return outcome
@@ -34,4 +40,5 @@ const provider: PaymentProvider = {
 const config = loadConfig(process.env)
 const logger = createLogger({ level: config.logLevel })
 const service = await startService(config, { logger, paymentProvider: provider })
+exitOnSignals(service, logger)
 logger.info({ url: service.url, port: service.port }, "listening")

@@ -4,6 +4,7 @@ import { migrateGraphileJobs } from "../../jobs/graphile-job-runner.ts"
 import { createKyselyStorage, type KyselyStorage } from "../kysely-storage.ts"
 import { type preparedQuery, preparedStatementName } from "../prepared-query.ts"
 import type { StorageTables } from "../storage-tables.ts"
+import { withStartupLock } from "./startup-lock.ts"
 
 /** Options of {@link openPostgresStorage}. */
 export interface PostgresStorageOptions {
@@ -21,6 +22,12 @@ export interface PostgresStorageOptions {
   readonly connectionTimeoutMs?: number
   /** Runs after `close()` ended the pool, e.g. to drop a test schema. */
   readonly onClose?: () => Promise<void>
+  /**
+   * One-time set-up of the migrated storage (a first API key, say), run before any other process
+   * that opens the same schema gets past its migrations; see {@link withStartupLock}. When it
+   * rejects, the storage is closed and opening rejects with its reason.
+   */
+  readonly setUp?: (storage: KyselyStorage) => Promise<void>
 }
 
 /**
@@ -78,15 +85,6 @@ const namingStatements = (pool: pg.Pool): PostgresPool => ({
 })
 
 /**
- * Connects to Postgres with a `pg` pool and returns the migrated storage on it. Several engine
- * processes may share the database (`capabilities.multiProcess` is true). Rejects when the server
- * cannot be reached or the migrations fail.
- *
- * @example
- * const storage = await openPostgresStorage({ connectionString: process.env.DATABASE_URL!, schema: "payments" })
- * const engine = createEngine({ storage, clock: systemClock, ids: randomIds(), hasher: scryptHasher() })
- */
-/**
  * The schema of graphile-worker's jobs: its default, or beside the storage's own schema (its
  * table names would clash with the storage's inside one schema).
  *
@@ -105,8 +103,18 @@ export const graphileWorkerSchema = (schema: string | undefined): string => {
   return workerSchema
 }
 
+/**
+ * Connects to Postgres with a `pg` pool and returns the migrated storage on it. Several engine
+ * processes may share the database (`capabilities.multiProcess` is true), and may start together:
+ * they migrate (graphile-worker's schema, then the storage's) and run `setUp` one at a time.
+ * Rejects when the server cannot be reached or the migrations fail.
+ *
+ * @example
+ * const storage = await openPostgresStorage({ connectionString: process.env.DATABASE_URL!, schema: "payments" })
+ * const engine = createEngine({ storage, clock: systemClock, ids: randomIds(), hasher: scryptHasher() })
+ */
 export const openPostgresStorage = async (options: PostgresStorageOptions): Promise<KyselyStorage> => {
-  const { connectionString, schema, maxConnections = 10, connectionTimeoutMs = 10_000, onClose } = options
+  const { connectionString, schema, maxConnections = 10, connectionTimeoutMs = 10_000, onClose, setUp } = options
   const searchPath = schema === undefined ? undefined : `set search_path to ${quoteIdentifier(schema)}`
   const pool = new pg.Pool({ connectionString, max: maxConnections, connectionTimeoutMillis: connectionTimeoutMs })
   // An idle connection that breaks (server restart) is dropped from the pool and replaced on the
@@ -124,11 +132,16 @@ export const openPostgresStorage = async (options: PostgresStorageOptions): Prom
           }),
     }),
   })
+  const lock = { connectionString, connectionTimeoutMs, ...(schema === undefined ? {} : { schema }) }
   try {
-    if (schema !== undefined) await ensureSchema(db, schema)
-    const graphile = { pool, workerSchema: graphileWorkerSchema(schema) }
-    await migrateGraphileJobs(graphile)
-    return await createKyselyStorage(db, { dialect: "postgres", graphile, ...(onClose ? { onClose } : {}) })
+    return await withStartupLock(lock, async () => {
+      if (schema !== undefined) await ensureSchema(db, schema)
+      const graphile = { pool, workerSchema: graphileWorkerSchema(schema) }
+      await migrateGraphileJobs(graphile)
+      const storage = await createKyselyStorage(db, { dialect: "postgres", graphile, ...(onClose ? { onClose } : {}) })
+      await setUp?.(storage)
+      return storage
+    })
   } catch (error) {
     await db.destroy()
     throw error
