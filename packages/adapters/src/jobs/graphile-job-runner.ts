@@ -12,6 +12,7 @@ import {
 } from "graphile-worker"
 import { type Kysely, sql } from "kysely"
 import type pg from "pg"
+import { preparedQuery } from "../storage/prepared-query.ts"
 import type { StorageTables } from "../storage/storage-tables.ts"
 import { describeFailure } from "./embedded-job-runner.ts"
 import type { KyselyJobs } from "./kysely-job-table.ts"
@@ -48,22 +49,44 @@ export const migrateGraphileJobs = (options: GraphileJobsOptions): Promise<void>
   runMigrations({ pgPool: options.pool, schema: options.workerSchema, logger: quietLogger(undefined) })
 
 /**
+ * The `add_job` call of {@link graphileJobRepository}, compiled once per storage and run as a named
+ * statement, which Postgres parses and plans once per connection (see `preparedQuery`). It asks
+ * for no column of the job it adds: the row graphile-worker returns, parsed by pg at every call,
+ * was a third of the call's time on the bench. A key goes with every job the engine queues:
+ * graphile-worker's `unsafe_dedupe` with a key is also its cheapest path (without a key it goes
+ * through `add_jobs`, which measured twice as slow; see docs/benchmarks.md).
+ */
+const addJobStatement = (workerSchema: string) =>
+  preparedQuery(
+    (db: Db, job: { kind: string; payload: string; delayMs: number; maxAttempts: number; key: string | null }) => ({
+      compile: () =>
+        sql`select from ${sql.id(workerSchema, "add_job")}(
+        identifier => ${job.kind},
+        payload => ${job.payload}::json,
+        run_at => now() + ${job.delayMs} * interval '1 millisecond',
+        max_attempts => ${job.maxAttempts},
+        job_key => ${job.key},
+        job_key_mode => 'unsafe_dedupe'
+      )`.compile(db),
+    }),
+  )
+
+/**
  * `tx.jobs` on graphile-worker: `add_job` called on the storage transaction's own connection, so
  * the job exists exactly when the transaction commits, and graphile-worker's NOTIFY wakes the
  * workers of every process. The due time keeps its distance from the engine's now, in the
  * database's time; a key dedupes (`unsafe_dedupe`: while a job of that key waits or runs, no other).
  */
-export const graphileJobRepository = (db: Db, workerSchema: string): JobRepository => ({
+export const graphileJobRepository = (db: Db, addJob: ReturnType<typeof addJobStatement>): JobRepository => ({
   enqueue: async (job) => {
     const delayMs = Math.max(0, Date.parse(job.run_at) - Date.parse(job.created_at))
-    await sql`select ${sql.id(workerSchema, "add_job")}(
-      identifier => ${job.kind},
-      payload => ${job.payload}::json,
-      run_at => now() + ${delayMs} * interval '1 millisecond',
-      max_attempts => ${job.max_attempts},
-      job_key => ${job.key},
-      job_key_mode => 'unsafe_dedupe'
-    )`.execute(db)
+    await addJob(db, {
+      kind: job.kind,
+      payload: job.payload,
+      delayMs,
+      maxAttempts: job.max_attempts,
+      key: job.key,
+    })
   },
 })
 
@@ -247,8 +270,9 @@ export const graphileJobRunner = (
 
 /** Jobs on graphile-worker in its schema of the storage's database; its NOTIFY wakes the runners. */
 export const graphileKyselyJobs = (db: Db, options: GraphileJobsOptions): KyselyJobs => {
+  const addJob = addJobStatement(options.workerSchema)
   return {
-    repository: (trx) => graphileJobRepository(trx, options.workerSchema),
+    repository: (trx) => graphileJobRepository(trx, addJob),
     createRunner: (handlers, runnerOptions) => graphileJobRunner(db, options, handlers, runnerOptions),
     committed: () => {},
   }
