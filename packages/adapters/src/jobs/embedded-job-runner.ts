@@ -1,4 +1,4 @@
-import type { Clock, JobHandlers, JobRequest, JobRunner, JobRunnerOptions, JobRunReport } from "@payments-engine/core"
+import type { JobHandlers, JobRequest, JobRunner, JobRunnerOptions, JobRunReport } from "@payments-engine/core"
 
 /** A queued job as the embedded runner reads it back. */
 export interface QueuedJob {

@@ -33,6 +33,14 @@ export const deadWorkerMs = 15_000
 const heartbeatMs = 5_000
 /** How long {@link JobRunner.runDue} waits at most for jobs another worker has in hand. */
 const inHandWaitMs = 30_000
+/**
+ * How often runDue looks whether they are done: soon at first (this process's own worker is
+ * usually about to finish), then less and less often, up to twice graphile-worker's poll.
+ */
+const inHandFirstLookMs = 20
+const inHandLookMaxMs = 500
+/** How long a worker that graphile-worker stopped on its own waits before it starts again. */
+const relaunchDelayMs = 1_000
 /** Rounds of runDue at most, so a job that stays due cannot hold a caller forever. */
 const maxRounds = 100
 
@@ -112,7 +120,10 @@ export const graphileJobRunner = (
   const workers = new Set<string>()
   const offset = () => clock.now().getTime() - Date.now()
   let knownOffset = offset()
-  let background: Promise<Runner | undefined> | undefined
+  /** Settles once graphile-worker's run has started (or failed to). */
+  let background: Promise<void> | undefined
+  let current: Runner | undefined
+  let relaunch: ReturnType<typeof setTimeout> | undefined
   let heartbeat: ReturnType<typeof setInterval> | undefined
   let stopped = false
 
@@ -224,22 +235,43 @@ export const graphileJobRunner = (
               ],
         ),
       )
-      background = run(
-        {
-          pgPool: pool,
-          schema: workerSchema,
-          concurrency: 1,
-          noHandleSignals: true,
-          pollInterval: 1000,
-          logger,
-          events: events(),
-          parsedCronItems: cron,
-        },
-        tasks(),
-      ).catch((error: unknown) => {
-        log?.({ error })
-        return undefined
-      })
+      const exitCodeAtStart = process.exitCode
+      const launch = (): Promise<void> =>
+        run(
+          {
+            pgPool: pool,
+            schema: workerSchema,
+            concurrency: 1,
+            noHandleSignals: true,
+            pollInterval: 1000,
+            logger,
+            events: events(),
+            parsedCronItems: cron,
+          },
+          tasks(),
+        ).then(
+          (runner) => {
+            current = runner
+            // graphile-worker 0.16 announces migrations on a channel of the whole database: a
+            // breaking migration of another schema's job tables (a new storage beside this one)
+            // stops every worker of the database and sets exit code 57. run() refuses to start
+            // when our own schema has a migration it cannot run against, so a run that started
+            // again proves the migration was elsewhere, and the exit code was not ours.
+            if (process.exitCode === 57) process.exitCode = exitCodeAtStart
+            const ended = () => {
+              if (current === runner) current = undefined
+              if (stopped) return
+              log?.({ error: new Error("graphile-worker stopped on its own; starting it again") })
+              relaunch = setTimeout(() => {
+                background = launch()
+              }, relaunchDelayMs)
+              relaunch.unref()
+            }
+            runner.promise.then(ended, ended)
+          },
+          (error: unknown) => log?.({ error }),
+        )
+      background = launch()
     },
     runDue: async (): Promise<JobRunReport> => {
       startHeartbeat()
@@ -252,8 +284,10 @@ export const graphileJobRunner = (
         )
         const deadline = Date.now() + inHandWaitMs
         let left = await dueOrInHand()
+        let pause = inHandFirstLookMs
         while (left.due === 0 && left.inHand > 0 && Date.now() < deadline) {
-          await new Promise((resolve) => setTimeout(resolve, 20))
+          await new Promise((resolve) => setTimeout(resolve, pause))
+          pause = Math.min(pause * 2, inHandLookMaxMs)
           left = await dueOrInHand()
         }
         if (left.due === 0) return count
@@ -263,7 +297,11 @@ export const graphileJobRunner = (
     stop: async () => {
       stopped = true
       clearInterval(heartbeat)
-      await (await background)?.stop()
+      clearTimeout(relaunch)
+      await background
+      const runner = current
+      current = undefined
+      await runner?.stop()
     },
   }
 }

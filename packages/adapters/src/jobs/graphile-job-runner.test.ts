@@ -1,0 +1,140 @@
+import type { JobHandlers } from "@payments-engine/core"
+import { runMigrations } from "graphile-worker"
+import { Kysely, PostgresDialect, sql } from "kysely"
+import pg from "pg"
+import { afterAll, describe, expect, it, vi } from "vitest"
+import { TestClock } from "../clock/test-clock.ts"
+import { graphileWorkerSchema, quoteIdentifier } from "../storage/postgres/postgres-storage.ts"
+import type { StorageTables } from "../storage/storage-tables.ts"
+import { openTestPostgres } from "../testing/test-postgres.ts"
+import { graphileJobRunner } from "./graphile-job-runner.ts"
+
+const postgres = openTestPostgres()
+afterAll(() => postgres.close())
+
+/** Long enough for several of graphile-worker's 1 s polls; the rates compared are per window. */
+const windowMs = 2000
+
+const ran: Array<unknown> = []
+const handlers: JobHandlers = {
+  kinds: [{ kind: "hold" }],
+  run: async (_kind, payload) => {
+    ran.push(payload)
+  },
+}
+
+/**
+ * A graphile runner on a storage's schema, over a pool of its own that counts checkouts: every
+ * statement the runner or graphile-worker sends outside a held connection takes one.
+ */
+const countedRunner = async () => {
+  const storage = await postgres.factory()
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(storage.db)
+  const schema = rows[0]!.schema
+  const workerSchema = graphileWorkerSchema(schema)
+  const pool = new pg.Pool({
+    connectionString: process.env.DATABASE_URL,
+    options: `-c search_path=${quoteIdentifier(schema)}`,
+    max: 4,
+  })
+  let checkouts = 0
+  pool.on("acquire", () => {
+    checkouts += 1
+  })
+  const db = new Kysely<StorageTables>({ dialect: new PostgresDialect({ pool }) })
+  const runner = graphileJobRunner(db, { pool, workerSchema }, handlers, { clock: new TestClock(new Date()) })
+  const jobs = sql.id(workerSchema, "_private_jobs")
+  return {
+    runner,
+    checkouts: () => checkouts,
+    /** Queues a job and has a live worker of another process take it, in one transaction. */
+    holdElsewhere: () =>
+      storage.db.transaction().execute(async (trx) => {
+        await sql`select from ${sql.id(workerSchema, "add_job")}('hold', '{}'::json, job_key => 'hold:1')`.execute(trx)
+        await sql`update ${jobs} set locked_at = now(), locked_by = 'worker-elsewhere', attempts = 1`.execute(trx)
+        await sql`insert into job_workers (worker_id, seen_at) values ('worker-elsewhere', now()::text)`.execute(trx)
+      }),
+    /** The other worker finishes its job. */
+    finishElsewhere: () => sql`delete from ${jobs} where locked_by = 'worker-elsewhere'`.execute(storage.db),
+    storage,
+    close: async () => {
+      await runner.stop()
+      await db.destroy()
+    },
+  }
+}
+
+/** Checkouts during one window of real time. */
+const countOver = async (checkouts: () => number): Promise<number> => {
+  const before = checkouts()
+  await new Promise((resolve) => setTimeout(resolve, windowMs))
+  return checkouts() - before
+}
+
+/*
+ * Issue 8, defect 4: the runner before graphile-worker busy-looped on a locked job (714
+ * transactions a second against 2 idle), because its next due time counted locked jobs. A job
+ * another process's live worker has in hand must leave this runner at its idle pace.
+ */
+describe.skipIf(postgres.kind !== "server")("the graphile runner, while another worker has a job in hand", () => {
+  it("started, keeps polling at its idle pace", async () => {
+    const counted = await countedRunner()
+    counted.runner.start()
+    await vi.waitFor(() => expect(counted.checkouts()).toBeGreaterThan(2))
+    const idle = await countOver(counted.checkouts)
+    await counted.holdElsewhere()
+    const held = await countOver(counted.checkouts)
+    expect(held, `idle: ${idle} checkouts in ${windowMs} ms`).toBeLessThanOrEqual(idle + 4)
+    await counted.close()
+  })
+
+  it("runDue waits for it without spinning, and returns once that worker is done", async () => {
+    const counted = await countedRunner()
+    await counted.holdElsewhere()
+    const before = counted.checkouts()
+    const report = counted.runner.runDue()
+    const waiting = await countOver(counted.checkouts)
+    await counted.finishElsewhere()
+    expect(await report).toEqual({ ran: 0, failed: 0 })
+    // Starting (a look at graphile-worker's migrations and for jobs) takes a handful; then runDue
+    // looks less and less often, at last twice a second. Looking every 20 ms took 80 here.
+    expect(waiting, `${counted.checkouts() - before} checkouts in all`).toBeLessThanOrEqual(20)
+    await counted.close()
+  })
+})
+
+describe.skipIf(postgres.kind !== "server")(
+  "the graphile runner, when another storage of the database migrates",
+  () => {
+    it("keeps running jobs: graphile-worker stops every worker of the database at a breaking migration, of any schema", async () => {
+      const counted = await countedRunner()
+      counted.runner.start()
+      await vi.waitFor(() => expect(counted.checkouts()).toBeGreaterThan(2))
+      const exitCode = process.exitCode
+      // A new storage beside this one: graphile-worker's first migrations are breaking ones.
+      const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(counted.storage.db)
+      const elsewhere = graphileWorkerSchema(`${rows[0]!.schema}_b`)
+      const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 2 })
+      try {
+        await runMigrations({ pgPool: pool, schema: elsewhere })
+        await counted.storage.transaction((tx) =>
+          tx.jobs.enqueue({
+            id: "job_after_migration",
+            kind: "hold",
+            payload: JSON.stringify({ after: "migration" }),
+            run_at: new Date().toISOString(),
+            key: "hold:after-migration",
+            max_attempts: 1,
+            created_at: new Date().toISOString(),
+          }),
+        )
+        await vi.waitFor(() => expect(ran).toContainEqual({ after: "migration" }), { timeout: 10_000 })
+        expect(process.exitCode).toBe(exitCode)
+      } finally {
+        await pool.query(`drop schema if exists ${quoteIdentifier(elsewhere)} cascade`)
+        await pool.end()
+        await counted.close()
+      }
+    })
+  },
+)
