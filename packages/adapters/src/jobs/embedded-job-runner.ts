@@ -104,7 +104,7 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
       if (job.attempts >= job.max_attempts) {
         // Every run counted so far was started, and a run that fails at its last attempt is given
         // up there: this job's last run never settled, so the process ended during it.
-        const error = "Interrupted: the process ended during the job's last run"
+        const error = interruptedFailure
         await table.giveUp(job.id, { attempts: job.attempts, last_error: error, updated_at: iso(clock.now()) })
         log?.({ kind: job.kind, outcome: "given_up", error })
         return "abandoned"
@@ -247,6 +247,9 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
 
   return { createRunner, notify: wakeAll }
 }
+
+/** The failure of a job whose last run never settled: its process ended during the run. */
+export const interruptedFailure = "Interrupted: the process ended during the job's last run"
 
 /** A job's failure as stored and logged: a short description, never a payload or a provider's response. */
 export const describeFailure = (cause: unknown): string => {

@@ -1,4 +1,4 @@
-import type { JobHandlers } from "@payments-engine/core"
+import type { JobHandlers, JobRunnerLog } from "@payments-engine/core"
 import { runMigrations } from "graphile-worker"
 import { Kysely, PostgresDialect, sql } from "kysely"
 import pg from "pg"
@@ -7,6 +7,7 @@ import { TestClock } from "../clock/test-clock.ts"
 import { graphileWorkerSchema, quoteIdentifier } from "../storage/postgres/postgres-storage.ts"
 import type { StorageTables } from "../storage/storage-tables.ts"
 import { openTestPostgres } from "../testing/test-postgres.ts"
+import { interruptedFailure } from "./embedded-job-runner.ts"
 import { graphileJobRunner } from "./graphile-job-runner.ts"
 
 const postgres = openTestPostgres()
@@ -42,7 +43,11 @@ const countedRunner = async () => {
     checkouts += 1
   })
   const db = new Kysely<StorageTables>({ dialect: new PostgresDialect({ pool }) })
-  const runner = graphileJobRunner(db, { pool, workerSchema }, handlers, { clock: new TestClock(new Date()) })
+  const logged: Array<Parameters<JobRunnerLog>[0]> = []
+  const runner = graphileJobRunner(db, { pool, workerSchema }, handlers, {
+    clock: new TestClock(new Date()),
+    log: (line) => logged.push(line),
+  })
   const jobs = sql.id(workerSchema, "_private_jobs")
   return {
     runner,
@@ -57,6 +62,15 @@ const countedRunner = async () => {
     /** The other worker finishes its job. */
     finishElsewhere: () => sql`delete from ${jobs} where locked_by = 'worker-elsewhere'`.execute(storage.db),
     storage,
+    logged,
+    /** A job a worker took a minute ago, whose process died then (it never beat). */
+    takenByDeadWorker: (name: string, attempts: number, maxAttempts: number) =>
+      storage.db.transaction().execute(async (trx) => {
+        await sql`select from ${sql.id(workerSchema, "add_job")}('hold', ${JSON.stringify({ name })}::json,
+          max_attempts => ${maxAttempts}, job_key => ${name})`.execute(trx)
+        await sql`update ${jobs} set locked_at = now() - interval '1 minute', locked_by = 'worker-dead',
+          attempts = ${attempts} where key = ${name}`.execute(trx)
+      }),
     close: async () => {
       await runner.stop()
       await db.destroy()
@@ -84,7 +98,9 @@ describe.skipIf(postgres.kind !== "server")("the graphile runner, while another 
     const idle = await countOver(counted.checkouts)
     await counted.holdElsewhere()
     const held = await countOver(counted.checkouts)
-    expect(held, `idle: ${idle} checkouts in ${windowMs} ms`).toBeLessThanOrEqual(idle + 4)
+    // Idle is not quiet on a shared database: graphile-worker's NOTIFY channel is the whole
+    // database's, so every job queued in another schema wakes this worker too.
+    expect(held, `idle: ${idle} checkouts in ${windowMs} ms`).toBeLessThanOrEqual(idle * 2 + 4)
     await counted.close()
   })
 
@@ -110,7 +126,6 @@ describe.skipIf(postgres.kind !== "server")(
       const counted = await countedRunner()
       counted.runner.start()
       await vi.waitFor(() => expect(counted.checkouts()).toBeGreaterThan(2))
-      const exitCode = process.exitCode
       // A new storage beside this one: graphile-worker's first migrations are breaking ones.
       const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(counted.storage.db)
       const elsewhere = graphileWorkerSchema(`${rows[0]!.schema}_b`)
@@ -129,7 +144,7 @@ describe.skipIf(postgres.kind !== "server")(
           }),
         )
         await vi.waitFor(() => expect(ran).toContainEqual({ after: "migration" }), { timeout: 10_000 })
-        expect(process.exitCode).toBe(exitCode)
+        expect(process.exitCode).not.toBe(57)
       } finally {
         await pool.query(`drop schema if exists ${quoteIdentifier(elsewhere)} cascade`)
         await pool.end()
@@ -138,3 +153,17 @@ describe.skipIf(postgres.kind !== "server")(
     })
   },
 )
+
+describe.skipIf(postgres.kind !== "server")("the graphile runner, after a worker died with jobs in hand", () => {
+  it("runs again a job with attempts left, and logs as given up one whose last attempt the death used", async () => {
+    const counted = await countedRunner()
+    await counted.takenByDeadWorker("again", 1, 3)
+    await counted.takenByDeadWorker("spent", 3, 3)
+    counted.runner.start()
+    // The first heartbeat comes when graphile-worker's worker starts, the next ones every 5 s.
+    await vi.waitFor(() => expect(ran).toContainEqual({ name: "again" }), { timeout: 15_000 })
+    expect(counted.logged).toContainEqual({ kind: "hold", outcome: "given_up", error: interruptedFailure })
+    expect(ran).not.toContainEqual({ name: "spent" })
+    await counted.close()
+  })
+})

@@ -14,7 +14,7 @@ import { type Kysely, sql } from "kysely"
 import type pg from "pg"
 import { preparedQuery } from "../storage/prepared-query.ts"
 import type { StorageTables } from "../storage/storage-tables.ts"
-import { describeFailure } from "./embedded-job-runner.ts"
+import { describeFailure, interruptedFailure } from "./embedded-job-runner.ts"
 import type { KyselyJobs } from "./kysely-job-table.ts"
 
 type Db = Kysely<StorageTables>
@@ -175,18 +175,39 @@ export const graphileJobRunner = (
     await unlockDeadWorkers()
   }
 
+  /**
+   * Releases the jobs of workers that stopped beating (their process died), and logs as given up
+   * those of them that used their last attempt: graphile-worker counts an attempt when it takes a
+   * job, so a job that kills its process is not taken again once its attempts are used, but no
+   * worker is left to say so.
+   */
   const unlockDeadWorkers = async () => {
-    await sql`select ${sql.id(workerSchema, "force_unlock_workers")}(array(
-      select distinct jobs.locked_by from ${sql.id(workerSchema, "_private_jobs")} as jobs
+    const { rows } = await sql<{ worker: string; spent_kind: string | null }>`
+      select jobs.locked_by as worker,
+             case when jobs.attempts >= jobs.max_attempts then tasks.identifier end as spent_kind
+      from ${sql.id(workerSchema, "_private_jobs")} as jobs
+      join ${sql.id(workerSchema, "_private_tasks")} as tasks on tasks.id = jobs.task_id
       where jobs.locked_by is not null
         and jobs.locked_at < now() - ${deadWorkerMs} * interval '1 millisecond'
         and not exists (
           select 1 from job_workers
           where job_workers.worker_id = jobs.locked_by
             and job_workers.seen_at::timestamptz > now() - ${deadWorkerMs} * interval '1 millisecond'
-        )
-    ))`.execute(db)
+        )`.execute(db)
+    if (rows.length > 0) {
+      const dead = [...new Set(rows.map((row) => row.worker))]
+      await sql`select ${sql.id(workerSchema, "force_unlock_workers")}(${dead}::text[])`.execute(db)
+      for (const { spent_kind: kind } of rows)
+        if (kind !== null) log?.({ kind, outcome: "given_up", error: interruptedFailure })
+    }
     await sql`delete from job_workers where seen_at::timestamptz < now() - interval '1 hour'`.execute(db)
+  }
+
+  const latestMigration = async (): Promise<number> => {
+    const { rows } = await sql<{ id: number }>`select max(id) as id from ${sql.id(workerSchema, "migrations")}`.execute(
+      db,
+    )
+    return Number(rows[0]?.id ?? 0)
   }
 
   const startHeartbeat = () => {
@@ -250,27 +271,42 @@ export const graphileJobRunner = (
           },
           tasks(),
         ).then(
-          (runner) => {
+          async (runner) => {
             current = runner
-            // graphile-worker 0.16 announces migrations on a channel of the whole database: a
-            // breaking migration of another schema's job tables (a new storage beside this one)
-            // stops every worker of the database and sets exit code 57. run() refuses to start
-            // when our own schema has a migration it cannot run against, so a run that started
-            // again proves the migration was elsewhere, and the exit code was not ours.
-            if (process.exitCode === 57) process.exitCode = exitCodeAtStart
-            const ended = () => {
-              if (current === runner) current = undefined
-              if (stopped) return
-              log?.({ error: new Error("graphile-worker stopped on its own; starting it again") })
-              relaunch = setTimeout(() => {
-                background = launch()
-              }, relaunchDelayMs)
-              relaunch.unref()
-            }
-            runner.promise.then(ended, ended)
+            const migrated = await latestMigration()
+            runner.promise.then(
+              () => ended(runner, migrated),
+              () => ended(runner, migrated),
+            )
           },
           (error: unknown) => log?.({ error }),
         )
+      /**
+       * graphile-worker 0.16 announces migrations on a channel of the whole database: a breaking
+       * migration of another schema's job tables (a new storage beside this one) stops every
+       * worker of the database and sets exit code 57. When our schema is as it was, the
+       * migration was elsewhere: the exit code is not ours, and the worker starts again.
+       */
+      const ended = async (runner: Runner, migrated: number) => {
+        if (current === runner) current = undefined
+        if (stopped) return
+        try {
+          if ((await latestMigration()) !== migrated) {
+            log?.({
+              error: new Error("graphile-worker's schema was migrated by a newer version: no more jobs run here"),
+            })
+            return
+          }
+          if (process.exitCode === 57) process.exitCode = exitCodeAtStart
+        } catch (error) {
+          log?.({ error })
+        }
+        if (stopped) return
+        relaunch = setTimeout(() => {
+          background = launch()
+        }, relaunchDelayMs)
+        relaunch.unref()
+      }
       background = launch()
     },
     runDue: async (): Promise<JobRunReport> => {
