@@ -56,45 +56,76 @@ const quietLogger = (log: JobRunnerOptions["log"]) =>
 export const migrateGraphileJobs = (options: GraphileJobsOptions): Promise<void> =>
   runMigrations({ pgPool: options.pool, schema: options.workerSchema, logger: quietLogger(undefined) })
 
-/**
- * The `add_job` call of {@link graphileJobRepository}, compiled once per storage and run as a named
- * statement, which Postgres parses and plans once per connection (see `preparedQuery`). It asks
- * for no column of the job it adds: the row graphile-worker returns, parsed by pg at every call,
- * was a third of the call's time on the bench. A key goes with every job the engine queues:
- * graphile-worker's `unsafe_dedupe` with a key is also its cheapest path (without a key it goes
- * through `add_jobs`, which measured twice as slow; see docs/benchmarks.md).
- */
-const addJobStatement = (workerSchema: string) =>
-  preparedQuery(
-    (db: Db, job: { kind: string; payload: string; delayMs: number; maxAttempts: number; key: string | null }) => ({
-      compile: () =>
-        sql`select from ${sql.id(workerSchema, "add_job")}(
-        identifier => ${job.kind},
-        payload => ${job.payload}::json,
-        run_at => now() + ${job.delayMs} * interval '1 millisecond',
-        max_attempts => ${job.maxAttempts},
-        job_key => ${job.key},
-        job_key_mode => 'unsafe_dedupe'
-      )`.compile(db),
-    }),
-  )
+/** A job as {@link graphileJobRepository} hands it to graphile-worker. */
+interface GraphileJob {
+  readonly kind: string
+  readonly payload: string
+  readonly delayMs: number
+  readonly maxAttempts: number
+  readonly key: string | null
+}
 
 /**
- * `tx.jobs` on graphile-worker: `add_job` called on the storage transaction's own connection, so
- * the job exists exactly when the transaction commits, and graphile-worker's NOTIFY wakes the
+ * What `add_job(..., job_key_mode => 'unsafe_dedupe')` does for a task graphile-worker knows, in
+ * one statement compiled once per storage and run as a named statement (see `preparedQuery`): the
+ * job row, left out when a job of its key waits or runs, and graphile-worker's NOTIFY for it
+ * (`r` keeps two jobs of one transaction from folding into one notification). It answers
+ * whether the task was known: for a kind never queued before in this database, the caller goes
+ * through `add_job` itself, which records the task. `add_job` cost about 110 µs a call against
+ * 70 for this statement, and made the commit slower too (docs/benchmarks.md): it is a PL/pgSQL
+ * function that writes the task again at every call and returns the whole job row.
+ */
+const insertJobStatement = (workerSchema: string) =>
+  preparedQuery((db: Db, job: GraphileJob) => ({
+    compile: () =>
+      sql<{ known: boolean }>`with task as (
+          select id from ${sql.id(workerSchema, "_private_tasks")} where identifier = ${job.kind}
+        ), added as (
+          insert into ${sql.id(workerSchema, "_private_jobs")} (task_id, payload, run_at, max_attempts, key)
+          select task.id, ${job.payload}::json, now() + ${job.delayMs} * interval '1 millisecond',
+            ${job.maxAttempts}, ${job.key}
+          from task
+          on conflict (key) do nothing
+          returning 1
+        )
+        select exists (select from task) as known,
+          (select count(pg_notify('jobs:insert', '{"r":' || random()::text || ',"count":1}')) from added) as notified`.compile(
+        db,
+      ),
+  }))
+
+/** The same job through graphile-worker's own `add_job`, which records a task it does not know. */
+const addJob = (db: Db, workerSchema: string, job: GraphileJob) =>
+  sql`select from ${sql.id(workerSchema, "add_job")}(
+    identifier => ${job.kind},
+    payload => ${job.payload}::json,
+    run_at => now() + ${job.delayMs} * interval '1 millisecond',
+    max_attempts => ${job.maxAttempts},
+    job_key => ${job.key},
+    job_key_mode => 'unsafe_dedupe'
+  )`.execute(db)
+
+/**
+ * `tx.jobs` on graphile-worker: the job is written on the storage transaction's own connection,
+ * so it exists exactly when the transaction commits, and graphile-worker's NOTIFY wakes the
  * workers of every process. The due time keeps its distance from the engine's now, in the
  * database's time; a key dedupes (`unsafe_dedupe`: while a job of that key waits or runs, no other).
  */
-export const graphileJobRepository = (db: Db, addJob: ReturnType<typeof addJobStatement>): JobRepository => ({
-  enqueue: async (job) => {
-    const delayMs = Math.max(0, Date.parse(job.run_at) - Date.parse(job.created_at))
-    await addJob(db, {
-      kind: job.kind,
-      payload: job.payload,
-      delayMs,
-      maxAttempts: job.max_attempts,
-      key: job.key,
-    })
+export const graphileJobRepository = (
+  db: Db,
+  workerSchema: string,
+  insertJob: ReturnType<typeof insertJobStatement>,
+): JobRepository => ({
+  enqueue: async (request) => {
+    const job: GraphileJob = {
+      kind: request.kind,
+      payload: request.payload,
+      delayMs: Math.max(0, Date.parse(request.run_at) - Date.parse(request.created_at)),
+      maxAttempts: request.max_attempts,
+      key: request.key,
+    }
+    const [result] = await insertJob(db, job)
+    if (result?.known !== true) await addJob(db, workerSchema, job)
   },
 })
 
@@ -344,9 +375,9 @@ export const graphileJobRunner = (
 
 /** Jobs on graphile-worker in its schema of the storage's database; its NOTIFY wakes the runners. */
 export const graphileKyselyJobs = (db: Db, options: GraphileJobsOptions): KyselyJobs => {
-  const addJob = addJobStatement(options.workerSchema)
+  const insertJob = insertJobStatement(options.workerSchema)
   return {
-    repository: (trx) => graphileJobRepository(trx, addJob),
+    repository: (trx) => graphileJobRepository(trx, options.workerSchema, insertJob),
     createRunner: (handlers, runnerOptions) => graphileJobRunner(db, options, handlers, runnerOptions),
     committed: () => {},
   }
