@@ -288,38 +288,45 @@ export const graphileJobRunner = (
         ),
       )
       const exitCodeAtStart = process.exitCode
-      const launch = (): Promise<void> =>
-        run(
-          {
-            pgPool: pool,
-            schema: workerSchema,
-            concurrency: 1,
-            noHandleSignals: true,
-            pollInterval: 1000,
-            logger,
-            events: events(),
-            parsedCronItems: cron,
-          },
-          tasks(),
-        ).then(
-          async (runner) => {
-            current = runner
-            const migrated = await latestMigration()
-            runner.promise.then(
-              () => ended(runner, migrated),
-              () => ended(runner, migrated),
-            )
-          },
-          (error: unknown) => log?.({ error }),
-        )
+      const launch = async (): Promise<void> => {
+        try {
+          const migrated = await latestMigration()
+          const workerEvents = events()
+          let runner: Runner | undefined
+          let stopping = false
+          // graphile-worker says "stop" as it begins stopping, on its own or when asked: from
+          // then on its runner refuses a second stop, so it is no longer ours to stop.
+          workerEvents.on("stop", () => {
+            stopping = true
+            if (current === runner) current = undefined
+          })
+          runner = await run(
+            {
+              pgPool: pool,
+              schema: workerSchema,
+              concurrency: 1,
+              noHandleSignals: true,
+              pollInterval: 1000,
+              logger,
+              events: workerEvents,
+              parsedCronItems: cron,
+            },
+            tasks(),
+          )
+          if (!stopping) current = runner
+          const onEnd = () => void ended(migrated)
+          runner.promise.then(onEnd, onEnd)
+        } catch (error) {
+          log?.({ error })
+        }
+      }
       /**
        * graphile-worker 0.16 announces migrations on a channel of the whole database: a breaking
        * migration of another schema's job tables (a new storage beside this one) stops every
        * worker of the database and sets exit code 57. When our schema is as it was, the
        * migration was elsewhere: the exit code is not ours, and the worker starts again.
        */
-      const ended = async (runner: Runner, migrated: number) => {
-        if (current === runner) current = undefined
+      const ended = async (migrated: number) => {
         if (stopped) return
         try {
           if ((await latestMigration()) !== migrated) {
