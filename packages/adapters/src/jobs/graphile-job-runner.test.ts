@@ -4,7 +4,7 @@ import { Kysely, PostgresDialect, sql } from "kysely"
 import pg from "pg"
 import { afterAll, describe, expect, it, vi } from "vitest"
 import { TestClock } from "../clock/test-clock.ts"
-import { graphileWorkerSchema, quoteIdentifier } from "../storage/postgres/postgres-storage.ts"
+import { graphileWorkerSchema, openPostgresStorage, quoteIdentifier } from "../storage/postgres/postgres-storage.ts"
 import type { StorageTables } from "../storage/storage-tables.ts"
 import { openTestPostgres } from "../testing/test-postgres.ts"
 import { interruptedFailure } from "./embedded-job-runner.ts"
@@ -165,5 +165,46 @@ describe.skipIf(postgres.kind !== "server")("the graphile runner, after a worker
     expect(counted.logged).toContainEqual({ kind: "hold", outcome: "given_up", error: interruptedFailure })
     expect(ran).not.toContainEqual({ name: "spent" })
     await counted.close()
+  })
+})
+
+describe.skipIf(postgres.kind !== "server")("queuing a job on graphile-worker", () => {
+  it("notifies the database's workers when the transaction commits, for a kind it has queued before too", async () => {
+    // A database of its own: graphile-worker's channel is the whole database's.
+    const database = `pe_jobs_notify_${process.pid}`
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL })
+    await admin.connect()
+    await admin.query(`create database ${quoteIdentifier(database)}`)
+    const url = new URL(process.env.DATABASE_URL!)
+    url.pathname = `/${database}`
+    const storage = await openPostgresStorage({ connectionString: url.toString() })
+    const listener = new pg.Client({ connectionString: url.toString() })
+    try {
+      const queue = (name: string) =>
+        storage.transaction((tx) =>
+          tx.jobs.enqueue({
+            id: `job_${name}`,
+            kind: "hold",
+            payload: JSON.stringify({ name }),
+            run_at: new Date().toISOString(),
+            key: `hold:${name}`,
+            max_attempts: 1,
+            created_at: new Date().toISOString(),
+          }),
+        )
+      // The first job of a kind goes through add_job, which records the kind; the next ones do not.
+      await queue("first")
+      await listener.connect()
+      const notified: Array<string> = []
+      listener.on("notification", (message) => notified.push(message.channel))
+      await listener.query('listen "jobs:insert"')
+      await queue("second")
+      await vi.waitFor(() => expect(notified).toEqual(["jobs:insert"]))
+    } finally {
+      await listener.end()
+      await storage.close()
+      await admin.query(`drop database if exists ${quoteIdentifier(database)} with (force)`)
+      await admin.end()
+    }
   })
 })
