@@ -101,7 +101,7 @@ const freshCopies = (rows: Awaited<ReturnType<typeof engineRows>>, round: number
         idempotency_key: `${payment.idempotency_key}${suffix}`,
       },
       // The job the engine queues with the payment: the embedded runner's row on SQLite; on
-      // Postgres the same values go to graphile-worker's add_job.
+      // Postgres the same values go to graphile-worker's job table, as the engine writes them.
       jobs: {
         id: `job_${paymentId}`,
         kind: "execute_payment",
@@ -188,9 +188,14 @@ const postgresLimit = async (
     const inserts = Object.fromEntries(
       copiedTables.map((table) => {
         if (table === "jobs") {
-          const text = `select ${graphileWorkerSchema(schema)}.add_job(identifier => $1, payload => $2::json,
-            run_at => now(), max_attempts => $3, job_key => $4, job_key_mode => 'unsafe_dedupe')`
-          return [table, { name: "bench_add_job", text, columns: ["kind", "payload", "max_attempts", "job_key"] }]
+          // The statement the engine queues a job with (graphile-job-runner.ts): the job row and its NOTIFY.
+          const worker = graphileWorkerSchema(schema)
+          const text = `with task as (select id from ${worker}._private_tasks where identifier = $1),
+            added as (insert into ${worker}._private_jobs (task_id, payload, run_at, max_attempts, key)
+              select task.id, $2::json, now(), $3, $4 from task on conflict (key) do nothing returning 1)
+            select exists (select from task) as known,
+              (select count(pg_notify('jobs:insert', '{"r":' || random()::text || ',"count":1}')) from added) as notified`
+          return [table, { name: "bench_queue_job", text, columns: ["kind", "payload", "max_attempts", "job_key"] }]
         }
         const columns = Object.keys(copies[0]![table])
         const text = `insert into ${table} (${columns.join(",")}) values (${columns.map((_, i) => `$${i + 1}`).join(",")})`

@@ -52,6 +52,7 @@ export const memoryJobTable = (inJobs: InJobs): JobTable => {
           .slice(0, limit),
       ),
     nextRunAt: (kinds) => inJobs((jobs) => waiting(jobs, kinds)[0]?.run_at),
+    take: (id, change) => update(id, change),
     finish: (id) => inJobs((jobs) => void jobs.delete(id)),
     retry: (id, change) => update(id, change),
     giveUp: (id, change) => update(id, { ...change, given_up: true }),

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto"
-import { brandId } from "@payments-engine/core"
+import { brandId, CompanyId, WorkspaceId } from "@payments-engine/core"
 import { sql } from "kysely"
+import pg from "pg"
 import { describe, expect, it } from "vitest"
 import { openPostgresStorage } from "../src/index.ts"
 import { openTestPostgres } from "../src/testing/index.ts"
@@ -44,6 +45,33 @@ describe("openTestPostgres", () => {
 })
 
 describe.runIf(postgres.kind === "server")("named statements on a Postgres server", () => {
+  it("sets a connection's search_path once, not at the start of every transaction", async () => {
+    const schema = `test_path_${randomBytes(5).toString("hex")}`
+    const storage = await openPostgresStorage({
+      connectionString: process.env.DATABASE_URL!,
+      schema,
+      maxConnections: 1,
+    })
+    const sent: Array<string> = []
+    const query = pg.Client.prototype.query
+    // Counts what the driver sends; every statement still goes to the server.
+    pg.Client.prototype.query = function (this: pg.Client, ...args: Array<unknown>) {
+      const [first] = args
+      sent.push(typeof first === "string" ? first : String((first as { text?: unknown })?.text))
+      return (query as (...args: Array<unknown>) => unknown).apply(this, args)
+    } as typeof query
+    try {
+      for (let i = 0; i < 10; i += 1)
+        await storage.transaction((tx) => tx.companies.find(WorkspaceId.make("ws_none"), CompanyId.make("cmp_none")))
+    } finally {
+      pg.Client.prototype.query = query
+      await storage.db.schema.dropSchema(schema).ifExists().cascade().execute()
+      await storage.close()
+    }
+    expect(sent.filter((text) => text === "begin")).toHaveLength(10)
+    expect(sent.filter((text) => text.startsWith("set search_path")).length).toBeLessThanOrEqual(1)
+  })
+
   it("prepares the hot queries once per connection, and keeps them valid when a migration adds columns", async () => {
     const schema = `test_named_${randomBytes(5).toString("hex")}`
     const connectionString = process.env.DATABASE_URL!

@@ -4,6 +4,7 @@ import {
   createEngine,
   type EventRecord,
   type JobHandlers,
+  type JobRunnerLog,
   maxJobAttempts,
   type PaymentId,
   type PaymentProvider,
@@ -38,6 +39,7 @@ const tenMinutes = 10 * 60 * 1000
  */
 export const testRunner = (harness: Harness, fails: (payload: TestPayload) => boolean = () => false) => {
   const runs: Array<string> = []
+  const logged: Array<Parameters<JobRunnerLog>[0]> = []
   const handlers: JobHandlers = {
     kinds: [{ kind: testKind }],
     run: async (kind, payload) => {
@@ -46,8 +48,13 @@ export const testRunner = (harness: Harness, fails: (payload: TestPayload) => bo
       if (fails(payload as TestPayload)) throw new Error(`test: ${name} fails`)
     },
   }
-  const runner = harness.storage.createJobRunner(handlers, { clock: harness.clock })
-  return { runner, runs: () => runs.map((run) => run.slice(testKind.length + 1)) }
+  const runner = harness.storage.createJobRunner(handlers, { clock: harness.clock, log: (line) => logged.push(line) })
+  return {
+    runner,
+    runs: () => runs.map((run) => run.slice(testKind.length + 1)),
+    /** What the runner logged other than a job done. */
+    troubles: () => logged.filter((line) => !("outcome" in line) || line.outcome !== "done"),
+  }
 }
 
 interface TestPayload {
@@ -103,7 +110,7 @@ export const jobScenarios: ScenarioGroup = {
         "a job queued by a committed transaction runs once with its payload, one of a rolled-back transaction never; a second job with a waiting job's key adds nothing; a job due later runs once the engine's clock reaches it",
       run: async (harness) => {
         const { clock } = harness
-        const { runner, runs } = testRunner(harness)
+        const { runner, runs, troubles } = testRunner(harness)
         const reason = new Error("rolled back on purpose")
         await expect(
           harness.storage.transaction(async (tx) => {
@@ -126,6 +133,8 @@ export const jobScenarios: ScenarioGroup = {
         await queueTestJob(harness, "keyed-later", { key: "k1" })
         expect(await runner.runDue()).toEqual({ ran: 1, failed: 0 })
         expect(runs().sort()).toEqual(["first", "keyed", "keyed-later", "later"])
+        // A job that ran and is not settled (still queued) would be given up later as interrupted.
+        expect(troubles()).toEqual([])
         await runner.stop()
       },
     },

@@ -1,7 +1,9 @@
-import type { JobHandlers } from "@payments-engine/core"
+import { type JobHandlers, JobId } from "@payments-engine/core"
 import { afterAll, describe, expect, it, vi } from "vitest"
 import { TestClock } from "../clock/test-clock.ts"
 import { openTestSqlite } from "../testing/test-sqlite.ts"
+import { embeddedJobQueue, type JobTable } from "./embedded-job-runner.ts"
+import { kyselyJobTable } from "./kysely-job-table.ts"
 
 const sqlite = openTestSqlite()
 afterAll(() => sqlite.close())
@@ -33,6 +35,69 @@ describe("the embedded job runner", () => {
       expect(await scheduled()).toEqual([{ kind: "tick", run_at: "2030-01-01T12:00:00.000Z", state: "queued" }]),
     )
     await Promise.all([first.stop(), second.stop()])
+    await storage.close()
+  })
+
+  /*
+   * Issue 8, defect 4: the runner before this one busy-looped on a locked job (39 % CPU on
+   * SQLite), because its next due time counted locked jobs. Here the job in hand is still queued,
+   * so the next due time counts it; what keeps another runner from spinning is that it waits for
+   * the runner in its turn instead of skipping the turn.
+   */
+  it("does not spin while another runner of the storage has a job in hand, however often it is woken", async () => {
+    const storage = await sqlite.factory()
+    const clock = new TestClock(new Date("2030-01-01T10:00:00.000Z"))
+    let calls = 0
+    const table = kyselyJobTable(storage.db)
+    const counted = Object.fromEntries(
+      Object.entries(table).map(([name, call]) => [
+        name,
+        (...args: Array<never>) => {
+          calls += 1
+          return (call as (...args: Array<never>) => Promise<unknown>)(...args)
+        },
+      ]),
+    ) as unknown as JobTable
+    const queue = embeddedJobQueue(counted)
+    let inHand = false
+    let finish = () => {}
+    const handlers: JobHandlers = {
+      kinds: [{ kind: "hold" }],
+      run: () =>
+        new Promise<void>((resolve) => {
+          inHand = true
+          finish = resolve
+        }),
+    }
+    await storage.transaction((tx) =>
+      tx.jobs.enqueue({
+        id: JobId.make("job_hold"),
+        kind: "hold",
+        payload: "{}",
+        run_at: clock.now().toISOString(),
+        key: "hold:1",
+        max_attempts: 1,
+        created_at: clock.now().toISOString(),
+        workspace_id: null,
+      }),
+    )
+    const holder = queue.createRunner(handlers, { clock })
+    const other = queue.createRunner(handlers, { clock })
+    const holding = holder.runDue()
+    await vi.waitFor(() => expect(inHand).toBe(true))
+    other.start()
+    const before = calls
+    // Woken as every commit that queues a job wakes it, during a bounded real interval.
+    for (let wakeUp = 0; wakeUp < 20; wakeUp += 1) {
+      queue.notify()
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    const during = calls - before
+    finish()
+    expect(await holding).toEqual({ ran: 1, failed: 0 })
+    // Idle, a started runner looks once a second (due jobs, then the next due time).
+    expect(during, "calls to the job table while the job was in hand, in one second").toBeLessThanOrEqual(4)
+    await other.stop()
     await storage.close()
   })
 })

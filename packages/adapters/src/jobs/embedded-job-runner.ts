@@ -16,7 +16,7 @@ export interface QueuedJob {
   /** JSON text. */
   readonly payload: string
   readonly run_at: string
-  /** Failed runs so far. */
+  /** Runs started so far, counted as each starts: a run the process did not survive counts too. */
   readonly attempts: number
   /** Runs at most. */
   readonly max_attempts: number
@@ -35,6 +35,11 @@ export interface JobTable {
   due(now: string, kinds: ReadonlyArray<string>, limit: number): Promise<ReadonlyArray<QueuedJob>>
   /** The earliest `run_at` of queued jobs of these kinds. */
   nextRunAt(kinds: ReadonlyArray<string>): Promise<string | undefined>
+  /**
+   * The job starts a run: its attempt counts before the handler runs, in a write of its own, so a
+   * job that kills the process each time it runs still reaches its `max_attempts`.
+   */
+  take(id: string, change: { attempts: number; updated_at: string }): Promise<void>
   /** The job is done: it leaves the table. */
   finish(id: string): Promise<void>
   /** The job failed and runs again at `runAt`. */
@@ -47,6 +52,13 @@ export interface JobTable {
 
 /** Delay before attempt n+1 after n failed ones (1 s, 5 s, 25 s, 125 s). */
 export const embeddedRetryDelayMs = (failures: number): number => 1000 * 5 ** Math.max(0, failures - 1)
+
+/** What a round did: jobs run (as reported) and jobs settled, counting those given up unrun. */
+interface Round {
+  readonly settled: number
+  readonly ran: number
+  readonly report: JobRunReport
+}
 
 /** Jobs read per query of due jobs. */
 const batchSize = 20
@@ -67,10 +79,11 @@ export interface EmbeddedJobQueue {
 
 /**
  * The embedded job runner: jobs are rows of the storage's own database (SQLite, PGlite, memory),
- * run in this process. It claims in memory, retries with backoff by the engine's clock
+ * run in this process. It claims in memory, counts each run in the table as it starts (so a job
+ * that kills the process is given up after its `max_attempts` runs, not run forever), retries with backoff by the engine's clock
  * ({@link embeddedRetryDelayMs}), gives a job up after its `max_attempts`, queues scheduled
- * kinds, and wakes when a transaction that queued jobs commits. A job costs one write of its own
- * (its row leaving the table) besides what its handler does, and reading due jobs is shared by
+ * kinds, and wakes when a transaction that queued jobs commits. A job costs two writes of its own
+ * (its attempt counted, its row leaving the table) besides what its handler does, and reading due jobs is shared by
  * up to twenty jobs.
  *
  * @example
@@ -99,15 +112,25 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
     const kinds = handlers.kinds.map((k) => k.kind)
     const iso = (date: Date) => date.toISOString()
 
-    const runOne = async (job: QueuedJob): Promise<boolean> => {
+    /** Runs a due job, or gives it up unrun when its last counted run never settled. */
+    const runOne = async (job: QueuedJob): Promise<"done" | "failed" | "abandoned"> => {
+      if (job.attempts >= job.max_attempts) {
+        // Every run counted so far was started, and a run that fails at its last attempt is given
+        // up there: this job's last run never settled, so the process ended during it.
+        const error = interruptedFailure
+        await table.giveUp(job.id, { attempts: job.attempts, last_error: error, updated_at: iso(clock.now()) })
+        log?.({ kind: job.kind, outcome: "given_up", error })
+        return "abandoned"
+      }
+      const attempts = job.attempts + 1
+      await table.take(job.id, { attempts, updated_at: iso(clock.now()) })
       try {
         await handlers.run(job.kind, JSON.parse(job.payload))
         await table.finish(job.id)
         log?.({ kind: job.kind, outcome: "done" })
-        return true
+        return "done"
       } catch (cause) {
         const error = describeFailure(cause)
-        const attempts = job.attempts + 1
         const now = clock.now()
         if (attempts >= job.max_attempts) {
           await table.giveUp(job.id, { attempts, last_error: error, updated_at: iso(now) })
@@ -117,27 +140,31 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
           await table.retry(job.id, { run_at: iso(runAt), attempts, last_error: error, updated_at: iso(now) })
           log?.({ kind: job.kind, outcome: "retry", error })
         }
-        return false
+        return "failed"
       }
     }
 
     /**
-     * Runs a batch of the jobs due now, one after another, in this runner's turn: `ran` counts
-     * them all, `report` those of the scope's workspace (all of them without one).
+     * Runs a batch of the jobs due now, one after another, in this runner's turn: `settled` counts
+     * the jobs it ran or gave up, `ran` those it ran, `report` those of the scope's workspace (all
+     * of them without one).
      */
-    const round = (scope: JobRunScope = {}): Promise<{ ran: number; report: JobRunReport }> =>
+    const round = (scope: JobRunScope = {}): Promise<Round> =>
       inTurn(async () => {
         let ran = 0
+        let settled = 0
         const report = { ran: 0, failed: 0 }
         for (const job of await table.due(iso(clock.now()), kinds, batchSize)) {
           if (stopped) break
+          const outcome = await runOne(job)
+          settled += 1
+          if (outcome === "abandoned") continue
           ran += 1
-          const done = await runOne(job)
           if (scope.workspaceId !== undefined && job.workspace_id !== scope.workspaceId) continue
           report.ran += 1
-          if (!done) report.failed += 1
+          if (outcome === "failed") report.failed += 1
         }
-        return { ran, report }
+        return { settled, ran, report }
       })
 
     /** The slot of each scheduled kind this runner last queued: a wake-up queues only a new one. */
@@ -182,8 +209,8 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
     const pass = async () => {
       try {
         await schedule()
-        const { ran } = await round()
-        if (ran > 0) again = true
+        const { settled } = await round()
+        if (settled > 0) again = true
         if (!again) await sleep()
       } catch (error) {
         log?.({ error })
@@ -224,7 +251,7 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
           ranAll += batch.ran
           ran += batch.report.ran
           failed += batch.report.failed
-          if (batch.ran === 0) {
+          if (batch.settled === 0) {
             // The started runners look again: a scheduled kind that just ran needs its next slot.
             if (ranAll > 0) wakeAll()
             return { ran, failed }
@@ -243,6 +270,9 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
 
   return { createRunner, notify: wakeAll }
 }
+
+/** The failure of a job whose last run never settled: its process ended during the run. */
+export const interruptedFailure = "Interrupted: the process ended during the job's last run"
 
 /** A job's failure as stored and logged: a short description, never a payload or a provider's response. */
 export const describeFailure = (cause: unknown): string => {

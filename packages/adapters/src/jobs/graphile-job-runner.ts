@@ -20,8 +20,9 @@ import {
 } from "graphile-worker"
 import { type Kysely, sql } from "kysely"
 import type pg from "pg"
+import { preparedQuery } from "../storage/prepared-query.ts"
 import type { StorageTables } from "../storage/storage-tables.ts"
-import { describeFailure } from "./embedded-job-runner.ts"
+import { describeFailure, interruptedFailure } from "./embedded-job-runner.ts"
 import type { KyselyJobs } from "./kysely-job-table.ts"
 
 type Db = Kysely<StorageTables>
@@ -40,6 +41,14 @@ export const deadWorkerMs = 15_000
 const heartbeatMs = 5_000
 /** How long {@link JobRunner.runDue} waits at most for jobs another worker has in hand. */
 const inHandWaitMs = 30_000
+/**
+ * How often runDue looks whether they are done: soon at first (this process's own worker is
+ * usually about to finish), then less and less often, up to twice graphile-worker's poll.
+ */
+const inHandFirstLookMs = 20
+const inHandLookMaxMs = 500
+/** How long a worker that graphile-worker stopped on its own waits before it starts again. */
+const relaunchDelayMs = 1_000
 /** Rounds of runDue at most, so a job that stays due cannot hold a caller forever. */
 const maxRounds = 100
 
@@ -55,6 +64,18 @@ const quietLogger = (log: JobRunnerOptions["log"]) =>
 export const migrateGraphileJobs = (options: GraphileJobsOptions): Promise<void> =>
   runMigrations({ pgPool: options.pool, schema: options.workerSchema, logger: quietLogger(undefined) })
 
+/** A job as {@link graphileJobRepository} hands it to graphile-worker. */
+interface GraphileJob {
+  readonly kind: string
+  readonly payload: string
+  readonly delayMs: number
+  readonly maxAttempts: number
+  readonly key: string | null
+  /** The job's one flag (its workspace), or null. */
+  readonly flag: string | null
+}
+
+/**
 /**
  * The graphile-worker flag that names a job's workspace: graphile-worker's jobs have no column
  * of ours, and a flag is kept with the job and filtered on (we set no `forbiddenFlags`, so it
@@ -63,25 +84,69 @@ export const migrateGraphileJobs = (options: GraphileJobsOptions): Promise<void>
 const workspaceFlag = (workspaceId: string) => `workspace:${workspaceId}`
 
 /**
- * `tx.jobs` on graphile-worker: `add_job` called on the storage transaction's own connection, so
- * the job exists exactly when the transaction commits, and graphile-worker's NOTIFY wakes the
+ * What `add_job(..., job_key_mode => 'unsafe_dedupe')` does for a task graphile-worker knows, in
+ * one statement compiled once per storage and run as a named statement (see `preparedQuery`): the
+ * job row, left out when a job of its key waits or runs, and graphile-worker's NOTIFY for it
+ * (`r` keeps two jobs of one transaction from folding into one notification). It answers
+ * whether the task was known: for a kind never queued before in this database, the caller goes
+ * through `add_job` itself, which records the task. `add_job` cost about 110 µs a call against
+ * 70 for this statement, and made the commit slower too (docs/benchmarks.md): it is a PL/pgSQL
+ * function that writes the task again at every call and returns the whole job row.
+ */
+const insertJobStatement = (workerSchema: string) =>
+  preparedQuery((db: Db, job: GraphileJob) => ({
+    compile: () =>
+      sql<{ known: boolean }>`with task as (
+          select id from ${sql.id(workerSchema, "_private_tasks")} where identifier = ${job.kind}
+        ), added as (
+          insert into ${sql.id(workerSchema, "_private_jobs")} (task_id, payload, run_at, max_attempts, key)
+          select task.id, ${job.payload}::json, now() + ${job.delayMs} * interval '1 millisecond',
+            ${job.maxAttempts}, ${job.key}
+          from task
+          on conflict (key) do nothing
+          returning 1
+        )
+        select exists (select from task) as known,
+          (select count(pg_notify('jobs:insert', '{"r":' || random()::text || ',"count":1}')) from added) as notified`.compile(
+        db,
+      ),
+  }))
+
+/** The same job through graphile-worker's own `add_job`, which records a task it does not know. */
+const addJob = (db: Db, workerSchema: string, job: GraphileJob) =>
+  sql`select from ${sql.id(workerSchema, "add_job")}(
+    identifier => ${job.kind},
+    payload => ${job.payload}::json,
+    run_at => now() + ${job.delayMs} * interval '1 millisecond',
+    max_attempts => ${job.maxAttempts},
+    job_key => ${job.key},
+    flags => ${job.flag === null ? null : [job.flag]}::text[],
+    job_key_mode => 'unsafe_dedupe'
+  )`.execute(db)
+
+/**
+ * `tx.jobs` on graphile-worker: the job is written on the storage transaction's own connection,
+ * so it exists exactly when the transaction commits, and graphile-worker's NOTIFY wakes the
  * workers of every process. The due time keeps its distance from the engine's now, in the
  * database's time; a key dedupes (`unsafe_dedupe`: while a job of that key waits or runs, no
  * other); the workspace is a flag, by which a workspace's test clock brings its jobs closer.
  */
-export const graphileJobRepository = (db: Db, workerSchema: string): JobRepository => ({
-  enqueue: async (job) => {
-    const delayMs = Math.max(0, Date.parse(job.run_at) - Date.parse(job.created_at))
-    const flags = job.workspace_id === null ? null : [workspaceFlag(job.workspace_id)]
-    await sql`select ${sql.id(workerSchema, "add_job")}(
-      identifier => ${job.kind},
-      payload => ${job.payload}::json,
-      run_at => now() + ${delayMs} * interval '1 millisecond',
-      max_attempts => ${job.max_attempts},
-      job_key => ${job.key},
-      flags => ${flags}::text[],
-      job_key_mode => 'unsafe_dedupe'
-    )`.execute(db)
+export const graphileJobRepository = (
+  db: Db,
+  workerSchema: string,
+  insertJob: ReturnType<typeof insertJobStatement>,
+): JobRepository => ({
+  enqueue: async (request) => {
+    const job: GraphileJob = {
+      kind: request.kind,
+      payload: request.payload,
+      delayMs: Math.max(0, Date.parse(request.run_at) - Date.parse(request.created_at)),
+      maxAttempts: request.max_attempts,
+      key: request.key,
+      flag: request.workspace_id === null ? null : workspaceFlag(request.workspace_id),
+    }
+    const [result] = await insertJob(db, job)
+    if (result?.known !== true) await addJob(db, workerSchema, job)
   },
   bringForward: async (workspaceId, ms) => {
     if (ms === 0) return
@@ -114,10 +179,13 @@ export const graphileJobRunner = (
   const workers = new Set<string>()
   const offset = () => clock.now().getTime() - Date.now()
   let knownOffset = offset()
-  let background: Promise<Runner | undefined> | undefined
+  /** Settles once graphile-worker's run has started (or failed to). */
+  let background: Promise<void> | undefined
+  let current: Runner | undefined
+  let relaunch: ReturnType<typeof setTimeout> | undefined
   let heartbeat: ReturnType<typeof setInterval> | undefined
   let stopped = false
-  let stopping: Promise<void> | undefined
+  let stopOnce: Promise<void> | undefined
 
   /** The tasks, counting in `count` the runs of the scope's workspace (every run without one). */
   const tasks = (count?: { ran: number; failed: number }, scope: JobRunScope = {}): TaskList => {
@@ -171,18 +239,39 @@ export const graphileJobRunner = (
     await unlockDeadWorkers()
   }
 
+  /**
+   * Releases the jobs of workers that stopped beating (their process died), and logs as given up
+   * those of them that used their last attempt: graphile-worker counts an attempt when it takes a
+   * job, so a job that kills its process is not taken again once its attempts are used, but no
+   * worker is left to say so.
+   */
   const unlockDeadWorkers = async () => {
-    await sql`select ${sql.id(workerSchema, "force_unlock_workers")}(array(
-      select distinct jobs.locked_by from ${sql.id(workerSchema, "_private_jobs")} as jobs
+    const { rows } = await sql<{ worker: string; spent_kind: string | null }>`
+      select jobs.locked_by as worker,
+             case when jobs.attempts >= jobs.max_attempts then tasks.identifier end as spent_kind
+      from ${sql.id(workerSchema, "_private_jobs")} as jobs
+      join ${sql.id(workerSchema, "_private_tasks")} as tasks on tasks.id = jobs.task_id
       where jobs.locked_by is not null
         and jobs.locked_at < now() - ${deadWorkerMs} * interval '1 millisecond'
         and not exists (
           select 1 from job_workers
           where job_workers.worker_id = jobs.locked_by
             and job_workers.seen_at::timestamptz > now() - ${deadWorkerMs} * interval '1 millisecond'
-        )
-    ))`.execute(db)
+        )`.execute(db)
+    if (rows.length > 0) {
+      const dead = [...new Set(rows.map((row) => row.worker))]
+      await sql`select ${sql.id(workerSchema, "force_unlock_workers")}(${dead}::text[])`.execute(db)
+      for (const { spent_kind: kind } of rows)
+        if (kind !== null) log?.({ kind, outcome: "given_up", error: interruptedFailure })
+    }
     await sql`delete from job_workers where seen_at::timestamptz < now() - interval '1 hour'`.execute(db)
+  }
+
+  const latestMigration = async (): Promise<number> => {
+    const { rows } = await sql<{ id: number }>`select max(id) as id from ${sql.id(workerSchema, "migrations")}`.execute(
+      db,
+    )
+    return Number(rows[0]?.id ?? 0)
   }
 
   const startHeartbeat = () => {
@@ -231,22 +320,65 @@ export const graphileJobRunner = (
               ],
         ),
       )
-      background = run(
-        {
-          pgPool: pool,
-          schema: workerSchema,
-          concurrency: 1,
-          noHandleSignals: true,
-          pollInterval: 1000,
-          logger,
-          events: events(),
-          parsedCronItems: cron,
-        },
-        tasks(),
-      ).catch((error: unknown) => {
-        log?.({ error })
-        return undefined
-      })
+      const exitCodeAtStart = process.exitCode
+      const launch = async (): Promise<void> => {
+        try {
+          const migrated = await latestMigration()
+          const workerEvents = events()
+          let runner: Runner | undefined
+          let stopping = false
+          // graphile-worker says "stop" as it begins stopping, on its own or when asked: from
+          // then on its runner refuses a second stop, so it is no longer ours to stop.
+          workerEvents.on("stop", () => {
+            stopping = true
+            if (current === runner) current = undefined
+          })
+          runner = await run(
+            {
+              pgPool: pool,
+              schema: workerSchema,
+              concurrency: 1,
+              noHandleSignals: true,
+              pollInterval: 1000,
+              logger,
+              events: workerEvents,
+              parsedCronItems: cron,
+            },
+            tasks(),
+          )
+          if (!stopping) current = runner
+          const onEnd = () => void ended(migrated)
+          runner.promise.then(onEnd, onEnd)
+        } catch (error) {
+          log?.({ error })
+        }
+      }
+      /**
+       * graphile-worker 0.16 announces migrations on a channel of the whole database: a breaking
+       * migration of another schema's job tables (a new storage beside this one) stops every
+       * worker of the database and sets exit code 57. When our schema is as it was, the
+       * migration was elsewhere: the exit code is not ours, and the worker starts again.
+       */
+      const ended = async (migrated: number) => {
+        if (stopped) return
+        try {
+          if ((await latestMigration()) !== migrated) {
+            log?.({
+              error: new Error("graphile-worker's schema was migrated by a newer version: no more jobs run here"),
+            })
+            return
+          }
+          if (process.exitCode === 57) process.exitCode = exitCodeAtStart
+        } catch (error) {
+          log?.({ error })
+        }
+        if (stopped) return
+        relaunch = setTimeout(() => {
+          background = launch()
+        }, relaunchDelayMs)
+        relaunch.unref()
+      }
+      background = launch()
     },
     runDue: async (scope): Promise<JobRunReport> => {
       startHeartbeat()
@@ -259,31 +391,38 @@ export const graphileJobRunner = (
         )
         const deadline = Date.now() + inHandWaitMs
         let left = await dueOrInHand()
+        let pause = inHandFirstLookMs
         while (left.due === 0 && left.inHand > 0 && Date.now() < deadline) {
-          await new Promise((resolve) => setTimeout(resolve, 20))
+          await new Promise((resolve) => setTimeout(resolve, pause))
+          pause = Math.min(pause * 2, inHandLookMaxMs)
           left = await dueOrInHand()
         }
         if (left.due === 0) return count
       }
       throw new Error(`jobs still due after ${maxRounds} rounds: is a job failing forever?`)
     },
-    // Once only: a shutdown stops the runner first, then closes the engine, which stops it again.
-    // graphile-worker's pool takes no job from then on and waits for the one in hand.
+    // Once only: a shutdown stops the runner first, then closes the engine, which stops it again
+    // and must wait for the same job in hand.
     stop: () => {
-      stopping ??= (async () => {
+      stopOnce ??= (async () => {
         stopped = true
         clearInterval(heartbeat)
-        await (await background)?.stop()
+        clearTimeout(relaunch)
+        await background
+        const runner = current
+        current = undefined
+        await runner?.stop()
       })()
-      return stopping
+      return stopOnce
     },
   }
 }
 
 /** Jobs on graphile-worker in its schema of the storage's database; its NOTIFY wakes the runners. */
 export const graphileKyselyJobs = (db: Db, options: GraphileJobsOptions): KyselyJobs => {
+  const insertJob = insertJobStatement(options.workerSchema)
   return {
-    repository: (trx) => graphileJobRepository(trx, options.workerSchema),
+    repository: (trx) => graphileJobRepository(trx, options.workerSchema, insertJob),
     createRunner: (handlers, runnerOptions) => graphileJobRunner(db, options, handlers, runnerOptions),
     committed: () => {},
   }

@@ -83,6 +83,9 @@ export const kyselyJobTable = (db: Db): JobTable => ({
       .where("kind", "in", kinds)
     return (await query.executeTakeFirst())?.next ?? undefined
   },
+  take: async (id, change) => {
+    await db.updateTable("jobs").set(change).where("id", "=", id).where("state", "=", "queued").execute()
+  },
   finish: async (id) => {
     await db.deleteFrom("jobs").where("id", "=", id).execute()
   },

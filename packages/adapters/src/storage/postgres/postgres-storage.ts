@@ -68,21 +68,33 @@ export const ensureSchema = async <DB>(db: Kysely<DB>, schema: string): Promise<
  * runs as before. Those statements name the columns they select (`table-columns.ts`), so a
  * migration that adds a column leaves the statements a running process keeps valid.
  */
-const namingStatements = (pool: pg.Pool): PostgresPool => ({
-  connect: async () => {
-    const client = await pool.connect()
-    return {
-      query: ((sql: string, parameters: ReadonlyArray<unknown>) => {
-        const name = typeof sql === "string" ? preparedStatementName(sql) : undefined
-        return name === undefined
-          ? client.query(sql, parameters as unknown[])
-          : client.query({ name, text: sql, values: parameters as unknown[] })
-      }) as unknown as PostgresPoolClient["query"],
-      release: () => client.release(),
-    }
-  },
-  end: () => pool.end(),
-})
+const namingStatements = (pool: pg.Pool): PostgresPool => {
+  // One wrapper per connection, for its whole life: Kysely knows a connection by this object and
+  // runs `onCreateConnection` (the search_path) for one it has not seen, so a new wrapper at each
+  // checkout cost every transaction an extra round trip.
+  const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>()
+  const wrap = (client: pg.PoolClient): PostgresPoolClient => ({
+    query: ((sql: string, parameters: ReadonlyArray<unknown>) => {
+      const name = typeof sql === "string" ? preparedStatementName(sql) : undefined
+      return name === undefined
+        ? client.query(sql, parameters as unknown[])
+        : client.query({ name, text: sql, values: parameters as unknown[] })
+    }) as unknown as PostgresPoolClient["query"],
+    release: () => client.release(),
+  })
+  return {
+    connect: async () => {
+      const client = await pool.connect()
+      let wrapper = wrappers.get(client)
+      if (wrapper === undefined) {
+        wrapper = wrap(client)
+        wrappers.set(client, wrapper)
+      }
+      return wrapper
+    },
+    end: () => pool.end(),
+  }
+}
 
 /**
  * The schema of graphile-worker's jobs: its default, or beside the storage's own schema (its
