@@ -99,9 +99,10 @@ const insertJobStatement = (workerSchema: string) =>
       sql<{ known: boolean }>`with task as (
           select id from ${sql.id(workerSchema, "_private_tasks")} where identifier = ${job.kind}
         ), added as (
-          insert into ${sql.id(workerSchema, "_private_jobs")} (task_id, payload, run_at, max_attempts, key)
+          insert into ${sql.id(workerSchema, "_private_jobs")} (task_id, payload, run_at, max_attempts, key, flags)
           select task.id, ${job.payload}::json, now() + ${job.delayMs} * interval '1 millisecond',
-            ${job.maxAttempts}, ${job.key}
+            ${job.maxAttempts}, ${job.key},
+            case when ${job.flag}::text is null then null else jsonb_build_object(${job.flag}::text, true) end
           from task
           on conflict (key) do nothing
           returning 1
