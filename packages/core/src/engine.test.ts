@@ -30,7 +30,7 @@ describe("createEngine", () => {
   it("offers every service of the registry as promises, use case for use case", () => {
     const { effect, close, jobs, ...services } = engine
     expect(typeof close).toBe("function")
-    expect(Object.keys(jobs).sort()).toEqual(["runDue", "start"])
+    expect(Object.keys(jobs).sort()).toEqual(["runDue", "start", "stop"])
     expect(Object.keys(services).sort()).toEqual(Object.keys(effect).sort())
     for (const [name, useCases] of Object.entries(services)) {
       expect(Object.keys(useCases).sort(), name).toEqual(Object.keys(effect[name as keyof typeof effect]).sort())

@@ -62,6 +62,30 @@ const toActions = (actions: ReadonlyArray<{ readonly type: string; readonly para
     }
   })
 
+/** Decisions a machine has made, by version, status, event and context: at most this many each. */
+const rememberedPerMachine = 1024
+
+const decisions = new WeakMap<object, Map<string, unknown>>()
+
+/**
+ * A machine's decision is a pure function of the row's version and status, the event and the
+ * context (machines run no code of their own and read nothing else), so each is worked out by
+ * xstate once: resolving a snapshot and transitioning cost more than the rest of a payment's
+ * core work. Bounded, since an event may carry data; a full cache starts over.
+ */
+const remembered = <T>(machine: object, key: string, work: () => T): T => {
+  let known = decisions.get(machine)
+  if (known === undefined) {
+    known = new Map()
+    decisions.set(machine, known)
+  }
+  if (known.has(key)) return known.get(key) as T
+  const decided = work()
+  if (known.size >= rememberedPerMachine) known.clear()
+  known.set(key, decided)
+  return decided
+}
+
 /**
  * Asks the machine of a stored row (by the row's `machine_version`) what `event` does to it: the
  * next status with its actions, or undefined when the machine refuses the event in that status.
@@ -76,13 +100,18 @@ export const decide = <Status extends string, Event extends EventObject, Context
   row: { readonly status: Status; readonly machine_version: number },
   event: Event,
   context: Context,
-): Decision<Status> | undefined => {
-  const logic = machineOf(machine, row.machine_version)
-  const snapshot = logic.resolveState({ value: row.status, context })
-  if (!snapshot.can(event)) return undefined
-  const [next, actions] = transition(logic, snapshot, event)
-  return { status: next.value as Status, actions: toActions(actions) }
-}
+): Decision<Status> | undefined =>
+  remembered(
+    machine,
+    `${row.machine_version}\u0000${row.status}\u0000${JSON.stringify(event)}\u0000${JSON.stringify(context)}`,
+    () => {
+      const logic = machineOf(machine, row.machine_version)
+      const snapshot = logic.resolveState({ value: row.status, context })
+      if (!snapshot.can(event)) return undefined
+      const [next, actions] = transition(logic, snapshot, event)
+      return { status: next.value as Status, actions: toActions(actions) }
+    },
+  )
 
 /**
  * What creating a row implies: the current version's initial status with the actions of
@@ -95,7 +124,8 @@ export const decide = <Status extends string, Event extends EventObject, Context
 export const begin = <Status extends string, Event extends EventObject, Context>(
   machine: StoredMachine<Status, Event, Context>,
   context: Context,
-): Decision<Status> => {
-  const [first, actions] = initialTransition(machineOf(machine, machine.version), context)
-  return { status: first.value as Status, actions: toActions(actions) }
-}
+): Decision<Status> =>
+  remembered(machine, `begin\u0000${JSON.stringify(context)}`, () => {
+    const [first, actions] = initialTransition(machineOf(machine, machine.version), context)
+    return { status: first.value as Status, actions: toActions(actions) }
+  })
