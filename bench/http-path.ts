@@ -9,7 +9,15 @@ import { performance } from "node:perf_hooks"
 import { Router } from "@koa/router"
 import { type Payer, payInProcess, paymentRequest, quoteRequest, setUpPayer } from "@payments-engine/adapters/testing"
 import type { Engine, Storage } from "@payments-engine/core"
-import { apiRoutes, bearerTokens, createApp, createLogger, createServiceEngine } from "@payments-engine/http-koa"
+import {
+  apiRoutes,
+  bearerTokens,
+  createApp,
+  createLogger,
+  createServiceEngine,
+  maxRateLimit,
+  rateLimitSettings,
+} from "@payments-engine/http-koa"
 import Koa from "koa"
 import { pino } from "pino"
 
@@ -192,6 +200,16 @@ const startApp = async (engine: Engine) => {
     logger,
     routes: apiRoutes,
     isClosing: () => false,
+    // Every limit at its maximum: the requests are still counted, which is the cost to measure.
+    rateLimits: {
+      limits: rateLimitSettings({
+        general: maxRateLimit,
+        quotes: maxRateLimit,
+        payments: maxRateLimit,
+        sessionsPerKey: maxRateLimit,
+        sessionsPerAddress: maxRateLimit,
+      }),
+    },
   })
   return listen(app.callback())
 }
