@@ -4,6 +4,7 @@ import {
   createEngine,
   type DomainError,
   type Engine,
+  type EngineOptions,
   type EntityId,
   type ErrorKind,
   type Feature,
@@ -61,15 +62,19 @@ export const openHarness = (storage: Storage, reader: ContractReader): Harness =
   const paymentProvider = testPaymentProvider()
   const bankLinker = testBankLinker()
   const ids = counterIds()
-  const engine = createEngine({
-    storage,
-    clock,
-    ids,
-    hasher: plainHasher,
-    serverSecret: testServerSecret,
-    paymentProvider,
-    bankLinker,
-  })
+  /** An engine of the test's providers and test ports, on `storage` unless told otherwise. */
+  const engineWith = (options: Partial<EngineOptions> = {}) =>
+    createEngine({
+      storage,
+      clock,
+      ids,
+      hasher: plainHasher,
+      serverSecret: testServerSecret,
+      paymentProvider,
+      bankLinker,
+      ...options,
+    })
+  const engine = engineWith()
   const uniqueName = (label: string) => `contract-${label}-${processTag}-${nextNumber()}`
   return {
     storage,
@@ -83,37 +88,9 @@ export const openHarness = (storage: Storage, reader: ContractReader): Harness =
       const workspace = await engine.access.ensureWorkspace(uniqueName("ws"))
       return { workspaceId: workspace.id, scope: "write" }
     },
-    secondEngine: () =>
-      createEngine({
-        storage,
-        clock: testClock(clock.now()),
-        ids: counterIds(`${processTag}b`),
-        hasher: plainHasher,
-        serverSecret: testServerSecret,
-        paymentProvider,
-        bankLinker,
-      }),
-    engineOn: (other) =>
-      createEngine({
-        storage: other,
-        clock,
-        ids,
-        hasher: plainHasher,
-        serverSecret: testServerSecret,
-        paymentProvider,
-        bankLinker,
-      }),
-    sandboxEngine: () =>
-      createEngine({
-        storage,
-        clock,
-        ids,
-        hasher: plainHasher,
-        serverSecret: testServerSecret,
-        paymentProvider,
-        bankLinker,
-        testClocks: true,
-      }),
+    secondEngine: () => engineWith({ clock: testClock(clock.now()), ids: counterIds(`${processTag}b`) }),
+    engineOn: (other) => engineWith({ storage: other }),
+    sandboxEngine: () => engineWith({ testClocks: true }),
   }
 }
 

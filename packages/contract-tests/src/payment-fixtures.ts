@@ -17,7 +17,6 @@ import type {
 } from "@payments-engine/core"
 import { brandId } from "@payments-engine/core"
 import type { Harness } from "./contract-harness.ts"
-import { counterIds } from "./test-ports.ts"
 import type { RecordedSubmission } from "./test-providers.ts"
 import { testBeneficiary } from "./test-providers.ts"
 

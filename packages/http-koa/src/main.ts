@@ -1,5 +1,4 @@
 import { ConfigError, loadConfig } from "./config.ts"
-import { errorLogFields } from "./error-log-fields.ts"
 import { createLogger } from "./logger.ts"
 import { StartupError, startService } from "./server.ts"
 import { exitOnSignals } from "./signals.ts"

@@ -1,9 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import pg from "pg"
-import { afterAll, describe, expect, it } from "vitest"
-import { childEnvironment, type LineWatcher, logMessage, startNode } from "./support/child-process.ts"
+import { describe, expect, it } from "vitest"
+import { childEnvironment, logMessage, startNode } from "./support/child-process.ts"
+import { processRig } from "./support/process-rig.ts"
 import { awaitCompleted, queuePayments, statusesOf } from "./support/queued-payments.ts"
 
 /*
@@ -13,20 +12,7 @@ import { awaitCompleted, queuePayments, statusesOf } from "./support/queued-paym
  */
 
 const recordingService = ["--import", "tsx", "packages/http-koa/test/support/recording-service.ts"]
-const folder = mkdtempSync(join(tmpdir(), "payments-engine-crash-"))
-const running = new Set<LineWatcher>()
-const serverUrl = process.env.DATABASE_URL
-const dropSchemas: Array<string> = []
-
-afterAll(async () => {
-  for (const service of running) service.child.kill("SIGKILL")
-  rmSync(folder, { recursive: true, force: true })
-  if (serverUrl === undefined || dropSchemas.length === 0) return
-  const client = new pg.Client({ connectionString: serverUrl })
-  await client.connect()
-  for (const schema of dropSchemas) await client.query(`drop schema if exists "${schema}" cascade`)
-  await client.end()
-})
+const { folder, running, serverUrl, postgresUrl } = processRig("crash")
 
 const start = async (env: Record<string, string>) => {
   const service = startNode(recordingService, childEnvironment({ PORT: "0", LOG_LEVEL: "info", ...env }))
@@ -71,11 +57,7 @@ describe("a service killed with SIGKILL mid-work", () => {
   it.skipIf(serverUrl === undefined)(
     "on Postgres (graphile-worker), completes every interrupted payment once within 30 s of the restart",
     async () => {
-      const schema = `crash_${process.pid}_${Date.now()}`
-      dropSchemas.push(schema, `${schema}_graphile_worker`, `${schema}_rate_limits`)
-      const url = new URL(serverUrl as string)
-      url.searchParams.set("schema", schema)
-      await crashAndRestart(url.toString())
+      await crashAndRestart(postgresUrl("restart"))
     },
     90_000,
   )

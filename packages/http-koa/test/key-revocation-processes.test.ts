@@ -21,7 +21,7 @@ afterAll(async () => {
   if (serverUrl === undefined) return
   const client = new pg.Client({ connectionString: serverUrl })
   await client.connect()
-  for (const name of [schema, `${schema}_graphile_worker`])
+  for (const name of [schema, `${schema}_graphile_worker`, `${schema}_rate_limits`])
     await client.query(`drop schema if exists "${name}" cascade`)
   await client.end()
 })

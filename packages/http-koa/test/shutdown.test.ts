@@ -1,10 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import pg from "pg"
-import { afterAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { shutdownCutShortWarning } from "../src/server.ts"
 import { childEnvironment, type LineWatcher, logMessage, startNode } from "./support/child-process.ts"
+import { processRig } from "./support/process-rig.ts"
 import { awaitCompleted, queuePayments } from "./support/queued-payments.ts"
 
 /*
@@ -15,22 +14,9 @@ import { awaitCompleted, queuePayments } from "./support/queued-payments.ts"
 
 const recordingService = ["--import", "tsx", "packages/http-koa/test/support/recording-service.ts"]
 const main = ["--import", "tsx", "packages/http-koa/src/main.ts"]
-const folder = mkdtempSync(join(tmpdir(), "payments-engine-shutdown-"))
-const running = new Set<LineWatcher>()
-const serverUrl = process.env.DATABASE_URL
-const dropSchemas: Array<string> = []
+const { folder, running, serverUrl, postgresUrl } = processRig("shutdown")
 /** Far beyond the 10 s grace and a process's start: a shutdown that has not ended by then hangs. */
 const hangingAfterMs = 25_000
-
-afterAll(async () => {
-  for (const service of running) service.child.kill("SIGKILL")
-  rmSync(folder, { recursive: true, force: true })
-  if (serverUrl === undefined || dropSchemas.length === 0) return
-  const client = new pg.Client({ connectionString: serverUrl })
-  await client.connect()
-  for (const schema of dropSchemas) await client.query(`drop schema if exists "${schema}" cascade`)
-  await client.end()
-})
 
 const start = async (command: ReadonlyArray<string>, env: Record<string, string>) => {
   const service = startNode(command, childEnvironment({ PORT: "0", LOG_LEVEL: "info", ...env }))
@@ -99,14 +85,6 @@ const stuckJob = async (databaseUrl: string) => {
   expect(await terminate(service)).toBe(0)
   expect(service.lines.some(logMessage(shutdownCutShortWarning))).toBe(true)
   await restartFinishesAll(databaseUrl, book, ids)
-}
-
-const postgresUrl = (label: string) => {
-  const schema = `shutdown_${label}_${process.pid}_${Date.now()}`
-  dropSchemas.push(schema, `${schema}_graphile_worker`)
-  const url = new URL(serverUrl as string)
-  url.searchParams.set("schema", schema)
-  return url.toString()
 }
 
 describe("SIGTERM with a busy job runner", () => {

@@ -1,13 +1,11 @@
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createSandboxPaymentProvider } from "@payments-engine/adapters"
 import { openTestPostgres, openTestSqlite } from "@payments-engine/adapters/testing"
-import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { childEnvironment, type LineWatcher, logMessage, startNode } from "./support/child-process.ts"
 import { expectError } from "./support/expectations.ts"
 import { createQuote, type Payer, paymentBody, setUpPayer } from "./support/payment-fixtures.ts"
+import { processRig } from "./support/process-rig.ts"
 import { acme, readResponse, startTestService, type TestService } from "./support/test-service.ts"
 
 /**
@@ -120,19 +118,7 @@ describe.each([
 
 /** `npm start` as an operator runs it, in sandbox mode with a known key. */
 const main = ["--import", "tsx", "packages/http-koa/src/main.ts"]
-const folder = mkdtempSync(join(tmpdir(), "payments-engine-clocks-"))
-const serverUrl = process.env.DATABASE_URL
-const running = new Set<LineWatcher>()
-const dropSchemas: Array<string> = []
-afterAll(async () => {
-  for (const child of running) child.child.kill("SIGKILL")
-  rmSync(folder, { recursive: true, force: true })
-  if (serverUrl === undefined || dropSchemas.length === 0) return
-  const client = new pg.Client({ connectionString: serverUrl })
-  await client.connect()
-  for (const schema of dropSchemas) await client.query(`drop schema if exists "${schema}" cascade`)
-  await client.end()
-})
+const { folder, running, serverUrl, postgresUrl } = processRig("clocks")
 
 const key = { PAYMENTS_API_KEY: "pk_clocks", PAYMENTS_API_SECRET: "sk_clocks_secret" }
 const startProcess = async (databaseUrl: string) => {
@@ -176,19 +162,10 @@ const signIn = async (url: string) =>
 const advanceBy = (url: string, token: string, seconds: number) =>
   call(url, "POST", "/api/v1/sandbox/clock/advance", token, { seconds })
 
-/** A fresh Postgres schema of the test database, dropped after the file. */
-const postgresSchemaUrl = (label: string) => {
-  const schema = `clocks_${label}_${process.pid}_${Date.now()}`
-  dropSchemas.push(schema, `${schema}_graphile_worker`)
-  const url = new URL(serverUrl as string)
-  url.searchParams.set("schema", schema)
-  return url.toString()
-}
-
 describe("a workspace's test clock in real processes", () => {
   it.each([
     ["SQLite", () => `sqlite:${join(folder, "clocks.sqlite")}`],
-    ["Postgres", () => postgresSchemaUrl("restart")],
+    ["Postgres", () => postgresUrl("restart")],
   ])(
     "survives a restart on %s: a token and the timestamps behave as at the advanced time",
     async (name, urlOf) => {
@@ -219,7 +196,7 @@ describe("a workspace's test clock in real processes", () => {
   it.skipIf(serverUrl === undefined)(
     "is shared by two processes on one Postgres database: one's advance expires a token at the other",
     async () => {
-      const databaseUrl = postgresSchemaUrl("shared")
+      const databaseUrl = postgresUrl("shared")
       const one = await startProcess(databaseUrl)
       const two = await startProcess(databaseUrl)
       try {

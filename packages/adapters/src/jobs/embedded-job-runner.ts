@@ -1,6 +1,5 @@
 import {
   brandId,
-  type Clock,
   type JobHandlers,
   type JobRequest,
   type JobRunner,

@@ -1,6 +1,5 @@
 import type {
   JobHandlers,
-  JobRepository,
   JobRunner,
   JobRunnerOptions,
   Repositories,
