@@ -3,7 +3,7 @@ import { brandId, CompanyId, WorkspaceId } from "@payments-engine/core"
 import { sql } from "kysely"
 import pg from "pg"
 import { describe, expect, it } from "vitest"
-import { openPostgresStorage } from "../src/index.ts"
+import { graphileWorkerSchema, openPostgresStorage } from "../src/index.ts"
 import { openTestPostgres } from "../src/testing/index.ts"
 import { describeStorage } from "./storage-behaviour.ts"
 
@@ -65,7 +65,8 @@ describe.runIf(postgres.kind === "server")("named statements on a Postgres serve
         await storage.transaction((tx) => tx.companies.find(WorkspaceId.make("ws_none"), CompanyId.make("cmp_none")))
     } finally {
       pg.Client.prototype.query = query
-      await storage.db.schema.dropSchema(schema).ifExists().cascade().execute()
+      for (const each of [schema, graphileWorkerSchema(schema)])
+        await storage.db.schema.dropSchema(each).ifExists().cascade().execute()
       await storage.close()
     }
     expect(sent.filter((text) => text === "begin")).toHaveLength(10)
@@ -96,7 +97,8 @@ describe.runIf(postgres.kind === "server")("named statements on a Postgres serve
       }
       expect(await hotReads()).toEqual(none)
     } finally {
-      await storage.db.schema.dropSchema(schema).ifExists().cascade().execute()
+      for (const each of [schema, graphileWorkerSchema(schema)])
+        await storage.db.schema.dropSchema(each).ifExists().cascade().execute()
       await storage.close()
     }
   })
