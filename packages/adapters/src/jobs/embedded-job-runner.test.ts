@@ -2,7 +2,7 @@ import { type JobHandlers, JobId } from "@payments-engine/core"
 import { afterAll, describe, expect, it, vi } from "vitest"
 import { TestClock } from "../clock/test-clock.ts"
 import { openTestSqlite } from "../testing/test-sqlite.ts"
-import { embeddedJobQueue, type JobTable } from "./embedded-job-runner.ts"
+import { describeFailure, embeddedJobQueue, type JobTable } from "./embedded-job-runner.ts"
 import { kyselyJobTable } from "./kysely-job-table.ts"
 
 const sqlite = openTestSqlite()
@@ -99,5 +99,15 @@ describe("the embedded job runner", () => {
     expect(during, "calls to the job table while the job was in hand, in one second").toBeLessThanOrEqual(4)
     await other.stop()
     await storage.close()
+  })
+})
+
+describe("a job's failure as stored and logged", () => {
+  it("keeps the message of the engine's tagged errors only, never another error's, which may quote data", () => {
+    const provider = Object.assign(new Error("the provider refused the payment"), { _tag: "ProviderFailure" })
+    expect(describeFailure(provider)).toBe("ProviderFailure: the provider refused the payment")
+    expect(describeFailure(new TypeError("cannot read account DE89370400440532013000"))).toBe("TypeError")
+    expect(describeFailure("a thrown string with a secret")).toBe("Error")
+    expect(describeFailure({ _tag: "Invalid", message: "x".repeat(600) })).toHaveLength(500)
   })
 })

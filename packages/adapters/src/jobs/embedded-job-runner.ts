@@ -273,13 +273,15 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
 /** The failure of a job whose last run never settled: its process ended during the run. */
 export const interruptedFailure = "Interrupted: the process ended during the job's last run"
 
-/** A job's failure as stored and logged: a short description, never a payload or a provider's response. */
+/**
+ * A job's failure as stored and logged: a short description, never a payload or a provider's
+ * response. The message is kept only for the engine's tagged errors, whose texts the engine
+ * writes; any other error gives its class name alone, since a driver's or a library's message
+ * may quote the data it was handed (as the HTTP binding's error logs do).
+ */
 export const describeFailure = (cause: unknown): string => {
   const tag = typeof cause === "object" && cause !== null ? (cause as { _tag?: unknown })._tag : undefined
-  const message =
-    cause instanceof Error || typeof tag === "string" ? (cause as { message?: unknown }).message : undefined
-  const text = [typeof tag === "string" ? tag : cause instanceof Error ? cause.name : "Error", message]
-    .filter((part) => typeof part === "string" && part !== "")
-    .join(": ")
-  return text.slice(0, 500)
+  if (typeof tag !== "string") return cause instanceof Error ? cause.name.slice(0, 100) : "Error"
+  const message = (cause as { message?: unknown }).message
+  return (typeof message === "string" && message !== "" ? `${tag}: ${message}` : tag).slice(0, 500)
 }
