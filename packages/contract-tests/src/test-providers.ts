@@ -1,7 +1,9 @@
 import type {
+  BankAccountId,
   BankLinkProvider,
   BeneficiaryRequest,
   LinkedAccount,
+  PaymentId,
   PaymentOutcome,
   PaymentProvider,
   PaymentSubmission,
@@ -52,7 +54,7 @@ export interface TestPaymentProvider extends PaymentProvider {
    * Makes the next `times` `submitPayment` calls for this payment reject, as a provider that is
    * down would: they decide nothing, and a later call decides the outcome.
    */
-  makeUnavailable(paymentId: string, times: number): void
+  makeUnavailable(paymentId: PaymentId, times: number): void
 }
 
 /** True for an instructed amount the fake provider fails: its minor part is 13 (`"40.13"`). */
@@ -68,8 +70,8 @@ export const failsAtProvider = (instructedAmount: string): boolean => instructed
 export const testPaymentProvider = (): TestPaymentProvider => {
   const submissions: RecordedSubmission[] = []
   const beneficiaries: BeneficiaryRequest[] = []
-  const outcomes = new Map<string, PaymentOutcome>()
-  const unavailable = new Map<string, number>()
+  const outcomes = new Map<PaymentId, PaymentOutcome>()
+  const unavailable = new Map<PaymentId, number>()
   return {
     submissions,
     beneficiaries,
@@ -139,7 +141,7 @@ export const testInstitutions = [
 /** A bank linker that records its links. */
 export interface TestBankLinker extends BankLinkProvider {
   /** References linked, in order, repeats included. */
-  readonly links: ReadonlyArray<string>
+  readonly links: ReadonlyArray<BankAccountId>
 }
 
 /**
@@ -147,8 +149,8 @@ export interface TestBankLinker extends BankLinkProvider {
  * reference), at {@link testInstitutions}; an unknown institution rejects.
  */
 export const testBankLinker = (): TestBankLinker => {
-  const links: string[] = []
-  const linked = new Map<string, LinkedAccount>()
+  const links: BankAccountId[] = []
+  const linked = new Map<BankAccountId, LinkedAccount>()
   return {
     links,
     institutions: async () => testInstitutions.map(({ id, name }) => ({ id, name })),

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto"
-import type { BankLinkProvider, LinkedAccount, LinkRequest } from "@payments-engine/core"
+import type { BankAccountId, BankLinkProvider, LinkedAccount, LinkRequest } from "@payments-engine/core"
 
 /** A test bank of the sandbox: linking an account there always gives the same account. */
 export interface SandboxTestBank {
@@ -42,7 +42,7 @@ export interface SandboxBankLinkerOptions {
  */
 export const createSandboxBankLinker = (options: SandboxBankLinkerOptions = {}) => {
   const failures = new Map(Object.entries(options.failures ?? {}))
-  const links = new Map<string, LinkedAccount>()
+  const links = new Map<BankAccountId, LinkedAccount>()
   const takeFailure = (method: "link" | "unlink") => {
     const failure = failures.get(method)
     failures.delete(method)

@@ -1,4 +1,4 @@
-import type { PaymentSubmission } from "@payments-engine/core"
+import { brandId, type PaymentSubmission } from "@payments-engine/core"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { sandboxExamples } from "./sandbox-examples.ts"
@@ -10,6 +10,7 @@ import {
 } from "./sandbox-payment-provider.ts"
 
 const currencies = Object.keys(sandboxUsdRates)
+const ba1 = brandId("ba", "ba_1")
 
 /** A decimal string as integer units at a scale, parsed by hand: "0.92" is [92n, 2]. */
 const units = (text: string): [bigint, number] => {
@@ -18,7 +19,7 @@ const units = (text: string): [bigint, number] => {
 }
 
 const submission = (paymentId: string, amount: string, currency = "USD"): PaymentSubmission => ({
-  paymentId,
+  paymentId: brandId("pay", paymentId),
   sourceAmount: amount,
   sourceCurrency: currency,
   targetAmount: amount,
@@ -146,20 +147,26 @@ describe("the sandbox's beneficiaries", () => {
     const sandbox = createSandboxPaymentProvider()
     const other = createSandboxPaymentProvider()
     await fc.assert(
-      fc.asyncProperty(fc.uniqueArray(fc.string({ minLength: 1 }), { minLength: 2, maxLength: 10 }), async (refs) => {
-        const ids = await Promise.all(
-          refs.map((reference) => sandbox.createBeneficiary({ reference, details: sandboxExamples.US_ACH })),
-        )
-        expect(new Set(ids.map((i) => i.providerBeneficiaryId)).size).toBe(refs.length)
-        for (const [i, reference] of refs.entries()) {
-          expect(await sandbox.createBeneficiary({ reference, details: sandboxExamples.GB_FPS })).toEqual(ids[i])
-          expect(await other.createBeneficiary({ reference, details: sandboxExamples.GB_FPS })).toEqual(ids[i])
-        }
-      }),
+      fc.asyncProperty(
+        fc.uniqueArray(
+          fc.string({ minLength: 1 }).map((raw) => brandId("ba", raw)),
+          { minLength: 2, maxLength: 10 },
+        ),
+        async (refs) => {
+          const ids = await Promise.all(
+            refs.map((reference) => sandbox.createBeneficiary({ reference, details: sandboxExamples.US_ACH })),
+          )
+          expect(new Set(ids.map((i) => i.providerBeneficiaryId)).size).toBe(refs.length)
+          for (const [i, reference] of refs.entries()) {
+            expect(await sandbox.createBeneficiary({ reference, details: sandboxExamples.GB_FPS })).toEqual(ids[i])
+            expect(await other.createBeneficiary({ reference, details: sandboxExamples.GB_FPS })).toEqual(ids[i])
+          }
+        },
+      ),
     )
-    const ba = await sandbox.createBeneficiary({ reference: "ba_1", details: sandboxExamples.US_ACH })
+    const ba = await sandbox.createBeneficiary({ reference: ba1, details: sandboxExamples.US_ACH })
     expect(ba.providerBeneficiaryId).toMatch(/^ben_[0-9a-f]{24}$/)
-    expect(sandbox.beneficiaries().get("ba_1")).toEqual({ ...ba, details: sandboxExamples.US_ACH })
+    expect(sandbox.beneficiaries().get(ba1)).toEqual({ ...ba, details: sandboxExamples.US_ACH })
   })
 })
 
@@ -187,7 +194,7 @@ describe("the sandbox's latency and failures", () => {
     const instant = createSandboxPaymentProvider({ latencyMs: 40, sleep: async (ms) => void waits.push(ms) })
     await instant.paymentMethods({ countryCode: "US", currencyCode: "USD", entityType: "COMPANY" })
     await instant.bankAccountRequirements({ countryCode: "US", currencyCode: "USD", entityType: "COMPANY" })
-    await instant.createBeneficiary({ reference: "ba_1", details: {} })
+    await instant.createBeneficiary({ reference: ba1, details: {} })
     await instant.submitPayment(submission("pay_1", "1.00"))
     expect(waits).toEqual([250, 40, 40, 40, 40])
     expect(() => createSandboxPaymentProvider({ latencyMs: -1 })).toThrow(/latencyMs/)
@@ -221,12 +228,12 @@ describe("the sandbox's latency and failures", () => {
     const down = new Error("maintenance")
     const sandbox = createSandboxPaymentProvider({ failures: { createBeneficiary: down, exchangeRate: true } })
     for (let i = 0; i < 3; i++) {
-      await expect(sandbox.createBeneficiary({ reference: "ba_1", details: {} })).rejects.toBe(down)
+      await expect(sandbox.createBeneficiary({ reference: ba1, details: {} })).rejects.toBe(down)
       await expect(sandbox.exchangeRate({ source: "USD", target: "EUR" })).rejects.toThrow(/exchangeRate/)
     }
     expect(sandbox.beneficiaries().size).toBe(0)
     sandbox.setFailure("createBeneficiary", false)
-    await expect(sandbox.createBeneficiary({ reference: "ba_1", details: {} })).resolves.toMatchObject({
+    await expect(sandbox.createBeneficiary({ reference: ba1, details: {} })).resolves.toMatchObject({
       providerBeneficiaryId: expect.any(String),
     })
     sandbox.setFailure("submitPayment", true)

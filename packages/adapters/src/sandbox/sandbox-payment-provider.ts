@@ -1,10 +1,12 @@
 import { createHash } from "node:crypto"
 import {
+  type BankAccountId,
   type Decimal,
   divide,
   formatDecimal,
   isPositive,
   minorUnits,
+  type PaymentId,
   type PaymentOutcome,
   type PaymentProvider,
   type PaymentSubmission,
@@ -90,7 +92,7 @@ export interface SandboxPaymentProvider extends PaymentProvider {
   /** The payments executed, in order: one per payment id, however often it was submitted. */
   submittedPayments(): ReadonlyArray<SandboxSubmittedPayment>
   /** The beneficiaries registered, by `reference`: the provider's id and the details first sent. */
-  beneficiaries(): ReadonlyMap<string, { readonly providerBeneficiaryId: string; readonly details: unknown }>
+  beneficiaries(): ReadonlyMap<BankAccountId, { readonly providerBeneficiaryId: string; readonly details: unknown }>
 }
 
 /**
@@ -162,8 +164,8 @@ export const createSandboxPaymentProvider = (options: SandboxPaymentProviderOpti
     if (failure) standing.set(method as SandboxProviderMethod, failure)
   }
   const queued = new Map<SandboxProviderMethod, Array<{ error: Error; when: "before" | "after" }>>()
-  const outcomes = new Map<string, SandboxSubmittedPayment>()
-  const beneficiaries = new Map<string, { providerBeneficiaryId: string; details: unknown }>()
+  const outcomes = new Map<PaymentId, SandboxSubmittedPayment>()
+  const beneficiaries = new Map<BankAccountId, { providerBeneficiaryId: string; details: unknown }>()
 
   const injected = (method: SandboxProviderMethod) =>
     new Error(`Sandbox payment provider: injected failure of ${method}`)

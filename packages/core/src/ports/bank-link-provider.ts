@@ -1,3 +1,5 @@
+import type { BankAccountId, EntityId } from "../model/ids.ts"
+
 /**
  * The bank-linking provider port: links an end user's external bank account (a funding account)
  * so the engine can debit it. Keyed by the engine's reference, so a retried link does not link
@@ -17,8 +19,8 @@ export interface BankLinkProvider {
 
 export interface LinkRequest {
   /** The engine's id for the bank account to be; the provider's idempotency key. */
-  readonly reference: string
-  readonly entityId: string
+  readonly reference: BankAccountId
+  readonly entityId: EntityId
   readonly institutionId?: string
 }
 

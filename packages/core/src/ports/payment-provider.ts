@@ -1,4 +1,5 @@
 import type { BankAccountRequirements, PaymentMethod } from "../model/bank-account-requirements.ts"
+import type { BankAccountId, PaymentId } from "../model/ids.ts"
 
 /**
  * The payment provider port: what the engine needs from the outside payment service (payment
@@ -74,12 +75,12 @@ export interface RequirementsSchema extends BankAccountRequirements {
 /** `beneficiary_details` of a bank-account create, already validated against the schema. */
 export interface BeneficiaryRequest {
   /** The engine's bank account id; the provider's idempotency key. */
-  readonly reference: string
+  readonly reference: BankAccountId
   readonly details: Readonly<Record<string, unknown>>
 }
 
 export interface PaymentSubmission {
-  readonly paymentId: string
+  readonly paymentId: PaymentId
   /** Exact decimal strings in the currencies' minor units. */
   readonly sourceAmount: string
   readonly sourceCurrency: string
