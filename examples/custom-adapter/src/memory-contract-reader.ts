@@ -1,11 +1,42 @@
-import type { ContractReader, StoredStamps } from "@payments-engine/contract-tests"
+import type { ContractReader, StampedResource, StoredStamps } from "@payments-engine/contract-tests"
 import type { MemoryStorage } from "./memory-storage.ts"
+import type { Tables } from "./memory-tables.ts"
+
+interface StampedRow {
+  readonly created_at: string
+  readonly updated_at?: string
+  readonly deleted_at?: string | null
+}
 
 /** The timestamp columns of a row; resources without `updated_at` or `deleted_at` answer null. */
-const stampsOfRow = (
-  row: { readonly created_at: string; readonly updated_at?: string; readonly deleted_at?: string | null } | undefined,
-): StoredStamps | undefined =>
+const stampsOfRow = (row: StampedRow | undefined): StoredStamps | undefined =>
   row && { created_at: row.created_at, updated_at: row.updated_at ?? null, deleted_at: row.deleted_at ?? null }
+
+/** The table of a resource the suite reads stamps of. */
+const stampedTable = (t: Tables, resource: StampedResource): ReadonlyMap<string, StampedRow> => {
+  switch (resource) {
+    case "workspace":
+      return t.workspaces
+    case "company":
+      return t.companies
+    case "entity":
+      return t.entities
+    case "recipient":
+      return t.recipients
+    case "bank_account":
+      return t.bankAccounts
+    case "payment_profile":
+      return t.paymentProfiles
+    case "quote":
+      return t.quotes
+    case "payment":
+      return t.payments
+    case "feature":
+      return t.features
+    case "event":
+      return t.events
+  }
+}
 
 /**
  * The contract suite's reader for the memory storage: it looks at the committed tables, never
@@ -21,29 +52,6 @@ export const memoryContractReader = (storage: MemoryStorage): ContractReader => 
     [...storage.committed().events.values()]
       .filter((event) => event.company_id === companyId)
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
-  stampsOf: async (resource, id) => {
-    const t = storage.committed()
-    switch (resource) {
-      case "workspace":
-        return stampsOfRow(t.workspaces.get(id))
-      case "company":
-        return stampsOfRow(t.companies.get(id))
-      case "entity":
-        return stampsOfRow(t.entities.get(id))
-      case "recipient":
-        return stampsOfRow(t.recipients.get(id))
-      case "bank_account":
-        return stampsOfRow(t.bankAccounts.get(id))
-      case "payment_profile":
-        return stampsOfRow(t.paymentProfiles.get(id))
-      case "quote":
-        return stampsOfRow(t.quotes.get(id))
-      case "payment":
-        return stampsOfRow(t.payments.get(id))
-      case "feature":
-        return stampsOfRow(t.features.get(id))
-      case "event":
-        return stampsOfRow(t.events.get(id))
-    }
-  },
+  // The suite names a row by resource and id text: any table is a map from text for this read.
+  stampsOf: async (resource, id) => stampsOfRow(stampedTable(storage.committed(), resource).get(id)),
 })

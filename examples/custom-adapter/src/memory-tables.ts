@@ -1,15 +1,25 @@
 import type {
   ApiKeyRecord,
+  ApplicationId,
+  BankAccountId,
   BankAccountRecord,
+  CompanyId,
   CompanyRecord,
+  EntityId,
   EntityRecord,
+  EventId,
   EventRecord,
   FeatureRecord,
   IdempotencyRecord,
+  PaymentId,
+  PaymentProfileId,
   PaymentProfileRecord,
   PaymentRecord,
+  QuoteId,
   QuoteRecord,
+  RecipientId,
   RecipientRecord,
+  WorkspaceId,
   WorkspaceRecord,
 } from "@payments-engine/core"
 import type { MemoryJob } from "./memory-job-table.ts"
@@ -19,20 +29,20 @@ import type { MemoryJob } from "./memory-job-table.ts"
  * replaces the map entry, so a copy of the maps is a snapshot a transaction may change freely.
  */
 export interface Tables {
-  readonly workspaces: Map<string, WorkspaceRecord>
+  readonly workspaces: Map<WorkspaceId, WorkspaceRecord>
   /** By the public `key`, which is unique. */
   readonly apiKeys: Map<string, ApiKeyRecord>
   readonly settings: Map<string, string>
-  readonly companies: Map<string, CompanyRecord>
-  readonly entities: Map<string, EntityRecord>
-  readonly recipients: Map<string, RecipientRecord>
-  readonly bankAccounts: Map<string, BankAccountRecord>
-  readonly paymentProfiles: Map<string, PaymentProfileRecord>
-  readonly quotes: Map<string, QuoteRecord>
-  readonly payments: Map<string, PaymentRecord>
+  readonly companies: Map<CompanyId, CompanyRecord>
+  readonly entities: Map<EntityId, EntityRecord>
+  readonly recipients: Map<RecipientId, RecipientRecord>
+  readonly bankAccounts: Map<BankAccountId, BankAccountRecord>
+  readonly paymentProfiles: Map<PaymentProfileId, PaymentProfileRecord>
+  readonly quotes: Map<QuoteId, QuoteRecord>
+  readonly payments: Map<PaymentId, PaymentRecord>
   /** By application id. */
-  readonly features: Map<string, FeatureRecord>
-  readonly events: Map<string, EventRecord>
+  readonly features: Map<ApplicationId, FeatureRecord>
+  readonly events: Map<EventId, EventRecord>
   /** By workspace and key (see `repositories/idempotency.ts`). */
   readonly idempotency: Map<string, IdempotencyRecord>
   readonly jobs: Map<string, MemoryJob>

@@ -69,8 +69,13 @@ export const bankAccountScenarios: ScenarioGroup = {
         // The port itself: every column comes back as written, JSON columns and text amounts included.
         const ids = counterIds()
         const at = harness.clock.now().toISOString()
-        const row = bankAccountRow(ids.next("ba"), other.id, { type: "Counterparty", id: ids.next("rcp") }, at)
-        const bare = bankAccountRow(ids.next("ba"), other.id, { type: "Entity", id: ids.next("ent") }, at, {
+        const row = bankAccountRow(
+          ids.next("ba"),
+          other.id,
+          { owner_type: "Counterparty", owner_id: ids.next("rcp") },
+          at,
+        )
+        const bare = bankAccountRow(ids.next("ba"), other.id, { owner_type: "Entity", owner_id: ids.next("ent") }, at, {
           last_synced_at: null,
           party_address: null,
           current_balance: "0.10",

@@ -242,7 +242,12 @@ export const jobScenarios: ScenarioGroup = {
         expect((await eventsOf(harness, orderCompany)).map((e) => e.id)).toEqual([...ordered].reverse())
 
         // A rolled-back transaction leaves neither its change nor its event.
-        const account = bankAccountRow(ids.next("ba"), company.id, { type: "Counterparty", id: recipient.id }, at)
+        const account = bankAccountRow(
+          ids.next("ba"),
+          company.id,
+          { owner_type: "Counterparty", owner_id: recipient.id },
+          at,
+        )
         const reason = new Error("rolled back on purpose")
         await expect(
           storage.transaction(async (tx) => {

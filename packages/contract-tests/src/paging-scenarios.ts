@@ -198,7 +198,9 @@ export const pagingScenarios: ScenarioGroup = {
           bankAccountRow(
             ids.next("ba"),
             companyId,
-            { type: n % 2 === 0 ? "Counterparty" : "Entity", id: brandId("ent", "owner") },
+            n % 2 === 0
+              ? { owner_type: "Counterparty", owner_id: brandId("rcp", "owner") }
+              : { owner_type: "Entity", owner_id: brandId("ent", "owner") },
             at,
           ),
         )
@@ -208,7 +210,7 @@ export const pagingScenarios: ScenarioGroup = {
             bankAccountRow(
               ids.next("ba"),
               brandId("cmp", "cmp_elsewhere"),
-              { type: "Entity", id: brandId("ent", "x") },
+              { owner_type: "Entity", owner_id: brandId("ent", "x") },
               at,
             ),
           )
@@ -264,7 +266,7 @@ export const pagingScenarios: ScenarioGroup = {
         const host = companies[0]!
         const recipients = collatingIds("rcp").map((id) => recipientRow(host.id, id, `Payee ${id}`, at))
         const accounts = collatingIds("ba").map((id) =>
-          bankAccountRow(id, host.id, { type: "Entity", id: brandId("ent", "owner") }, at),
+          bankAccountRow(id, host.id, { owner_type: "Entity", owner_id: brandId("ent", "owner") }, at),
         )
         const payments = collatingIds("pay").map((id) => paymentRow(id, host.id, brandId("qt", `qt_${id}`), id, at))
         await storage.transaction(async (tx) => {

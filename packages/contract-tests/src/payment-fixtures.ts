@@ -1,17 +1,16 @@
 import type {
   Actor,
   BankAccountId,
+  BankAccountOwner,
   BankAccountRecord,
   CompanyId,
   Engine,
-  EntityId,
   JobRunReport,
   PaymentId,
   PaymentProfileId,
   PaymentProfileRecord,
   PaymentRecord,
   QuoteId,
-  RecipientId,
   Repositories,
   Storage,
 } from "@payments-engine/core"
@@ -144,19 +143,18 @@ export const wrapStorage = (storage: Storage, plant: (tx: Repositories) => Repos
 export const bankAccountRow = (
   id: BankAccountId,
   companyId: CompanyId,
-  owner: { readonly type: "Entity" | "Counterparty"; readonly id: EntityId | RecipientId },
+  owner: BankAccountOwner,
   at: string,
-  extra: Partial<BankAccountRecord> = {},
+  extra: Partial<Omit<BankAccountRecord, keyof BankAccountOwner>> = {},
 ): BankAccountRecord => ({
   id,
   company_id: companyId,
-  owner_type: owner.type,
-  owner_id: owner.id,
+  ...owner,
   currency: "USD",
   current_balance: "1234.50",
   last_synced_at: at,
-  provider_beneficiary_id: owner.type === "Counterparty" ? `ben_${id}` : null,
-  provider_connection_id: owner.type === "Entity" ? `conn_${id}` : null,
+  provider_beneficiary_id: owner.owner_type === "Counterparty" ? `ben_${id}` : null,
+  provider_connection_id: owner.owner_type === "Entity" ? `conn_${id}` : null,
   account_details: [
     {
       id: brandId("ad", `${id}_ad`),

@@ -153,16 +153,22 @@ export const quoteScenarios: ScenarioGroup = {
         // Profiles only the port can make: inactive, and debit on an account without a connection.
         const ids = counterIds()
         const at = clock.now().toISOString()
-        const unconnected = bankAccountRow(ids.next("ba"), company.id, { type: "Entity", id: entity.id }, at, {
-          provider_connection_id: null,
-        })
+        const unconnected = bankAccountRow(
+          ids.next("ba"),
+          company.id,
+          { owner_type: "Entity", owner_id: entity.id },
+          at,
+          {
+            provider_connection_id: null,
+          },
+        )
         const inactiveDebit = profileRow(ids.next("pp"), { ...unconnected, id: funding.id }, "debit", "inactive", at)
         const unconnectedDebit = profileRow(ids.next("pp"), unconnected, "debit", "active", at)
         const balance = profileRow(ids.next("pp"), unconnected, "balance", "active", at)
         const recipientAccount = bankAccountRow(
           ids.next("ba"),
           company.id,
-          { type: "Counterparty", id: recipient.id },
+          { owner_type: "Counterparty", owner_id: recipient.id },
           at,
         )
         const draftCredit = profileRow(ids.next("pp"), recipientAccount, "credit", "draft", at)

@@ -28,14 +28,22 @@ export const memoryPaymentProfileRepository = (
       const profile = t.paymentProfiles.get(id)
       const account = profile && t.bankAccounts.get(profile.bank_account_id)
       if (profile?.company_id !== companyId || account === undefined) return []
-      const owner =
-        account.owner_type === "Entity" ? t.entities.get(account.owner_id) : t.recipients.get(account.owner_id)
+      // `owner_type` tells which table `owner_id` is a key of.
+      const { pair, owner } =
+        account.owner_type === "Entity"
+          ? {
+              pair: { owner_type: account.owner_type, owner_id: account.owner_id },
+              owner: t.entities.get(account.owner_id),
+            }
+          : {
+              pair: { owner_type: account.owner_type, owner_id: account.owner_id },
+              owner: t.recipients.get(account.owner_id),
+            }
       const live = owner !== undefined && owner.company_id === companyId && isLive(owner)
       return [
         {
           profile,
-          owner_type: account.owner_type,
-          owner_id: account.owner_id,
+          ...pair,
           provider_connection_id: account.provider_connection_id,
           provider_beneficiary_id: account.provider_beneficiary_id,
           owner_live: live,

@@ -90,19 +90,44 @@ export const BankAccount = Schema.Struct({
 export type BankAccount = typeof BankAccount.Type
 
 /**
- * A bank account as storage keeps it: the wire shape without its profiles (stored on their own),
- * with its company and provider links. The storage port's `BankAccountRecord` is its type.
+ * The owner of a stored bank account: an entity's id with `Entity`, a recipient's with
+ * `Counterparty`, so checking `owner_type` tells which id `owner_id` is. The wire keeps
+ * `owner_id` as text.
  */
-export const StoredBankAccount = Schema.Struct({
-  ...Struct.omit(BankAccount.fields, "payment_profiles"),
-  /** The entity's id for `Entity`, the recipient's for `Counterparty`. */
-  owner_id: Schema.Union(EntityId, RecipientId),
-  company_id: CompanyId,
-  /** Set for recipient accounts registered with the payment provider. */
-  provider_beneficiary_id: Schema.NullOr(Schema.String),
-  /** Set for funding accounts linked through the bank-linking provider. */
-  provider_connection_id: Schema.NullOr(Schema.String),
-})
+export const BankAccountOwner = Schema.Union(
+  Schema.Struct({ owner_type: Schema.Literal("Entity"), owner_id: EntityId }),
+  Schema.Struct({ owner_type: Schema.Literal("Counterparty"), owner_id: RecipientId }),
+)
+export type BankAccountOwner = typeof BankAccountOwner.Type
+
+const decodeOwner = Schema.decodeUnknownSync(BankAccountOwner)
+
+/**
+ * The owner of a stored bank account from its two columns, for storage adapters: the type is
+ * checked (a row with another one is corrupt, and throws) and the id branded as the type says.
+ *
+ * @example
+ * bankAccountOwner("Entity", "ent_1") // { owner_type: "Entity", owner_id: "ent_1" }, an EntityId
+ */
+export const bankAccountOwner = (owner_type: string, owner_id: string): BankAccountOwner =>
+  decodeOwner({ owner_type, owner_id })
+
+/**
+ * A bank account as storage keeps it: the wire shape without its profiles (stored on their own),
+ * with its owner as a {@link BankAccountOwner}, its company and its provider links. The storage
+ * port's `BankAccountRecord` is its type.
+ */
+export const StoredBankAccount = Schema.extend(
+  Schema.Struct({
+    ...Struct.omit(BankAccount.fields, "payment_profiles", "owner_type", "owner_id"),
+    company_id: CompanyId,
+    /** Set for recipient accounts registered with the payment provider. */
+    provider_beneficiary_id: Schema.NullOr(Schema.String),
+    /** Set for funding accounts linked through the bank-linking provider. */
+    provider_connection_id: Schema.NullOr(Schema.String),
+  }),
+  BankAccountOwner,
+)
 
 /**
  * A payment profile as storage keeps it: the wire shape with its bank account and company. The

@@ -1,11 +1,25 @@
 import { JSONSchema, Schema } from "effect"
 import { describe, expect, expectTypeOf, it } from "vitest"
 import type { Engine } from "../engine.ts"
+import type { JobPayload } from "../jobs/job-catalogue.ts"
+import type { LinkRequest } from "../ports/bank-link-provider.ts"
 import type { Ids } from "../ports/ids.ts"
-import type { Repositories } from "../ports/storage/index.ts"
+import type { PaymentSubmission } from "../ports/payment-provider.ts"
+import type { BankAccountOwner, Repositories } from "../ports/storage/index.ts"
 import type { Actor } from "../services/actor.ts"
+import { bankAccountOwner } from "./bank-account.ts"
 import { Company } from "./company.ts"
-import { brandId, CompanyId, type IdOf, idSchemas, RecipientId, WorkspaceId } from "./ids.ts"
+import {
+  BankAccountId,
+  brandId,
+  CompanyId,
+  type EntityId,
+  type IdOf,
+  idSchemas,
+  PaymentId,
+  RecipientId,
+  WorkspaceId,
+} from "./ids.ts"
 
 describe("branded ids", () => {
   it("refuse an id of one kind where another kind is expected, at compile time", () => {
@@ -25,6 +39,34 @@ describe("branded ids", () => {
     expect(typeof typeOnly).toBe("function")
     expectTypeOf(recipient).not.toExtend<CompanyId>()
     expectTypeOf<Engine["companies"]["get"]>().parameter(1).toEqualTypeOf<CompanyId>()
+  })
+
+  it("reach the providers and the job handlers branded", () => {
+    const payment = PaymentId.make("pay_1")
+    const account = BankAccountId.make("ba_1")
+    // @ts-expect-error a plain string as the payment a provider executes
+    const unbranded: Pick<PaymentSubmission, "paymentId"> = { paymentId: "pay_1" }
+    // @ts-expect-error a bank account's id where the linker expects the entity's
+    const swapped: Pick<LinkRequest, "reference" | "entityId"> = { reference: account, entityId: account }
+    expect([unbranded, swapped]).toHaveLength(2)
+    expectTypeOf<PaymentSubmission["paymentId"]>().toEqualTypeOf<PaymentId>()
+    expectTypeOf<LinkRequest["reference"]>().toEqualTypeOf<BankAccountId>()
+    expectTypeOf<LinkRequest["entityId"]>().toEqualTypeOf<EntityId>()
+    expectTypeOf<JobPayload<"execute_payment">>().toEqualTypeOf<{
+      readonly payment_id: PaymentId
+      readonly workspace_id: WorkspaceId
+    }>()
+    expect(payment).toBe("pay_1")
+  })
+
+  it("pair a stored bank account's owner id with its owner type", () => {
+    // @ts-expect-error a recipient's id under owner type Entity
+    const mislabelled: BankAccountOwner = { owner_type: "Entity", owner_id: RecipientId.make("rcp_1") }
+    expect(mislabelled.owner_type).toBe("Entity")
+    expectTypeOf(bankAccountOwner("Entity", "ent_1")).toEqualTypeOf<BankAccountOwner>()
+    expect(bankAccountOwner("Entity", "ent_1")).toEqual({ owner_type: "Entity", owner_id: "ent_1" })
+    expect(bankAccountOwner("Counterparty", "rcp_1")).toEqual({ owner_type: "Counterparty", owner_id: "rcp_1" })
+    expect(() => bankAccountOwner("Team", "ent_1")).toThrow()
   })
 
   it("are what Ids.next returns for each prefix", () => {

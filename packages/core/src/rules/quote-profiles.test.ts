@@ -1,14 +1,18 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { BankAccountId, CompanyId, EntityId, PaymentProfileId } from "../model/ids.ts"
-import type { ProfileInUse } from "../ports/storage/index.ts"
+import { BankAccountId, CompanyId, EntityId, PaymentProfileId, RecipientId } from "../model/ids.ts"
+import type { BankAccountOwner, OwnerType, ProfileInUse } from "../ports/storage/index.ts"
 import { checkProfilesForQuote } from "./quote-profiles.ts"
 
 const at = "2030-01-01T00:00:00.000Z"
 
-const use = (id: string, overrides: Partial<ProfileInUse> & Partial<ProfileInUse["profile"]> = {}): ProfileInUse => {
-  const { owner_type, owner_id, provider_connection_id, provider_beneficiary_id, owner_live, integration_active } =
-    overrides
+/** A profile in use; its owner is entity `ent_1`, or recipient `rcp_1` for `owner_type: "Counterparty"`. */
+const use = (
+  id: string,
+  overrides: Partial<Omit<ProfileInUse, keyof BankAccountOwner>> &
+    Partial<ProfileInUse["profile"]> & { readonly owner_type?: OwnerType } = {},
+): ProfileInUse => {
+  const { owner_type, provider_connection_id, provider_beneficiary_id, owner_live, integration_active } = overrides
   return {
     profile: {
       id: PaymentProfileId.make(id),
@@ -21,8 +25,9 @@ const use = (id: string, overrides: Partial<ProfileInUse> & Partial<ProfileInUse
       created_at: at,
       updated_at: at,
     },
-    owner_type: owner_type ?? "Entity",
-    owner_id: owner_id ?? EntityId.make("ent_1"),
+    ...(owner_type === "Counterparty"
+      ? { owner_type, owner_id: RecipientId.make("rcp_1") }
+      : { owner_type: "Entity", owner_id: EntityId.make("ent_1") }),
     provider_connection_id: provider_connection_id === undefined ? "conn_1" : provider_connection_id,
     provider_beneficiary_id: provider_beneficiary_id ?? null,
     owner_live: owner_live ?? true,

@@ -1,14 +1,14 @@
-import type {
-  BankAccountRecord,
-  BankAccountRepository,
-  CompanyId,
-  OwnerType,
-  PaymentProfileId,
-  PaymentProfileRecord,
-  PaymentProfileRepository,
-  ProfileInUse,
-  ProfileStatus,
-  UsageType,
+import {
+  type BankAccountRecord,
+  type BankAccountRepository,
+  bankAccountOwner,
+  type CompanyId,
+  type PaymentProfileId,
+  type PaymentProfileRecord,
+  type PaymentProfileRepository,
+  type ProfileInUse,
+  type ProfileStatus,
+  type UsageType,
 } from "@payments-engine/core"
 import type { Kysely, Selectable } from "kysely"
 import { preparedQuery } from "../prepared-query.ts"
@@ -19,9 +19,9 @@ import { scopedFind } from "./scoped-find.ts"
 
 type Db = Kysely<StorageTables>
 
-const toBankAccount = (row: Selectable<BankAccountsTable>): BankAccountRecord => ({
+const toBankAccount = ({ owner_type, owner_id, ...row }: Selectable<BankAccountsTable>): BankAccountRecord => ({
   ...row,
-  owner_type: row.owner_type as OwnerType,
+  ...bankAccountOwner(owner_type, owner_id),
   account_details: JSON.parse(row.account_details),
   routing_details: JSON.parse(row.routing_details),
   party_address: row.party_address === null ? null : JSON.parse(row.party_address),
@@ -126,8 +126,7 @@ const toProfileInUse = ({
   ...profile
 }: Awaited<ReturnType<typeof findProfilePairInUse>>[number]): ProfileInUse => ({
   profile: toProfile(profile),
-  owner_type: owner_type as OwnerType,
-  owner_id,
+  ...bankAccountOwner(owner_type, owner_id),
   provider_connection_id,
   provider_beneficiary_id,
   owner_live: live_entity_id !== null || live_recipient_id !== null,

@@ -1,5 +1,6 @@
 import type {
   AccountDetail,
+  BankAccountOwner,
   OwnerType,
   PartyAddress,
   ProfileStatus,
@@ -16,7 +17,7 @@ import type { Slice, Window } from "./index.ts"
  * conventions (ISO timestamps as text, lists in id order).
  */
 
-export type { OwnerType, ProfileStatus, UsageType }
+export type { BankAccountOwner, OwnerType, ProfileStatus, UsageType }
 
 /** An account detail as stored and shown; only the last four characters of the number are kept. */
 export type AccountDetailRecord = typeof AccountDetail.Type
@@ -51,14 +52,14 @@ export type PaymentProfileRecord = typeof StoredPaymentProfile.Type
  * A payment profile with what a quote or a payment checks before using it: the owner and
  * provider links of its bank account, and whether that owner is live.
  */
-export interface ProfileInUse
-  extends Pick<BankAccountRecord, "owner_type" | "owner_id" | "provider_connection_id" | "provider_beneficiary_id"> {
-  readonly profile: PaymentProfileRecord
-  /** The account's owner, entity or recipient, exists in the profile's company and is not deleted. */
-  readonly owner_live: boolean
-  /** The owning entity's `payment_integration_active`; false for a recipient's account. */
-  readonly integration_active: boolean
-}
+export type ProfileInUse = BankAccountOwner &
+  Pick<BankAccountRecord, "provider_connection_id" | "provider_beneficiary_id"> & {
+    readonly profile: PaymentProfileRecord
+    /** The account's owner, entity or recipient, exists in the profile's company and is not deleted. */
+    readonly owner_live: boolean
+    /** The owning entity's `payment_integration_active`; false for a recipient's account. */
+    readonly integration_active: boolean
+  }
 
 export interface PaymentProfileRepository {
   insert(row: PaymentProfileRecord): Promise<void>
