@@ -1,16 +1,18 @@
 import {
   brandId,
   type JobHandlers,
+  type JobId,
   type JobRequest,
   type JobRunner,
   type JobRunnerOptions,
   type JobRunReport,
   type JobRunScope,
+  type WorkspaceId,
 } from "@payments-engine/core"
 
 /** A queued job as the embedded runner reads it back. */
 export interface QueuedJob {
-  readonly id: string
+  readonly id: JobId
   readonly kind: string
   /** JSON text. */
   readonly payload: string
@@ -20,7 +22,7 @@ export interface QueuedJob {
   /** Runs at most. */
   readonly max_attempts: number
   /** The workspace the job works for; null for the engine's own upkeep. */
-  readonly workspace_id: string | null
+  readonly workspace_id: WorkspaceId | null
 }
 
 /**
@@ -38,13 +40,13 @@ export interface JobTable {
    * The job starts a run: its attempt counts before the handler runs, in a write of its own, so a
    * job that kills the process each time it runs still reaches its `max_attempts`.
    */
-  take(id: string, change: { attempts: number; updated_at: string }): Promise<void>
+  take(id: JobId, change: { attempts: number; updated_at: string }): Promise<void>
   /** The job is done: it leaves the table. */
-  finish(id: string): Promise<void>
+  finish(id: JobId): Promise<void>
   /** The job failed and runs again at `runAt`. */
-  retry(id: string, change: { run_at: string; attempts: number; last_error: string; updated_at: string }): Promise<void>
+  retry(id: JobId, change: { run_at: string; attempts: number; last_error: string; updated_at: string }): Promise<void>
   /** The job failed for good; it stays in the table, for an operator, and never runs again. */
-  giveUp(id: string, change: { attempts: number; last_error: string; updated_at: string }): Promise<void>
+  giveUp(id: JobId, change: { attempts: number; last_error: string; updated_at: string }): Promise<void>
   /** Queues a job in a transaction of its own (scheduled kinds); the same key rules as `tx.jobs.enqueue`. */
   enqueue(job: JobRequest): Promise<void>
 }

@@ -5,6 +5,7 @@ import type {
   CompanyId,
   EntityId,
   EventId,
+  JobId,
   PaymentId,
   PaymentProfileId,
   QuoteId,
@@ -41,7 +42,7 @@ export interface StorageTables {
 
 /** Row of `test_clocks`: a workspace's test clock (sandbox mode). */
 export interface TestClocksTable {
-  workspace_id: string
+  workspace_id: WorkspaceId
   /** Milliseconds ahead of the engine's clock; a bigint, which Postgres hands back as text. */
   offset_ms: number | string
 }
@@ -137,7 +138,7 @@ export interface PaymentsTable {
 
 /** Row of `jobs`. */
 export interface JobsTable {
-  id: string
+  id: JobId
   kind: string
   payload: string
   run_at: string
@@ -151,7 +152,7 @@ export interface JobsTable {
   created_at: string
   updated_at: string
   /** The workspace whose test clock moves the job; null for the engine's own upkeep. */
-  workspace_id: string | null
+  workspace_id: WorkspaceId | null
 }
 
 /** Row of `events`, the transactional outbox. */

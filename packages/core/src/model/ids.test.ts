@@ -35,6 +35,10 @@ describe("branded ids", () => {
       void tx.recipients.findActive(recipient, CompanyId.make("cmp_1"))
       // @ts-expect-error a WorkspaceId is no CompanyId either
       void tx.companies.find(workspace, workspace)
+      // @ts-expect-error a bare string where a test clock expects its WorkspaceId
+      void tx.testClocks.advance("ws_1", 1000)
+      // @ts-expect-error a bare string where the job queue expects a WorkspaceId
+      void tx.jobs.bringForward("ws_1", 1000)
     }
     expect(typeof typeOnly).toBe("function")
     expectTypeOf(recipient).not.toExtend<CompanyId>()

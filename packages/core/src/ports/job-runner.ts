@@ -1,3 +1,4 @@
+import type { WorkspaceId } from "../model/ids.ts"
 import type { Clock } from "./clock.ts"
 
 /** What one kind of background job needs from a runner. */
@@ -37,7 +38,7 @@ export interface JobRunScope {
    * Count only the jobs of this workspace (`JobRequest.workspace_id`): every due job still runs,
    * but a workspace is not told about another's.
    */
-  readonly workspaceId?: string
+  readonly workspaceId?: WorkspaceId
 }
 
 /** Told about a runner's work: jobs run, and its own failures. */

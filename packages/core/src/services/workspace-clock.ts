@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import type { WorkspaceId } from "../model/ids.ts"
 import type { Clock } from "../ports/clock.ts"
 import type { Repositories } from "../ports/storage/index.ts"
 import { offsetClock } from "../rules/test-clock.ts"
@@ -18,7 +19,7 @@ import { inTransaction, type Lifted } from "./transaction.ts"
 export const workspaceClock = (
   ports: Pick<ServicePorts, "clock" | "testClocks">,
   tx: Lifted<Repositories>,
-  workspaceId: string,
+  workspaceId: WorkspaceId,
 ): Effect.Effect<Clock> =>
   ports.testClocks
     ? tx.testClocks.offsetOf(workspaceId).pipe(Effect.map((offset) => offsetClock(ports.clock, offset)))
@@ -33,7 +34,7 @@ export const workspaceClock = (
  */
 export const readWorkspaceClock = (
   ports: Pick<ServicePorts, "clock" | "testClocks" | "storage">,
-  workspaceId: string,
+  workspaceId: WorkspaceId,
 ): Effect.Effect<Clock> =>
   ports.testClocks
     ? inTransaction(ports.storage, (tx) => workspaceClock(ports, tx, workspaceId))

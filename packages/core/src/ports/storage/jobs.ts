@@ -1,3 +1,4 @@
+import type { WorkspaceId } from "../../model/ids.ts"
 import type { StoredJob } from "../../model/job.ts"
 
 /**
@@ -21,5 +22,5 @@ export interface JobRepository {
    * The workspace's test clock moved `ms` ahead (sandbox mode): its jobs that wait fall due `ms`
    * earlier by the engine's clock, in this transaction; other workspaces' jobs do not move.
    */
-  bringForward(workspaceId: string, ms: number): Promise<void>
+  bringForward(workspaceId: WorkspaceId, ms: number): Promise<void>
 }

@@ -1,3 +1,5 @@
+import type { WorkspaceId } from "../../model/ids.ts"
+
 /**
  * The test clocks of sandbox mode, one per workspace, as Stripe's test clocks are objects of their
  * own: a workspace's time is the engine's clock plus its offset, which only grows. Kept in
@@ -6,10 +8,10 @@
  */
 export interface TestClockRepository {
   /** How many milliseconds the workspace's clock runs ahead of the engine's; 0 until it is moved. */
-  offsetOf(workspaceId: string): Promise<number>
+  offsetOf(workspaceId: WorkspaceId): Promise<number>
   /**
    * Moves the workspace's clock `ms` further ahead and returns its new offset. Atomic: of two
    * advances at the same time, in one process or two, both count.
    */
-  advance(workspaceId: string, ms: number): Promise<number>
+  advance(workspaceId: WorkspaceId, ms: number): Promise<number>
 }
