@@ -1,7 +1,6 @@
 import {
-  brandId,
   type JobHandlers,
-  type JobId,
+  JobId,
   type JobRequest,
   type JobRunner,
   type JobRunnerOptions,
@@ -179,7 +178,8 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
         const runAt = new Date((Math.floor(now.getTime() / every) + 1) * every)
         if (queuedSlots.get(kind.kind) === runAt.getTime()) continue
         await table.enqueue({
-          id: brandId("job", `job_schedule_${kind.kind}_${runAt.getTime()}`),
+          // The slot's own id, minted here rather than by `Ids`: the same whichever wake-up queues it.
+          id: JobId.make(`job_schedule_${kind.kind}_${runAt.getTime()}`),
           kind: kind.kind,
           payload: "{}",
           run_at: iso(runAt),
