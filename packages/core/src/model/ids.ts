@@ -6,7 +6,8 @@ import { Text } from "./fields.ts"
  * expected does not type-check. A brand is nominal only: it checks nothing at run time and leaves
  * JSON and the OpenAPI document unchanged (a string). An id is branded where it enters the
  * engine: `Ids.next` for new ones, the storage rows for stored ones, request Schemas for ids in a
- * body (`idText`), and the HTTP routes for path parameters (decisions.md, "Branded ids").
+ * body (`idText`), the job catalogue's payload Schemas for ids in a job, and the HTTP routes for
+ * path parameters (decisions.md, "Branded ids").
  */
 
 export const WorkspaceId = Schema.String.pipe(Schema.brand("WorkspaceId"))
