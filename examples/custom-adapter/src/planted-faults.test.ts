@@ -415,6 +415,26 @@ const faults: ReadonlyArray<{
     caughtBy: ["lookups.workspace-name"],
   },
   {
+    bug: "finds a workspace by name ignoring case (as an operator's `keys list --workspace` would then list another's keys)",
+    factory: withFault((tx) => ({
+      ...tx,
+      workspaces: {
+        ...tx.workspaces,
+        findByName: async (name) => {
+          const exact = await tx.workspaces.findByName(name)
+          if (exact !== undefined) return exact
+          const folded = name.toLowerCase()
+          for (const candidate of [folded, name.toUpperCase()]) {
+            const found = candidate === name ? undefined : await tx.workspaces.findByName(candidate)
+            if (found !== undefined) return found
+          }
+          return undefined
+        },
+      },
+    })),
+    caughtBy: ["lookups.workspace-name"],
+  },
+  {
     bug: "stamps rows with the wall clock instead of the time the engine passed",
     factory: withFault((tx) => ({
       ...tx,

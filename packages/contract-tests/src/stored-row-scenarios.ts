@@ -13,8 +13,9 @@ export const storedRowScenarios: ScenarioGroup = {
       id: "lookups.workspace-name",
       title:
         "a workspace is found by its exact name: names that differ only in case, or that `_` or `%` would match as a pattern, are other workspaces",
-      run: async ({ engine, reader, uniqueName }) => {
+      run: async ({ engine, reader, storage, uniqueName }) => {
         const base = uniqueName("exact")
+        const findByName = (name: string) => storage.transaction((tx) => tx.workspaces.findByName(name))
         // Each name comes after a decoy that a case-insensitive or `LIKE` lookup of it would find first.
         const pairs = [
           { decoy: `${base}-case`, name: `${base}-CASE` },
@@ -35,12 +36,15 @@ export const storedRowScenarios: ScenarioGroup = {
           for (const each of [name, decoy]) {
             expect(await engine.access.ensureWorkspace(each)).toEqual(first.get(each))
             expect(await reader.workspaceByName(each)).toEqual(first.get(each))
+            expect(await findByName(each)).toMatchObject({ id: first.get(each)?.id, name: each })
             const key = await engine.access.createApiKey({ workspace: each })
             expect(key.workspace_id).toBe(first.get(each)?.id)
           }
         }
         expect(await reader.workspaceByName(`${base}-a%`)).toBeUndefined()
         expect(await reader.workspaceByName(`${base}-Case`)).toBeUndefined()
+        expect(await findByName(`${base}-a%`)).toBeUndefined()
+        expect(await findByName(`${base}-Case`)).toBeUndefined()
       },
     },
     {
