@@ -111,7 +111,8 @@ const freshCopies = (rows: Awaited<ReturnType<typeof engineRows>>, round: number
         state: "queued",
         locked_until: null,
         last_error: null,
-        job_key: `execute_payment:${paymentId}`,
+        // As the engine queues it: a job queued with its payment needs no key.
+        job_key: null,
         max_attempts: 5,
         created_at: at,
         updated_at: at,

@@ -167,6 +167,7 @@ export const describeStorage = (target: StorageTarget): void => {
         "0005_key_lifecycle",
         "0006_keyed_fingerprints",
         "0007_test_clocks",
+        "0008_keyed_jobs_index",
       ])
       expect(
         await reopened.db.selectFrom("companies").selectAll().where("workspace_id", "=", workspaceId).execute(),

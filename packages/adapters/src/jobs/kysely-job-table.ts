@@ -25,7 +25,8 @@ const insertQueuedJob = preparedQuery((db: Db, job: JobRequest) =>
       updated_at: job.created_at,
       workspace_id: job.workspace_id,
     })
-    .onConflict((oc) => oc.column("job_key").where("state", "=", sql.lit("queued")).doNothing()),
+    // The conflict target names the partial index's condition, so SQLite and Postgres both use it.
+    .onConflict((oc) => oc.column("job_key").where(sql<boolean>`state = 'queued' and job_key is not null`).doNothing()),
 )
 
 const insertQueued = async (db: Db, job: JobRequest): Promise<void> => {

@@ -8,13 +8,14 @@ import type { Lifted } from "./transaction.ts"
 /**
  * Queues background work in the caller's transaction, so it exists exactly when the change that
  * needs it commits, due at once. `key` keeps a second job for the same thing out while one waits
- * or runs; `workspaceId` names the workspace whose test clock moves the job. Times are the
+ * or runs, where a second could be queued: a job queued with the status change it carries out
+ * needs none, since the compare-and-set of that change happens once; `workspaceId` names the workspace whose test clock moves the job. Times are the
  * engine's clock (`ports.clock`), never a workspace's: a workspace's move brings its jobs closer.
  */
 export const enqueueJob = <K extends JobKindName>(
   ports: Pick<EnginePorts, "ids" | "clock">,
   tx: Lifted<Repositories>,
-  job: { readonly kind: K; readonly payload: JobPayload<K>; readonly key: string; readonly workspaceId: WorkspaceId },
+  job: { readonly kind: K; readonly payload: JobPayload<K>; readonly key?: string; readonly workspaceId: WorkspaceId },
 ): Effect.Effect<void> => {
   const now = ports.clock.now().toISOString()
   return tx.jobs
@@ -23,7 +24,7 @@ export const enqueueJob = <K extends JobKindName>(
       kind: job.kind,
       payload: JSON.stringify(job.payload),
       run_at: now,
-      key: job.key,
+      key: job.key ?? null,
       max_attempts: jobAttempts[job.kind],
       created_at: now,
       workspace_id: job.workspaceId,

@@ -93,7 +93,6 @@ export const makePayments = (ports: ServicePorts) => {
             return enqueueJob(ports, tx, {
               kind: action.job,
               payload: { payment_id: row.id, workspace_id: company.workspace_id },
-              key: `${action.job}:${row.id}`,
               workspaceId: company.workspace_id,
             })
         }

@@ -13,6 +13,7 @@ import { jobKeysSchema } from "./0004-job-keys.ts"
 import { keyLifecycleSchema } from "./0005-key-lifecycle.ts"
 import { keyedFingerprintsSchema } from "./0006-keyed-fingerprints.ts"
 import { testClocksSchema } from "./0007-test-clocks.ts"
+import { keyedJobsIndexSchema } from "./0008-keyed-jobs-index.ts"
 import type { StorageDialect } from "./column-helpers.ts"
 
 export type { StorageDialect } from "./column-helpers.ts"
@@ -20,7 +21,7 @@ export type { StorageDialect } from "./column-helpers.ts"
 /**
  * Every migration of the storage, by name, in order. One set for both dialects: only the text
  * collation differs. The names are what `kysely_migration` records, so a database migrated
- * before still opens: never rename one; add the next as `0008_...` in a file `0008-....ts`.
+ * before still opens: never rename one; add the next as `0009_...` in a file `0009-....ts`.
  *
  * @example
  * const migrator = new Migrator({ db, provider: storageMigrations("sqlite") })
@@ -34,6 +35,7 @@ export const storageMigrations = (dialect: StorageDialect): MigrationProvider =>
     "0005_key_lifecycle": keyLifecycleSchema(dialect),
     "0006_keyed_fingerprints": keyedFingerprintsSchema(),
     "0007_test_clocks": testClocksSchema(dialect),
+    "0008_keyed_jobs_index": keyedJobsIndexSchema(),
   }),
 })
 
