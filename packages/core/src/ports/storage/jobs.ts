@@ -14,8 +14,8 @@ export interface JobRepository {
    * running. A runner of the storage sees it once the transaction commits, never before.
    *
    * @example
-   * await tx.jobs.enqueue({ id: "job_1", kind: "execute_payment", payload: '{"payment_id":"pay_1"}',
-   *   run_at: now, key: "execute_payment:pay_1", max_attempts: 5, created_at: now, workspace_id: "ws_1" })
+   * await tx.jobs.enqueue({ id: "job_1", kind: "purge_idempotency", payload: "{}",
+   *   run_at: nextHour, key: "schedule:purge_idempotency", max_attempts: 1, created_at: now, workspace_id: null })
    */
   enqueue(job: JobRequest): Promise<void>
   /**
