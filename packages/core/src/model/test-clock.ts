@@ -1,11 +1,19 @@
 import { Schema } from "effect"
 import { maxAdvanceSeconds } from "../rules/test-clock.ts"
+import { required } from "./fields.ts"
 
-/** Body of `POST /api/v1/sandbox/clock/advance`. */
+/**
+ * Body of `POST /api/v1/sandbox/clock/advance`: a missing `seconds` is a 400, anything but a
+ * whole number from 0 to a year a 422, both on `seconds`.
+ */
 export const ClockAdvance = Schema.Struct({
-  seconds: Schema.Int.pipe(Schema.between(0, maxAdvanceSeconds)).annotations({
-    description: "whole seconds to move the workspace's test clock forward",
-  }),
+  seconds: required(
+    Schema.Int.pipe(Schema.between(0, maxAdvanceSeconds)).annotations({
+      description: "whole seconds to move the workspace's test clock forward",
+      message: () => ({ message: `must be a whole number from 0 to ${maxAdvanceSeconds}`, override: true }),
+    }),
+    "Seconds is required",
+  ),
 }).annotations({ identifier: "ClockAdvance" })
 
 /** Answer of `POST /api/v1/sandbox/clock/advance`. */

@@ -1,23 +1,12 @@
 import { Effect } from "effect"
 import { Forbidden, Invalid } from "../errors.ts"
-import { maxAdvanceSeconds, maxTestClockOffsetMs, offsetClock } from "../rules/test-clock.ts"
+import { ClockAdvance } from "../model/test-clock.ts"
+import { maxTestClockOffsetMs, offsetClock } from "../rules/test-clock.ts"
 import { type Actor, requireWrite } from "./actor.ts"
+import { decodeBody } from "./decode-body.ts"
 import type { ServicePorts } from "./ports.ts"
 import { inTransaction } from "./transaction.ts"
 import { readWorkspaceClock } from "./workspace-clock.ts"
-
-/** The `seconds` of an advance: missing (400) when the body has none, invalid (422) unless 0 to a year. */
-const secondsOf = (body: unknown): Effect.Effect<number, Invalid> => {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    return Effect.fail(Invalid.missing("body", "Body must be a JSON object"))
-  }
-  const seconds = (body as { seconds?: unknown }).seconds
-  if (seconds === undefined) return Effect.fail(Invalid.missing("seconds", "Seconds is required"))
-  if (typeof seconds !== "number" || !Number.isInteger(seconds) || seconds < 0 || seconds > maxAdvanceSeconds) {
-    return Effect.fail(Invalid.rule("seconds", `must be a whole number from 0 to ${maxAdvanceSeconds}`))
-  }
-  return Effect.succeed(seconds)
-}
 
 /**
  * Test clocks, one per workspace (sandbox mode): the time every resource of the workspace is
@@ -43,7 +32,7 @@ export const makeTestClocks = (ports: ServicePorts) => ({
       if (!ports.testClocks) {
         return yield* Effect.fail(new Forbidden({ field: "base", message: "Test clocks exist in sandbox mode only" }))
       }
-      const ms = (yield* secondsOf(body)) * 1000
+      const ms = (yield* decodeBody(ClockAdvance, body)).seconds * 1000
       return yield* inTransaction(ports.storage, (tx) =>
         Effect.gen(function* () {
           const offset = yield* tx.testClocks.offsetOf(actor.workspaceId)
