@@ -1,8 +1,8 @@
 import { setTimeout as delay } from "node:timers/promises"
 import { fileURLToPath } from "node:url"
-import pg from "pg"
-import { afterAll, describe, expect, it } from "vitest"
-import { childEnvironment, type LineWatcher, logMessage, runNode, startNode } from "./support/child-process.ts"
+import { describe, expect, it } from "vitest"
+import { childEnvironment, logMessage, runNode, startNode } from "./support/child-process.ts"
+import { processRig } from "./support/process-rig.ts"
 import { testJwtSecret } from "./support/test-service.ts"
 
 /*
@@ -11,25 +11,13 @@ import { testJwtSecret } from "./support/test-service.ts"
  * cache expires (here 1 s, through PAYMENTS_KEY_CACHE_SECONDS).
  */
 
-const serverUrl = process.env.DATABASE_URL
+const { running, serverUrl, postgresUrl } = processRig("keys")
 const bin = fileURLToPath(new URL("../bin/payments-engine.js", import.meta.url))
-const running = new Set<LineWatcher>()
-const schema = `keys_${process.pid}_${Date.now()}`
-
-afterAll(async () => {
-  for (const service of running) service.child.kill("SIGKILL")
-  if (serverUrl === undefined) return
-  const client = new pg.Client({ connectionString: serverUrl })
-  await client.connect()
-  for (const name of [schema, `${schema}_graphile_worker`, `${schema}_rate_limits`])
-    await client.query(`drop schema if exists "${name}" cascade`)
-  await client.end()
-})
-
+/** One schema for the file, made on first use (the tests are skipped without a server). */
+let schemaUrl: string | undefined
 const databaseUrl = () => {
-  const url = new URL(serverUrl as string)
-  url.searchParams.set("schema", schema)
-  return url.toString()
+  schemaUrl ??= postgresUrl("revocation")
+  return schemaUrl
 }
 
 /** Starts `npm start`'s entry point and answers its URL once it listens. */
