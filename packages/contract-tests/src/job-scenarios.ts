@@ -24,6 +24,7 @@ import {
   runAllDue,
   storedPayment,
   submissionsOf,
+  withRepository,
   wrapStorage,
 } from "./payment-fixtures.ts"
 import { counterIds, plainHasher, processTag, testServerSecret } from "./test-ports.ts"
@@ -91,14 +92,13 @@ const eventsOf = (harness: Harness, companyId: CompanyId) => harness.reader.even
 
 /** Fails `events.append` for events of that name, as a database that breaks mid-transaction would. */
 const failingAppend = (storage: Storage, event: string) =>
-  wrapStorage(storage, (tx: Repositories) => ({
-    ...tx,
-    events: {
+  wrapStorage(storage, (tx: Repositories) =>
+    withRepository(tx, "events", {
       ...tx.events,
       append: (row: EventRecord) =>
         row.event === event ? Promise.reject(new Error(`test: cannot write ${event}`)) : tx.events.append(row),
-    },
-  }))
+    }),
+  )
 
 /** The job queue and the event outbox. */
 export const jobScenarios: ScenarioGroup = {

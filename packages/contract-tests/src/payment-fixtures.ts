@@ -139,6 +139,21 @@ export const wrapStorage = (storage: Storage, plant: (tx: Repositories) => Repos
   close: () => storage.close(),
 })
 
+/**
+ * The transaction's repositories with `name` replaced by `repository`, whatever shape the storage
+ * gives them: a spread would copy only own properties, and a storage may keep its repositories
+ * as getters of a class.
+ *
+ * @example
+ * wrapStorage(storage, (tx) => withRepository(tx, "events", { ...failingEvents }))
+ */
+export const withRepository = <K extends keyof Repositories>(
+  tx: Repositories,
+  name: K,
+  repository: Repositories[K],
+): Repositories =>
+  new Proxy(tx, { get: (target, property) => (property === name ? repository : Reflect.get(target, property)) })
+
 /** A bank account row with every column set, for port-level round trips. */
 export const bankAccountRow = (
   id: BankAccountId,
