@@ -34,7 +34,11 @@ export const lazyRepositories = <R extends object>(
     Object.defineProperty(TransactionRepositories.prototype, name, {
       enumerable: true,
       get(this: TransactionRepositories) {
-        return (this.built[slot] ??= factory(this.db))
+        const built = this.built[slot]
+        if (built !== undefined) return built
+        const repository = factory(this.db)
+        this.built[slot] = repository
+        return repository
       },
     })
   })
