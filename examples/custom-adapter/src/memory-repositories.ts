@@ -7,6 +7,7 @@ import { memoryEntityRepository } from "./repositories/entities.ts"
 import { memoryEventRepository } from "./repositories/events.ts"
 import { memoryFeatureRepository } from "./repositories/features.ts"
 import { memoryIdempotencyRepository } from "./repositories/idempotency.ts"
+import { memoryPaymentBatchRepository } from "./repositories/payment-batches.ts"
 import { memoryPaymentRepository } from "./repositories/payments.ts"
 import { memoryQuoteRepository } from "./repositories/quotes.ts"
 import { memoryRecipientRepository } from "./repositories/recipients.ts"
@@ -35,6 +36,7 @@ export const memoryRepositories = (t: Tables): Repositories => ({
   paymentProfiles: memoryPaymentProfileRepository(t),
   quotes: memoryQuoteRepository(t),
   payments: memoryPaymentRepository(t),
+  paymentBatches: memoryPaymentBatchRepository(t),
   features: memoryFeatureRepository(t),
   events: memoryEventRepository(t),
   idempotency: memoryIdempotencyRepository(t),

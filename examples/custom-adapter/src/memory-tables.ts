@@ -11,6 +11,8 @@ import type {
   EventRecord,
   FeatureRecord,
   IdempotencyRecord,
+  PaymentBatchId,
+  PaymentBatchRecord,
   PaymentId,
   PaymentProfileId,
   PaymentProfileRecord,
@@ -40,6 +42,7 @@ export interface Tables {
   readonly paymentProfiles: Map<PaymentProfileId, PaymentProfileRecord>
   readonly quotes: Map<QuoteId, QuoteRecord>
   readonly payments: Map<PaymentId, PaymentRecord>
+  readonly paymentBatches: Map<PaymentBatchId, PaymentBatchRecord>
   /** By application id. */
   readonly features: Map<ApplicationId, FeatureRecord>
   readonly events: Map<EventId, EventRecord>
@@ -61,6 +64,7 @@ export const emptyTables = (): Tables => ({
   paymentProfiles: new Map(),
   quotes: new Map(),
   payments: new Map(),
+  paymentBatches: new Map(),
   features: new Map(),
   events: new Map(),
   idempotency: new Map(),
@@ -80,6 +84,7 @@ export const copyTables = (t: Tables): Tables => ({
   paymentProfiles: new Map(t.paymentProfiles),
   quotes: new Map(t.quotes),
   payments: new Map(t.payments),
+  paymentBatches: new Map(t.paymentBatches),
   features: new Map(t.features),
   events: new Map(t.events),
   idempotency: new Map(t.idempotency),

@@ -12,9 +12,10 @@ import { makeEntities } from "./services/entities.ts"
 import { makeFeatures } from "./services/features.ts"
 import { makeFundingAccounts } from "./services/funding-accounts.ts"
 import { makeIdempotency } from "./services/idempotency.ts"
+import { makePaymentBatches } from "./services/payment-batches.ts"
 import { makePaymentMethods } from "./services/payment-methods.ts"
 import { makePayments } from "./services/payments.ts"
-import type { EnginePorts, ServicePorts } from "./services/ports.ts"
+import { type BatchExecution, defaultBatchExecution, type EnginePorts, type ServicePorts } from "./services/ports.ts"
 import { makeQuotes } from "./services/quotes.ts"
 import { makeRecipients } from "./services/recipients.ts"
 import { makeTestClocks } from "./services/test-clocks.ts"
@@ -53,6 +54,8 @@ const makeEffectApi = (ports: ServicePorts) => {
     fundingAccounts: makeFundingAccounts(ports),
     quotes: makeQuotes(ports),
     payments: makePayments(ports),
+    /** Payment batches: create, list, fetch, process; their expiry. */
+    paymentBatches: makePaymentBatches(ports),
     /** Sandbox mode: each workspace's test clock, its time and its moves. */
     testClocks: makeTestClocks(ports),
   }
@@ -113,6 +116,8 @@ export interface EngineOptions extends EnginePorts {
    * `testClocks.advance` moves; false (the default) for real time at no cost.
    */
   readonly testClocks?: boolean
+  /** How batches run their payments; 5 at once and 20 started a second unless said otherwise. */
+  readonly batchExecution?: Partial<BatchExecution>
 }
 
 /** The engine's background work; the runner is the storage's, made on first use. */
@@ -136,10 +141,18 @@ export interface EngineJobs {
  * const company = await engine.companies.create(actor, { name: "Acme", country: "US", default_currency: "USD" })
  */
 export const createEngine = (options: EngineOptions): Engine => {
+  const batchExecution = { ...defaultBatchExecution, ...options.batchExecution }
+  if (!Number.isSafeInteger(batchExecution.concurrency) || batchExecution.concurrency < 1) {
+    throw new RangeError(`batchExecution.concurrency must be a whole number of at least 1, got ${batchExecution.concurrency}`)
+  }
+  if (!(batchExecution.perSecond > 0)) {
+    throw new RangeError(`batchExecution.perSecond must be above 0 (Infinity for no limit), got ${batchExecution.perSecond}`)
+  }
   const ports: ServicePorts = {
     ...options,
     feeSchedule: options.feeSchedule ?? defaultFeeSchedule,
     testClocks: options.testClocks ?? false,
+    batchExecution,
   }
   const effect = makeEffectApi(ports)
   let runner: JobRunner | undefined

@@ -7,6 +7,7 @@ import {
 } from "@payments-engine/adapters"
 import {
   type BankLinkProvider,
+  type BatchExecution,
   type Clock,
   createEngine,
   type Engine,
@@ -40,6 +41,8 @@ export interface ServiceEngineOptions {
   readonly feeSchedule?: FeeSchedule
   /** Told about background jobs run and about failures of the job runner. */
   readonly jobLog?: JobRunnerLog
+  /** How batches run their payments; the engine's defaults (5 at once, 20 a second) when absent. */
+  readonly batchExecution?: Partial<BatchExecution>
 }
 
 /**
@@ -66,5 +69,6 @@ export const createServiceEngine = (options: ServiceEngineOptions): Engine => {
     ...(options.feeSchedule === undefined ? {} : { feeSchedule: options.feeSchedule }),
     ...(options.jobLog === undefined ? {} : { jobLog: options.jobLog }),
     testClocks: options.testClocks ?? false,
+    ...(options.batchExecution === undefined ? {} : { batchExecution: options.batchExecution }),
   })
 }

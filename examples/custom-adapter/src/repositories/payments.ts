@@ -1,6 +1,6 @@
 import type { PaymentRepository } from "@payments-engine/core"
 import type { Tables } from "../memory-tables.ts"
-import { findScoped, freeze, windowOf } from "./rows.ts"
+import { byId, findScoped, freeze, windowOf } from "./rows.ts"
 
 /**
  * Payments over one transaction's tables. Transactions run one at a time, so the uniqueness
@@ -37,6 +37,18 @@ export const memoryPaymentRepository = (t: Pick<Tables, "payments">): PaymentRep
     if (row === undefined || row.status !== from) return undefined
     const defined = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined))
     const next = freeze({ ...row, ...defined, status: to })
+    t.payments.set(id, next)
+    return next
+  },
+  listInBatch: async (batchId, limit, status) =>
+    [...t.payments.values()]
+      .filter((p) => p.payment_batch_id === batchId && (status === undefined || p.status === status))
+      .sort(byId)
+      .slice(0, limit),
+  replaceQuote: async (id, from, to, updatedAt) => {
+    const row = t.payments.get(id)
+    if (row === undefined || row.quote_id !== from || row.status !== "processing") return undefined
+    const next = freeze({ ...row, quote_id: to, updated_at: updatedAt })
     t.payments.set(id, next)
     return next
   },

@@ -8,6 +8,7 @@ import { kyselyEntityRepository } from "./repositories/entities.ts"
 import { kyselyEventRepository } from "./repositories/events.ts"
 import { kyselyFeatureRepository } from "./repositories/features.ts"
 import { kyselyIdempotencyRepository } from "./repositories/idempotency.ts"
+import { kyselyPaymentBatchRepository } from "./repositories/payment-batches.ts"
 import { kyselyPaymentRepository } from "./repositories/payments.ts"
 import { kyselyQuoteRepository } from "./repositories/quotes.ts"
 import { kyselyRecipientRepository } from "./repositories/recipients.ts"
@@ -39,6 +40,7 @@ export const kyselyRepositoryFactories: RepositoryFactories<Repositories> = {
   paymentProfiles: kyselyPaymentProfileRepository,
   quotes: kyselyQuoteRepository,
   payments: kyselyPaymentRepository,
+  paymentBatches: kyselyPaymentBatchRepository,
   features: kyselyFeatureRepository,
   events: kyselyEventRepository,
   idempotency: kyselyIdempotencyRepository,

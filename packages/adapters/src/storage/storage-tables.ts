@@ -6,6 +6,7 @@ import type {
   EntityId,
   EventId,
   JobId,
+  PaymentBatchId,
   PaymentId,
   PaymentProfileId,
   QuoteId,
@@ -34,6 +35,7 @@ export interface StorageTables {
   readonly payment_profiles: PaymentProfilesTable
   readonly quotes: QuotesTable
   readonly payments: PaymentsTable
+  readonly payment_batches: PaymentBatchesTable
   readonly jobs: JobsTable
   readonly events: EventsTable
   readonly features: FeaturesTable
@@ -123,7 +125,7 @@ export interface PaymentsTable {
   reason: string
   credit_note: string | null
   debit_note: string | null
-  payment_batch_id: string | null
+  payment_batch_id: PaymentBatchId | null
   status: string
   machine_version: number
   instructed_amount: string
@@ -132,6 +134,25 @@ export interface PaymentsTable {
   to_profile_id: PaymentProfileId
   provider_payment_id: string | null
   failure_reason: string | null
+  created_at: string
+  updated_at: string
+}
+
+/** Row of `payment_batches`; (`company_id`, `idempotency_key`) is unique. */
+export interface PaymentBatchesTable {
+  id: PaymentBatchId
+  company_id: CompanyId
+  status: string
+  label: string | null
+  idempotency_key: string | null
+  total_count: number
+  succeeded_count: number
+  failed_count: number
+  metadata: string
+  machine_version: number
+  submitted_at: string | null
+  completed_at: string | null
+  next_slot_at: string | null
   created_at: string
   updated_at: string
 }

@@ -2,6 +2,7 @@ import type {
   BankAccountsTable,
   CompaniesTable,
   EntitiesTable,
+  PaymentBatchesTable,
   PaymentProfilesTable,
   PaymentsTable,
   QuotesTable,
@@ -126,6 +127,24 @@ export const paymentColumns = allColumns<PaymentsTable>()([
   "to_profile_id",
   "provider_payment_id",
   "failure_reason",
+  "created_at",
+  "updated_at",
+])
+
+export const paymentBatchColumns = allColumns<PaymentBatchesTable>()([
+  "id",
+  "company_id",
+  "status",
+  "label",
+  "idempotency_key",
+  "total_count",
+  "succeeded_count",
+  "failed_count",
+  "metadata",
+  "machine_version",
+  "submitted_at",
+  "completed_at",
+  "next_slot_at",
   "created_at",
   "updated_at",
 ])

@@ -12,6 +12,16 @@ const catalogue = (calls: Array<string>) =>
           ? Effect.fail(new ProviderFailure({ field: "base", message: "down" }))
           : Effect.succeed("completed" as const)
       },
+      startBatch: (batchId, workspaceId) => {
+        calls.push(`start ${batchId} ${workspaceId}`)
+        return Effect.succeed(1)
+      },
+    },
+    paymentBatches: {
+      expire: (batchId, workspaceId) => {
+        calls.push(`expire ${batchId} ${workspaceId}`)
+        return Effect.succeed(undefined)
+      },
     },
     idempotency: {
       purgeExpired: () => {
@@ -26,7 +36,9 @@ describe("the job catalogue", () => {
     const calls: Array<string> = []
     await catalogue(calls).run("execute_payment", { payment_id: "pay_1", workspace_id: "ws_1" })
     await catalogue(calls).run("purge_idempotency", {})
-    expect(calls).toEqual(["execute pay_1 ws_1", "purge"])
+    await catalogue(calls).run("process_batch", { batch_id: "pb_1", workspace_id: "ws_1" })
+    await catalogue(calls).run("expire_batch", { batch_id: "pb_2", workspace_id: "ws_1" })
+    expect(calls).toEqual(["execute pay_1 ws_1", "purge", "start pb_1 ws_1", "expire pb_2 ws_1"])
   })
 
   it("rejects, without running anything, a kind it does not know or a payload its schema refuses", async () => {

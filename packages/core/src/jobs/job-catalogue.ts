@@ -1,8 +1,9 @@
 import { Effect, Either, type ParseResult, Schema } from "effect"
 import type { DomainError } from "../errors.ts"
-import { PaymentId, WorkspaceId } from "../model/ids.ts"
+import { PaymentBatchId, PaymentId, WorkspaceId } from "../model/ids.ts"
 import type { JobHandlers, JobKind } from "../ports/job-runner.ts"
 import type { Idempotency } from "../services/idempotency.ts"
+import type { PaymentBatches } from "../services/payment-batches.ts"
 import type { Payments } from "../services/payments.ts"
 import { runToPromise } from "../services/transaction.ts"
 
@@ -12,10 +13,17 @@ export const maxJobAttempts = 5
 /** The payload of `execute_payment`: the payment to move through the provider. */
 export const ExecutePaymentPayload = Schema.Struct({ payment_id: PaymentId, workspace_id: WorkspaceId })
 
+/** The payload of the batch jobs: the batch, and the workspace whose clock it runs on. */
+export const BatchJobPayload = Schema.Struct({ batch_id: PaymentBatchId, workspace_id: WorkspaceId })
+
 /** Every kind of background job, with its payload schema: what enqueueing may name. */
 export const jobPayloads = {
-  /** Moves a pending payment through the payment provider (queued by `payments.create`). */
+  /** Moves a pending payment through the payment provider (queued by `payments.create`, and by a batch's lanes). */
   execute_payment: ExecutePaymentPayload,
+  /** Starts a processing batch's first payments, one per lane (queued by `paymentBatches.process`). */
+  process_batch: BatchJobPayload,
+  /** Expires a batch still building seven days after it was made (queued, due then, when it is made). */
+  expire_batch: BatchJobPayload,
   /** Deletes expired idempotency records (scheduled hourly). */
   purge_idempotency: Schema.Struct({}),
 } as const
@@ -26,18 +34,23 @@ export type JobPayload<K extends JobKindName> = Schema.Schema.Type<(typeof jobPa
 /** Attempts of each kind's jobs. */
 export const jobAttempts: { readonly [K in JobKindName]: number } = {
   execute_payment: maxJobAttempts,
+  process_batch: maxJobAttempts,
+  expire_batch: maxJobAttempts,
   purge_idempotency: 1,
 }
 
 /** The kinds as runners see them, with their schedules. */
 export const jobKinds: ReadonlyArray<JobKind> = [
   { kind: "execute_payment" },
+  { kind: "process_batch" },
+  { kind: "expire_batch" },
   { kind: "purge_idempotency", schedule: { cron: "0 * * * *", everyMs: 60 * 60 * 1000 } },
 ]
 
 /** The services the handlers call. */
 export interface JobServices {
-  readonly payments: Pick<Payments, "execute">
+  readonly payments: Pick<Payments, "execute" | "startBatch">
+  readonly paymentBatches: Pick<PaymentBatches, "expire">
   readonly idempotency: Pick<Idempotency, "purgeExpired">
 }
 
@@ -61,6 +74,8 @@ const isKind = (kind: string): kind is JobKindName => Object.hasOwn(jobPayloads,
 export const jobCatalogue = (services: JobServices): JobHandlers => {
   const handlers: Handlers = {
     execute_payment: (payload) => services.payments.execute(payload.payment_id, payload.workspace_id),
+    process_batch: (payload) => services.payments.startBatch(payload.batch_id, payload.workspace_id),
+    expire_batch: (payload) => services.paymentBatches.expire(payload.batch_id, payload.workspace_id),
     purge_idempotency: () => services.idempotency.purgeExpired(),
   }
   const decoders = Object.fromEntries(

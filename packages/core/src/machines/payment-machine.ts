@@ -21,13 +21,16 @@ export interface PaymentContext {
 /**
  * The payment life cycle, version 1 (DECISIONS): pending -> processing -> completed or failed;
  * pending -> cancelled. A new payment outside a batch queues its execution; completed, failed and
- * cancelled emit their payment event, except in a batch. Used purely through {@link decide}.
+ * cancelled emit their payment event; in a batch only cancelled does. A batch payment is started by its
+ * batch (one of the batch's lanes takes it), which queues its execution; its outcome is counted
+ * in the batch instead of reported. Used purely through {@link decide}.
  */
 const paymentMachineV1 = setup({
   types: { events: {} as PaymentEvent, context: {} as PaymentContext, input: {} as PaymentContext },
   actions: {
     emit: (_, _params: { readonly event: WebhookEventNameOf<"PaymentEvents"> }) => {},
     enqueue: (_, _params: { readonly job: string }) => {},
+    count_in_batch: (_, _params: { readonly outcome: "succeeded" | "failed" }) => {},
   },
   // A payment in a batch reports through its batch (DECISIONS) and runs when its batch does.
   guards: { batched: ({ context }) => context.batched },
@@ -44,21 +47,27 @@ const paymentMachineV1 = setup({
     },
     pending: {
       on: {
-        start: "processing",
-        cancel: [
-          { guard: "batched", target: "cancelled" },
-          { target: "cancelled", actions: { type: "emit", params: { event: "PaymentEvents::CancelledEvent" } } },
+        start: [
+          { guard: "batched", target: "processing", actions: { type: "enqueue", params: { job: "execute_payment" } } },
+          { target: "processing" },
         ],
+        // The spec suppresses completed, failed and debit-initiated events in a batch; a
+        // cancellation (a held payment taken out, or its batch expired) is reported.
+        cancel: { target: "cancelled", actions: { type: "emit", params: { event: "PaymentEvents::CancelledEvent" } } },
       },
     },
     processing: {
       on: {
         complete: [
-          { guard: "batched", target: "completed" },
+          {
+            guard: "batched",
+            target: "completed",
+            actions: { type: "count_in_batch", params: { outcome: "succeeded" } },
+          },
           { target: "completed", actions: { type: "emit", params: { event: "PaymentEvents::CompletedEvent" } } },
         ],
         fail: [
-          { guard: "batched", target: "failed" },
+          { guard: "batched", target: "failed", actions: { type: "count_in_batch", params: { outcome: "failed" } } },
           { target: "failed", actions: { type: "emit", params: { event: "PaymentEvents::FailedEvent" } } },
         ],
       },

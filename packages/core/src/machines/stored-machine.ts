@@ -9,8 +9,9 @@ import type { WebhookEventName } from "../model/events.ts"
  */
 export type MachineAction =
   | { readonly type: "emit"; readonly event: WebhookEventName }
-  | { readonly type: "enqueue"; readonly job: JobKindName }
+  | { readonly type: "enqueue"; readonly job: JobKindName; readonly delayMs?: number }
   | { readonly type: "activate_entity_integration" }
+  | { readonly type: "count_in_batch"; readonly outcome: "succeeded" | "failed" }
 
 /**
  * A machine whose state lives in stored rows: each row keeps the version of the machine that
@@ -54,9 +55,15 @@ const toActions = (actions: ReadonlyArray<{ readonly type: string; readonly para
       case "emit":
         return [{ type: "emit", event: params.event as WebhookEventName }]
       case "enqueue":
-        return [{ type: "enqueue", job: params.job as JobKindName }]
+        return [
+          typeof params.delayMs === "number"
+            ? { type: "enqueue", job: params.job as JobKindName, delayMs: params.delayMs }
+            : { type: "enqueue", job: params.job as JobKindName },
+        ]
       case "activate_entity_integration":
         return [{ type: "activate_entity_integration" }]
+      case "count_in_batch":
+        return [{ type: "count_in_batch", outcome: params.outcome === "succeeded" ? "succeeded" : "failed" }]
       default:
         return []
     }

@@ -32,6 +32,8 @@ export const QuoteId = Schema.String.pipe(Schema.brand("QuoteId"))
 export type QuoteId = typeof QuoteId.Type
 export const PaymentId = Schema.String.pipe(Schema.brand("PaymentId"))
 export type PaymentId = typeof PaymentId.Type
+export const PaymentBatchId = Schema.String.pipe(Schema.brand("PaymentBatchId"))
+export type PaymentBatchId = typeof PaymentBatchId.Type
 export const JobId = Schema.String.pipe(Schema.brand("JobId"))
 export type JobId = typeof JobId.Type
 export const EventId = Schema.String.pipe(Schema.brand("EventId"))
@@ -58,6 +60,7 @@ export const idSchemas = {
   pp: PaymentProfileId,
   qt: QuoteId,
   pay: PaymentId,
+  pb: PaymentBatchId,
   job: JobId,
   evt: EventId,
   app: ApplicationId,

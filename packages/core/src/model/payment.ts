@@ -3,7 +3,7 @@ import { paymentStatuses } from "../machines/payment-machine.ts"
 import type { PaymentProfileRecord, PaymentRecord } from "../ports/storage/index.ts"
 import { PaymentProfile, toPaymentProfile } from "./bank-account.ts"
 import { required, Text, Timestamp } from "./fields.ts"
-import { CompanyId, idText, PaymentId, PaymentProfileId, QuoteId } from "./ids.ts"
+import { CompanyId, idText, PaymentBatchId, PaymentId, PaymentProfileId, QuoteId } from "./ids.ts"
 
 /** Purposes a payment may declare, exactly as the spec lists them. */
 export const paymentReasons = [
@@ -72,7 +72,7 @@ export const StoredPayment = Schema.Struct({
   idempotency_key: Schema.String,
   credit_note: Schema.NullOr(Schema.String),
   debit_note: Schema.NullOr(Schema.String),
-  payment_batch_id: Schema.NullOr(Schema.String),
+  payment_batch_id: Schema.NullOr(PaymentBatchId),
   machine_version: Schema.Number,
   instructed_currency: Schema.String,
   from_profile_id: PaymentProfileId,
@@ -101,7 +101,7 @@ export const PaymentFields = Schema.Struct({
   ),
   credit_note: Schema.optional(Note),
   debit_note: Schema.optional(Note),
-  payment_batch_id: Schema.optional(Schema.NullOr(Text)),
+  payment_batch_id: Schema.optional(Schema.NullOr(idText(PaymentBatchId))),
 }).annotations({ identifier: "PaymentFields" })
 export type PaymentFields = typeof PaymentFields.Type
 
@@ -125,7 +125,7 @@ export const PaymentListQuery = Schema.Struct({
     }),
   ),
   payment_batch_id: Schema.optional(
-    Schema.String.annotations({ description: "only payments of this batch", message: () => "must be a string" }),
+    PaymentBatchId.annotations({ description: "only payments of this batch", message: () => "must be a string" }),
   ),
 })
 export type PaymentListQuery = typeof PaymentListQuery.Type

@@ -104,4 +104,5 @@ export const pagePolicies = {
   recipients: { defaultPerPage: 100, maxPerPage: 100 },
   payments: { defaultPerPage: 25, maxPerPage: 100 },
   bankAccounts: { defaultPerPage: 25, maxPerPage: 100 },
+  paymentBatches: { defaultPerPage: 20, maxPerPage: 100 },
 } as const satisfies Record<string, PagePolicy>

@@ -9,21 +9,29 @@ import type { Lifted } from "./transaction.ts"
  * Queues background work in the caller's transaction, so it exists exactly when the change that
  * needs it commits, due at once. `key` keeps a second job for the same thing out while one waits
  * or runs, where a second could be queued: a job queued with the status change it carries out
- * needs none, since the compare-and-set of that change happens once; `workspaceId` names the workspace whose test clock moves the job. Times are the
+ * needs none, since the compare-and-set of that change happens once; `delayMs` makes it due later; `workspaceId` names the workspace whose test clock moves the job. Times are the
  * engine's clock (`ports.clock`), never a workspace's: a workspace's move brings its jobs closer.
  */
 export const enqueueJob = <K extends JobKindName>(
   ports: Pick<EnginePorts, "ids" | "clock">,
   tx: Lifted<Repositories>,
-  job: { readonly kind: K; readonly payload: JobPayload<K>; readonly key?: string; readonly workspaceId: WorkspaceId },
+  job: {
+    readonly kind: K
+    readonly payload: JobPayload<K>
+    readonly key?: string
+    readonly workspaceId: WorkspaceId
+    /** Due this long after now (engine time); at once when left out. */
+    readonly delayMs?: number
+  },
 ): Effect.Effect<void> => {
-  const now = ports.clock.now().toISOString()
+  const at = ports.clock.now()
+  const now = at.toISOString()
   return tx.jobs
     .enqueue({
       id: ports.ids.next("job"),
       kind: job.kind,
       payload: JSON.stringify(job.payload),
-      run_at: now,
+      run_at: job.delayMs === undefined ? now : new Date(at.getTime() + job.delayMs).toISOString(),
       key: job.key ?? null,
       max_attempts: jobAttempts[job.kind],
       created_at: now,

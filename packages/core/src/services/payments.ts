@@ -1,43 +1,35 @@
-import { Effect } from "effect"
-import { type Forbidden, Invalid, NotFound, type ProviderFailure } from "../errors.ts"
-import { type PaymentEvent, paymentMachine } from "../machines/payment-machine.ts"
-import { begin, decide, type MachineAction } from "../machines/stored-machine.ts"
-import { type WebhookEventName, type WebhookEventNameOf, webhookEventCatalogue } from "../model/events.ts"
-import type { CompanyId, PaymentId, WorkspaceId } from "../model/ids.ts"
+import { Effect, Either } from "effect"
+import { type Forbidden, Invalid, NotFound, ProviderFailure } from "../errors.ts"
+import { maxBatchPayments } from "../machines/batch-machine.ts"
+import { paymentMachine } from "../machines/payment-machine.ts"
+import { begin } from "../machines/stored-machine.ts"
+import type { CompanyId, PaymentBatchId, PaymentId, WorkspaceId } from "../model/ids.ts"
 import { PaymentFields, type PaymentInstruction, PaymentListQuery, toPayment } from "../model/payment.ts"
+import { batchMessages } from "../model/payment-batch.ts"
+import { decimal, parseDecimal } from "../money/decimal.ts"
 import type { Clock } from "../ports/clock.ts"
 import type {
-  CompanyRecord,
   PaymentFilter,
   PaymentRecord,
   PaymentStatusValue,
+  ProfileInUse,
+  QuoteRecord,
   Repositories,
 } from "../ports/storage/index.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
 import { checkQuoteProfiles } from "../rules/quote-profiles.ts"
 import { type Actor, requireWrite } from "./actor.ts"
 import { decodeQuery, decodeWrapped } from "./decode-body.ts"
-import { appendEvents, paymentEventPayload } from "./events.ts"
-import { enqueueJob } from "./jobs-queue.ts"
+import { type PaymentOwner, paymentMoves } from "./payment-moves.ts"
 import type { ServicePorts } from "./ports.ts"
 import { providerCall } from "./provider-call.ts"
+import { pricedQuote } from "./quotes.ts"
 import { findLiveCompany } from "./scope.ts"
 import { inTransaction, type Lifted } from "./transaction.ts"
 import { workspaceClock } from "./workspace-clock.ts"
 
-const isPaymentEvent = (event: WebhookEventName): event is WebhookEventNameOf<"PaymentEvents"> =>
-  Object.hasOwn(webhookEventCatalogue.PaymentEvents, event)
-
 const paymentNotFound = () =>
   new NotFound({ field: "id", message: "Payment Instruction not found or not accessible in this workspace" })
-
-/** Payments with their profiles, in one query for the profiles. */
-const withProfiles = (tx: Lifted<Repositories>, rows: ReadonlyArray<PaymentRecord>, withIdempotencyKey = true) =>
-  Effect.gen(function* () {
-    const ids = [...new Set(rows.flatMap((r) => [r.from_profile_id, r.to_profile_id]))]
-    const found = rows.length === 0 ? [] : yield* tx.paymentProfiles.findMany(rows[0]!.company_id, ids)
-    return rows.map((row) => toPayment(row, found, { withIdempotencyKey }))
-  })
 
 const sameRequest = (existing: PaymentRecord, input: PaymentFields) =>
   existing.quote_id === input.payment_quote_id &&
@@ -45,26 +37,6 @@ const sameRequest = (existing: PaymentRecord, input: PaymentFields) =>
   existing.credit_note === (input.credit_note ?? null) &&
   existing.debit_note === (input.debit_note ?? null) &&
   existing.payment_batch_id === (input.payment_batch_id ?? null)
-
-/** The outbox event `event` of a payment, with the payment as it now is. */
-const paymentEvent = (
-  ports: ServicePorts,
-  clock: Clock,
-  tx: Lifted<Repositories>,
-  company: Pick<CompanyRecord, "id" | "workspace_id">,
-  row: PaymentRecord,
-  event: WebhookEventName,
-) =>
-  Effect.gen(function* () {
-    if (!isPaymentEvent(event)) {
-      return yield* Effect.dieMessage(`the payment machine emitted ${event}, which is not a payment event`)
-    }
-    const [data] = yield* withProfiles(tx, [row])
-    const payload = paymentEventPayload(event, { now: clock.now(), companyId: company.id, data: data! })
-    yield* appendEvents({ ids: ports.ids, clock }, tx, [
-      { workspaceId: company.workspace_id, companyId: company.id, payload },
-    ])
-  })
 
 /** The result of a create: a new payment (201) or the one an earlier call with the key made (200). */
 export interface PaymentCreated {
@@ -74,83 +46,55 @@ export interface PaymentCreated {
 
 /** Use cases of payment instructions. */
 export const makePayments = (ports: ServicePorts) => {
-  /** Carries out what the payment machine decided, in the caller's transaction, on the workspace's clock. */
-  const carryOut = (
-    clock: Clock,
-    tx: Lifted<Repositories>,
-    company: Pick<CompanyRecord, "id" | "workspace_id">,
-    row: PaymentRecord,
-    actions: ReadonlyArray<MachineAction>,
-  ) =>
-    Effect.forEach(
-      actions,
-      (action) => {
-        switch (action.type) {
-          case "emit":
-            return paymentEvent(ports, clock, tx, company, row, action.event)
-          case "enqueue":
-            if (action.job !== "execute_payment") break
-            return enqueueJob(ports, tx, {
-              kind: action.job,
-              payload: { payment_id: row.id, workspace_id: company.workspace_id },
-              workspaceId: company.workspace_id,
-            })
-        }
-        return Effect.dieMessage(
-          `the payment machine asked for ${JSON.stringify(action)}, which payments do not carry out`,
-        )
-      },
-      { discard: true },
-    )
-
-  /**
-   * Moves a stored payment by one machine event with a compare-and-set and carries out what the
-   * machine says the move implies; undefined when the machine refuses or another writer won.
-   */
-  const move = (
-    clock: Clock,
-    tx: Lifted<Repositories>,
-    company: Pick<CompanyRecord, "id" | "workspace_id">,
-    row: PaymentRecord,
-    event: PaymentEvent,
-    change: { provider_payment_id?: string; failure_reason?: string; updated_at: string },
-  ) =>
-    Effect.gen(function* () {
-      const decision = decide(paymentMachine, row, event, { batched: row.payment_batch_id !== null })
-      if (decision === undefined) return undefined
-      const moved = yield* tx.payments.compareAndSetStatus(row.id, row.status, decision.status, change)
-      if (moved === undefined) return undefined
-      yield* carryOut(clock, tx, company, moved, decision.actions)
-      return moved
-    })
+  const { carryOut, move, withProfiles } = paymentMoves(ports)
 
   const idempotencyOutcome = (tx: Lifted<Repositories>, existing: PaymentRecord, input: PaymentFields) =>
     sameRequest(existing, input)
       ? withProfiles(tx, [existing], false).pipe(Effect.map(([payment]) => ({ payment: payment!, created: false })))
       : Effect.fail(Invalid.rule("idempotency_key", "has already been taken"))
 
-  /** A new pending payment of the quote, with its execution queued; any reason it cannot be is an `Invalid`. */
+  /**
+   * The batch a new payment asks to be held in, if it can take one more: building and holding
+   * fewer than 500. Read only: the count itself is taken after the insert ({@link holdInBatch}).
+   */
+  const batchToJoin = (tx: Lifted<Repositories>, company: PaymentOwner, batchId: PaymentBatchId) =>
+    Effect.gen(function* () {
+      const batch = yield* tx.paymentBatches.find(company.id, batchId)
+      if (batch === undefined)
+        return yield* Effect.fail(Invalid.rule("payment_batch_id", batchMessages.unknownForPayment))
+      if (batch.status !== "building" || batch.total_count >= maxBatchPayments) {
+        return yield* Effect.fail(Invalid.rule("payment_batch_id", batchMessages.full))
+      }
+      return batch
+    })
+
+  /**
+   * A new pending payment of the quote, with its execution queued (outside a batch) or held (in
+   * one); any reason it cannot be is an `Invalid`, found before anything is written.
+   */
   const newPayment = (
     clock: Clock,
     tx: Lifted<Repositories>,
-    company: Pick<CompanyRecord, "id" | "workspace_id">,
+    company: PaymentOwner,
     input: PaymentFields,
     key: string,
   ): Effect.Effect<PaymentCreated, Invalid> =>
     Effect.gen(function* () {
-      if (input.payment_batch_id != null) {
-        return yield* Effect.fail(Invalid.rule("payment_batch_id", "Payment batch not found"))
-      }
+      const batchId = input.payment_batch_id ?? null
+      if (batchId !== null) yield* batchToJoin(tx, company, batchId)
       const quote = yield* tx.quotes.find(company.id, input.payment_quote_id)
       if (!quote) return yield* Effect.fail(Invalid.rule("payment_quote_id", "Quote not found"))
       const now = clock.now().toISOString()
-      if (quote.expires_at <= now) return yield* Effect.fail(Invalid.rule("payment_quote_id", "Quote has expired"))
+      // A batch refreshes an expired quote when it runs (DECISIONS, Quote use).
+      if (batchId === null && quote.expires_at <= now) {
+        return yield* Effect.fail(Invalid.rule("payment_quote_id", "Quote has expired"))
+      }
       const { from, to } = yield* checkQuoteProfiles(tx, company.id, quote.from_profile_id, quote.to_profile_id).pipe(
         Effect.mapError(
           (e) => new Invalid({ kind: "invalid", errors: e.errors.map((x) => ({ ...x, field: "payment_quote_id" })) }),
         ),
       )
-      const start = begin(paymentMachine, { batched: false })
+      const start = begin(paymentMachine, { batched: batchId !== null })
       const row: PaymentRecord = {
         id: ports.ids.next("pay"),
         company_id: company.id,
@@ -159,7 +103,7 @@ export const makePayments = (ports: ServicePorts) => {
         reason: input.reason,
         credit_note: input.credit_note ?? null,
         debit_note: input.debit_note ?? null,
-        payment_batch_id: null,
+        payment_batch_id: batchId,
         status: start.status,
         machine_version: paymentMachine.version,
         instructed_amount: quote.instructed_amount,
@@ -177,6 +121,92 @@ export const makePayments = (ports: ServicePorts) => {
       }
       yield* carryOut(clock, tx, company, row, start.actions)
       return { payment: toPayment(row, [from, to], { withIdempotencyKey: false }), created: true }
+    })
+
+  /**
+   * Counts a new payment in its batch. After the insert, so that a refusal found earlier writes
+   * nothing; a batch that filled up or started since {@link batchToJoin} read it fails the
+   * whole transaction, the payment with it.
+   */
+  const holdInBatch = (clock: Clock, tx: Lifted<Repositories>, payment: PaymentInstruction, batchId: PaymentBatchId) =>
+    tx.paymentBatches
+      .hold(batchId, maxBatchPayments, clock.now().toISOString())
+      .pipe(
+        Effect.flatMap((held) =>
+          held === undefined
+            ? Effect.fail(Invalid.rule("payment_batch_id", batchMessages.full))
+            : Effect.succeed(payment),
+        ),
+      )
+
+  const findPaymentById = (id: PaymentId) => inTransaction(ports.storage, (tx) => tx.payments.findById(id))
+
+  /** Fails a processing payment that cannot run as it is, with `reason`; its status afterwards. */
+  const failPayment = (row: PaymentRecord, workspaceId: WorkspaceId, reason: string) =>
+    inTransaction(ports.storage, (tx) =>
+      Effect.gen(function* () {
+        const clock = yield* workspaceClock(ports, tx, workspaceId)
+        const company = { id: row.company_id, workspace_id: workspaceId }
+        const change = { failure_reason: reason, updated_at: clock.now().toISOString() }
+        return (yield* move(clock, tx, company, row, { type: "fail" }, change))?.status
+      }),
+    )
+
+  /**
+   * A batch payment's expired quote priced again at today's rate and fee, with the same
+   * instructed amount, currency and fee strategy (DECISIONS, Quote use): a new quote, which the
+   * payment points to from now on. Undefined when the payment moved meanwhile, or could not be
+   * priced (then it fails, with the reason).
+   */
+  const refreshedQuote = (
+    row: PaymentRecord,
+    expired: QuoteRecord,
+    profiles: ReadonlyArray<ProfileInUse>,
+    workspaceId: WorkspaceId,
+    clock: Clock,
+  ): Effect.Effect<QuoteRecord | undefined, ProviderFailure> =>
+    Effect.gen(function* () {
+      const from = profiles.find((use) => use.profile.id === row.from_profile_id)?.profile
+      const to = profiles.find((use) => use.profile.id === row.to_profile_id)?.profile
+      const amount = parseDecimal(expired.instructed_amount)
+      if (from === undefined || to === undefined || amount === undefined) {
+        yield* failPayment(row, workspaceId, "The quote expired and its payment profiles can no longer be used")
+        return undefined
+      }
+      const mid =
+        from.currency === to.currency
+          ? decimal(1n)
+          : parseDecimal(
+              (yield* providerCall("Payment provider failed to provide an exchange rate", () =>
+                ports.paymentProvider.exchangeRate({ source: from.currency, target: to.currency }),
+              )).rate,
+            )
+      if (mid === undefined || mid.units <= 0n) {
+        return yield* Effect.fail(
+          new ProviderFailure({ field: "base", message: "Payment provider failed to provide an exchange rate" }),
+        )
+      }
+      const request = {
+        companyId: row.company_id,
+        from,
+        to,
+        amount,
+        currency: expired.instructed_currency,
+        strategy: expired.fee_strategy,
+      }
+      const priced = yield* Effect.either(pricedQuote(ports, request, mid, clock))
+      if (Either.isLeft(priced)) {
+        yield* failPayment(row, workspaceId, `The quote expired and could not be priced again: ${priced.left.message}`)
+        return undefined
+      }
+      const fresh = priced.right
+      return yield* inTransaction(ports.storage, (tx) =>
+        Effect.gen(function* () {
+          yield* tx.quotes.insert(fresh)
+          const moved = yield* tx.payments.replaceQuote(row.id, expired.id, fresh.id, fresh.created_at)
+          return moved === undefined ? undefined : fresh
+        }),
+      )
     })
 
   return {
@@ -206,7 +236,7 @@ export const makePayments = (ports: ServicePorts) => {
             // The business key is looked up only when the payment cannot be made as asked: a
             // repeated create finds its quote used (or expired since), and is answered from the
             // key, so it answers the same as when the key is looked up first, one read less.
-            return yield* newPayment(clock, tx, company, input, key).pipe(
+            const outcome = yield* newPayment(clock, tx, company, input, key).pipe(
               Effect.catchTag("Invalid", (refusal) =>
                 tx.payments
                   .findByIdempotencyKey(company.id, key)
@@ -217,6 +247,9 @@ export const makePayments = (ports: ServicePorts) => {
                   ),
               ),
             )
+            const batchId = input.payment_batch_id ?? null
+            if (outcome.created && batchId !== null) yield* holdInBatch(clock, tx, outcome.payment, batchId)
+            return outcome
           }),
         )
       }),
@@ -267,14 +300,17 @@ export const makePayments = (ports: ServicePorts) => {
             const row = yield* tx.payments.find(company.id, id)
             if (!row) return yield* Effect.fail(paymentNotFound())
             const clock = yield* workspaceClock(ports, tx, actor.workspaceId)
-            const cancelled = yield* move(
-              clock,
-              tx,
-              company,
-              row,
-              { type: "cancel" },
-              { updated_at: clock.now().toISOString() },
-            )
+            const at = clock.now().toISOString()
+            const batchId = row.payment_batch_id
+            // A held payment leaves its batch (DECISIONS, Cancel), only while the batch is building.
+            if (batchId !== null && row.status === "pending") {
+              const released = yield* tx.paymentBatches.release(batchId, at)
+              if (released === undefined) {
+                return yield* Effect.fail(Invalid.rule("status", batchMessages.paymentInRunningBatch))
+              }
+            }
+            const leave = batchId === null ? {} : { payment_batch_id: null }
+            const cancelled = yield* move(clock, tx, company, row, { type: "cancel" }, { ...leave, updated_at: at })
             if (!cancelled) {
               const current = (yield* tx.payments.find(company.id, id)) ?? row
               return yield* Effect.fail(
@@ -287,15 +323,17 @@ export const makePayments = (ports: ServicePorts) => {
       }),
 
     /**
-     * Runs a payment through the provider (the execute_payment job): pending -> processing, the
-     * provider call keyed by the payment id, then completed or failed. Safe to run again after a
-     * crash at any point: a payment already past processing is left alone, and the provider
-     * answers a repeated id with its first outcome.
+     * Runs a payment through the provider (the execute_payment job): pending -> processing (a
+     * batch payment was started by its batch), the provider call keyed by the payment id, then
+     * completed or failed. A batch payment first waits for its batch's next start slot (the
+     * batch's rate, shared by every process through the batch row) and has its quote priced
+     * again if it expired. Safe to run again after a crash at any point: a payment already past
+     * processing is left alone, and the provider answers a repeated id with its first outcome.
      */
     execute: (
       paymentId: PaymentId,
       workspaceId: WorkspaceId,
-    ): Effect.Effect<PaymentStatusValue | "missing", ProviderFailure> =>
+    ): Effect.Effect<PaymentStatusValue | "missing", ProviderFailure | Invalid> =>
       Effect.gen(function* () {
         const companyOf = (row: PaymentRecord) => ({ id: row.company_id, workspace_id: workspaceId })
         const claimed = yield* inTransaction(ports.storage, (tx) =>
@@ -303,28 +341,42 @@ export const makePayments = (ports: ServicePorts) => {
             const row = yield* tx.payments.findById(paymentId)
             if (!row) return undefined
             const clock = yield* workspaceClock(ports, tx, workspaceId)
+            const now = clock.now()
             const current =
-              row.status === "pending"
-                ? yield* move(
-                    clock,
-                    tx,
-                    companyOf(row),
-                    row,
-                    { type: "start" },
-                    { updated_at: clock.now().toISOString() },
-                  )
+              row.status === "pending" && row.payment_batch_id === null
+                ? yield* move(clock, tx, companyOf(row), row, { type: "start" }, { updated_at: now.toISOString() })
                 : row
-            if (!current || current.status !== "processing") {
-              return { row: current ?? row, quote: undefined, beneficiary: null }
-            }
+            if (!current || current.status !== "processing") return { row: current ?? row }
             const quote = yield* tx.quotes.find(row.company_id, row.quote_id)
-            const [to] = yield* tx.paymentProfiles.findInUse(row.company_id, [row.to_profile_id])
-            return { row: current, quote, beneficiary: to?.provider_beneficiary_id ?? null }
+            const profiles = yield* tx.paymentProfiles.findInUse(row.company_id, [
+              row.from_profile_id,
+              row.to_profile_id,
+            ])
+            const rate = ports.batchExecution.perSecond
+            const slot =
+              row.payment_batch_id === null || !Number.isFinite(rate)
+                ? undefined
+                : yield* tx.paymentBatches.takeSlot(
+                    row.payment_batch_id,
+                    now.toISOString(),
+                    Math.ceil(1000 / rate),
+                  )
+            return { row: current, quote, profiles, clock, slot }
           }),
         )
         if (!claimed) return "missing" as const
-        const { row, quote } = claimed
-        if (row.status !== "processing" || quote === undefined) return row.status
+        const { row } = claimed
+        if (row.status !== "processing" || claimed.quote === undefined) return row.status
+        if (claimed.slot !== undefined) {
+          const wait = Date.parse(claimed.slot) - claimed.clock.now().getTime()
+          if (wait > 0) yield* Effect.sleep(wait)
+        }
+        const quote =
+          row.payment_batch_id !== null && claimed.quote.expires_at <= claimed.clock.now().toISOString()
+            ? yield* refreshedQuote(row, claimed.quote, claimed.profiles, workspaceId, claimed.clock)
+            : claimed.quote
+        if (quote === undefined) return ((yield* findPaymentById(row.id)) ?? row).status
+        const to = claimed.profiles.find((use) => use.profile.id === row.to_profile_id)
         const outcome = yield* providerCall("Payment provider failed to execute the payment", () =>
           ports.paymentProvider.submitPayment({
             paymentId: row.id,
@@ -335,7 +387,7 @@ export const makePayments = (ports: ServicePorts) => {
             instructedAmount: quote.instructed_amount,
             instructedCurrency: quote.instructed_currency,
             paymentMethod: quote.payment_method,
-            providerBeneficiaryId: claimed.beneficiary,
+            providerBeneficiaryId: to?.provider_beneficiary_id ?? null,
           }),
         )
         return yield* inTransaction(ports.storage, (tx) =>
@@ -353,6 +405,37 @@ export const makePayments = (ports: ServicePorts) => {
           }),
         )
       }),
+
+    /**
+     * Starts a processing batch (the process_batch job): its first pending payments, one per lane
+     * of the batch's concurrency, each with its execution queued; each payment that finishes
+     * starts the next. Run again (a crash after it committed), it starts nothing more: it looks at
+     * the same first payments, which are no longer pending.
+     */
+    startBatch: (batchId: PaymentBatchId, workspaceId: WorkspaceId): Effect.Effect<number> =>
+      inTransaction(ports.storage, (tx) =>
+        Effect.gen(function* () {
+          const batch = yield* tx.paymentBatches.findById(batchId)
+          if (batch === undefined || batch.status !== "processing") return 0
+          const clock = yield* workspaceClock(ports, tx, workspaceId)
+          const company = { id: batch.company_id, workspace_id: workspaceId }
+          const first = yield* tx.payments.listInBatch(batchId, ports.batchExecution.concurrency)
+          let started = 0
+          for (const row of first) {
+            if (row.status !== "pending") continue
+            const moved = yield* move(
+              clock,
+              tx,
+              company,
+              row,
+              { type: "start" },
+              { updated_at: clock.now().toISOString() },
+            )
+            if (moved !== undefined) started += 1
+          }
+          return started
+        }),
+      ),
   }
 }
 

@@ -28,7 +28,20 @@ export interface ServicePorts extends EnginePorts {
    * are stamped by it (see `workspaceClock`); otherwise every time is the engine's clock.
    */
   readonly testClocks: boolean
+  /** How batches run their payments: at most `concurrency` at once, at most `perSecond` started a second. */
+  readonly batchExecution: BatchExecution
 }
+
+/**
+ * How a batch runs its payments (DECISIONS, Execution: 5 in flight, 20 a second by default).
+ * `perSecond: Infinity` lifts the rate limit (benchmarks, and tests on a stopped test clock).
+ */
+export interface BatchExecution {
+  readonly concurrency: number
+  readonly perSecond: number
+}
+
+export const defaultBatchExecution: BatchExecution = { concurrency: 5, perSecond: 20 }
 
 /** The clock's now as a storage timestamp. */
 export const nowIso = (ports: Pick<EnginePorts, "clock">): string => ports.clock.now().toISOString()

@@ -23,7 +23,7 @@ export const quoteLifetimeMs = 15 * 60 * 1000
 const invalid = (field: string, message: string) => Effect.fail(Invalid.rule(field, message))
 
 /** What a quote is priced from, once its profiles and amount are checked. */
-interface QuoteRequest {
+export interface QuoteRequest {
   readonly companyId: CompanyId
   readonly from: PaymentProfileRecord
   readonly to: PaymentProfileRecord
@@ -32,47 +32,54 @@ interface QuoteRequest {
   readonly strategy: FeeStrategy
 }
 
+/**
+ * The quote row for a request at the provider's mid rate (1 for the same currency), stamped by
+ * `clock`: for new quotes, and for a batch payment's expired quote priced again when it runs.
+ */
+export const pricedQuote = (
+  ports: Pick<ServicePorts, "ids" | "feeSchedule">,
+  request: QuoteRequest,
+  midRate: Decimal,
+  clock: Clock,
+): Effect.Effect<QuoteRecord, Invalid> => {
+  const { from, to, amount, currency, strategy } = request
+  const sameCurrency = from.currency === to.currency
+  const rate = customerRate(midRate, ports.feeSchedule.fxMarginBasisPoints, sameCurrency)
+  const price = priceQuote({
+    amount,
+    instructedCurrency: currency,
+    sourceCurrency: from.currency,
+    targetCurrency: to.currency,
+    strategy,
+    rate,
+    fee: feeRuleFor(ports.feeSchedule, to.payment_method),
+  })
+  if (Either.isLeft(price)) return Effect.fail(price.left)
+  const now = clock.now()
+  return Effect.succeed({
+    id: ports.ids.next("qt"),
+    company_id: request.companyId,
+    from_profile_id: from.id,
+    to_profile_id: to.id,
+    fee_strategy: strategy,
+    payment_method: to.payment_method,
+    instructed_amount: formatAmount(amount, currency),
+    instructed_currency: currency,
+    source_amount: formatAmount(price.right.sourceAmount, from.currency),
+    source_currency: from.currency,
+    target_amount: formatAmount(price.right.targetAmount, to.currency),
+    target_currency: to.currency,
+    fee: formatAmount(price.right.fee, from.currency),
+    fee_currency: from.currency,
+    exchange_rate: sameCurrency ? "1" : formatDecimal(rate, rateScale),
+    currency_pair: sameCurrency ? null : `${from.currency}${to.currency}`,
+    expected_completion_date: expectedCompletionDate(now, to.payment_method),
+    expires_at: new Date(now.getTime() + quoteLifetimeMs).toISOString(),
+    created_at: now.toISOString(),
+  })
+}
 /** Use cases of quotes. */
 export const makeQuotes = (ports: ServicePorts) => {
-  /** The quote row for a request at the provider's mid rate (1 for the same currency). */
-  const priced = (request: QuoteRequest, midRate: Decimal, clock: Clock): Effect.Effect<QuoteRecord, Invalid> => {
-    const { from, to, amount, currency, strategy } = request
-    const sameCurrency = from.currency === to.currency
-    const rate = customerRate(midRate, ports.feeSchedule.fxMarginBasisPoints, sameCurrency)
-    const price = priceQuote({
-      amount,
-      instructedCurrency: currency,
-      sourceCurrency: from.currency,
-      targetCurrency: to.currency,
-      strategy,
-      rate,
-      fee: feeRuleFor(ports.feeSchedule, to.payment_method),
-    })
-    if (Either.isLeft(price)) return Effect.fail(price.left)
-    const now = clock.now()
-    return Effect.succeed({
-      id: ports.ids.next("qt"),
-      company_id: request.companyId,
-      from_profile_id: from.id,
-      to_profile_id: to.id,
-      fee_strategy: strategy,
-      payment_method: to.payment_method,
-      instructed_amount: formatAmount(amount, currency),
-      instructed_currency: currency,
-      source_amount: formatAmount(price.right.sourceAmount, from.currency),
-      source_currency: from.currency,
-      target_amount: formatAmount(price.right.targetAmount, to.currency),
-      target_currency: to.currency,
-      fee: formatAmount(price.right.fee, from.currency),
-      fee_currency: from.currency,
-      exchange_rate: sameCurrency ? "1" : formatDecimal(rate, rateScale),
-      currency_pair: sameCurrency ? null : `${from.currency}${to.currency}`,
-      expected_completion_date: expectedCompletionDate(now, to.payment_method),
-      expires_at: new Date(now.getTime() + quoteLifetimeMs).toISOString(),
-      created_at: now.toISOString(),
-    })
-  }
-
   return {
     /**
      * Prices a transfer between two profiles (net or gross, same or cross currency) and keeps the
@@ -110,7 +117,7 @@ export const makeQuotes = (ports: ServicePorts) => {
                 return yield* invalid("base", "no active payment-provider account found for the entity")
               return { request, clock, stored: undefined }
             }
-            const row = yield* priced(request, decimal(1n), clock)
+            const row = yield* pricedQuote(ports, request, decimal(1n), clock)
             yield* tx.quotes.insert(row)
             return { request, clock, stored: row }
           }),
@@ -126,7 +133,7 @@ export const makeQuotes = (ports: ServicePorts) => {
             new ProviderFailure({ field: "base", message: "Payment provider failed to provide an exchange rate" }),
           )
         }
-        const row = yield* priced(request, midRate, checked.clock)
+        const row = yield* pricedQuote(ports, request, midRate, checked.clock)
         yield* inTransaction(ports.storage, (tx) => tx.quotes.insert(row))
         return toQuote(row, request.from, request.to)
       }),

@@ -2,6 +2,7 @@ import { bankAccountRoutes } from "./bank-accounts.ts"
 import { companyRoutes } from "./companies.ts"
 import { entityRoutes } from "./entities.ts"
 import { featureRoutes } from "./features.ts"
+import { paymentBatchRoutes } from "./payment-batches.ts"
 import { paymentMethodRoutes } from "./payment-methods.ts"
 import { paymentRoutes } from "./payments.ts"
 import { quoteRoutes } from "./quotes.ts"
@@ -28,4 +29,5 @@ export const apiRoutes: ReadonlyArray<RouteSpec> = [
   ...bankAccountRoutes,
   ...quoteRoutes,
   ...paymentRoutes,
+  ...paymentBatchRoutes,
 ]

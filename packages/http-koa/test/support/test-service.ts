@@ -9,6 +9,7 @@ import {
   TestClock,
 } from "@payments-engine/adapters"
 import {
+  type BatchExecution,
   CompanyId,
   type Engine,
   EntityId,
@@ -95,6 +96,8 @@ export interface TestServiceOptions {
   readonly rateLimits?: RateLimitOptions
   /** Reverse proxies the app trusts in `X-Forwarded-For`; none by default. */
   readonly trustedProxyHops?: number
+  /** How batches run their payments; the engine's defaults unless given. */
+  readonly batchExecution?: Partial<BatchExecution>
 }
 
 /**
@@ -153,6 +156,7 @@ export const startTestService = async (options: TestServiceOptions): Promise<Tes
     bankLinker,
     ...(options.feeSchedule === undefined ? {} : { feeSchedule: options.feeSchedule }),
     testClocks: options.sandbox === true,
+    ...(options.batchExecution === undefined ? {} : { batchExecution: options.batchExecution }),
   })
   const engine = options.wrapEngine === undefined ? real : options.wrapEngine(real)
   const runJobs = async () => (await engine.jobs.runDue()).ran

@@ -14,6 +14,7 @@ import { keyLifecycleSchema } from "./0005-key-lifecycle.ts"
 import { keyedFingerprintsSchema } from "./0006-keyed-fingerprints.ts"
 import { testClocksSchema } from "./0007-test-clocks.ts"
 import { keyedJobsIndexSchema } from "./0008-keyed-jobs-index.ts"
+import { paymentBatchesSchema } from "./0009-payment-batches.ts"
 import type { StorageDialect } from "./column-helpers.ts"
 
 export type { StorageDialect } from "./column-helpers.ts"
@@ -21,7 +22,7 @@ export type { StorageDialect } from "./column-helpers.ts"
 /**
  * Every migration of the storage, by name, in order. One set for both dialects: only the text
  * collation differs. The names are what `kysely_migration` records, so a database migrated
- * before still opens: never rename one; add the next as `0009_...` in a file `0009-....ts`.
+ * before still opens: never rename one; add the next as `0010_...` in a file `0010-....ts`.
  *
  * @example
  * const migrator = new Migrator({ db, provider: storageMigrations("sqlite") })
@@ -36,6 +37,7 @@ export const storageMigrations = (dialect: StorageDialect): MigrationProvider =>
     "0006_keyed_fingerprints": keyedFingerprintsSchema(),
     "0007_test_clocks": testClocksSchema(dialect),
     "0008_keyed_jobs_index": keyedJobsIndexSchema(),
+    "0009_payment_batches": paymentBatchesSchema(dialect),
   }),
 })
 

@@ -73,4 +73,20 @@ export const kyselyPaymentRepository = (db: Db): PaymentRepository => ({
       .executeTakeFirst()
     return row === undefined ? undefined : toPayment(row)
   },
+  listInBatch: async (batchId, limit, status) => {
+    let rows = db.selectFrom("payments").selectAll().where("payment_batch_id", "=", batchId)
+    if (status !== undefined) rows = rows.where("status", "=", status)
+    return (await rows.orderBy("id").limit(limit).execute()).map(toPayment)
+  },
+  replaceQuote: async (id, from, to, updatedAt) => {
+    const row = await db
+      .updateTable("payments")
+      .set({ quote_id: to, updated_at: updatedAt })
+      .where("id", "=", id)
+      .where("quote_id", "=", from)
+      .where("status", "=", "processing")
+      .returningAll()
+      .executeTakeFirst()
+    return row === undefined ? undefined : toPayment(row)
+  },
 })

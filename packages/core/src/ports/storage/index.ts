@@ -6,6 +6,7 @@ import type { EventRepository } from "./events.ts"
 import type { FeatureRepository } from "./features.ts"
 import type { IdempotencyRepository } from "./idempotency.ts"
 import type { JobRepository } from "./jobs.ts"
+import type { PaymentBatchRepository } from "./payment-batches.ts"
 import type { PaymentRepository } from "./payments.ts"
 import type { QuoteRepository } from "./quotes.ts"
 import type { RecipientRepository } from "./recipients.ts"
@@ -19,6 +20,7 @@ export type * from "./events.ts"
 export type * from "./features.ts"
 export type * from "./idempotency.ts"
 export type * from "./jobs.ts"
+export type * from "./payment-batches.ts"
 export type * from "./payments.ts"
 export type * from "./quotes.ts"
 export type * from "./recipients.ts"
@@ -73,6 +75,7 @@ export interface Repositories {
   readonly paymentProfiles: PaymentProfileRepository
   readonly quotes: QuoteRepository
   readonly payments: PaymentRepository
+  readonly paymentBatches: PaymentBatchRepository
   readonly features: FeatureRepository
   readonly events: EventRepository
   readonly idempotency: IdempotencyRepository

@@ -1,4 +1,4 @@
-import type { CompanyId, PaymentId } from "../../model/ids.ts"
+import type { CompanyId, PaymentBatchId, PaymentId, QuoteId } from "../../model/ids.ts"
 import type { PaymentListQuery, PaymentStatusSchema, StoredPayment } from "../../model/payment.ts"
 import type { Slice, Window } from "./index.ts"
 
@@ -8,8 +8,10 @@ export type PaymentStatusValue = typeof PaymentStatusSchema.Type
 /** A stored payment: the model's `StoredPayment` Schema. */
 export type PaymentRecord = typeof StoredPayment.Type
 
-/** Changes a status compare-and-set may write along with the status. */
-export type PaymentStatusChange = Partial<Pick<PaymentRecord, "provider_payment_id" | "failure_reason">> &
+/** Changes a status compare-and-set may write along with the status (a cancelled payment leaves its batch). */
+export type PaymentStatusChange = Partial<
+  Pick<PaymentRecord, "provider_payment_id" | "failure_reason" | "payment_batch_id">
+> &
   Pick<PaymentRecord, "updated_at">
 
 /** Filters of a payment list: the model's `PaymentListQuery`, decoded. */
@@ -36,4 +38,15 @@ export interface PaymentRepository {
     to: PaymentStatusValue,
     change: PaymentStatusChange,
   ): Promise<PaymentRecord | undefined>
+  /** Payments of the batch (only those in `status`, when given), in id order, at most `limit`. */
+  listInBatch(
+    batchId: PaymentBatchId,
+    limit: number,
+    status?: PaymentStatusValue,
+  ): Promise<ReadonlyArray<PaymentRecord>>
+  /**
+   * Points a payment at a new quote (its old one expired before it ran), if it still has quote
+   * `from` and is `processing`: the updated row, else undefined.
+   */
+  replaceQuote(id: PaymentId, from: QuoteId, to: QuoteId, updatedAt: string): Promise<PaymentRecord | undefined>
 }

@@ -1,0 +1,65 @@
+import type { CompanyId, PaymentBatchId } from "../../model/ids.ts"
+import type { PaymentBatchStatusSchema, StoredPaymentBatch } from "../../model/payment-batch.ts"
+import type { Slice, Window } from "./index.ts"
+
+export type PaymentBatchStatusValue = typeof PaymentBatchStatusSchema.Type
+
+/** A stored batch: the model's `StoredPaymentBatch` Schema. */
+export type PaymentBatchRecord = typeof StoredPaymentBatch.Type
+
+/** What a list of batches is filtered by: status, and creation times in `[createdFrom, createdBefore)`. */
+export interface PaymentBatchFilter {
+  readonly status?: PaymentBatchStatusValue
+  readonly createdFrom?: string
+  readonly createdBefore?: string
+}
+
+/** What a status change writes besides the status. */
+export type PaymentBatchStatusChange = Partial<
+  Pick<PaymentBatchRecord, "submitted_at" | "completed_at" | "next_slot_at">
+> &
+  Pick<PaymentBatchRecord, "updated_at">
+
+export interface PaymentBatchInsertOutcome {
+  readonly inserted: boolean
+  /** The new batch, or the one the company already has with that idempotency key. */
+  readonly batch: PaymentBatchRecord
+}
+
+/**
+ * Payment batches, each scoped by its company. Counts change only through the methods below,
+ * each one conditional write, so they are exact under any number of concurrent writers.
+ */
+export interface PaymentBatchRepository {
+  /** Inserts the batch, unless the company has a batch with its (non-null) idempotency key: then that one. */
+  insertOrGet(row: PaymentBatchRecord): Promise<PaymentBatchInsertOutcome>
+  find(companyId: CompanyId, id: PaymentBatchId): Promise<PaymentBatchRecord | undefined>
+  findById(id: PaymentBatchId): Promise<PaymentBatchRecord | undefined>
+  /** Batches of the company matching `filter`, in id order (the order they were made). */
+  list(companyId: CompanyId, filter: PaymentBatchFilter, window: Window): Promise<Slice<PaymentBatchRecord>>
+  /**
+   * Counts one more held payment, if the batch is `building` and holds fewer than `limit`: the
+   * batch as it now is, else undefined.
+   */
+  hold(id: PaymentBatchId, limit: number, updatedAt: string): Promise<PaymentBatchRecord | undefined>
+  /** Counts one held payment less, if the batch is `building`: the batch as it now is, else undefined. */
+  release(id: PaymentBatchId, updatedAt: string): Promise<PaymentBatchRecord | undefined>
+  /** Counts a finished payment of a `processing` batch: the batch as it now is, else undefined. */
+  recordOutcome(
+    id: PaymentBatchId,
+    outcome: "succeeded" | "failed",
+    updatedAt: string,
+  ): Promise<PaymentBatchRecord | undefined>
+  /** Moves the batch from `from` to `to` with `change`, if it is still in `from`: the batch as it now is. */
+  compareAndSetStatus(
+    id: PaymentBatchId,
+    from: PaymentBatchStatusValue,
+    to: PaymentBatchStatusValue,
+    change: PaymentBatchStatusChange,
+  ): Promise<PaymentBatchRecord | undefined>
+  /**
+   * Takes the batch's next start slot: the later of `now` and its `next_slot_at`, which moves
+   * `intervalMs` past the slot taken. Two callers never take the same slot. Returns the slot.
+   */
+  takeSlot(id: PaymentBatchId, now: string, intervalMs: number): Promise<string>
+}
