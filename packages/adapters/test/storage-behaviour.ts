@@ -168,6 +168,7 @@ export const describeStorage = (target: StorageTarget): void => {
         "0006_keyed_fingerprints",
         "0007_test_clocks",
         "0008_keyed_jobs_index",
+        "0009_payment_batches",
       ])
       expect(
         await reopened.db.selectFrom("companies").selectAll().where("workspace_id", "=", workspaceId).execute(),

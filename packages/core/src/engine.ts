@@ -143,10 +143,14 @@ export interface EngineJobs {
 export const createEngine = (options: EngineOptions): Engine => {
   const batchExecution = { ...defaultBatchExecution, ...options.batchExecution }
   if (!Number.isSafeInteger(batchExecution.concurrency) || batchExecution.concurrency < 1) {
-    throw new RangeError(`batchExecution.concurrency must be a whole number of at least 1, got ${batchExecution.concurrency}`)
+    throw new RangeError(
+      `batchExecution.concurrency must be a whole number of at least 1, got ${batchExecution.concurrency}`,
+    )
   }
   if (!(batchExecution.perSecond > 0)) {
-    throw new RangeError(`batchExecution.perSecond must be above 0 (Infinity for no limit), got ${batchExecution.perSecond}`)
+    throw new RangeError(
+      `batchExecution.perSecond must be above 0 (Infinity for no limit), got ${batchExecution.perSecond}`,
+    )
   }
   const ports: ServicePorts = {
     ...options,

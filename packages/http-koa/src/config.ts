@@ -1,4 +1,5 @@
 import { parseStorageUrl, type StorageLocation } from "@payments-engine/adapters"
+import { type BatchExecution, defaultBatchExecution } from "@payments-engine/core"
 import { defaultKeyCacheSeconds, defaultTokenLifetimeSeconds, longestKeyCacheSeconds } from "./bearer-tokens.ts"
 import { type LogLevel, logLevels } from "./logger.ts"
 import {
@@ -31,6 +32,12 @@ export interface ServiceConfig {
   readonly tokenLifetimeSeconds: number
   /** `PAYMENTS_KEY_CACHE_SECONDS`: how long a process trusts an API key's state, 30 by default, 0 to 60. */
   readonly keyCacheSeconds: number
+  /**
+   * `PAYMENTS_BATCH_CONCURRENCY` (payments of one batch in flight, 5 by default, 1 to 100) and
+   * `PAYMENTS_BATCH_RATE` (payments of one batch started a second across every process, 20 by
+   * default, 1 to 10000).
+   */
+  readonly batchExecution: BatchExecution
   /** `PAYMENTS_RATE_LIMIT_*`: requests per minute of each rate limit (see `rateLimitVariables`). */
   readonly rateLimits: RateLimitSettings
   /** `PAYMENTS_TRUSTED_PROXY_HOPS`: reverse proxies in front that append to `X-Forwarded-For`; 0 by default. */
@@ -204,6 +211,21 @@ export const loadConfig = (env: Environment): ServiceConfig => {
     else limits[name] = n
   }
 
+  const batchExecution = { ...defaultBatchExecution }
+  const concurrencyText = read(env, "PAYMENTS_BATCH_CONCURRENCY")
+  if (concurrencyText !== undefined) {
+    const n = parseInteger(concurrencyText, 1, 100)
+    if (n === undefined)
+      problems.push(`PAYMENTS_BATCH_CONCURRENCY must be an integer from 1 to 100, got ${quote(concurrencyText)}`)
+    else batchExecution.concurrency = n
+  }
+  const rateText = read(env, "PAYMENTS_BATCH_RATE")
+  if (rateText !== undefined) {
+    const n = parseInteger(rateText, 1, 10_000)
+    if (n === undefined) problems.push(`PAYMENTS_BATCH_RATE must be an integer from 1 to 10000, got ${quote(rateText)}`)
+    else batchExecution.perSecond = n
+  }
+
   const hopsText = read(env, "PAYMENTS_TRUSTED_PROXY_HOPS")
   let trustedProxyHops = 0
   if (hopsText !== undefined) {
@@ -225,6 +247,7 @@ export const loadConfig = (env: Environment): ServiceConfig => {
     bootstrapKey,
     tokenLifetimeSeconds,
     keyCacheSeconds,
+    batchExecution,
     rateLimits: rateLimitSettings(limits),
     trustedProxyHops,
   }

@@ -132,6 +132,7 @@ export const startService = async (
       serverSecret: { read: () => jwtSecretFor(config, engine) },
       // In the sandbox each workspace's clock can be moved forward by its helper; elsewhere time is real.
       testClocks: config.sandbox,
+      batchExecution: config.batchExecution,
       jobLog: (event) =>
         "outcome" in event
           ? logger.info(

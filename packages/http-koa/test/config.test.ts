@@ -26,6 +26,7 @@ describe("loadConfig", () => {
       bootstrapKey: undefined,
       tokenLifetimeSeconds: 3600,
       keyCacheSeconds: 30,
+      batchExecution: { concurrency: 5, perSecond: 20 },
       rateLimits: {
         general: 1000,
         quotes: 300,
@@ -57,6 +58,8 @@ describe("loadConfig", () => {
       PAYMENTS_RATE_LIMIT_SESSIONS_PER_KEY: "5",
       PAYMENTS_RATE_LIMIT_SESSIONS_PER_ADDRESS: "6",
       PAYMENTS_TRUSTED_PROXY_HOPS: "2",
+      PAYMENTS_BATCH_CONCURRENCY: "3",
+      PAYMENTS_BATCH_RATE: "50",
     })
     expect(config).toMatchObject({
       port: 8080,
@@ -77,6 +80,7 @@ describe("loadConfig", () => {
         sessionsPerAddress: 6,
       },
       trustedProxyHops: 2,
+      batchExecution: { concurrency: 3, perSecond: 50 },
     })
     expect(loadConfig({ PAYMENTS_RATE_LIMIT_QUOTES: "7" }).rateLimits).toMatchObject({ quotes: 7, general: 1000 })
     expect(loadConfig({ PORT: "8080" }).hostedUrl).toBe("http://localhost:8080")
@@ -116,6 +120,8 @@ describe("loadConfig", () => {
       PAYMENTS_RATE_LIMIT_QUOTES: "0",
       PAYMENTS_RATE_LIMIT_GENERAL: "lots",
       PAYMENTS_TRUSTED_PROXY_HOPS: "11",
+      PAYMENTS_BATCH_CONCURRENCY: "0",
+      PAYMENTS_BATCH_RATE: "fast",
     })
     expect(problems).toEqual([
       'PORT must be an integer from 0 to 65535, got "http"',
@@ -129,6 +135,8 @@ describe("loadConfig", () => {
       'PAYMENTS_KEY_CACHE_SECONDS must be an integer from 0 to 60, got "61"',
       'PAYMENTS_RATE_LIMIT_GENERAL must be an integer from 1 to 1000000, got "lots"',
       'PAYMENTS_RATE_LIMIT_QUOTES must be an integer from 1 to 1000000, got "0"',
+      'PAYMENTS_BATCH_CONCURRENCY must be an integer from 1 to 100, got "0"',
+      'PAYMENTS_BATCH_RATE must be an integer from 1 to 10000, got "fast"',
       'PAYMENTS_TRUSTED_PROXY_HOPS must be an integer from 0 to 10, got "11"',
     ])
     expect(problems.join("\n")).not.toContain("short-secret-value")

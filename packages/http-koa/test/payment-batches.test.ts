@@ -249,6 +249,33 @@ describe.each([
     expectError(await processBatch(payer, batch.id), 422, "status", "Batch is not in building status")
   })
 
+  it("holds at most 500 payments, and runs a full batch to the last one", async () => {
+    const payer = await setUpPayer(service, "batches-full")
+    const batch = (await createBatch(payer, {})).body.data
+    const amounts = Array.from({ length: 500 }, (_, i) => (100 + i) / 100)
+    for (let start = 0; start < amounts.length; start += 25) {
+      await Promise.all(
+        amounts.slice(start, start + 25).map((amount, i) => payInBatch(payer, batch.id, amount, `full-${start + i}`)),
+      )
+    }
+    expect((await getBatch(payer, batch.id)).body.data.total_count).toBe(500)
+    expectError(
+      await pay(payer, await createQuote(service, payer, 9), "full-500", batch.id),
+      422,
+      "payment_batch_id",
+      "Payment batch has reached the maximum of 500 payments",
+    )
+    expect((await processBatch(payer, batch.id)).status).toBe(202)
+    await advanceClock(service, payer.token, 0)
+    // Amounts 1.13, 2.13, 3.13, 4.13 and 5.13 fail in the sandbox.
+    expect((await getBatch(payer, batch.id)).body.data).toMatchObject({
+      status: "completed_with_failures",
+      total_count: 500,
+      succeeded_count: 495,
+      failed_count: 5,
+    })
+  }, 120_000)
+
   it("answers another company's batch as not found, and refuses it for a payment", async () => {
     const owner = await setUpPayer(service, "batches-owner")
     const other = await setUpPayer(service, "batches-other")

@@ -64,8 +64,12 @@ interface Round {
 const batchSize = 20
 /** Longest sleep of a started runner: due times are by the engine clock, which may be moved. */
 const maxSleepMs = 1000
-/** Batches of {@link JobRunner.runDue} at most, so a job that stays due cannot hold a caller forever. */
-const maxRounds = 100
+/**
+ * Batches of {@link JobRunner.runDue} at most, so a job that stays due cannot hold a caller
+ * forever. A batch of 500 payments run in one lane queues each next payment as the last one
+ * ends: 500 rounds, with room to spare.
+ */
+const maxRounds = 1000
 
 /**
  * The jobs of one storage, shared by every runner made from it: the runners take turns, so a

@@ -49,8 +49,11 @@ const inHandFirstLookMs = 20
 const inHandLookMaxMs = 500
 /** How long a worker that graphile-worker stopped on its own waits before it starts again. */
 const relaunchDelayMs = 1_000
-/** Rounds of runDue at most, so a job that stays due cannot hold a caller forever. */
-const maxRounds = 100
+/**
+ * Rounds of runDue at most, so a job that stays due cannot hold a caller forever. A batch of 500
+ * payments run in one lane queues each next payment as the last one ends: 500 rounds, with room.
+ */
+const maxRounds = 1000
 
 const quietLogger = (log: JobRunnerOptions["log"]) =>
   new Logger(() => (level, message) => {

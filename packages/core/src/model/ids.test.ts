@@ -92,6 +92,7 @@ describe("branded ids", () => {
       "pp",
       "qt",
       "pay",
+      "pb",
       "job",
       "evt",
       "app",

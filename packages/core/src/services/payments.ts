@@ -356,11 +356,7 @@ export const makePayments = (ports: ServicePorts) => {
             const slot =
               row.payment_batch_id === null || !Number.isFinite(rate)
                 ? undefined
-                : yield* tx.paymentBatches.takeSlot(
-                    row.payment_batch_id,
-                    now.toISOString(),
-                    Math.ceil(1000 / rate),
-                  )
+                : yield* tx.paymentBatches.takeSlot(row.payment_batch_id, now.toISOString(), Math.ceil(1000 / rate))
             return { row: current, quote, profiles, clock, slot }
           }),
         )
