@@ -163,6 +163,7 @@ export const createEngine = (options: EngineOptions): Engine => {
   const jobRunner = () => {
     runner ??= ports.storage.createJobRunner(jobCatalogue(effect), {
       clock: ports.clock,
+      concurrency: ports.batchExecution.concurrency,
       ...(options.jobLog === undefined ? {} : { log: options.jobLog }),
     })
     return runner

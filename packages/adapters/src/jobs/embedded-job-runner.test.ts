@@ -38,6 +38,58 @@ describe("the embedded job runner", () => {
     await storage.close()
   })
 
+  it("runs up to its concurrency of due jobs at once, and never more", async () => {
+    const storage = await sqlite.factory()
+    const clock = new TestClock(new Date("2030-01-01T10:00:00.000Z"))
+    let inFlight = 0
+    let most = 0
+    const handlers: JobHandlers = {
+      kinds: [{ kind: "slow" }],
+      run: async () => {
+        inFlight += 1
+        most = Math.max(most, inFlight)
+        // Every job waits for the others of its round to start, as a provider call would overlap them.
+        await new Promise((resolve) => setImmediate(resolve))
+        await new Promise((resolve) => setImmediate(resolve))
+        inFlight -= 1
+      },
+    }
+    await storage.transaction(async (tx) => {
+      for (let i = 0; i < 12; i++) {
+        await tx.jobs.enqueue({
+          id: JobId.make(`job_slow_${String(i).padStart(2, "0")}`),
+          kind: "slow",
+          payload: "{}",
+          run_at: clock.now().toISOString(),
+          key: null,
+          max_attempts: 1,
+          created_at: clock.now().toISOString(),
+          workspace_id: null,
+        })
+      }
+    })
+    expect(await storage.createJobRunner(handlers, { clock, concurrency: 5 }).runDue()).toEqual({ ran: 12, failed: 0 })
+    expect(most).toBe(5)
+    most = 0
+    await storage.transaction(async (tx) => {
+      for (const i of [1, 2, 3]) {
+        await tx.jobs.enqueue({
+          id: JobId.make(`job_slow_alone_${i}`),
+          kind: "slow",
+          payload: "{}",
+          run_at: clock.now().toISOString(),
+          key: null,
+          max_attempts: 1,
+          created_at: clock.now().toISOString(),
+          workspace_id: null,
+        })
+      }
+    })
+    expect(await storage.createJobRunner(handlers, { clock }).runDue()).toEqual({ ran: 3, failed: 0 })
+    expect(most).toBe(1)
+    await storage.close()
+  })
+
   /*
    * Issue 8, defect 4: the runner before this one busy-looped on a locked job (39 % CPU on
    * SQLite), because its next due time counted locked jobs. Here the job in hand is still queued,

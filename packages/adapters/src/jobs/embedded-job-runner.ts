@@ -113,6 +113,7 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
 
   const createRunner = (handlers: JobHandlers, options: JobRunnerOptions): JobRunner => {
     const { clock, log } = options
+    const concurrency = Math.max(1, options.concurrency ?? 1)
     const kinds = handlers.kinds.map((k) => k.kind)
     const iso = (date: Date) => date.toISOString()
 
@@ -149,7 +150,7 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
     }
 
     /**
-     * Runs a batch of the jobs due now, one after another, in this runner's turn: `settled` counts
+     * Runs a batch of the jobs due now, `concurrency` at a time, in this runner's turn: `settled` counts
      * the jobs it ran or gave up, `ran` those it ran, `report` those of the scope's workspace (all
      * of them without one).
      */
@@ -158,16 +159,23 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
         let ran = 0
         let settled = 0
         const report = { ran: 0, failed: 0 }
-        for (const job of await table.due(iso(clock.now()), kinds, batchSize)) {
-          if (stopped) break
-          const outcome = await runOne(job)
-          settled += 1
-          if (outcome === "abandoned") continue
-          ran += 1
-          if (scope.workspaceId !== undefined && job.workspace_id !== scope.workspaceId) continue
-          report.ran += 1
-          if (outcome === "failed") report.failed += 1
+        const due = await table.due(iso(clock.now()), kinds, batchSize)
+        let next = 0
+        // `concurrency` workers take the batch's jobs in order, each one job at a time.
+        const worker = async () => {
+          while (next < due.length && !stopped) {
+            const job = due[next]!
+            next += 1
+            const outcome = await runOne(job)
+            settled += 1
+            if (outcome === "abandoned") continue
+            ran += 1
+            if (scope.workspaceId !== undefined && job.workspace_id !== scope.workspaceId) continue
+            report.ran += 1
+            if (outcome === "failed") report.failed += 1
+          }
         }
+        await Promise.all(Array.from({ length: Math.min(concurrency, due.length) }, worker))
         return { settled, ran, report }
       })
 

@@ -341,7 +341,7 @@ export const graphileJobRunner = (
             {
               pgPool: pool,
               schema: workerSchema,
-              concurrency: 1,
+              concurrency: Math.max(1, options.concurrency ?? 1),
               noHandleSignals: true,
               pollInterval: 1000,
               logger,

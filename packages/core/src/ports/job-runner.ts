@@ -52,6 +52,11 @@ export interface JobRunnerOptions {
   /** The engine's clock: due times are engine times, so a test clock drives due work. */
   readonly clock: Clock
   readonly log?: JobRunnerLog
+  /**
+   * Jobs one runner runs at once, 1 when absent. The engine asks for its batch concurrency, so a
+   * single process can have that many payments of a batch in flight.
+   */
+  readonly concurrency?: number
 }
 
 /**
