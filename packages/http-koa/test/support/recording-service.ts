@@ -27,7 +27,7 @@ const provider: PaymentProvider = {
   ...sandbox,
   submitPayment: async (request) => {
     submissions += 1
-    appendFileSync(book, `submitted ${request.paymentId} by ${process.pid}\n`)
+    appendFileSync(book, `submitted ${request.paymentId} by ${process.pid} at ${Date.now()}\n`)
     // A call that never answers holds the process as an open connection to a provider would.
     if (submissions === hangOn) return new Promise(() => setInterval(() => {}, 60_000))
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs))
