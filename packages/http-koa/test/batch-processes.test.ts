@@ -3,7 +3,7 @@ import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { childEnvironment, logMessage, startNode } from "./support/child-process.ts"
 import { processRig } from "./support/process-rig.ts"
-import { awaitBatchEnded, batchOf, queueBatch } from "./support/queued-payments.ts"
+import { awaitBatchEnded, awaitCompleted, batchOf, queueBatch, queuePayments } from "./support/queued-payments.ts"
 
 /*
  * Batches across real processes: a service killed with SIGKILL in the middle of a 500-payment
@@ -92,12 +92,13 @@ describe("a service killed with SIGKILL in the middle of a 500-payment batch", (
 
 describe("two services on one Postgres database", () => {
   it.skipIf(serverUrl === undefined)(
-    "share a batch: each payment executed once, both did work, and the batch's rate holds across them",
+    "share a batch and single payments: each payment executed once, both did work, and the batch's rate holds across them",
     async () => {
       const databaseUrl = postgresUrl("shared")
       const book = join(folder, `shared-${Date.now()}.txt`)
       const perSecond = 20
       const { batchId, paymentIds } = await queueBatch(databaseUrl, 100, "shared-batch")
+      const singles = await queuePayments(databaseUrl, 20, "shared-singles")
       const env = {
         DATABASE_URL: databaseUrl,
         PAYMENTS_SANDBOX: "true",
@@ -109,14 +110,19 @@ describe("two services on one Postgres database", () => {
       const services = [await start(env), await start(env)]
       const ended = await awaitBatchEnded(databaseUrl, batchId, 60_000)
       expect(ended).toMatchObject({ status: "completed", succeeded_count: 100, failed_count: 0 })
-      expectExecutedOnce(book, paymentIds)
+      expect(await awaitCompleted(databaseUrl, singles, 30_000)).toEqual(singles.map(() => "completed"))
+      expectExecutedOnce(book, [...paymentIds, ...singles])
       const { submitted } = bookOf(book)
       expect(new Set(submitted.map((s) => s.pid)).size).toBe(2)
       // Each payment waited for its own start slot, one slot 1/rate after the other, whichever
       // service took it: any 40 consecutive starts span at least 39 slots (less a scheduler's
       // few milliseconds), where two services with five workers each and no limit start 40
       // within about 0.7 s (measured with the limit planted away).
-      const starts = submitted.map((s) => s.at).sort((a, b) => a - b)
+      const batched = new Set(paymentIds)
+      const starts = submitted
+        .filter((s) => batched.has(s.id))
+        .map((s) => s.at)
+        .sort((a, b) => a - b)
       const interval = 1000 / perSecond
       for (let i = 0; i + 40 < starts.length; i += 10) {
         expect(starts[i + 40]! - starts[i]!).toBeGreaterThanOrEqual(39 * interval - 25)
