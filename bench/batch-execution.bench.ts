@@ -1,0 +1,289 @@
+/**
+ * How fast batches run their payments, part of `npm run bench`:
+ *
+ * (a) a batch of 500 payments at the default limits (5 in flight, 20 started a second) with a
+ *     provider that takes 50 ms a call: the time to its terminal status against the bound its rate
+ *     sets (500 / 20 a second = 25 s);
+ * (b) payment execution with a provider that answers at once and the rate lifted: payments of
+ *     two 500-payment batches a second, against the job engine's own throughput for as many
+ *     empty jobs on the same database and with the same concurrency (the limit); on SQLite, and on
+ *     Postgres with one process and with two (a second process runs the same runner).
+ *
+ * Results replace the "## Batches" section of docs/benchmarks.md.
+ *
+ *   node --import tsx bench/batch-execution.bench.ts   # DATABASE_URL=postgres://... for Postgres too
+ */
+import { spawn } from "node:child_process"
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { performance } from "node:perf_hooks"
+import { createInterface } from "node:readline"
+import {
+  createSandboxBankLinker,
+  createSandboxPaymentProvider,
+  graphileWorkerSchema,
+  type KyselyStorage,
+  openPostgresStorage,
+  openSqliteStorage,
+  randomIds,
+  scryptHasher,
+  systemClock,
+} from "@payments-engine/adapters"
+import { quoteRequest, setUpPayer } from "@payments-engine/adapters/testing"
+import {
+  type BatchExecution,
+  createEngine,
+  defaultBatchExecution,
+  type Engine,
+  JobId,
+  maxBatchPayments,
+  type PaymentBatchId,
+} from "@payments-engine/core"
+import pg from "pg"
+
+const rateBoundSeconds = maxBatchPayments / defaultBatchExecution.perSecond
+const throughputBatches = 2
+const noopJobs = throughputBatches * maxBatchPayments
+
+interface Location {
+  readonly name: string
+  /** The URL a second process opens; undefined where a second process cannot share the database. */
+  readonly url: string | undefined
+  readonly open: () => Promise<KyselyStorage>
+  readonly drop: (storage: KyselyStorage) => Promise<void>
+  /** Empty jobs not yet run. */
+  readonly noopLeft: (storage: KyselyStorage) => Promise<number>
+}
+
+const engineOn = (storage: KyselyStorage, latencyMs: number, batchExecution: Partial<BatchExecution>): Engine =>
+  createEngine({
+    storage,
+    clock: systemClock,
+    ids: randomIds(),
+    hasher: scryptHasher({ cost: 2 ** 10 }),
+    serverSecret: { read: async () => "bench-server-secret-0123456789abcdefgh" },
+    paymentProvider: createSandboxPaymentProvider({ latencyMs }),
+    bankLinker: createSandboxBankLinker(),
+    batchExecution,
+  })
+
+/** A batch of 500 payments, each from its own quote, built and not yet processed. */
+const fullBatch = async (engine: Engine, label: string) => {
+  const payer = await setUpPayer(engine, label)
+  const { batch } = await engine.paymentBatches.create(payer.actor, payer.companyId, {})
+  for (let i = 0; i < maxBatchPayments; i++) {
+    const quote = await engine.quotes.create(payer.actor, payer.companyId, quoteRequest(payer, i))
+    await engine.payments.create(payer.actor, payer.companyId, {
+      payment_instruction: {
+        payment_quote_id: quote.id,
+        reason: "goods_purchased",
+        idempotency_key: `${label}-${i}`,
+        payment_batch_id: batch.id,
+      },
+    })
+  }
+  return { payer, batchId: batch.id as PaymentBatchId }
+}
+
+const ended = async (storage: KyselyStorage, ids: ReadonlyArray<PaymentBatchId>) => {
+  const rows = await storage.db
+    .selectFrom("payment_batches")
+    .select("status")
+    .where("id", "in", [...ids])
+    .execute()
+  return rows.every((row) => row.status !== "processing" && row.status !== "building")
+}
+
+const until = async (done: () => Promise<boolean>) => {
+  while (!(await done())) await new Promise((resolve) => setTimeout(resolve, 20))
+}
+
+/** A second process running `mode` on the database at `url`, once it says it is ready. */
+const secondProcess = async (url: string, mode: "engine" | "noop") => {
+  const child = spawn(process.execPath, ["--import", "tsx", "bench/batch-worker.ts"], {
+    env: { ...process.env, DATABASE_URL: url, MODE: mode },
+    stdio: ["ignore", "pipe", "inherit"],
+  })
+  const lines = createInterface({ input: child.stdout! })
+  await new Promise<void>((resolve, reject) => {
+    lines.on("line", (line) => line === "ready" && resolve())
+    child.once("exit", (code) => reject(new Error(`bench worker exited with ${code}`)))
+  })
+  return async () => {
+    const exited = new Promise((resolve) => child.once("exit", resolve))
+    child.kill("SIGTERM")
+    await exited
+  }
+}
+
+/** (a): seconds from process_batch to the terminal status of a 500-payment batch at the default limits. */
+const rateBound = async (location: Location): Promise<number> => {
+  const storage = await location.open()
+  const engine = engineOn(storage, 50, {})
+  const { payer, batchId } = await fullBatch(engine, "bench-rate")
+  engine.jobs.start()
+  const started = performance.now()
+  await engine.paymentBatches.process(payer.actor, payer.companyId, batchId)
+  await until(() => ended(storage, [batchId]))
+  const seconds = (performance.now() - started) / 1000
+  await engine.jobs.stop()
+  await location.drop(storage)
+  return seconds
+}
+
+/** (b): payments a second of two full batches, and empty jobs a second, with `processes` processes. */
+const throughput = async (location: Location, processes: 1 | 2) => {
+  const second = processes === 2 ? location.url : undefined
+  const storage = await location.open()
+  const engine = engineOn(storage, 0, { perSecond: Number.POSITIVE_INFINITY })
+  const batches: Array<Awaited<ReturnType<typeof fullBatch>>> = []
+  for (let i = 0; i < throughputBatches; i++) batches.push(await fullBatch(engine, `bench-throughput-${i}`))
+  const stopOther = second === undefined ? undefined : await secondProcess(second, "engine")
+  engine.jobs.start()
+  let started = performance.now()
+  for (const { payer, batchId } of batches) await engine.paymentBatches.process(payer.actor, payer.companyId, batchId)
+  await until(() =>
+    ended(
+      storage,
+      batches.map((b) => b.batchId),
+    ),
+  )
+  const payments = (throughputBatches * maxBatchPayments) / ((performance.now() - started) / 1000)
+  await stopOther?.()
+  await engine.jobs.stop()
+
+  // The limit: as many jobs that do nothing, queued in one transaction, run by the same runners.
+  const runner = storage.createJobRunner(
+    { kinds: [{ kind: "bench_noop" }], run: async () => {} },
+    { clock: systemClock, concurrency: defaultBatchExecution.concurrency },
+  )
+  const stopNoop = second === undefined ? undefined : await secondProcess(second, "noop")
+  runner.start()
+  const now = new Date().toISOString()
+  started = performance.now()
+  await storage.transaction(async (tx) => {
+    for (let i = 0; i < noopJobs; i++) {
+      await tx.jobs.enqueue({
+        id: JobId.make(`job_noop_${i}`),
+        kind: "bench_noop",
+        payload: "{}",
+        run_at: now,
+        key: null,
+        max_attempts: 1,
+        created_at: now,
+        workspace_id: null,
+      })
+    }
+  })
+  await until(async () => (await location.noopLeft(storage)) === 0)
+  const jobs = noopJobs / ((performance.now() - started) / 1000)
+  await stopNoop?.()
+  await runner.stop()
+  await location.drop(storage)
+  return { payments, jobs }
+}
+
+const sqliteLocation = (): Location => {
+  const folder = mkdtempSync(join(tmpdir(), "pe-bench-batches-"))
+  let n = 0
+  return {
+    name: "SQLite file",
+    url: undefined,
+    open: () => openSqliteStorage({ filename: join(folder, `batches-${n++}.sqlite`) }),
+    drop: (storage) => storage.close(),
+    noopLeft: async (storage) => {
+      const row = await storage.db
+        .selectFrom("jobs")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .where("kind", "=", "bench_noop")
+        .executeTakeFirst()
+      return Number(row?.n ?? 0)
+    },
+  }
+}
+
+/** One connection for polling graphile-worker's table, opened once: a poll must cost little beside what it watches. */
+let pollingPool: pg.Pool | undefined
+
+/** graphile-worker's jobs of kind `bench_noop` in the schema beside `schema`. */
+const graphileNoopLeft = async (connectionString: string, schema: string) => {
+  const worker = graphileWorkerSchema(schema)
+  pollingPool ??= new pg.Pool({ connectionString, max: 1 })
+  const { rows } = await pollingPool.query(
+    `select count(*) as n from "${worker}"._private_jobs j join "${worker}"._private_tasks t on t.id = j.task_id
+     where t.identifier = 'bench_noop'`,
+  )
+  return Number(rows[0]?.n ?? 0)
+}
+
+const postgresLocation = (connectionString: string, schema: string): Location => ({
+  name: "Postgres",
+  noopLeft: () => graphileNoopLeft(connectionString, schema),
+  url: `${connectionString}${connectionString.includes("?") ? "&" : "?"}schema=${schema}`,
+  open: () => openPostgresStorage({ connectionString, schema }),
+  drop: async (storage) => {
+    for (const each of [schema, graphileWorkerSchema(schema)]) {
+      await storage.db.schema.dropSchema(each).ifExists().cascade().execute()
+    }
+    await storage.close()
+  },
+})
+
+const rows: Array<string> = []
+const sqlite = sqliteLocation()
+const rate = [{ name: sqlite.name, seconds: await rateBound(sqlite) }]
+const flows = [{ name: `${sqlite.name}, one process`, ...(await throughput(sqlite, 1)) }]
+const postgresUrl = process.env.DATABASE_URL?.startsWith("postgres") ? process.env.DATABASE_URL : undefined
+if (postgresUrl !== undefined) {
+  rate.push({
+    name: "Postgres",
+    seconds: await rateBound(postgresLocation(postgresUrl, `pe_bench_rate_${process.pid}`)),
+  })
+  for (const processes of [1, 2] as const) {
+    const location = postgresLocation(postgresUrl, `pe_bench_flow${processes}_${process.pid}`)
+    flows.push({
+      name: `Postgres, ${processes === 1 ? "one process" : "two processes"}`,
+      ...(await throughput(location, processes)),
+    })
+  }
+}
+rows.push(
+  "## Batches",
+  "",
+  "`npm run bench` also runs `bench/batch-execution.bench.ts`, on the same machine, right after the figures above.",
+  "",
+  `(a) A batch of ${maxBatchPayments} payments at the default limits (${defaultBatchExecution.concurrency} in flight, ${defaultBatchExecution.perSecond} started a second), with a sandbox`,
+  `provider that takes 50 ms a call: seconds from \`process_batch\` to the batch's terminal status, against the ${rateBoundSeconds} s its`,
+  "rate sets. Goal: within 5 % of the bound.",
+  "",
+  "| Database | Seconds | Bound | Seconds / bound |",
+  "|---|---|---|---|",
+  ...rate.map(
+    (r) =>
+      `| ${r.name} | ${r.seconds.toFixed(2)} | ${rateBoundSeconds} | ${(r.seconds / rateBoundSeconds).toFixed(3)} |`,
+  ),
+  "",
+  `(b) Payment execution with a provider that answers at once and no batch rate: payments a second of ${throughputBatches} batches of`,
+  `${maxBatchPayments}, from \`process_batch\` to both ended, against the limit: ${noopJobs} jobs that do nothing, queued in one`,
+  `transaction and run by the same job engine with the same concurrency (${defaultBatchExecution.concurrency} per process). Goal: at least 0.5 of the limit.`,
+  "",
+  "| Database | Payments/s | Empty jobs/s (limit) | Payments / limit |",
+  "|---|---|---|---|",
+  ...flows.map(
+    (f) => `| ${f.name} | ${Math.round(f.payments)} | ${Math.round(f.jobs)} | ${(f.payments / f.jobs).toFixed(2)} |`,
+  ),
+  "",
+)
+const text = rows.join("\n")
+const resultsFile = new URL("../docs/benchmarks.md", import.meta.url)
+const previous = existsSync(resultsFile) ? readFileSync(resultsFile, "utf8") : ""
+const start = previous.indexOf("## Batches\n")
+const next = start === -1 ? -1 : previous.indexOf("\n## ", start + 1)
+const updated =
+  start === -1
+    ? `${previous.trimEnd()}\n\n${text}`
+    : `${previous.slice(0, start)}${text}${next === -1 ? "" : previous.slice(next)}`
+writeFileSync(resultsFile, updated)
+console.log(text)
+await pollingPool?.end()
