@@ -54,37 +54,26 @@ describe("the embedded job runner", () => {
         inFlight -= 1
       },
     }
-    await storage.transaction(async (tx) => {
-      for (let i = 0; i < 12; i++) {
-        await tx.jobs.enqueue({
-          id: JobId.make(`job_slow_${String(i).padStart(2, "0")}`),
-          kind: "slow",
-          payload: "{}",
-          run_at: clock.now().toISOString(),
-          key: null,
-          max_attempts: 1,
-          created_at: clock.now().toISOString(),
-          workspace_id: null,
-        })
-      }
-    })
+    const queueSlow = (names: ReadonlyArray<string>) =>
+      storage.transaction(async (tx) => {
+        for (const name of names) {
+          await tx.jobs.enqueue({
+            id: JobId.make(`job_slow_${name}`),
+            kind: "slow",
+            payload: "{}",
+            run_at: clock.now().toISOString(),
+            key: null,
+            max_attempts: 1,
+            created_at: clock.now().toISOString(),
+            workspace_id: null,
+          })
+        }
+      })
+    await queueSlow(Array.from({ length: 12 }, (_, i) => String(i).padStart(2, "0")))
     expect(await storage.createJobRunner(handlers, { clock, concurrency: 5 }).runDue()).toEqual({ ran: 12, failed: 0 })
     expect(most).toBe(5)
     most = 0
-    await storage.transaction(async (tx) => {
-      for (const i of [1, 2, 3]) {
-        await tx.jobs.enqueue({
-          id: JobId.make(`job_slow_alone_${i}`),
-          kind: "slow",
-          payload: "{}",
-          run_at: clock.now().toISOString(),
-          key: null,
-          max_attempts: 1,
-          created_at: clock.now().toISOString(),
-          workspace_id: null,
-        })
-      }
-    })
+    await queueSlow(["a", "b", "c"])
     expect(await storage.createJobRunner(handlers, { clock }).runDue()).toEqual({ ran: 3, failed: 0 })
     expect(most).toBe(1)
     await storage.close()
