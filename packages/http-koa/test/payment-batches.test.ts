@@ -211,6 +211,44 @@ describe.each([
     expect((await getBatch(payer, batch.id)).body.data).toMatchObject({ status: "failed", failed_count: 2 })
   })
 
+  it("prices a held payment's expired quote again when the batch runs: a new quote, the same instructed amount", async () => {
+    const payer = await setUpPayer(service, "batches-requote")
+    const batch = (await createBatch(payer, {})).body.data
+    const quoteId = await createQuote(service, payer, 42.5)
+    const paid = await pay(payer, quoteId, "q-1", batch.id)
+    expect(paid.status, paid.text).toBe(201)
+    // Sixteen minutes later the quote has expired: a payment outside a batch would be refused.
+    await advanceClock(service, payer.token, 16 * 60)
+    expectError(await pay(payer, quoteId, "q-2"), 422, "payment_quote_id", "Quote has expired")
+    expect((await processBatch(payer, batch.id)).status).toBe(202)
+    await advanceClock(service, payer.token, 0)
+    const payment = (
+      await service.request("GET", `/api/v1/companies/${payer.cid}/payments/${paid.body.data.id}`, {
+        token: payer.token,
+      })
+    ).body.data
+    expect(payment).toMatchObject({
+      status: "completed",
+      instructed_amount: "42.50",
+      instructed_amount_currency: "USD",
+    })
+    expect(payment.quote_id).not.toBe(quoteId)
+    const [fresh] = await storage.db
+      .selectFrom("quotes")
+      .select(["expires_at", "instructed_amount", "fee_strategy", "source_amount"])
+      .where("id", "=", payment.quote_id)
+      .execute()
+    const [old] = await storage.db
+      .selectFrom("quotes")
+      .select(["expires_at", "instructed_amount", "fee_strategy", "source_amount"])
+      .where("id", "=", quoteId as never)
+      .execute()
+    expect(fresh).toMatchObject({ instructed_amount: old?.instructed_amount, fee_strategy: old?.fee_strategy })
+    expect(fresh!.expires_at > service.clock.now().toISOString()).toBe(true)
+    const submitted = service.paymentProvider.submittedPayments().find((p) => p.paymentId === paid.body.data.id)
+    expect(submitted).toMatchObject({ instructedAmount: "42.50", sourceAmount: fresh?.source_amount })
+  })
+
   it("lets exactly one of five concurrent process_batch calls start the batch", async () => {
     const payer = await setUpPayer(service, "batches-race")
     const batch = (await createBatch(payer, {})).body.data
