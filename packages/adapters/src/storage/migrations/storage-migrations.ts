@@ -14,6 +14,7 @@ import { keyLifecycleSchema } from "./0005-key-lifecycle.ts"
 import { keyedFingerprintsSchema } from "./0006-keyed-fingerprints.ts"
 import { testClocksSchema } from "./0007-test-clocks.ts"
 import { keyedJobsIndexSchema } from "./0008-keyed-jobs-index.ts"
+import { processingPaymentsIndexSchema } from "./0010-processing-payments-index.ts"
 import type { StorageDialect } from "./column-helpers.ts"
 
 export type { StorageDialect } from "./column-helpers.ts"
@@ -36,6 +37,7 @@ export const storageMigrations = (dialect: StorageDialect): MigrationProvider =>
     "0006_keyed_fingerprints": keyedFingerprintsSchema(),
     "0007_test_clocks": testClocksSchema(dialect),
     "0008_keyed_jobs_index": keyedJobsIndexSchema(),
+    "0010_processing_payments_index": processingPaymentsIndexSchema(),
   }),
 })
 
