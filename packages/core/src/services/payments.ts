@@ -6,6 +6,7 @@ import { type WebhookEventName, type WebhookEventNameOf, webhookEventCatalogue }
 import type { CompanyId, PaymentId, WorkspaceId } from "../model/ids.ts"
 import { PaymentFields, type PaymentInstruction, PaymentListQuery, toPayment } from "../model/payment.ts"
 import type { Clock } from "../ports/clock.ts"
+import type { PaymentOutcome } from "../ports/payment-provider.ts"
 import type {
   CompanyRecord,
   PaymentFilter,
@@ -123,6 +124,23 @@ export const makePayments = (ports: ServicePorts) => {
       yield* carryOut(clock, tx, company, moved, decision.actions)
       return moved
     })
+
+  /** Completes or fails a processing payment as the provider's outcome says; undefined when another writer won. */
+  const settle = (
+    clock: Clock,
+    tx: Lifted<Repositories>,
+    company: Pick<CompanyRecord, "id" | "workspace_id">,
+    row: PaymentRecord,
+    outcome: PaymentOutcome,
+  ) => {
+    const change = {
+      provider_payment_id: outcome.providerPaymentId,
+      ...(outcome.status === "failed" ? { failure_reason: outcome.reason } : {}),
+      updated_at: clock.now().toISOString(),
+    }
+    const event = { type: outcome.status === "completed" ? "complete" : "fail" } as const
+    return move(clock, tx, company, row, event, change)
+  }
 
   const idempotencyOutcome = (tx: Lifted<Repositories>, existing: PaymentRecord, input: PaymentFields) =>
     sameRequest(existing, input)
@@ -289,8 +307,9 @@ export const makePayments = (ports: ServicePorts) => {
     /**
      * Runs a payment through the provider (the execute_payment job): pending -> processing, the
      * provider call keyed by the payment id, then completed or failed. Safe to run again after a
-     * crash at any point: a payment already past processing is left alone, and the provider
-     * answers a repeated id with its first outcome.
+     * crash or a failed call at any point: a payment already past processing is left alone, and
+     * one still processing is asked of the provider first: one the provider knows is settled from
+     * its answer without a second submission, and only one it never received is submitted again.
      */
     execute: (
       paymentId: PaymentId,
@@ -303,51 +322,48 @@ export const makePayments = (ports: ServicePorts) => {
             const row = yield* tx.payments.findById(paymentId)
             if (!row) return undefined
             const clock = yield* workspaceClock(ports, tx, workspaceId)
+            const updated_at = clock.now().toISOString()
             const current =
               row.status === "pending"
-                ? yield* move(
-                    clock,
-                    tx,
-                    companyOf(row),
-                    row,
-                    { type: "start" },
-                    { updated_at: clock.now().toISOString() },
-                  )
+                ? yield* move(clock, tx, companyOf(row), row, { type: "start" }, { updated_at })
                 : row
             if (!current || current.status !== "processing") {
-              return { row: current ?? row, quote: undefined, beneficiary: null }
+              return { row: current ?? row, quote: undefined, beneficiary: null, resumed: false }
             }
             const quote = yield* tx.quotes.find(row.company_id, row.quote_id)
             const [to] = yield* tx.paymentProfiles.findInUse(row.company_id, [row.to_profile_id])
-            return { row: current, quote, beneficiary: to?.provider_beneficiary_id ?? null }
+            const resumed = row.status === "processing"
+            return { row: current, quote, beneficiary: to?.provider_beneficiary_id ?? null, resumed }
           }),
         )
         if (!claimed) return "missing" as const
         const { row, quote } = claimed
         if (row.status !== "processing" || quote === undefined) return row.status
-        const outcome = yield* providerCall("Payment provider failed to execute the payment", () =>
-          ports.paymentProvider.submitPayment({
-            paymentId: row.id,
-            sourceAmount: quote.source_amount,
-            sourceCurrency: quote.source_currency,
-            targetAmount: quote.target_amount,
-            targetCurrency: quote.target_currency,
-            instructedAmount: quote.instructed_amount,
-            instructedCurrency: quote.instructed_currency,
-            paymentMethod: quote.payment_method,
-            providerBeneficiaryId: claimed.beneficiary,
-          }),
-        )
+        // An earlier run may have reached the provider and lost its answer: ask before submitting.
+        const known = claimed.resumed
+          ? yield* providerCall("Payment provider failed to report the payment", () =>
+              ports.paymentProvider.findPayment(row.id),
+            )
+          : undefined
+        const outcome =
+          known ??
+          (yield* providerCall("Payment provider failed to execute the payment", () =>
+            ports.paymentProvider.submitPayment({
+              paymentId: row.id,
+              sourceAmount: quote.source_amount,
+              sourceCurrency: quote.source_currency,
+              targetAmount: quote.target_amount,
+              targetCurrency: quote.target_currency,
+              instructedAmount: quote.instructed_amount,
+              instructedCurrency: quote.instructed_currency,
+              paymentMethod: quote.payment_method,
+              providerBeneficiaryId: claimed.beneficiary,
+            }),
+          ))
         return yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
             const clock = yield* workspaceClock(ports, tx, workspaceId)
-            const change = {
-              provider_payment_id: outcome.providerPaymentId,
-              ...(outcome.status === "failed" ? { failure_reason: outcome.reason } : {}),
-              updated_at: clock.now().toISOString(),
-            }
-            const event = { type: outcome.status === "completed" ? "complete" : "fail" } as const
-            const done = yield* move(clock, tx, companyOf(row), row, event, change)
+            const done = yield* settle(clock, tx, companyOf(row), row, outcome)
             if (!done) return ((yield* tx.payments.findById(row.id)) ?? row).status
             return done.status
           }),
