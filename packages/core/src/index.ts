@@ -52,6 +52,11 @@ export {
   type RotatedApiKey,
   type TokenClaims,
 } from "./services/key-lifecycle.ts"
-export type { PaymentCreated } from "./services/payments.ts"
+export {
+  notReceivedByProvider,
+  type PaymentCreated,
+  unknownOutcomeAfterMs,
+  unknownOutcomesPerRun,
+} from "./services/payments.ts"
 export type { EnginePorts } from "./services/ports.ts"
 export { quoteLifetimeMs } from "./services/quotes.ts"

@@ -12,6 +12,10 @@ const catalogue = (calls: Array<string>) =>
           ? Effect.fail(new ProviderFailure({ field: "base", message: "down" }))
           : Effect.succeed("completed" as const)
       },
+      settleUnknown: () => {
+        calls.push("settle unknown")
+        return Effect.succeed(0)
+      },
     },
     idempotency: {
       purgeExpired: () => {
@@ -26,7 +30,8 @@ describe("the job catalogue", () => {
     const calls: Array<string> = []
     await catalogue(calls).run("execute_payment", { payment_id: "pay_1", workspace_id: "ws_1" })
     await catalogue(calls).run("purge_idempotency", {})
-    expect(calls).toEqual(["execute pay_1 ws_1", "purge"])
+    await catalogue(calls).run("settle_unknown_payments", {})
+    expect(calls).toEqual(["execute pay_1 ws_1", "purge", "settle unknown"])
   })
 
   it("rejects, without running anything, a kind it does not know or a payload its schema refuses", async () => {
@@ -42,10 +47,14 @@ describe("the job catalogue", () => {
     ).rejects.toBeInstanceOf(ProviderFailure)
   })
 
-  it("tells runners the hourly schedule of the idempotency purge", () => {
+  it("tells runners the hourly schedule of the idempotency purge and the minutely one of unknown outcomes", () => {
     expect(catalogue([]).kinds).toContainEqual({
       kind: "purge_idempotency",
       schedule: { cron: "0 * * * *", everyMs: 3_600_000 },
+    })
+    expect(catalogue([]).kinds).toContainEqual({
+      kind: "settle_unknown_payments",
+      schedule: { cron: "* * * * *", everyMs: 60_000 },
     })
   })
 })

@@ -18,6 +18,8 @@ export const jobPayloads = {
   execute_payment: ExecutePaymentPayload,
   /** Deletes expired idempotency records (scheduled hourly). */
   purge_idempotency: Schema.Struct({}),
+  /** Settles the payments left processing whose provider outcome is unknown (scheduled every minute). */
+  settle_unknown_payments: Schema.Struct({}),
 } as const
 
 export type JobKindName = keyof typeof jobPayloads
@@ -27,17 +29,19 @@ export type JobPayload<K extends JobKindName> = Schema.Schema.Type<(typeof jobPa
 export const jobAttempts: { readonly [K in JobKindName]: number } = {
   execute_payment: maxJobAttempts,
   purge_idempotency: 1,
+  settle_unknown_payments: 1,
 }
 
 /** The kinds as runners see them, with their schedules. */
 export const jobKinds: ReadonlyArray<JobKind> = [
   { kind: "execute_payment" },
   { kind: "purge_idempotency", schedule: { cron: "0 * * * *", everyMs: 60 * 60 * 1000 } },
+  { kind: "settle_unknown_payments", schedule: { cron: "* * * * *", everyMs: 60 * 1000 } },
 ]
 
 /** The services the handlers call. */
 export interface JobServices {
-  readonly payments: Pick<Payments, "execute">
+  readonly payments: Pick<Payments, "execute" | "settleUnknown">
   readonly idempotency: Pick<Idempotency, "purgeExpired">
 }
 
@@ -62,6 +66,7 @@ export const jobCatalogue = (services: JobServices): JobHandlers => {
   const handlers: Handlers = {
     execute_payment: (payload) => services.payments.execute(payload.payment_id, payload.workspace_id),
     purge_idempotency: () => services.idempotency.purgeExpired(),
+    settle_unknown_payments: () => services.payments.settleUnknown(),
   }
   const decoders = Object.fromEntries(
     Object.entries(jobPayloads).map(([kind, schema]) => [

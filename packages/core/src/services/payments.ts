@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Effect, Either } from "effect"
 import { type Forbidden, Invalid, NotFound, type ProviderFailure } from "../errors.ts"
 import { type PaymentEvent, paymentMachine } from "../machines/payment-machine.ts"
 import { begin, decide, type MachineAction } from "../machines/stored-machine.ts"
@@ -31,6 +31,19 @@ const isPaymentEvent = (event: WebhookEventName): event is WebhookEventNameOf<"P
 
 const paymentNotFound = () =>
   new NotFound({ field: "id", message: "Payment Instruction not found or not accessible in this workspace" })
+
+/**
+ * How long a payment may stay `processing` after its last update, by the engine's clock, before
+ * the engine asks the provider how it ended: well past the last retry of its job and the provider
+ * call that retry makes, so no run of the job is still on its way to the provider.
+ */
+export const unknownOutcomeAfterMs = 10 * 60 * 1000
+
+/** The most payments one run of `settle_unknown_payments` settles: the rest wait a minute. */
+export const unknownOutcomesPerRun = 100
+
+/** The `failure_reason` of a payment the provider says it never received. */
+export const notReceivedByProvider = "Payment was not received by the provider"
 
 /** Payments with their profiles, in one query for the profiles. */
 const withProfiles = (tx: Lifted<Repositories>, rows: ReadonlyArray<PaymentRecord>, withIdempotencyKey = true) =>
@@ -107,6 +120,7 @@ export const makePayments = (ports: ServicePorts) => {
   /**
    * Moves a stored payment by one machine event with a compare-and-set and carries out what the
    * machine says the move implies; undefined when the machine refuses or another writer won.
+   * With `lastUpdate`, another writer is anyone who wrote the payment since it was last updated then.
    */
   const move = (
     clock: Clock,
@@ -115,31 +129,40 @@ export const makePayments = (ports: ServicePorts) => {
     row: PaymentRecord,
     event: PaymentEvent,
     change: { provider_payment_id?: string; failure_reason?: string; updated_at: string },
+    lastUpdate?: string,
   ) =>
     Effect.gen(function* () {
       const decision = decide(paymentMachine, row, event, { batched: row.payment_batch_id !== null })
       if (decision === undefined) return undefined
-      const moved = yield* tx.payments.compareAndSetStatus(row.id, row.status, decision.status, change)
+      const moved = yield* tx.payments.compareAndSetStatus(row.id, row.status, decision.status, change, lastUpdate)
       if (moved === undefined) return undefined
       yield* carryOut(clock, tx, company, moved, decision.actions)
       return moved
     })
 
-  /** Completes or fails a processing payment as the provider's outcome says; undefined when another writer won. */
+  /**
+   * Completes or fails a processing payment as the provider's outcome says; without an outcome
+   * (the provider never received it) fails it as not received. Undefined when another writer won.
+   */
   const settle = (
     clock: Clock,
     tx: Lifted<Repositories>,
     company: Pick<CompanyRecord, "id" | "workspace_id">,
     row: PaymentRecord,
-    outcome: PaymentOutcome,
+    outcome: PaymentOutcome | undefined,
+    lastUpdate?: string,
   ) => {
-    const change = {
-      provider_payment_id: outcome.providerPaymentId,
-      ...(outcome.status === "failed" ? { failure_reason: outcome.reason } : {}),
-      updated_at: clock.now().toISOString(),
-    }
-    const event = { type: outcome.status === "completed" ? "complete" : "fail" } as const
-    return move(clock, tx, company, row, event, change)
+    const updated_at = clock.now().toISOString()
+    const change =
+      outcome === undefined
+        ? { failure_reason: notReceivedByProvider, updated_at }
+        : {
+            provider_payment_id: outcome.providerPaymentId,
+            ...(outcome.status === "failed" ? { failure_reason: outcome.reason } : {}),
+            updated_at,
+          }
+    const event = { type: outcome?.status === "completed" ? "complete" : "fail" } as const
+    return move(clock, tx, company, row, event, change, lastUpdate)
   }
 
   const idempotencyOutcome = (tx: Lifted<Repositories>, existing: PaymentRecord, input: PaymentFields) =>
@@ -308,8 +331,10 @@ export const makePayments = (ports: ServicePorts) => {
      * Runs a payment through the provider (the execute_payment job): pending -> processing, the
      * provider call keyed by the payment id, then completed or failed. Safe to run again after a
      * crash or a failed call at any point: a payment already past processing is left alone, and
-     * one still processing is asked of the provider first: one the provider knows is settled from
-     * its answer without a second submission, and only one it never received is submitted again.
+     * one still processing is taken over (its last update written, so the sweep of unknown
+     * outcomes leaves it to this run) and asked of the provider first: one the provider knows is
+     * settled from its answer without a second submission, and only one it never received is
+     * submitted again.
      */
     execute: (
       paymentId: PaymentId,
@@ -323,10 +348,14 @@ export const makePayments = (ports: ServicePorts) => {
             if (!row) return undefined
             const clock = yield* workspaceClock(ports, tx, workspaceId)
             const updated_at = clock.now().toISOString()
+            // A payment still processing is taken over by this run, after a crash or a failed
+            // call: not a transition, only its last update is written.
             const current =
               row.status === "pending"
                 ? yield* move(clock, tx, companyOf(row), row, { type: "start" }, { updated_at })
-                : row
+                : row.status === "processing"
+                  ? yield* tx.payments.compareAndSetStatus(row.id, "processing", "processing", { updated_at })
+                  : row
             if (!current || current.status !== "processing") {
               return { row: current ?? row, quote: undefined, beneficiary: null, resumed: false }
             }
@@ -368,6 +397,46 @@ export const makePayments = (ports: ServicePorts) => {
             return done.status
           }),
         )
+      }),
+
+    /**
+     * Settles the payments whose provider outcome the engine never learnt (the
+     * settle_unknown_payments job, every minute): those of any workspace still `processing`
+     * {@link unknownOutcomeAfterMs} after their last update by the engine's clock, at most
+     * {@link unknownOutcomesPerRun}, least recently updated first. Each is asked of the provider
+     * by its id: one it knows completes or fails as it says; one it never received fails as
+     * {@link notReceivedByProvider} (no money moved). A payment written since it was listed (a run
+     * of its job took it over) is left to that run. One the provider cannot be asked about stays
+     * `processing` for a later run, and this run fails with the provider failure once it has
+     * settled the others. Resolves with how many payments it settled.
+     */
+    settleUnknown: (): Effect.Effect<number, ProviderFailure> =>
+      Effect.gen(function* () {
+        const before = new Date(ports.clock.now().getTime() - unknownOutcomeAfterMs).toISOString()
+        const stuck = yield* inTransaction(ports.storage, (tx) => tx.payments.listStuck(before, unknownOutcomesPerRun))
+        let settled = 0
+        let unanswered: ProviderFailure | undefined
+        for (const payment of stuck) {
+          const answer = yield* Effect.either(
+            providerCall("Payment provider failed to report the payment", () =>
+              ports.paymentProvider.findPayment(payment.id),
+            ),
+          )
+          if (Either.isLeft(answer)) {
+            unanswered ??= answer.left
+            continue
+          }
+          const company = { id: payment.company_id, workspace_id: payment.workspace_id }
+          const done = yield* inTransaction(ports.storage, (tx) =>
+            Effect.gen(function* () {
+              const clock = yield* workspaceClock(ports, tx, payment.workspace_id)
+              return yield* settle(clock, tx, company, payment, answer.right, payment.updated_at)
+            }),
+          )
+          if (done) settled += 1
+        }
+        if (unanswered) return yield* Effect.fail(unanswered)
+        return settled
       }),
   }
 }
