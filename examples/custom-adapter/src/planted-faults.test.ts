@@ -145,6 +145,48 @@ const faults: ReadonlyArray<{
     caughtBy: ["payments.quote-single-use", "concurrency.payment-idempotency", "model.quotes-and-payments"],
   },
   {
+    bug: "moves a payment that was written since the last update its writer read",
+    factory: withFault((tx) => ({
+      ...tx,
+      payments: {
+        ...tx.payments,
+        compareAndSetStatus: (id, from, to, change) => tx.payments.compareAndSetStatus(id, from, to, change),
+      },
+    })),
+    caughtBy: ["payments.compare-and-set"],
+  },
+  {
+    bug: "lists as stuck a processing payment updated at the very time asked about",
+    factory: withFault((tx) => ({
+      ...tx,
+      payments: {
+        ...tx.payments,
+        listStuck: (before, limit) => tx.payments.listStuck(new Date(Date.parse(before) + 1).toISOString(), limit),
+      },
+    })),
+    caughtBy: ["payments.list-stuck"],
+  },
+  {
+    bug: "lists stuck payments in id order instead of least recently updated first",
+    factory: withFault((tx) => ({
+      ...tx,
+      payments: {
+        ...tx.payments,
+        listStuck: async (before, limit) =>
+          [...(await tx.payments.listStuck(before, 1000))].sort((a, b) => (a.id < b.id ? -1 : 1)).slice(0, limit),
+      },
+    })),
+    caughtBy: ["payments.list-stuck"],
+  },
+  {
+    bug: "ignores the limit of the stuck payments",
+    factory: withFault((tx) => ({
+      ...tx,
+      payments: { ...tx.payments, listStuck: (before) => tx.payments.listStuck(before, 1000) },
+    })),
+    caughtBy: ["payments.list-stuck"],
+  },
+  {
     bug: "ignores the status filter of the payment list",
     factory: withFault((tx) => ({
       ...tx,

@@ -13,10 +13,11 @@ import {
   type Repositories,
   type WorkspaceId,
 } from "@payments-engine/core"
-import { sql } from "kysely"
+import { CompiledQuery, type KyselyPlugin, sql } from "kysely"
 import { afterAll, describe, expect, it } from "vitest"
 import { type KyselyStorage, migrateStorage } from "../src/index.ts"
 import { storageMigrations } from "../src/storage/migrations/storage-migrations.ts"
+import { kyselyPaymentRepository } from "../src/storage/repositories/payments.ts"
 import type { TestStorages } from "../src/testing/index.ts"
 
 /** What one run of the behaviour suite needs to know about its storages. */
@@ -169,6 +170,7 @@ export const describeStorage = (target: StorageTarget): void => {
         "0007_test_clocks",
         "0008_keyed_jobs_index",
         "0009_payment_batches",
+        "0010_processing_payments_index",
       ])
       expect(
         await reopened.db.selectFrom("companies").selectAll().where("workspace_id", "=", workspaceId).execute(),
@@ -412,6 +414,34 @@ export const describeStorage = (target: StorageTarget): void => {
         .offset(Number.MAX_SAFE_INTEGER)
         .execute()
       expect(raw).toEqual([])
+      await storage.close()
+    })
+
+    it("reads the stuck payments through the partial index of processing payments, not a scan of every payment", async () => {
+      const storage = await source.factory()
+      const compiled: Array<CompiledQuery> = []
+      const executor = storage.db.getExecutor()
+      const capture: KyselyPlugin = {
+        transformQuery: ({ node, queryId }) => {
+          compiled.push(executor.compileQuery(node, queryId))
+          return node
+        },
+        transformResult: async ({ result }) => result,
+      }
+      await kyselyPaymentRepository(storage.db.withPlugin(capture)).listStuck(at, 100)
+      expect(compiled).toHaveLength(1)
+      const { sql: text, parameters } = compiled[0]!
+      const plan = await storage.db.transaction().execute(async (trx) => {
+        if (storage.dialect === "sqlite") {
+          return (await trx.executeQuery(CompiledQuery.raw(`explain query plan ${text}`, [...parameters]))).rows
+        }
+        // An empty table is read faster whole: tell Postgres to prefer the index whenever it may use it.
+        await sql`set local enable_seqscan = off`.execute(trx)
+        return (await trx.executeQuery(CompiledQuery.raw(`explain ${text}`, [...parameters]))).rows
+      })
+      const steps = JSON.stringify(plan)
+      expect(steps).toContain("payments_processing_by_update")
+      expect(steps).not.toMatch(/SCAN payments|Seq Scan on payments/)
       await storage.close()
     })
 

@@ -49,6 +49,7 @@ export const contractTestIds = [
   "payments.cancel",
   "payments.compare-and-set",
   "payments.list-filters",
+  "payments.list-stuck",
   "paging.companies",
   "paging.entities",
   "paging.recipients",

@@ -1,4 +1,10 @@
-import { brandId, messages, type PaymentRepository, quoteLifetimeMs } from "@payments-engine/core"
+import {
+  brandId,
+  messages,
+  type PaymentRepository,
+  type PaymentStatusValue,
+  quoteLifetimeMs,
+} from "@payments-engine/core"
 import { expect } from "vitest"
 import { expectRefusal } from "./contract-harness.ts"
 import type { ScenarioGroup } from "./contract-scenario.ts"
@@ -322,7 +328,7 @@ export const paymentScenarios: ScenarioGroup = {
     {
       id: "payments.compare-and-set",
       title:
-        "a status compare-and-set changes the payment only from the status it names, writes the given fields and returns the row",
+        "a status compare-and-set changes the payment only from the status it names (and, given one, the last update), writes the given fields and returns the row",
       run: async (harness) => {
         const { storage, clock } = harness
         const paying = await payingCompany(harness)
@@ -349,6 +355,24 @@ export const paymentScenarios: ScenarioGroup = {
           updated_at: at,
         })
         expect(await storedPayment(storage, payment.id)).toEqual(processing)
+        // Given the last update it read, a writer changes the payment only if nobody wrote it since.
+        clock.advance(1000)
+        const later = clock.now().toISOString()
+        expect(
+          await cas(payment.id, "processing", "failed", { updated_at: later }, created!.updated_at),
+        ).toBeUndefined()
+        expect(await storedPayment(storage, payment.id)).toEqual(processing)
+        const touched = await cas(payment.id, "processing", "processing", { updated_at: later }, at)
+        expect(touched).toEqual({ ...processing, updated_at: later })
+        clock.advance(1000)
+        const latest = clock.now().toISOString()
+        const fromLastRead = await Promise.all([
+          cas(payment.id, "processing", "failed", { updated_at: latest, failure_reason: "stale" }, later),
+          cas(payment.id, "processing", "processing", { updated_at: latest }, later),
+        ])
+        expect(fromLastRead.filter((row) => row !== undefined)).toHaveLength(1)
+        expect(await storedPayment(storage, payment.id)).toEqual(fromLastRead.find((row) => row !== undefined))
+        await cas(payment.id, "failed", "processing", { updated_at: at, failure_reason: null })
         // Two writers from the same status: the first wins, the second is told so.
         const racing = await Promise.all([
           cas(payment.id, "processing", "failed", { updated_at: at, failure_reason: "first" }),
@@ -437,6 +461,61 @@ export const paymentScenarios: ScenarioGroup = {
           tx.payments.list(orderCompany, {}, { offset: 0, limit: 10 }),
         )
         expect(byBytes.rows.map((r) => r.id)).toEqual([...ordered].reverse())
+      },
+    },
+    {
+      id: "payments.list-stuck",
+      title:
+        "processing payments of every workspace last updated before a time list least recently updated first (then by id), at most the limit, each with its workspace; one updated at that very time or later, or in another status, is left out",
+      run: async (harness) => {
+        const { engine, storage } = harness
+        const mine = await harness.workspace()
+        const theirs = await harness.workspace()
+        const body = { name: "Payer Inc", country: "US", default_currency: "USD" }
+        const myCompany = await engine.companies.create(mine, body)
+        const theirCompany = await engine.companies.create(theirs, body)
+        const base = counterIds().next("pay")
+        // Decades before the test clock's epoch: a shared storage's other processing payments
+        // were all updated later than these, so they cannot come first.
+        const at = (ms: number) => new Date(Date.UTC(2001, 0, 1) + ms).toISOString()
+        const row = (suffix: string, company: typeof myCompany, status: PaymentStatusValue, ms: number) => {
+          const id = brandId("pay", `${base}_${suffix}`)
+          return { ...paymentRow(id, company.id, brandId("qt", `qt_${id}`), id, at(ms)), status }
+        }
+        const first = row("1", myCompany, "processing", 1000)
+        // Updated at the same time: in id order, which is byte order ("B" < "a").
+        const tieLower = row("a", theirCompany, "processing", 2000)
+        const tieUpper = row("B", myCompany, "processing", 2000)
+        const boundary = row("3", theirCompany, "processing", 3000)
+        const later = row("4", myCompany, "processing", 4000)
+        const others = (["pending", "completed", "failed", "cancelled"] as const).map((status) =>
+          row(status, myCompany, status, 0),
+        )
+        await storage.transaction(async (tx) => {
+          for (const payment of [later, boundary, tieLower, first, tieUpper, ...others])
+            expect(await tx.payments.insertIfNew(payment)).toBe("inserted")
+        })
+        const stuck = (before: string, limit: number) =>
+          storage.transaction((tx) => tx.payments.listStuck(before, limit))
+        const idsOf = async (before: string, limit: number) => (await stuck(before, limit)).map((p) => p.id)
+
+        expect(await stuck(at(3000), 10)).toEqual([
+          { ...first, workspace_id: mine.workspaceId },
+          { ...tieUpper, workspace_id: mine.workspaceId },
+          { ...tieLower, workspace_id: theirs.workspaceId },
+        ])
+        expect(await idsOf(at(3000), 2)).toEqual([first.id, tieUpper.id])
+        expect(await idsOf(at(3000), 1)).toEqual([first.id])
+        expect(await idsOf(at(3000), 0)).toEqual([])
+        expect(await idsOf(at(3001), 10)).toEqual([first.id, tieUpper.id, tieLower.id, boundary.id])
+        expect(await idsOf(at(1000), 10)).toEqual([])
+        expect(await idsOf(at(1001), 10)).toEqual([first.id])
+        // A payment that leaves processing leaves the list; one updated since moves to its new place.
+        await storage.transaction(async (tx) => {
+          await tx.payments.compareAndSetStatus(first.id, "processing", "completed", { updated_at: at(5000) })
+          await tx.payments.compareAndSetStatus(tieUpper.id, "processing", "processing", { updated_at: at(3500) })
+        })
+        expect(await idsOf(at(4001), 10)).toEqual([tieLower.id, boundary.id, tieUpper.id, later.id])
       },
     },
   ],

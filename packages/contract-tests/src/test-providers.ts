@@ -65,7 +65,8 @@ export const failsAtProvider = (instructedAmount: string): boolean => instructed
  * number and an ABA routing number), fixed rates ({@link testRates}), and payments that complete
  * unless the instructed amount ends in .13. `submitPayment` is idempotent per payment id, as the
  * port requires: a repeated id gets the first outcome and moves no money, but the call is still
- * recorded, so a test can count what the engine asked.
+ * recorded, so a test can count what the engine asked. `findPayment` answers that outcome, or
+ * undefined for an id it never decided (one that was only ever unavailable).
  */
 export const testPaymentProvider = (): TestPaymentProvider => {
   const submissions: RecordedSubmission[] = []
@@ -129,6 +130,7 @@ export const testPaymentProvider = (): TestPaymentProvider => {
       submissions.push({ ...request, answer: outcome.status })
       return outcome
     },
+    findPayment: async (paymentId) => outcomes.get(paymentId),
   }
 }
 

@@ -55,6 +55,11 @@ export {
   type TokenClaims,
 } from "./services/key-lifecycle.ts"
 export type { PaymentBatchCreated } from "./services/payment-batches.ts"
-export type { PaymentCreated } from "./services/payments.ts"
+export {
+  notReceivedByProvider,
+  type PaymentCreated,
+  unknownOutcomeAfterMs,
+  unknownOutcomesPerRun,
+} from "./services/payments.ts"
 export { type BatchExecution, defaultBatchExecution, type EnginePorts } from "./services/ports.ts"
 export { quoteLifetimeMs } from "./services/quotes.ts"

@@ -4,9 +4,10 @@ import { byId, findScoped, freeze, windowOf } from "./rows.ts"
 
 /**
  * Payments over one transaction's tables. Transactions run one at a time, so the uniqueness
- * checks of `insertIfNew` and the compare of `compareAndSetStatus` need no lock.
+ * checks of `insertIfNew` and the compare of `compareAndSetStatus` need no lock. `listStuck`
+ * filters and sorts every payment: fine for an example, where a database would use an index.
  */
-export const memoryPaymentRepository = (t: Pick<Tables, "payments">): PaymentRepository => ({
+export const memoryPaymentRepository = (t: Pick<Tables, "payments" | "companies">): PaymentRepository => ({
   insertIfNew: async (row) => {
     for (const p of t.payments.values()) {
       if (
@@ -32,9 +33,10 @@ export const memoryPaymentRepository = (t: Pick<Tables, "payments">): PaymentRep
         (filter.payment_batch_id === undefined || p.payment_batch_id === filter.payment_batch_id),
       window,
     ),
-  compareAndSetStatus: async (id, from, to, change) => {
+  compareAndSetStatus: async (id, from, to, change, lastUpdate) => {
     const row = t.payments.get(id)
     if (row === undefined || row.status !== from) return undefined
+    if (lastUpdate !== undefined && row.updated_at !== lastUpdate) return undefined
     const defined = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined))
     const next = freeze({ ...row, ...defined, status: to })
     t.payments.set(id, next)
@@ -52,4 +54,13 @@ export const memoryPaymentRepository = (t: Pick<Tables, "payments">): PaymentRep
     t.payments.set(id, next)
     return next
   },
+  listStuck: async (before, limit) =>
+    [...t.payments.values()]
+      .filter((p) => p.status === "processing" && p.updated_at < before)
+      .flatMap((p) => {
+        const company = t.companies.get(p.company_id)
+        return company === undefined ? [] : [{ ...p, workspace_id: company.workspace_id }]
+      })
+      .sort((a, b) => (a.updated_at < b.updated_at ? -1 : a.updated_at > b.updated_at ? 1 : byId(a, b)))
+      .slice(0, limit),
 })

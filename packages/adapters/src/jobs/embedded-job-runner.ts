@@ -130,7 +130,7 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
       const attempts = job.attempts + 1
       await table.take(job.id, { attempts, updated_at: iso(clock.now()) })
       try {
-        await handlers.run(job.kind, JSON.parse(job.payload))
+        await handlers.run(job.kind, JSON.parse(job.payload), { attempt: attempts })
         await table.finish(job.id)
         log?.({ kind: job.kind, outcome: "done" })
         return "done"

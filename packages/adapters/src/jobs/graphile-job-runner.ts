@@ -200,7 +200,8 @@ export const graphileJobRunner = (
         async (payload: unknown, helpers: JobHelpers) => {
           const counted = count !== undefined && (flag === undefined || helpers.job.flags?.[flag] === true)
           try {
-            await handlers.run(kind, payload)
+            // graphile-worker counts an attempt as it takes the job, so this run's is the count.
+            await handlers.run(kind, payload, { attempt: helpers.job.attempts })
             if (counted) count.ran += 1
           } catch (error) {
             if (counted) {

@@ -196,7 +196,8 @@ describe("the sandbox's latency and failures", () => {
     await instant.bankAccountRequirements({ countryCode: "US", currencyCode: "USD", entityType: "COMPANY" })
     await instant.createBeneficiary({ reference: ba1, details: {} })
     await instant.submitPayment(submission("pay_1", "1.00"))
-    expect(waits).toEqual([250, 40, 40, 40, 40])
+    await instant.findPayment(brandId("pay", "pay_1"))
+    expect(waits).toEqual([250, 40, 40, 40, 40, 40])
     expect(() => createSandboxPaymentProvider({ latencyMs: -1 })).toThrow(/latencyMs/)
   })
 
@@ -222,6 +223,49 @@ describe("the sandbox's latency and failures", () => {
     expect(sandbox.submittedPayments().map((p) => p.paymentId)).toEqual(["pay_1"])
     expect(await sandbox.submitPayment(submission("pay_1", "1.13"))).toMatchObject({ status: "failed" })
     expect(sandbox.submittedPayments()).toHaveLength(1)
+  })
+
+  it("tell a payment's outcome by its id, the first one, and nothing of an id never submitted", async () => {
+    const sandbox = createSandboxPaymentProvider()
+    const first = await sandbox.submitPayment(submission("pay_1", "10.13"))
+    await sandbox.submitPayment(submission("pay_1", "10.12"))
+    const second = await sandbox.submitPayment(submission("pay_2", "10.12"))
+    expect(await sandbox.findPayment(brandId("pay", "pay_1"))).toEqual(first)
+    expect(await sandbox.findPayment(brandId("pay", "pay_2"))).toEqual(second)
+    expect(second).toMatchObject({ status: "completed" })
+    expect(await sandbox.findPayment(brandId("pay", "pay_3"))).toBeUndefined()
+    // A submission refused before it took effect executed nothing: the payment stays unknown.
+    sandbox.failNext("submitPayment", new Error("timeout"))
+    await expect(sandbox.submitPayment(submission("pay_3", "1.00"))).rejects.toThrow("timeout")
+    expect(await sandbox.findPayment(brandId("pay", "pay_3"))).toBeUndefined()
+    // One whose answer was lost on the way back did: it is known, with the outcome the caller missed.
+    sandbox.failNext("submitPayment", new Error("connection reset"), "after")
+    await expect(sandbox.submitPayment(submission("pay_4", "4.13"))).rejects.toThrow("connection reset")
+    expect(await sandbox.findPayment(brandId("pay", "pay_4"))).toEqual({
+      status: "failed",
+      providerPaymentId: expect.stringMatching(/^ppay_/),
+      reason: sandboxFailureReason,
+    })
+    // Asking executes nothing.
+    expect(sandbox.submittedPayments().map((p) => p.paymentId)).toEqual(["pay_1", "pay_2", "pay_4"])
+  })
+
+  it("fail findPayment when told, once or until cleared, as every other method", async () => {
+    const sandbox = createSandboxPaymentProvider()
+    const known = await sandbox.submitPayment(submission("pay_1", "1.00"))
+    const pay1 = brandId("pay", "pay_1")
+    sandbox.failNext("findPayment", new Error("timeout"))
+    await expect(sandbox.findPayment(pay1)).rejects.toThrow("timeout")
+    expect(await sandbox.findPayment(pay1)).toEqual(known)
+    sandbox.failNext("findPayment", new Error("lost"), "after")
+    await expect(sandbox.findPayment(pay1)).rejects.toThrow("lost")
+    sandbox.setFailure("findPayment", true)
+    await expect(sandbox.findPayment(pay1)).rejects.toThrow(/injected failure of findPayment/)
+    await expect(sandbox.findPayment(brandId("pay", "pay_2"))).rejects.toThrow(/findPayment/)
+    sandbox.setFailure("findPayment", false)
+    expect(await sandbox.findPayment(pay1)).toEqual(known)
+    const down = createSandboxPaymentProvider({ failures: { findPayment: true } })
+    await expect(down.findPayment(pay1)).rejects.toThrow(/findPayment/)
   })
 
   it("fail every call of a method while a standing failure is set", async () => {

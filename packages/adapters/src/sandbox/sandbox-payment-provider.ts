@@ -52,6 +52,7 @@ export type SandboxProviderMethod =
   | "createBeneficiary"
   | "exchangeRate"
   | "submitPayment"
+  | "findPayment"
 
 /** How an injected failure behaves: `true` throws a generic error, an `Error` is thrown as it is. */
 export type SandboxFailure = true | Error
@@ -142,15 +143,16 @@ const readRates = (overrides: Readonly<Record<string, string>>): ReadonlyMap<str
  * The sandbox payment provider: bank-account schemas for US, CA, MX, GB, the euro area (AT BE DE
  * ES FI FR IE IT NL PT), AU, IN, SG and JP; fixed mid rates with exact cross rates; beneficiaries
  * and payments keyed by the engine's ids, so repeating a call changes nothing; payments that
- * complete unless the instructed amount ends in .13 ({@link isSandboxFailureAmount}). Every call
- * can be delayed (`latencyMs`, through an injectable `sleep`) or made to fail (`failures`,
- * {@link SandboxPaymentProvider.failNext}).
+ * complete unless the instructed amount ends in .13 ({@link isSandboxFailureAmount}), whose outcome
+ * `findPayment` answers from what was submitted. Every call can be delayed (`latencyMs`, through
+ * an injectable `sleep`) or made to fail (`failures`, {@link SandboxPaymentProvider.failNext}).
  *
  * @example
  * const provider = createSandboxPaymentProvider()
  * await provider.exchangeRate({ source: "USD", target: "EUR" }) // { rate: "0.92000000" }
  * await provider.submitPayment({ paymentId: "pay_1", instructedAmount: "10.13", instructedCurrency: "USD", ... })
  * // { status: "failed", providerPaymentId: "ppay_...", reason: "Sandbox test amount ending in .13" }
+ * await provider.findPayment("pay_1") // the same outcome; undefined for an id never submitted
  */
 export const createSandboxPaymentProvider = (options: SandboxPaymentProviderOptions = {}): SandboxPaymentProvider => {
   const latencyMs = options.latencyMs ?? 0
@@ -220,6 +222,9 @@ export const createSandboxPaymentProvider = (options: SandboxPaymentProviderOpti
         outcomes.set(request.paymentId, { ...request, outcome })
         return outcome
       }),
+
+    // What submitPayment recorded: a payment whose submission failed before it took effect is unknown.
+    findPayment: (paymentId) => call("findPayment", () => outcomes.get(paymentId)?.outcome),
 
     failNext: (method, error = injected(method), when = "before") => {
       const queue = queued.get(method) ?? []

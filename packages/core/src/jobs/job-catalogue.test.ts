@@ -16,6 +16,10 @@ const catalogue = (calls: Array<string>) =>
         calls.push(`start ${batchId} ${workspaceId}`)
         return Effect.succeed(1)
       },
+      settleUnknown: () => {
+        calls.push("settle unknown")
+        return Effect.succeed(0)
+      },
     },
     paymentBatches: {
       expire: (batchId, workspaceId) => {
@@ -38,7 +42,8 @@ describe("the job catalogue", () => {
     await catalogue(calls).run("purge_idempotency", {})
     await catalogue(calls).run("process_batch", { batch_id: "pb_1", workspace_id: "ws_1" })
     await catalogue(calls).run("expire_batch", { batch_id: "pb_2", workspace_id: "ws_1" })
-    expect(calls).toEqual(["execute pay_1 ws_1", "purge", "start pb_1 ws_1", "expire pb_2 ws_1"])
+    await catalogue(calls).run("settle_unknown_payments", {})
+    expect(calls).toEqual(["execute pay_1 ws_1", "purge", "start pb_1 ws_1", "expire pb_2 ws_1", "settle unknown"])
   })
 
   it("rejects, without running anything, a kind it does not know or a payload its schema refuses", async () => {
@@ -54,10 +59,14 @@ describe("the job catalogue", () => {
     ).rejects.toBeInstanceOf(ProviderFailure)
   })
 
-  it("tells runners the hourly schedule of the idempotency purge", () => {
+  it("tells runners the hourly schedule of the idempotency purge and the minutely one of unknown outcomes", () => {
     expect(catalogue([]).kinds).toContainEqual({
       kind: "purge_idempotency",
       schedule: { cron: "0 * * * *", everyMs: 3_600_000 },
+    })
+    expect(catalogue([]).kinds).toContainEqual({
+      kind: "settle_unknown_payments",
+      schedule: { cron: "* * * * *", everyMs: 60_000 },
     })
   })
 })

@@ -1,7 +1,7 @@
 import { Effect, Either, type ParseResult, Schema } from "effect"
 import type { DomainError } from "../errors.ts"
 import { PaymentBatchId, PaymentId, WorkspaceId } from "../model/ids.ts"
-import type { JobHandlers, JobKind } from "../ports/job-runner.ts"
+import type { JobHandlers, JobKind, JobRun } from "../ports/job-runner.ts"
 import type { Idempotency } from "../services/idempotency.ts"
 import type { PaymentBatches } from "../services/payment-batches.ts"
 import type { Payments } from "../services/payments.ts"
@@ -26,6 +26,8 @@ export const jobPayloads = {
   expire_batch: BatchJobPayload,
   /** Deletes expired idempotency records (scheduled hourly). */
   purge_idempotency: Schema.Struct({}),
+  /** Settles the payments left processing whose provider outcome is unknown (scheduled every minute). */
+  settle_unknown_payments: Schema.Struct({}),
 } as const
 
 export type JobKindName = keyof typeof jobPayloads
@@ -37,6 +39,7 @@ export const jobAttempts: { readonly [K in JobKindName]: number } = {
   process_batch: maxJobAttempts,
   expire_batch: maxJobAttempts,
   purge_idempotency: 1,
+  settle_unknown_payments: 1,
 }
 
 /** The kinds as runners see them, with their schedules. */
@@ -45,16 +48,19 @@ export const jobKinds: ReadonlyArray<JobKind> = [
   { kind: "process_batch" },
   { kind: "expire_batch" },
   { kind: "purge_idempotency", schedule: { cron: "0 * * * *", everyMs: 60 * 60 * 1000 } },
+  { kind: "settle_unknown_payments", schedule: { cron: "* * * * *", everyMs: 60 * 1000 } },
 ]
 
 /** The services the handlers call. */
 export interface JobServices {
-  readonly payments: Pick<Payments, "execute" | "startBatch">
+  readonly payments: Pick<Payments, "execute" | "startBatch" | "settleUnknown">
   readonly paymentBatches: Pick<PaymentBatches, "expire">
   readonly idempotency: Pick<Idempotency, "purgeExpired">
 }
 
-type Handlers = { readonly [K in JobKindName]: (payload: JobPayload<K>) => Effect.Effect<unknown, DomainError> }
+type Handlers = {
+  readonly [K in JobKindName]: (payload: JobPayload<K>, run: JobRun) => Effect.Effect<unknown, DomainError>
+}
 
 /** A payload that does not decode is a defect of whoever queued it: retrying cannot help. */
 export class UndecodableJob extends Error {
@@ -73,10 +79,11 @@ const isKind = (kind: string): kind is JobKindName => Object.hasOwn(jobPayloads,
  */
 export const jobCatalogue = (services: JobServices): JobHandlers => {
   const handlers: Handlers = {
-    execute_payment: (payload) => services.payments.execute(payload.payment_id, payload.workspace_id),
+    execute_payment: (payload, run) => services.payments.execute(payload.payment_id, payload.workspace_id, run),
     process_batch: (payload) => services.payments.startBatch(payload.batch_id, payload.workspace_id),
     expire_batch: (payload) => services.paymentBatches.expire(payload.batch_id, payload.workspace_id),
     purge_idempotency: () => services.idempotency.purgeExpired(),
+    settle_unknown_payments: () => services.payments.settleUnknown(),
   }
   const decoders = Object.fromEntries(
     Object.entries(jobPayloads).map(([kind, schema]) => [
@@ -86,13 +93,13 @@ export const jobCatalogue = (services: JobServices): JobHandlers => {
   ) as Record<JobKindName, (payload: unknown) => Either.Either<unknown, ParseResult.ParseError>>
   return {
     kinds: jobKinds,
-    run: async (kind, payload) => {
+    run: async (kind, payload, run = { attempt: 1 }) => {
       if (!isKind(kind)) throw new UndecodableJob(`unknown job kind ${kind}`)
       const decoded = decoders[kind](payload)
       if (Either.isLeft(decoded)) throw new UndecodableJob(`undecodable ${kind} payload`)
       // The decoder of `kind` made the payload, so it is the payload of `kind`'s handler.
-      const handler = handlers[kind] as (payload: unknown) => Effect.Effect<unknown, DomainError>
-      await runToPromise(handler(decoded.right).pipe(Effect.asVoid))
+      const handler = handlers[kind] as (payload: unknown, run: JobRun) => Effect.Effect<unknown, DomainError>
+      await runToPromise(handler(decoded.right, run).pipe(Effect.asVoid))
     },
   }
 }

@@ -19,9 +19,15 @@ export interface JobHandlers {
   readonly kinds: ReadonlyArray<JobKind>
   /**
    * Runs one job; resolves when it is done, rejects when it should be tried again (the runner
-   * decides when, and gives up after the job's `max_attempts`).
+   * decides when, and gives up after the job's `max_attempts`). `run` says which attempt this is
+   * (1 when absent): a later one may find the work of an earlier run that never settled.
    */
-  run(kind: string, payload: unknown): Promise<void>
+  run(kind: string, payload: unknown, run?: JobRun): Promise<void>
+}
+
+/** Which run of a job this is, counted by the runner as each run starts (a crashed run counts too). */
+export interface JobRun {
+  readonly attempt: number
 }
 
 /** The outcome of one {@link JobRunner.runDue}. */

@@ -34,6 +34,14 @@ export interface PaymentProvider {
    * reject) within a bounded time, a minute say: a runner holds the job until the call settles.
    */
   submitPayment(request: PaymentSubmission): Promise<PaymentOutcome>
+  /**
+   * The outcome of the payment submitted with `paymentId`: what `submitPayment` answered for it,
+   * and would answer again. Undefined means the provider never received a submission with that
+   * id (it has moved no money for it). Reads only. The engine asks when it does not know how a
+   * call ended (a lost answer, a crash, a job given up), and settles the payment from the answer
+   * instead of submitting again. Must settle within a bounded time, as `submitPayment` must.
+   */
+  findPayment(paymentId: PaymentId): Promise<PaymentOutcome | undefined>
 }
 
 export type EntityType = "COMPANY" | "PERSONAL"

@@ -108,6 +108,7 @@ export const paymentMoves = (ports: ServicePorts) => {
   /**
    * Moves a stored payment by one machine event with a compare-and-set and carries out what the
    * machine says the move implies; undefined when the machine refuses or another writer won.
+   * With `lastUpdate`, another writer is anyone who wrote the payment since it was last updated then.
    */
   const move = (
     clock: Clock,
@@ -116,11 +117,12 @@ export const paymentMoves = (ports: ServicePorts) => {
     row: PaymentRecord,
     event: PaymentEvent,
     change: PaymentStatusChange,
+    lastUpdate?: string,
   ): Effect.Effect<PaymentRecord | undefined> =>
     Effect.gen(function* () {
       const decision = decide(paymentMachine, row, event, { batched: row.payment_batch_id !== null })
       if (decision === undefined) return undefined
-      const moved = yield* tx.payments.compareAndSetStatus(row.id, row.status, decision.status, change)
+      const moved = yield* tx.payments.compareAndSetStatus(row.id, row.status, decision.status, change, lastUpdate)
       if (moved === undefined) return undefined
       yield* carryOut(clock, tx, company, moved, decision.actions)
       return moved

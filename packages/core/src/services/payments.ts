@@ -8,6 +8,8 @@ import { PaymentFields, type PaymentInstruction, PaymentListQuery, toPayment } f
 import { batchMessages } from "../model/payment-batch.ts"
 import { decimal, parseDecimal } from "../money/decimal.ts"
 import type { Clock } from "../ports/clock.ts"
+import type { JobRun } from "../ports/job-runner.ts"
+import type { PaymentOutcome } from "../ports/payment-provider.ts"
 import type {
   PaymentFilter,
   PaymentRecord,
@@ -31,6 +33,19 @@ import { workspaceClock } from "./workspace-clock.ts"
 const paymentNotFound = () =>
   new NotFound({ field: "id", message: "Payment Instruction not found or not accessible in this workspace" })
 
+/**
+ * How long a payment may stay `processing` after its last update, by the engine's clock, before
+ * the engine asks the provider how it ended: well past the last retry of its job and the provider
+ * call that retry makes, so no run of the job is still on its way to the provider.
+ */
+export const unknownOutcomeAfterMs = 10 * 60 * 1000
+
+/** The most payments one run of `settle_unknown_payments` settles: the rest wait a minute. */
+export const unknownOutcomesPerRun = 100
+
+/** The `failure_reason` of a payment the provider says it never received. */
+export const notReceivedByProvider = "Payment was not received by the provider"
+
 const sameRequest = (existing: PaymentRecord, input: PaymentFields) =>
   existing.quote_id === input.payment_quote_id &&
   existing.reason === input.reason &&
@@ -47,6 +62,31 @@ export interface PaymentCreated {
 /** Use cases of payment instructions. */
 export const makePayments = (ports: ServicePorts) => {
   const { carryOut, move, withProfiles } = paymentMoves(ports)
+
+  /**
+   * Completes or fails a processing payment as the provider's outcome says; without an outcome
+   * (the provider never received it) fails it as not received. Undefined when another writer won.
+   */
+  const settle = (
+    clock: Clock,
+    tx: Lifted<Repositories>,
+    company: PaymentOwner,
+    row: PaymentRecord,
+    outcome: PaymentOutcome | undefined,
+    lastUpdate?: string,
+  ) => {
+    const updated_at = clock.now().toISOString()
+    const change =
+      outcome === undefined
+        ? { failure_reason: notReceivedByProvider, updated_at }
+        : {
+            provider_payment_id: outcome.providerPaymentId,
+            ...(outcome.status === "failed" ? { failure_reason: outcome.reason } : {}),
+            updated_at,
+          }
+    const event = { type: outcome?.status === "completed" ? "complete" : "fail" } as const
+    return move(clock, tx, company, row, event, change, lastUpdate)
+  }
 
   const idempotencyOutcome = (tx: Lifted<Repositories>, existing: PaymentRecord, input: PaymentFields) =>
     sameRequest(existing, input)
@@ -327,12 +367,17 @@ export const makePayments = (ports: ServicePorts) => {
      * batch payment was started by its batch), the provider call keyed by the payment id, then
      * completed or failed. A batch payment first waits for its batch's next start slot (the
      * batch's rate, shared by every process through the batch row) and has its quote priced
-     * again if it expired. Safe to run again after a crash at any point: a payment already past
-     * processing is left alone, and the provider answers a repeated id with its first outcome.
+     * again if it expired. Safe to run again after a crash or a failed call at any point: a
+     * payment already past processing is left alone, and one resumed (still processing when a
+     * later run of its job starts) is taken over (its last update written, so the sweep of
+     * unknown outcomes leaves it to this run) and asked of the provider first: one the provider
+     * knows is settled from its answer without a second submission, and only one it never
+     * received is submitted again.
      */
     execute: (
       paymentId: PaymentId,
       workspaceId: WorkspaceId,
+      run: JobRun = { attempt: 1 },
     ): Effect.Effect<PaymentStatusValue | "missing", ProviderFailure | Invalid> =>
       Effect.gen(function* () {
         const companyOf = (row: PaymentRecord) => ({ id: row.company_id, workspace_id: workspaceId })
@@ -342,10 +387,17 @@ export const makePayments = (ports: ServicePorts) => {
             if (!row) return undefined
             const clock = yield* workspaceClock(ports, tx, workspaceId)
             const now = clock.now()
+            const updated_at = now.toISOString()
+            // A payment outside a batch starts here; a batch payment was started by its lane. One
+            // still processing when a later run starts is taken over by that run: not a
+            // transition, only its last update is written.
+            const resumed = row.status === "processing" && (row.payment_batch_id === null || run.attempt > 1)
             const current =
               row.status === "pending" && row.payment_batch_id === null
-                ? yield* move(clock, tx, companyOf(row), row, { type: "start" }, { updated_at: now.toISOString() })
-                : row
+                ? yield* move(clock, tx, companyOf(row), row, { type: "start" }, { updated_at })
+                : resumed
+                  ? yield* tx.payments.compareAndSetStatus(row.id, "processing", "processing", { updated_at })
+                  : row
             if (!current || current.status !== "processing") return { row: current ?? row }
             const quote = yield* tx.quotes.find(row.company_id, row.quote_id)
             const profiles = yield* tx.paymentProfiles.findInUse(row.company_id, [
@@ -356,46 +408,50 @@ export const makePayments = (ports: ServicePorts) => {
             const slot =
               row.payment_batch_id === null || !Number.isFinite(rate)
                 ? undefined
-                : yield* tx.paymentBatches.takeSlot(row.payment_batch_id, now.toISOString(), Math.ceil(1000 / rate))
-            return { row: current, quote, profiles, clock, slot }
+                : yield* tx.paymentBatches.takeSlot(row.payment_batch_id, updated_at, Math.ceil(1000 / rate))
+            return { row: current, quote, profiles, clock, slot, resumed }
           }),
         )
         if (!claimed) return "missing" as const
         const { row } = claimed
         if (row.status !== "processing" || claimed.quote === undefined) return row.status
-        if (claimed.slot !== undefined) {
+        // An earlier run may have reached the provider and lost its answer: ask before submitting.
+        const known = claimed.resumed
+          ? yield* providerCall("Payment provider failed to report the payment", () =>
+              ports.paymentProvider.findPayment(row.id),
+            )
+          : undefined
+        if (known === undefined && claimed.slot !== undefined) {
           const wait = Date.parse(claimed.slot) - claimed.clock.now().getTime()
           if (wait > 0) yield* Effect.sleep(wait)
         }
         const quote =
-          row.payment_batch_id !== null && claimed.quote.expires_at <= claimed.clock.now().toISOString()
+          known === undefined &&
+          row.payment_batch_id !== null &&
+          claimed.quote.expires_at <= claimed.clock.now().toISOString()
             ? yield* refreshedQuote(row, claimed.quote, claimed.profiles, workspaceId, claimed.clock)
             : claimed.quote
         if (quote === undefined) return ((yield* findPaymentById(row.id)) ?? row).status
         const to = claimed.profiles.find((use) => use.profile.id === row.to_profile_id)
-        const outcome = yield* providerCall("Payment provider failed to execute the payment", () =>
-          ports.paymentProvider.submitPayment({
-            paymentId: row.id,
-            sourceAmount: quote.source_amount,
-            sourceCurrency: quote.source_currency,
-            targetAmount: quote.target_amount,
-            targetCurrency: quote.target_currency,
-            instructedAmount: quote.instructed_amount,
-            instructedCurrency: quote.instructed_currency,
-            paymentMethod: quote.payment_method,
-            providerBeneficiaryId: to?.provider_beneficiary_id ?? null,
-          }),
-        )
+        const outcome =
+          known ??
+          (yield* providerCall("Payment provider failed to execute the payment", () =>
+            ports.paymentProvider.submitPayment({
+              paymentId: row.id,
+              sourceAmount: quote.source_amount,
+              sourceCurrency: quote.source_currency,
+              targetAmount: quote.target_amount,
+              targetCurrency: quote.target_currency,
+              instructedAmount: quote.instructed_amount,
+              instructedCurrency: quote.instructed_currency,
+              paymentMethod: quote.payment_method,
+              providerBeneficiaryId: to?.provider_beneficiary_id ?? null,
+            }),
+          ))
         return yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
             const clock = yield* workspaceClock(ports, tx, workspaceId)
-            const change = {
-              provider_payment_id: outcome.providerPaymentId,
-              ...(outcome.status === "failed" ? { failure_reason: outcome.reason } : {}),
-              updated_at: clock.now().toISOString(),
-            }
-            const event = { type: outcome.status === "completed" ? "complete" : "fail" } as const
-            const done = yield* move(clock, tx, companyOf(row), row, event, change)
+            const done = yield* settle(clock, tx, companyOf(row), row, outcome)
             if (!done) return ((yield* tx.payments.findById(row.id)) ?? row).status
             return done.status
           }),
@@ -432,6 +488,46 @@ export const makePayments = (ports: ServicePorts) => {
           return started
         }),
       ),
+
+    /**
+     * Settles the payments whose provider outcome the engine never learnt (the
+     * settle_unknown_payments job, every minute): those of any workspace still `processing`
+     * {@link unknownOutcomeAfterMs} after their last update by the engine's clock, at most
+     * {@link unknownOutcomesPerRun}, least recently updated first. Each is asked of the provider
+     * by its id: one it knows completes or fails as it says; one it never received fails as
+     * {@link notReceivedByProvider} (no money moved). A payment written since it was listed (a run
+     * of its job took it over) is left to that run. One the provider cannot be asked about stays
+     * `processing` for a later run, and this run fails with the provider failure once it has
+     * settled the others. Resolves with how many payments it settled.
+     */
+    settleUnknown: (): Effect.Effect<number, ProviderFailure> =>
+      Effect.gen(function* () {
+        const before = new Date(ports.clock.now().getTime() - unknownOutcomeAfterMs).toISOString()
+        const stuck = yield* inTransaction(ports.storage, (tx) => tx.payments.listStuck(before, unknownOutcomesPerRun))
+        let settled = 0
+        let unanswered: ProviderFailure | undefined
+        for (const payment of stuck) {
+          const answer = yield* Effect.either(
+            providerCall("Payment provider failed to report the payment", () =>
+              ports.paymentProvider.findPayment(payment.id),
+            ),
+          )
+          if (Either.isLeft(answer)) {
+            unanswered ??= answer.left
+            continue
+          }
+          const company = { id: payment.company_id, workspace_id: payment.workspace_id }
+          const done = yield* inTransaction(ports.storage, (tx) =>
+            Effect.gen(function* () {
+              const clock = yield* workspaceClock(ports, tx, payment.workspace_id)
+              return yield* settle(clock, tx, company, payment, answer.right, payment.updated_at)
+            }),
+          )
+          if (done) settled += 1
+        }
+        if (unanswered) return yield* Effect.fail(unanswered)
+        return settled
+      }),
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * The service as `npm start` runs it, with a payment provider that keeps its own books in a file
  * every process shares (`PROVIDER_BOOK`), as a real provider outlives our processes: a payment id
- * already executed is answered from the book, never executed again. With `HANG_ON_SUBMISSION=n`
+ * already executed is answered from the book, never executed again, and `findPayment` answers
+ * from it too (a payment only submitted, never executed, is unknown). With `HANG_ON_SUBMISSION=n`
  * the n-th submission of this process never answers, so a test can kill the process mid-call;
  * with `PROVIDER_DELAY_MS=ms` every submission takes that long, as a slow provider's would.
  * SIGTERM and SIGINT shut it down as they shut down `main.ts`.
@@ -23,6 +24,8 @@ let submissions = 0
 const executed = (paymentId: string) =>
   readFileSync(book, { encoding: "utf8", flag: "a+" }).split("\n").includes(`executed ${paymentId}`)
 
+const outcomeOf = (paymentId: string) => ({ status: "completed", providerPaymentId: `prov_${paymentId}` }) as const
+
 const provider: PaymentProvider = {
   ...sandbox,
   submitPayment: async (request) => {
@@ -31,10 +34,11 @@ const provider: PaymentProvider = {
     // A call that never answers holds the process as an open connection to a provider would.
     if (submissions === hangOn) return new Promise(() => setInterval(() => {}, 60_000))
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs))
-    const outcome = { status: "completed", providerPaymentId: `prov_${request.paymentId}` } as const
     if (!executed(request.paymentId)) appendFileSync(book, `executed ${request.paymentId}\n`)
-    return outcome
+    return outcomeOf(request.paymentId)
   },
+  // Answered from the book too: a payment another process executed is known here.
+  findPayment: async (paymentId) => (executed(paymentId) ? outcomeOf(paymentId) : undefined),
 }
 
 const config = loadConfig(process.env)

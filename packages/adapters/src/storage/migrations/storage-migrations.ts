@@ -15,6 +15,7 @@ import { keyedFingerprintsSchema } from "./0006-keyed-fingerprints.ts"
 import { testClocksSchema } from "./0007-test-clocks.ts"
 import { keyedJobsIndexSchema } from "./0008-keyed-jobs-index.ts"
 import { paymentBatchesSchema } from "./0009-payment-batches.ts"
+import { processingPaymentsIndexSchema } from "./0010-processing-payments-index.ts"
 import type { StorageDialect } from "./column-helpers.ts"
 
 export type { StorageDialect } from "./column-helpers.ts"
@@ -38,6 +39,7 @@ export const storageMigrations = (dialect: StorageDialect): MigrationProvider =>
     "0007_test_clocks": testClocksSchema(dialect),
     "0008_keyed_jobs_index": keyedJobsIndexSchema(),
     "0009_payment_batches": paymentBatchesSchema(dialect),
+    "0010_processing_payments_index": processingPaymentsIndexSchema(),
   }),
 })
 

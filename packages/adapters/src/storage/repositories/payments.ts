@@ -1,5 +1,5 @@
 import type { CompanyId, PaymentRecord, PaymentRepository, PaymentStatusValue } from "@payments-engine/core"
-import type { Kysely, Selectable } from "kysely"
+import { type Kysely, type Selectable, sql } from "kysely"
 import { preparedQuery } from "../prepared-query.ts"
 import type { PaymentsTable, StorageTables } from "../storage-tables.ts"
 import { paymentColumns } from "../table-columns.ts"
@@ -63,14 +63,14 @@ export const kyselyPaymentRepository = (db: Db): PaymentRepository => ({
     if (filter.payment_batch_id !== undefined) rows = rows.where("payment_batch_id", "=", filter.payment_batch_id)
     return pageOf(rows, window, toPayment)
   },
-  compareAndSetStatus: async (id, from, to, change) => {
-    const row = await db
+  compareAndSetStatus: async (id, from, to, change, lastUpdate) => {
+    let update = db
       .updateTable("payments")
       .set({ ...change, status: to })
       .where("id", "=", id)
       .where("status", "=", from)
-      .returningAll()
-      .executeTakeFirst()
+    if (lastUpdate !== undefined) update = update.where("updated_at", "=", lastUpdate)
+    const row = await update.returningAll().executeTakeFirst()
     return row === undefined ? undefined : toPayment(row)
   },
   listInBatch: async (batchId, limit, status) => {
@@ -88,5 +88,22 @@ export const kyselyPaymentRepository = (db: Db): PaymentRepository => ({
       .returningAll()
       .executeTakeFirst()
     return row === undefined ? undefined : toPayment(row)
+  },
+  // The status is written into the SQL, not bound: the partial index of processing payments
+  // (migration 0010) serves only a plan that sees the value, and a plan made once for any value
+  // (a Postgres named statement's generic plan) does not.
+  listStuck: async (before, limit) => {
+    const rows = await db
+      .selectFrom("payments")
+      .innerJoin("companies", "companies.id", "payments.company_id")
+      .selectAll("payments")
+      .select("companies.workspace_id")
+      .where(sql<boolean>`payments.status = 'processing'`)
+      .where("payments.updated_at", "<", before)
+      .orderBy("payments.updated_at")
+      .orderBy("payments.id")
+      .limit(limit)
+      .execute()
+    return rows.map(({ workspace_id, ...row }) => ({ ...toPayment(row), workspace_id }))
   },
 })

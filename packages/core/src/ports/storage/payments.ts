@@ -1,4 +1,4 @@
-import type { CompanyId, PaymentBatchId, PaymentId, QuoteId } from "../../model/ids.ts"
+import type { CompanyId, PaymentBatchId, PaymentId, QuoteId, WorkspaceId } from "../../model/ids.ts"
 import type { PaymentListQuery, PaymentStatusSchema, StoredPayment } from "../../model/payment.ts"
 import type { Slice, Window } from "./index.ts"
 
@@ -17,6 +17,9 @@ export type PaymentStatusChange = Partial<
 /** Filters of a payment list: the model's `PaymentListQuery`, decoded. */
 export type PaymentFilter = PaymentListQuery
 
+/** A payment left in `processing`, with the workspace of its company: what `listStuck` finds. */
+export type StuckPayment = PaymentRecord & { readonly workspace_id: WorkspaceId }
+
 export interface PaymentRepository {
   /**
    * Inserts unless a payment already uses the quote, or the company already has a payment with
@@ -29,14 +32,16 @@ export interface PaymentRepository {
   findByIdempotencyKey(companyId: CompanyId, key: string): Promise<PaymentRecord | undefined>
   list(companyId: CompanyId, filter: PaymentFilter, window: Window): Promise<Slice<PaymentRecord>>
   /**
-   * Moves the payment from `from` to `to` only if it is still in `from`; the updated row, or
-   * undefined when another writer got there first.
+   * Moves the payment from `from` to `to` only if it is still in `from` and, when `lastUpdate`
+   * is given, its `updated_at` is still exactly `lastUpdate` (nobody wrote it since it was read);
+   * the updated row, or undefined when another writer got there first.
    */
   compareAndSetStatus(
     id: PaymentId,
     from: PaymentStatusValue,
     to: PaymentStatusValue,
     change: PaymentStatusChange,
+    lastUpdate?: string,
   ): Promise<PaymentRecord | undefined>
   /** Payments of the batch (only those in `status`, when given), in id order, at most `limit`. */
   listInBatch(
@@ -49,4 +54,10 @@ export interface PaymentRepository {
    * `from` and is `processing`: the updated row, else undefined.
    */
   replaceQuote(id: PaymentId, from: QuoteId, to: QuoteId, updatedAt: string): Promise<PaymentRecord | undefined>
+  /**
+   * Payments of every workspace still `processing` whose `updated_at` is strictly before
+   * `before`, least recently updated first (then by id), at most `limit`, each with its
+   * company's `workspace_id`: the ones whose provider outcome the engine never learnt.
+   */
+  listStuck(before: string, limit: number): Promise<ReadonlyArray<StuckPayment>>
 }
