@@ -1,4 +1,8 @@
-import type { KyselyStorage } from "@payments-engine/adapters"
+import {
+  createSandboxPaymentProvider,
+  type KyselyStorage,
+  type SandboxPaymentProvider,
+} from "@payments-engine/adapters"
 import { openTestPostgres, openTestSqlite } from "@payments-engine/adapters/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { expectError } from "./support/expectations.ts"
@@ -32,11 +36,26 @@ describe.each([
 ])("payment batches on %s", (_name, factory) => {
   let service: TestService
   let storage: KyselyStorage
+  /** Calls that reached the provider, by method and payment id. */
+  const calls: Array<string> = []
   beforeAll(async () => {
     storage = (await factory()) as KyselyStorage
+    const sandbox = createSandboxPaymentProvider()
+    const paymentProvider: SandboxPaymentProvider = {
+      ...sandbox,
+      submitPayment: (request) => {
+        calls.push(`submit ${request.paymentId}`)
+        return sandbox.submitPayment(request)
+      },
+      findPayment: (paymentId) => {
+        calls.push(`find ${paymentId}`)
+        return sandbox.findPayment(paymentId)
+      },
+    }
     service = await startTestService({
       storage,
       sandbox: true,
+      paymentProvider,
       batchExecution: { perSecond: Number.POSITIVE_INFINITY },
     })
   })
@@ -247,6 +266,24 @@ describe.each([
     expect(fresh!.expires_at > service.clock.now().toISOString()).toBe(true)
     const submitted = service.paymentProvider.submittedPayments().find((p) => p.paymentId === paid.body.data.id)
     expect(submitted).toMatchObject({ instructedAmount: "42.50", sourceAmount: fresh?.source_amount })
+  })
+
+  it("asks the provider before submitting a batch payment again whose answer was lost, and counts it once", async () => {
+    const payer = await setUpPayer(service, "batches-lost-answer")
+    const batch = (await createBatch(payer, {})).body.data
+    const id = await payInBatch(payer, batch.id, 8, "l-1")
+    expect(await advanceClock(service, payer.token, 0)).toBe(0)
+    // The provider makes the payment, and its answer is lost on the way back.
+    service.paymentProvider.failNext("submitPayment", new Error("connection reset"), "after")
+    expect((await processBatch(payer, batch.id)).status).toBe(202)
+    await advanceClock(service, payer.token, 0)
+    expect(await statusOf(payer, id)).toBe("processing")
+    expect((await getBatch(payer, batch.id)).body.data).toMatchObject({ status: "processing", succeeded_count: 0 })
+    // The job's next attempt asks first, and settles the payment from the answer.
+    await advanceClock(service, payer.token, 60)
+    expect(await statusOf(payer, id)).toBe("completed")
+    expect(calls.filter((call) => call.endsWith(` ${id}`))).toEqual([`submit ${id}`, `find ${id}`])
+    expect((await getBatch(payer, batch.id)).body.data).toMatchObject({ status: "completed", succeeded_count: 1 })
   })
 
   it("lets exactly one of five concurrent process_batch calls start the batch", async () => {
