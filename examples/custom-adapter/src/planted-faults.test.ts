@@ -546,7 +546,7 @@ describe("the contract suite fails a broken adapter", () => {
 
   it("fails, rather than hangs, a test whose job queue never empties", async () => {
     await expect(runContractTest("payments.create-and-execute", { factory: neverSettleJobs, reader })).rejects.toThrow(
-      /jobs still due after 100 rounds/,
+      /jobs still due after \d+ rounds/,
     )
   })
 
