@@ -1,5 +1,6 @@
 import { accessScenarios } from "./access-scenarios.ts"
 import { bankAccountScenarios } from "./bank-account-scenarios.ts"
+import { batchScenarios } from "./batch-scenarios.ts"
 import { companyScenarios } from "./company-scenarios.ts"
 import { concurrencyScenarios } from "./concurrency-scenarios.ts"
 import type { ContractScenario, ScenarioGroup } from "./contract-scenario.ts"
@@ -29,6 +30,7 @@ export const scenarioGroups: ReadonlyArray<ScenarioGroup> = [
   bankAccountScenarios,
   quoteScenarios,
   paymentScenarios,
+  batchScenarios,
   pagingScenarios,
   storedRowScenarios,
   jobScenarios,
