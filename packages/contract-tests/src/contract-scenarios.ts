@@ -1,5 +1,6 @@
 import { accessScenarios } from "./access-scenarios.ts"
 import { bankAccountScenarios } from "./bank-account-scenarios.ts"
+import { batchModelScenarios } from "./batch-model-run.ts"
 import { batchScenarios } from "./batch-scenarios.ts"
 import { companyScenarios } from "./company-scenarios.ts"
 import { concurrencyScenarios } from "./concurrency-scenarios.ts"
@@ -40,6 +41,7 @@ export const scenarioGroups: ReadonlyArray<ScenarioGroup> = [
   featureConcurrencyScenarios,
   modelScenarios,
   paymentModelScenarios,
+  batchModelScenarios,
 ]
 
 /** Every scenario of the suite. */

@@ -81,6 +81,7 @@ export const contractTestIds = [
   "concurrency.feature-status",
   "model.companies-entities-recipients",
   "model.quotes-and-payments",
+  "model.payment-batches",
 ] as const
 
 /** The id of one test of the contract suite, for `skip`. Prefer declaring `storage.capabilities`. */
