@@ -1,11 +1,13 @@
 import type {
   CompanyId,
   Engine,
+  EventRecord,
   PaymentBatchFields,
   PaymentBatchId,
   PaymentBatchRecord,
   Storage,
 } from "@payments-engine/core"
+import type { Harness } from "./contract-harness.ts"
 import type { PayingCompany } from "./payment-fixtures.ts"
 import { quoteFor } from "./payment-fixtures.ts"
 
@@ -81,3 +83,9 @@ export const meetingPoint = (parties: number): (() => Promise<void>) => {
 
 /** An ISO timestamp `ms` milliseconds after `iso`. */
 export const plusMs = (iso: string, ms: number): string => new Date(Date.parse(iso) + ms).toISOString()
+
+/** The events a batch and its payments write: payment events and the batch's completion, in id order. */
+export const batchEventsOf = async (harness: Harness, companyId: CompanyId): Promise<ReadonlyArray<EventRecord>> =>
+  (await harness.reader.eventsOfCompany(companyId)).filter(
+    (e) => e.event === "PaymentBatchCompletedEvent" || e.event.startsWith("PaymentEvents::"),
+  )

@@ -3,8 +3,6 @@ import {
   batchMachineVersion,
   batchMessages,
   brandId,
-  type CompanyId,
-  type EventRecord,
   type PaymentBatchFilter,
   type PaymentBatchId,
   type PaymentBatchRecord,
@@ -14,19 +12,21 @@ import {
   type Window,
 } from "@payments-engine/core"
 import { expect } from "vitest"
-import { batchRow, createBatch, meetingPoint, payInBatch, plusMs, storedBatch } from "./batch-fixtures.ts"
+import {
+  batchEventsOf,
+  batchRow,
+  createBatch,
+  meetingPoint,
+  payInBatch,
+  plusMs,
+  storedBatch,
+} from "./batch-fixtures.ts"
 import { expectRefusal, type Harness } from "./contract-harness.ts"
 import type { ScenarioGroup } from "./contract-scenario.ts"
 import { payingCompany, paymentRow, runAllDue, storedPayment, submissionsOf } from "./payment-fixtures.ts"
 import { counterIds } from "./test-ports.ts"
 
 const day = 24 * 60 * 60 * 1000
-
-/** The events a batch and its payments write: payment events and the batch's completion, in id order. */
-export const batchEventsOf = async (harness: Harness, companyId: CompanyId): Promise<ReadonlyArray<EventRecord>> =>
-  (await harness.reader.eventsOfCompany(companyId)).filter(
-    (e) => e.event === "PaymentBatchCompletedEvent" || e.event.startsWith("PaymentEvents::"),
-  )
 
 /** One port call in a transaction of its own. */
 const onPort =
