@@ -8,6 +8,11 @@ import { copyTables, emptyTables, type Tables } from "./memory-tables.ts"
 export interface MemoryStorageOptions {
   /** Rewrites the job table the runner works on: how the suite's planted faults reach it. */
   readonly plantInJobTable?: (table: JobTable) => JobTable
+  /**
+   * Rewrites a transaction's repositories, with that transaction's tables at hand: how the
+   * suite's planted faults write what the port alone cannot (a count below zero).
+   */
+  readonly plantInRepositories?: (tx: Repositories, draft: Tables) => Repositories
 }
 
 /** The memory storage, and a look at what it committed for the contract suite's reader. */
@@ -58,7 +63,8 @@ export const createMemoryStorage = (options: MemoryStorageOptions = {}): MemoryS
     async transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
       let queued = false
       const result = await inTransaction((draft) => {
-        const tx = memoryRepositories(draft)
+        const planted = options.plantInRepositories
+        const tx = planted === undefined ? memoryRepositories(draft) : planted(memoryRepositories(draft), draft)
         return work({
           ...tx,
           jobs: {

@@ -1,5 +1,6 @@
 import {
   type Actor,
+  type BatchExecution,
   type CompanyId,
   createEngine,
   type DomainError,
@@ -50,11 +51,24 @@ export interface Harness {
    * its own test clock, kept in the storage. Each call is a new engine, as a restart would be.
    */
   sandboxEngine(): Engine
+  /**
+   * An engine on the same storage, clock, ids and providers whose batches run with `execution`
+   * (lanes and start rate) instead of the suite's: 5 lanes and no rate limit.
+   */
+  batchEngine(execution: Partial<BatchExecution>): Engine
   /** The engines' payment provider, which records what it was asked to pay. */
   readonly paymentProvider: TestPaymentProvider
   /** The engines' bank linker, which records what it linked. */
   readonly bankLinker: TestBankLinker
 }
+
+/**
+ * How the suite's engines run batches: the engine's lanes, without its rate limit. The test clock
+ * stands still, so a batch payment's start slot would be ever further ahead of it and the engine
+ * would wait for it in real time; the slots themselves are checked on the port
+ * (`batches.start-slots`) and by an engine of a high rate (`batches.process-and-complete`).
+ */
+const suiteBatchExecution: Partial<BatchExecution> = { perSecond: Number.POSITIVE_INFINITY }
 
 /** Builds the engine of one test on a storage from the factory. */
 export const openHarness = (storage: Storage, reader: ContractReader): Harness => {
@@ -72,6 +86,7 @@ export const openHarness = (storage: Storage, reader: ContractReader): Harness =
       serverSecret: testServerSecret,
       paymentProvider,
       bankLinker,
+      batchExecution: suiteBatchExecution,
       ...options,
     })
   const engine = engineWith()
@@ -91,6 +106,7 @@ export const openHarness = (storage: Storage, reader: ContractReader): Harness =
     secondEngine: () => engineWith({ clock: testClock(clock.now()), ids: counterIds(`${processTag}b`) }),
     engineOn: (other) => engineWith({ storage: other }),
     sandboxEngine: () => engineWith({ testClocks: true }),
+    batchEngine: (execution) => engineWith({ batchExecution: { ...suiteBatchExecution, ...execution } }),
   }
 }
 

@@ -1,5 +1,7 @@
 import { accessScenarios } from "./access-scenarios.ts"
 import { bankAccountScenarios } from "./bank-account-scenarios.ts"
+import { batchModelScenarios } from "./batch-model-run.ts"
+import { batchScenarios } from "./batch-scenarios.ts"
 import { companyScenarios } from "./company-scenarios.ts"
 import { concurrencyScenarios } from "./concurrency-scenarios.ts"
 import type { ContractScenario, ScenarioGroup } from "./contract-scenario.ts"
@@ -29,6 +31,7 @@ export const scenarioGroups: ReadonlyArray<ScenarioGroup> = [
   bankAccountScenarios,
   quoteScenarios,
   paymentScenarios,
+  batchScenarios,
   pagingScenarios,
   storedRowScenarios,
   jobScenarios,
@@ -38,6 +41,7 @@ export const scenarioGroups: ReadonlyArray<ScenarioGroup> = [
   featureConcurrencyScenarios,
   modelScenarios,
   paymentModelScenarios,
+  batchModelScenarios,
 ]
 
 /** Every scenario of the suite. */

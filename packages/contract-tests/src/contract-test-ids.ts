@@ -50,6 +50,13 @@ export const contractTestIds = [
   "payments.compare-and-set",
   "payments.list-filters",
   "payments.list-stuck",
+  "batches.insert-or-get",
+  "batches.list-filters",
+  "batches.counts",
+  "batches.start-slots",
+  "batches.payments-in-batch",
+  "batches.process-and-complete",
+  "batches.expiry",
   "paging.companies",
   "paging.entities",
   "paging.recipients",
@@ -75,6 +82,7 @@ export const contractTestIds = [
   "concurrency.feature-status",
   "model.companies-entities-recipients",
   "model.quotes-and-payments",
+  "model.payment-batches",
 ] as const
 
 /** The id of one test of the contract suite, for `skip`. Prefer declaring `storage.capabilities`. */
