@@ -614,6 +614,34 @@ export const batchScenarios: ScenarioGroup = {
       },
     },
     {
+      id: "batches.process-races-cancel",
+      title:
+        "a batch whose only payment is cancelled while it is being processed is either processed with it or left building without it, never processing with nothing to run",
+      run: async (harness) => {
+        const engine = harness.batchEngine({})
+        const paying = await payingCompany(harness)
+        const { actor, company } = paying
+        // Where transactions overlap, the two calls meet in the database; elsewhere they take turns.
+        for (let round = 0; round < 10; round += 1) {
+          const { batch } = await createBatch(engine, paying)
+          const { payment } = await payInBatch(engine, paying, batch.id, 5, `race-${round}`)
+          const [cancelled, processed] = await Promise.allSettled([
+            engine.payments.cancel(actor, company.id, payment.id),
+            engine.paymentBatches.process(actor, company.id, batch.id),
+          ])
+          const stored = await storedBatch(harness.storage, batch.id)
+          if (processed.status === "fulfilled") {
+            expect(cancelled.status).toBe("rejected")
+            expect(stored).toMatchObject({ status: "processing", total_count: 1 })
+          } else {
+            expect(cancelled.status).toBe("fulfilled")
+            expect(stored).toMatchObject({ status: "building", total_count: 0 })
+          }
+          await runAllDue(engine)
+        }
+      },
+    },
+    {
       id: "batches.expiry",
       title:
         "a batch still building seven days after it was made expires and cancels its held payments, with their events; a cancelled held payment leaves its batch",

@@ -56,6 +56,7 @@ export const contractTestIds = [
   "batches.start-slots",
   "batches.payments-in-batch",
   "batches.process-and-complete",
+  "batches.process-races-cancel",
   "batches.expiry",
   "paging.companies",
   "paging.entities",

@@ -196,6 +196,13 @@ export const makePaymentBatches = (ports: ServicePorts) => {
               const current = (yield* tx.paymentBatches.find(company.id, id)) ?? batch
               return yield* Effect.fail(processRefusal(current))
             }
+            // The compare-and-set names the status only: a held payment cancelled meanwhile (its
+            // transaction committed while this one waited for the row) shows in the counts the
+            // write returns. Decided again on them, a batch left empty is refused, rolling back.
+            const asFound = { ...moved, status: batch.status }
+            if (decide(batchMachine, asFound, { type: "process" }, batchCounts(moved)) === undefined) {
+              return yield* Effect.fail(processRefusal(asFound))
+            }
             yield* carryOut(tx, moved, actor.workspaceId, decision.actions)
             return toPaymentBatch(moved)
           }),
