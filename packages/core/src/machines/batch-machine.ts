@@ -12,14 +12,6 @@ export const batchStatuses = [
 ] as const
 export type BatchStatus = (typeof batchStatuses)[number]
 
-/** The statuses a batch ends in. */
-export const terminalBatchStatuses: ReadonlyArray<BatchStatus> = [
-  "completed",
-  "completed_with_failures",
-  "failed",
-  "expired",
-]
-
 /** Payments one batch may hold (spec: adding payments to a batch and processing it). */
 export const maxBatchPayments = 500
 

@@ -3,8 +3,9 @@ import { describe, expect, it } from "vitest"
 import { CompanyCreate } from "../model/company.ts"
 import { EntityCreate, EntityUpdate } from "../model/entity.ts"
 import { PaymentListQuery } from "../model/payment.ts"
+import { PaymentBatchFields } from "../model/payment-batch.ts"
 import { RecipientCreate } from "../model/recipient.ts"
-import { decodeBody, decodeQuery } from "./decode-body.ts"
+import { decodeBody, decodeOptionallyWrapped, decodeQuery } from "./decode-body.ts"
 
 const failure = <A, I>(schema: Schema.Schema<A, I>, body: unknown) => {
   const result = Effect.runSync(Effect.either(decodeBody(schema, body)))
@@ -113,5 +114,37 @@ describe("decodeQuery", () => {
     expect(queryFailure({ status: "done", payment_batch_id: ["a", "b"] }).errors).toEqual([
       { field: "status", message: "Invalid status" },
     ])
+  })
+})
+
+describe("decodeOptionallyWrapped", () => {
+  const run = (body: unknown) =>
+    Effect.runSync(Effect.either(decodeOptionallyWrapped("payment_batch", PaymentBatchFields, body)))
+
+  it("decodes no body, no wrapper and an empty wrapper alike, and the fields under the wrapper", () => {
+    for (const body of [undefined, null, {}, { payment_batch: {} }, { payment_batch: null }]) {
+      expect(run(body)).toEqual(Either.right({}))
+    }
+    expect(run({ payment_batch: { label: "May" } })).toEqual(Either.right({ label: "May" }))
+  })
+
+  it("refuses a body that is not an object (400) and a wrapper that is not one (422), naming bare fields", () => {
+    const refusal = (body: unknown) => {
+      const result = run(body)
+      if (Either.isRight(result)) throw new Error("expected a failure")
+      return { kind: result.left.kind, errors: result.left.errors }
+    }
+    expect(refusal([1])).toEqual({
+      kind: "missing",
+      errors: [{ field: "body", message: "Body must be a JSON object" }],
+    })
+    expect(refusal({ payment_batch: 5 })).toEqual({
+      kind: "invalid",
+      errors: [{ field: "payment_batch", message: "must be an object" }],
+    })
+    expect(refusal({ payment_batch: { label: 7 } })).toEqual({
+      kind: "invalid",
+      errors: [{ field: "label", message: "must be a string" }],
+    })
   })
 })

@@ -93,3 +93,23 @@ export const decodeWrapped = <A, I>(
   if (!isPlainObject(inner)) return Effect.fail(Invalid.rule(wrapper, "must be an object"))
   return decodeBody(schema, inner)
 }
+
+/**
+ * Decodes a body whose fields, all optional, sit under one wrapper key that may itself be left
+ * out (`{}`, `{ "payment_batch": {} }` and no body at all decode alike). Errors name the inner
+ * fields bare, as {@link decodeWrapped}'s do.
+ *
+ * @example
+ * decodeOptionallyWrapped("payment_batch", PaymentBatchFields, undefined) // succeeds with {}
+ */
+export const decodeOptionallyWrapped = <A, I>(
+  wrapper: string,
+  schema: Schema.Schema<A, I, never>,
+  body: unknown,
+): Effect.Effect<A, Invalid> => {
+  if (body === undefined || body === null) return decodeBody(schema, {})
+  if (!isPlainObject(body)) return Effect.fail(Invalid.missing("body", "Body must be a JSON object"))
+  const inner = body[wrapper] ?? {}
+  if (!isPlainObject(inner)) return Effect.fail(Invalid.rule(wrapper, "must be an object"))
+  return decodeBody(schema, inner)
+}

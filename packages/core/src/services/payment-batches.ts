@@ -17,7 +17,7 @@ import type { PaymentBatchRecord, Repositories } from "../ports/storage/index.ts
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
 import { type Actor, requireWrite } from "./actor.ts"
 import { batchCounts } from "./batch-progress.ts"
-import { decodeBody, decodeQuery } from "./decode-body.ts"
+import { decodeOptionallyWrapped, decodeQuery } from "./decode-body.ts"
 import { enqueueJob } from "./jobs-queue.ts"
 import { paymentMoves } from "./payment-moves.ts"
 import type { ServicePorts } from "./ports.ts"
@@ -32,9 +32,6 @@ export interface PaymentBatchCreated {
 }
 
 const batchNotFound = () => new NotFound({ field: "id", message: batchMessages.notFound })
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
 
 /** Use cases of payment batches. */
 export const makePaymentBatches = (ports: ServicePorts) => {
@@ -96,11 +93,7 @@ export const makePaymentBatches = (ports: ServicePorts) => {
       Effect.gen(function* () {
         yield* requireWrite(actor)
         // Every field is optional, so the wrapper is too: an empty body makes a batch.
-        const wrapped = body === undefined || body === null ? {} : body
-        if (!isPlainObject(wrapped)) return yield* Effect.fail(Invalid.missing("body", "Body must be a JSON object"))
-        const inner = wrapped.payment_batch ?? {}
-        if (!isPlainObject(inner)) return yield* Effect.fail(Invalid.rule("payment_batch", "must be an object"))
-        const input = yield* decodeBody(PaymentBatchFields, inner)
+        const input = yield* decodeOptionallyWrapped("payment_batch", PaymentBatchFields, body)
         return yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
             const company = yield* findLiveCompany(tx, actor, companyId)
