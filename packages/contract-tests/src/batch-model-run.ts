@@ -239,6 +239,11 @@ class Process implements Command {
 /** Runs every due job: processing batches run to their end, building ones past seven days expire. */
 const runJobs = async (model: Model, real: Real) => {
   expect((await real.engine.jobs.runDue()).failed).toBe(0)
+  settle(model)
+}
+
+/** What a run of every due job leaves: the model's side of {@link runJobs}. */
+const settle = (model: Model) => {
   for (const [b, batch] of model.batches.entries()) {
     const held = model.payments.filter((p) => p.batch === b && p.inBatch)
     if (batch.status === "building" && model.now >= batch.createdAt + batchLifetimeMs) {
@@ -250,6 +255,26 @@ const runJobs = async (model: Model, real: Real) => {
       batch.status = failed === 0 ? "completed" : failed === held.length ? "failed" : "completed_with_failures"
     }
   }
+}
+
+/**
+ * A runner dies in the middle of a payment: the provider makes the next payment submitted, and
+ * its answer never comes back (its job fails, as a crashed run is counted). A minute later the
+ * job runs again and asks the provider before submitting: every payment ends as if nothing had
+ * happened, each submitted once.
+ */
+class CrashRunner implements Command {
+  check = (model: Readonly<Model>) => model.batches.some((b) => b.status === "processing")
+  async run(model: Model, real: Real) {
+    real.harness.paymentProvider.loseNextAnswer()
+    expect((await real.engine.jobs.runDue()).failed).toBe(1)
+    real.harness.clock.advance(60_000)
+    model.now += 60_000
+    expect((await real.engine.jobs.runDue()).failed).toBe(0)
+    settle(model)
+    await checkInvariants(model, real)
+  }
+  toString = () => "CrashRunner(a payment's answer lost, its job run again a minute later)"
 }
 
 class RunJobs implements Command {
@@ -324,6 +349,7 @@ const commands: Array<fc.Arbitrary<Command>> = [
   fc.nat(5).map((b) => new Process(b)),
   fc.nat(5).map((b) => new Process(b)),
   fc.constant(new RunJobs()),
+  fc.constant(new CrashRunner()),
   // A quote's lifetime and a bit, a day and an hour, seven days and a minute.
   fc
     .constantFrom(16, 25 * 60, 7 * 24 * 60 + 1)
@@ -333,7 +359,7 @@ const commands: Array<fc.Arbitrary<Command>> = [
 
 /**
  * Random sequences (up to 40) of batch creations, payments added and cancelled, processing, job
- * runs, clock moves and lists for one fresh company per run, which starts with one empty batch,
+ * runs, runners dying mid-payment, clock moves and lists for one fresh company per run, which starts with one empty batch,
  * checked against the model after every command. One storage and one engine (two lanes, so a batch runs through lanes it outgrows)
  * serve every run.
  */
@@ -365,7 +391,7 @@ export const batchModelScenarios: ScenarioGroup = {
     {
       id: "model.payment-batches",
       title:
-        "random batch, add, cancel, process, job, clock and list sequences agree with a tiny model: exact counts, one completion event per finished batch, each payment submitted once when its batch runs",
+        "random batch, add, cancel, process, job, crashed runner, clock and list sequences agree with a tiny model: exact counts, one completion event per finished batch, each payment submitted once when its batch runs",
       timeout: 180_000,
       run: runBatchModel,
     },

@@ -55,6 +55,12 @@ export interface TestPaymentProvider extends PaymentProvider {
    * down would: they decide nothing, and a later call decides the outcome.
    */
   makeUnavailable(paymentId: PaymentId, times: number): void
+  /**
+   * Makes the next `submitPayment` call decide and record its payment, then reject, as when the
+   * process that called dies before the answer arrives: the payment is made, the caller never
+   * learns it.
+   */
+  loseNextAnswer(): void
 }
 
 /** True for an instructed amount the fake provider fails: its minor part is 13 (`"40.13"`). */
@@ -73,11 +79,15 @@ export const testPaymentProvider = (): TestPaymentProvider => {
   const beneficiaries: BeneficiaryRequest[] = []
   const outcomes = new Map<PaymentId, PaymentOutcome>()
   const unavailable = new Map<PaymentId, number>()
+  let loseAnswer = false
   return {
     submissions,
     beneficiaries,
     makeUnavailable: (paymentId, times) => {
       unavailable.set(paymentId, times)
+    },
+    loseNextAnswer: () => {
+      loseAnswer = true
     },
     paymentMethods: async ({ countryCode, currencyCode }) =>
       countryCode === "US" && currencyCode === "USD"
@@ -128,6 +138,10 @@ export const testPaymentProvider = (): TestPaymentProvider => {
           : { status: "completed", providerPaymentId: `pp_${request.paymentId}` })
       outcomes.set(request.paymentId, outcome)
       submissions.push({ ...request, answer: outcome.status })
+      if (loseAnswer) {
+        loseAnswer = false
+        throw new Error("test provider: the caller died before the answer arrived")
+      }
       return outcome
     },
     findPayment: async (paymentId) => outcomes.get(paymentId),
