@@ -31,6 +31,18 @@ export interface DecodeOptions {
   readonly badRequestFields?: ReadonlyArray<string>
 }
 
+const decoders = new WeakMap<Schema.Schema.Any, (body: unknown) => Either.Either<unknown, ParseResult.ParseError>>()
+
+/** The schema's decoder, made once per schema rather than once per request. */
+const decoderOf = <A, I>(schema: Schema.Schema<A, I, never>) => {
+  let decoder = decoders.get(schema)
+  if (decoder === undefined) {
+    decoder = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "ignore" })
+    decoders.set(schema, decoder)
+  }
+  return decoder as (body: unknown) => Either.Either<A, ParseResult.ParseError>
+}
+
 /**
  * Decodes a request body with its schema. Every failing field is reported at once, by dotted
  * path, with the first message for it; a missing required field makes the kind `missing`, any other
@@ -45,9 +57,7 @@ export const decodeBody = <A, I>(
   if (tooDeep(body)) {
     return Effect.fail(Invalid.missing("body", `JSON is nested too deeply (at most ${maxBodyDepth} levels)`))
   }
-  const result = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "ignore" })(
-    withoutUndefined(body),
-  )
+  const result = decoderOf(schema)(withoutUndefined(body))
   if (Either.isRight(result)) return Effect.succeed(result.right)
   const issues = ParseResult.ArrayFormatter.formatErrorSync(result.left)
   const seen = new Set<string>()
