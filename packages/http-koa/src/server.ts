@@ -8,6 +8,7 @@ import { bearerTokens } from "./bearer-tokens.ts"
 import { bootstrapApiKey, jwtSecretFor } from "./bootstrap.ts"
 import type { ServiceConfig } from "./config.ts"
 import { errorLogFields } from "./error-log-fields.ts"
+import { jobLogTo } from "./job-log.ts"
 import { createLogger } from "./logger.ts"
 import { openPostgresRateLimitStore, rateLimitSchema } from "./rate-limits/postgres-rate-limit-store.ts"
 import { memoryRateLimitStore, type RateLimitStore } from "./rate-limits/rate-limit-store.ts"
@@ -133,13 +134,7 @@ export const startService = async (
       // In the sandbox each workspace's clock can be moved forward by its helper; elsewhere time is real.
       testClocks: config.sandbox,
       batchExecution: config.batchExecution,
-      jobLog: (event) =>
-        "outcome" in event
-          ? logger.info(
-              { kind: event.kind, outcome: event.outcome, ...(event.error ? { error: event.error } : {}) },
-              "job run",
-            )
-          : logger.error({ err: errorLogFields(event.error) }, "job runner failed"),
+      jobLog: jobLogTo(logger),
       ...(options.hasher === undefined ? {} : { hasher: options.hasher }),
       ...(options.paymentProvider === undefined ? {} : { paymentProvider: options.paymentProvider }),
     })
