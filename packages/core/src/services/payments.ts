@@ -1,12 +1,12 @@
 import { Effect, Either } from "effect"
-import { type Forbidden, Invalid, NotFound, ProviderFailure } from "../errors.ts"
+import { type Forbidden, Invalid, NotFound, type ProviderFailure } from "../errors.ts"
 import { maxBatchPayments } from "../machines/batch-machine.ts"
 import { paymentMachine } from "../machines/payment-machine.ts"
 import { begin } from "../machines/stored-machine.ts"
 import type { CompanyId, PaymentBatchId, PaymentId, WorkspaceId } from "../model/ids.ts"
 import { PaymentFields, type PaymentInstruction, PaymentListQuery, toPayment } from "../model/payment.ts"
 import { batchMessages } from "../model/payment-batch.ts"
-import { decimal, parseDecimal } from "../money/decimal.ts"
+import { parseDecimal } from "../money/decimal.ts"
 import type { Clock } from "../ports/clock.ts"
 import type { JobRun } from "../ports/job-runner.ts"
 import type { PaymentOutcome } from "../ports/payment-provider.ts"
@@ -25,7 +25,7 @@ import { decodeQuery, decodeWrapped } from "./decode-body.ts"
 import { type PaymentOwner, paymentMoves } from "./payment-moves.ts"
 import type { ServicePorts } from "./ports.ts"
 import { providerCall } from "./provider-call.ts"
-import { pricedQuote } from "./quotes.ts"
+import { pricedQuote, providerMidRate } from "./quotes.ts"
 import { findLiveCompany } from "./scope.ts"
 import { inTransaction, type Lifted } from "./transaction.ts"
 import { workspaceClock } from "./workspace-clock.ts"
@@ -213,19 +213,7 @@ export const makePayments = (ports: ServicePorts) => {
         yield* failPayment(row, workspaceId, "The quote expired and its payment profiles can no longer be used")
         return undefined
       }
-      const mid =
-        from.currency === to.currency
-          ? decimal(1n)
-          : parseDecimal(
-              (yield* providerCall("Payment provider failed to provide an exchange rate", () =>
-                ports.paymentProvider.exchangeRate({ source: from.currency, target: to.currency }),
-              )).rate,
-            )
-      if (mid === undefined || mid.units <= 0n) {
-        return yield* Effect.fail(
-          new ProviderFailure({ field: "base", message: "Payment provider failed to provide an exchange rate" }),
-        )
-      }
+      const mid = yield* providerMidRate(ports, from.currency, to.currency)
       const request = {
         companyId: row.company_id,
         from,

@@ -78,6 +78,27 @@ export const pricedQuote = (
     created_at: now.toISOString(),
   })
 }
+const failedRate = "Payment provider failed to provide an exchange rate"
+
+/**
+ * The provider's mid rate from `source` to `target`, asked outside any transaction: 1 for the
+ * same currency, without asking; an answer that is not a positive decimal is the provider's failure.
+ */
+export const providerMidRate = (
+  ports: Pick<ServicePorts, "paymentProvider">,
+  source: string,
+  target: string,
+): Effect.Effect<Decimal, ProviderFailure> =>
+  Effect.gen(function* () {
+    if (source === target) return decimal(1n)
+    const { rate } = yield* providerCall(failedRate, () => ports.paymentProvider.exchangeRate({ source, target }))
+    const mid = parseDecimal(rate)
+    if (mid === undefined || mid.units <= 0n) {
+      return yield* Effect.fail(new ProviderFailure({ field: "base", message: failedRate }))
+    }
+    return mid
+  })
+
 /** Use cases of quotes. */
 export const makeQuotes = (ports: ServicePorts) => {
   return {
@@ -124,15 +145,7 @@ export const makeQuotes = (ports: ServicePorts) => {
         )
         const { request } = checked
         if (checked.stored !== undefined) return toQuote(checked.stored, request.from, request.to)
-        const { rate: mid } = yield* providerCall("Payment provider failed to provide an exchange rate", () =>
-          ports.paymentProvider.exchangeRate({ source: request.from.currency, target: request.to.currency }),
-        )
-        const midRate = parseDecimal(mid)
-        if (midRate === undefined || midRate.units <= 0n) {
-          return yield* Effect.fail(
-            new ProviderFailure({ field: "base", message: "Payment provider failed to provide an exchange rate" }),
-          )
-        }
+        const midRate = yield* providerMidRate(ports, request.from.currency, request.to.currency)
         const row = yield* pricedQuote(ports, request, midRate, checked.clock)
         yield* inTransaction(ports.storage, (tx) => tx.quotes.insert(row))
         return toQuote(row, request.from, request.to)
