@@ -1,6 +1,7 @@
 import {
   type BatchStatus,
   batchLifetimeMs,
+  batchStatuses,
   batchMessages,
   type Engine,
   type PaymentBatchId,
@@ -329,14 +330,6 @@ const amount = fc.oneof(
   { arbitrary: fc.bigInt({ min: 100n, max: 1_000_00n }), weight: 3 },
   { arbitrary: fc.bigInt({ min: 1n, max: 999n }).map((units) => units * 100n + 13n), weight: 1 },
 )
-const statuses: ReadonlyArray<BatchStatus> = [
-  "building",
-  "processing",
-  "completed",
-  "completed_with_failures",
-  "failed",
-  "expired",
-]
 const addPayment = fc.tuple(fc.nat(5), amount).map(([batch, a]) => new AddPayment(batch, a))
 
 const commands: Array<fc.Arbitrary<Command>> = [
@@ -354,7 +347,7 @@ const commands: Array<fc.Arbitrary<Command>> = [
   fc
     .constantFrom(16, 25 * 60, 7 * 24 * 60 + 1)
     .map((m) => new Advance(m)),
-  fc.option(fc.constantFrom(...statuses), { nil: undefined }).map((s) => new ListBatches(s)),
+  fc.option(fc.constantFrom(...batchStatuses), { nil: undefined }).map((s) => new ListBatches(s)),
 ]
 
 /**
