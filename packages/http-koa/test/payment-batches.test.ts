@@ -252,16 +252,14 @@ describe.each([
       instructed_amount_currency: "USD",
     })
     expect(payment.quote_id).not.toBe(quoteId)
-    const [fresh] = await storage.db
-      .selectFrom("quotes")
-      .select(["expires_at", "instructed_amount", "fee_strategy", "source_amount"])
-      .where("id", "=", payment.quote_id)
-      .execute()
-    const [old] = await storage.db
-      .selectFrom("quotes")
-      .select(["expires_at", "instructed_amount", "fee_strategy", "source_amount"])
-      .where("id", "=", quoteId as never)
-      .execute()
+    const storedQuote = (id: string) =>
+      storage.db
+        .selectFrom("quotes")
+        .select(["expires_at", "instructed_amount", "fee_strategy", "source_amount"])
+        .where("id", "=", id as never)
+        .executeTakeFirst()
+    const fresh = await storedQuote(payment.quote_id)
+    const old = await storedQuote(quoteId)
     expect(fresh).toMatchObject({ instructed_amount: old?.instructed_amount, fee_strategy: old?.fee_strategy })
     expect(fresh!.expires_at > service.clock.now().toISOString()).toBe(true)
     const submitted = service.paymentProvider.submittedPayments().find((p) => p.paymentId === paid.body.data.id)
