@@ -20,27 +20,15 @@ import { join } from "node:path"
 import { performance } from "node:perf_hooks"
 import { createInterface } from "node:readline"
 import {
-  createSandboxBankLinker,
-  createSandboxPaymentProvider,
   graphileWorkerSchema,
   type KyselyStorage,
   openPostgresStorage,
   openSqliteStorage,
-  randomIds,
-  scryptHasher,
-  systemClock,
 } from "@payments-engine/adapters"
 import { quoteRequest, setUpPayer } from "@payments-engine/adapters/testing"
-import {
-  type BatchExecution,
-  createEngine,
-  defaultBatchExecution,
-  type Engine,
-  JobId,
-  maxBatchPayments,
-  type PaymentBatchId,
-} from "@payments-engine/core"
+import { defaultBatchExecution, type Engine, JobId, maxBatchPayments, type PaymentBatchId } from "@payments-engine/core"
 import pg from "pg"
+import { benchEngine, noopKind, noopRunner } from "./bench-engine.ts"
 
 const rateBoundSeconds = maxBatchPayments / defaultBatchExecution.perSecond
 const throughputBatches = 2
@@ -55,18 +43,6 @@ interface Location {
   /** Empty jobs not yet run. */
   readonly noopLeft: (storage: KyselyStorage) => Promise<number>
 }
-
-const engineOn = (storage: KyselyStorage, latencyMs: number, batchExecution: Partial<BatchExecution>): Engine =>
-  createEngine({
-    storage,
-    clock: systemClock,
-    ids: randomIds(),
-    hasher: scryptHasher({ cost: 2 ** 10 }),
-    serverSecret: { read: async () => "bench-server-secret-0123456789abcdefgh" },
-    paymentProvider: createSandboxPaymentProvider({ latencyMs }),
-    bankLinker: createSandboxBankLinker(),
-    batchExecution,
-  })
 
 /** A batch of 500 payments, each from its own quote, built and not yet processed. */
 const fullBatch = async (engine: Engine, label: string) => {
@@ -120,7 +96,7 @@ const secondProcess = async (url: string, mode: "engine" | "noop") => {
 /** (a): seconds from process_batch to the terminal status of a 500-payment batch at the default limits. */
 const rateBound = async (location: Location): Promise<number> => {
   const storage = await location.open()
-  const engine = engineOn(storage, 50, {})
+  const engine = benchEngine(storage, { latencyMs: 50 })
   const { payer, batchId } = await fullBatch(engine, "bench-rate")
   engine.jobs.start()
   const started = performance.now()
@@ -136,7 +112,7 @@ const rateBound = async (location: Location): Promise<number> => {
 const throughput = async (location: Location, processes: 1 | 2) => {
   const second = processes === 2 ? location.url : undefined
   const storage = await location.open()
-  const engine = engineOn(storage, 0, { perSecond: Number.POSITIVE_INFINITY })
+  const engine = benchEngine(storage, { batchExecution: { perSecond: Number.POSITIVE_INFINITY } })
   const batches: Array<Awaited<ReturnType<typeof fullBatch>>> = []
   for (let i = 0; i < throughputBatches; i++) batches.push(await fullBatch(engine, `bench-throughput-${i}`))
   const stopOther = second === undefined ? undefined : await secondProcess(second, "engine")
@@ -154,10 +130,7 @@ const throughput = async (location: Location, processes: 1 | 2) => {
   await engine.jobs.stop()
 
   // The limit: as many jobs that do nothing, queued in one transaction, run by the same runners.
-  const runner = storage.createJobRunner(
-    { kinds: [{ kind: "bench_noop" }], run: async () => {} },
-    { clock: systemClock, concurrency: defaultBatchExecution.concurrency },
-  )
+  const runner = noopRunner(storage)
   const stopNoop = second === undefined ? undefined : await secondProcess(second, "noop")
   runner.start()
   const now = new Date().toISOString()
@@ -166,7 +139,7 @@ const throughput = async (location: Location, processes: 1 | 2) => {
     for (let i = 0; i < noopJobs; i++) {
       await tx.jobs.enqueue({
         id: JobId.make(`job_noop_${i}`),
-        kind: "bench_noop",
+        kind: noopKind,
         payload: "{}",
         run_at: now,
         key: null,
@@ -196,7 +169,7 @@ const sqliteLocation = (): Location => {
       const row = await storage.db
         .selectFrom("jobs")
         .select((eb) => eb.fn.countAll().as("n"))
-        .where("kind", "=", "bench_noop")
+        .where("kind", "=", noopKind)
         .executeTakeFirst()
       return Number(row?.n ?? 0)
     },
@@ -212,7 +185,7 @@ const graphileNoopLeft = async (connectionString: string, schema: string) => {
   pollingPool ??= new pg.Pool({ connectionString, max: 1 })
   const { rows } = await pollingPool.query(
     `select count(*) as n from "${worker}"._private_jobs j join "${worker}"._private_tasks t on t.id = j.task_id
-     where t.identifier = 'bench_noop'`,
+     where t.identifier = '${noopKind}'`,
   )
   return Number(rows[0]?.n ?? 0)
 }

@@ -15,20 +15,15 @@ import { cpus, loadavg, totalmem, type } from "node:os"
 import { join } from "node:path"
 import { performance } from "node:perf_hooks"
 import {
-  createSandboxBankLinker,
-  createSandboxPaymentProvider,
   graphileWorkerSchema,
   type KyselyStorage,
   openPostgresStorage,
   openSqliteStorage,
-  randomIds,
-  scryptHasher,
-  systemClock,
 } from "@payments-engine/adapters"
 import { payInProcess, setUpPayer } from "@payments-engine/adapters/testing"
-import { createEngine } from "@payments-engine/core"
 import Database from "better-sqlite3"
 import pg from "pg"
+import { benchEngine } from "./bench-engine.ts"
 import { type HttpBudget, type HttpMeasurement, httpWarmUp, measureHttpPath } from "./http-path.ts"
 
 const payments = Number(process.env.BENCH_PAYMENTS ?? 2000)
@@ -55,15 +50,7 @@ interface Measurement {
 
 /** Creates `payments` quote + payment pairs through the engine's Promise API; payments per second. */
 const runEngine = async (storage: KyselyStorage): Promise<number> => {
-  const engine = createEngine({
-    storage,
-    clock: systemClock,
-    ids: randomIds(),
-    hasher: scryptHasher(),
-    serverSecret: { read: async () => "bench-server-secret-0123456789abcdefgh" },
-    paymentProvider: createSandboxPaymentProvider(),
-    bankLinker: createSandboxBankLinker(),
-  })
+  const engine = benchEngine(storage)
   const payer = await setUpPayer(engine, "bench")
   const pay = (i: number) => payInProcess(engine, payer, i)
   for (let i = 0; i < warmUpPayments; i++) await pay(-1 - i)
