@@ -1,8 +1,8 @@
 import {
   type BatchStatus,
   batchLifetimeMs,
-  batchStatuses,
   batchMessages,
+  batchStatuses,
   type Engine,
   type PaymentBatchId,
   type PaymentId,
