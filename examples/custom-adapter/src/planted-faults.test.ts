@@ -640,13 +640,13 @@ const faults: ReadonlyArray<{
   {
     bug: "counts an outcome in a batch that is still building",
     factory: withBatchFault((_batches, draft) => ({
-      recordOutcome: async (id, outcome, updatedAt) => {
+      recordOutcomes: async (id, outcomes, updatedAt) => {
         const row = draft.paymentBatches.get(id)
         if (row === undefined || (row.status !== "processing" && row.status !== "building")) return undefined
-        const counted =
-          outcome === "succeeded"
-            ? { succeeded_count: row.succeeded_count + 1 }
-            : { failed_count: row.failed_count + 1 }
+        const counted = {
+          succeeded_count: row.succeeded_count + outcomes.succeeded,
+          failed_count: row.failed_count + outcomes.failed,
+        }
         return putBatch(draft, { ...row, ...counted, updated_at: updatedAt })
       },
     })),
@@ -784,6 +784,72 @@ const faults: ReadonlyArray<{
       },
     })),
     caughtBy: ["batches.payments-in-batch"],
+  },
+  {
+    bug: "finds a lane's payments in any batch",
+    factory: withFault((tx) => ({
+      ...tx,
+      payments: {
+        ...tx.payments,
+        findInBatch: async (_batchId, ids) => {
+          const rows = await Promise.all(ids.map((id) => tx.payments.findById(id)))
+          return rows.flatMap((row) => (row === undefined ? [] : [row])).sort((a, b) => (a.id < b.id ? -1 : 1))
+        },
+      },
+    })),
+    caughtBy: ["batches.lane-reads-and-moves"],
+  },
+  {
+    bug: "gives a lane's payments in the order they were asked for",
+    factory: withFault((tx) => ({
+      ...tx,
+      payments: {
+        ...tx.payments,
+        findInBatch: async (batchId, ids) => {
+          const found = await tx.payments.findInBatch(batchId, ids)
+          return ids.flatMap((id) => found.filter((row) => row.id === id))
+        },
+      },
+    })),
+    caughtBy: ["batches.lane-reads-and-moves"],
+  },
+  {
+    bug: "moves many payments without checking the status they move from",
+    factory: withFault((tx) => ({
+      ...tx,
+      payments: {
+        ...tx.payments,
+        compareAndSetStatuses: async (ids, _from, to, change) => {
+          const moved = []
+          for (const id of ids) {
+            const row = await tx.payments.findById(id)
+            if (row === undefined) continue
+            const next = await tx.payments.compareAndSetStatus(id, row.status, to, change)
+            if (next !== undefined) moved.push(next)
+          }
+          return moved.sort((a, b) => (a.id < b.id ? -1 : 1))
+        },
+      },
+    })),
+    caughtBy: ["batches.lane-reads-and-moves"],
+  },
+  {
+    bug: "finds quotes of every company",
+    factory: async () =>
+      createMemoryStorage({
+        plantInRepositories: (tx, draft) => ({
+          ...tx,
+          quotes: {
+            ...tx.quotes,
+            findMany: async (_companyId, ids) =>
+              ids.flatMap((id) => {
+                const row = draft.quotes.get(id)
+                return row === undefined ? [] : [row]
+              }),
+          },
+        }),
+      }),
+    caughtBy: ["batches.lane-reads-and-moves"],
   },
   {
     bug: "points a payment at a new quote whatever its status",

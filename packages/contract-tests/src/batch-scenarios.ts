@@ -23,7 +23,7 @@ import {
 } from "./batch-fixtures.ts"
 import { expectRefusal, type Harness } from "./contract-harness.ts"
 import type { ScenarioGroup } from "./contract-scenario.ts"
-import { payingCompany, paymentRow, runAllDue, storedPayment, submissionsOf } from "./payment-fixtures.ts"
+import { payingCompany, paymentRow, quoteFor, runAllDue, storedPayment, submissionsOf } from "./payment-fixtures.ts"
 import { counterIds } from "./test-ports.ts"
 
 const day = 24 * 60 * 60 * 1000
@@ -265,7 +265,7 @@ export const batchScenarios: ScenarioGroup = {
     {
       id: "batches.counts",
       title:
-        "hold counts up to the limit and never past it, release never below zero, both only while building; recordOutcome only while processing; a status compare-and-set only from its status, writing the given fields",
+        "hold counts up to the limit and never past it, release never below zero, both only while building; recordOutcomes only while processing, adding both counts; a status compare-and-set only from its status, writing the given fields",
       run: async (harness) => {
         const port = onPort(harness)
         const ids = counterIds()
@@ -301,8 +301,8 @@ export const batchScenarios: ScenarioGroup = {
 
         // Nothing counts a building batch's outcomes, and a compare-and-set from another status changes nothing.
         const building = await read()
-        expect(await port((b) => b.recordOutcome(batch.id, "succeeded", t(20)))).toBeUndefined()
-        expect(await port((b) => b.recordOutcome(batch.id, "failed", t(20)))).toBeUndefined()
+        expect(await port((b) => b.recordOutcomes(batch.id, { succeeded: 1, failed: 0 }, t(20)))).toBeUndefined()
+        expect(await port((b) => b.recordOutcomes(batch.id, { succeeded: 0, failed: 1 }, t(20)))).toBeUndefined()
         const cas = (...args: Parameters<PaymentBatchRepository["compareAndSetStatus"]>) =>
           port((b) => b.compareAndSetStatus(...args))
         expect(
@@ -327,18 +327,18 @@ export const batchScenarios: ScenarioGroup = {
         // A running batch's total is fixed.
         expect(await port((b) => b.hold(batch.id, 500, t(24)))).toBeUndefined()
         expect(await port((b) => b.release(batch.id, t(24)))).toBeUndefined()
-        expect(await port((b) => b.recordOutcome(batch.id, "succeeded", t(25)))).toEqual({
+        expect(await port((b) => b.recordOutcomes(batch.id, { succeeded: 1, failed: 0 }, t(25)))).toEqual({
           ...processing,
           succeeded_count: 1,
           updated_at: t(25),
         })
-        expect(await port((b) => b.recordOutcome(batch.id, "failed", t(26)))).toEqual({
+        expect(await port((b) => b.recordOutcomes(batch.id, { succeeded: 2, failed: 3 }, t(26)))).toEqual({
           ...processing,
-          succeeded_count: 1,
-          failed_count: 1,
+          succeeded_count: 3,
+          failed_count: 3,
           updated_at: t(26),
         })
-        expect(await port((b) => b.recordOutcome(unknown, "failed", t(26)))).toBeUndefined()
+        expect(await port((b) => b.recordOutcomes(unknown, { succeeded: 0, failed: 1 }, t(26)))).toBeUndefined()
         const racing = await Promise.all([
           cas(batch.id, "processing", "completed_with_failures", { completed_at: t(27), updated_at: t(27) }),
           cas(batch.id, "processing", "failed", { completed_at: t(28), updated_at: t(28) }),
@@ -346,9 +346,9 @@ export const batchScenarios: ScenarioGroup = {
         const won = racing.filter((row) => row !== undefined)
         expect(won).toHaveLength(1)
         // Fields left out of the change are left alone.
-        expect(won[0]).toMatchObject({ submitted_at: t(21), next_slot_at: t(22), succeeded_count: 1, failed_count: 1 })
+        expect(won[0]).toMatchObject({ submitted_at: t(21), next_slot_at: t(22), succeeded_count: 3, failed_count: 3 })
         expect(await read()).toEqual(won[0])
-        expect(await port((b) => b.recordOutcome(batch.id, "succeeded", t(29)))).toBeUndefined()
+        expect(await port((b) => b.recordOutcomes(batch.id, { succeeded: 1, failed: 0 }, t(29)))).toBeUndefined()
         expect(await read()).toEqual(won[0])
       },
     },
@@ -471,6 +471,84 @@ export const batchScenarios: ScenarioGroup = {
           ),
         ).toBeUndefined()
         expect(await storedPayment(storage, processing.id)).toEqual(moved)
+      },
+    },
+    {
+      id: "batches.lane-reads-and-moves",
+      title:
+        "findInBatch gives the named payments of one batch in id order; compareAndSetStatuses moves those still in the status it names, in one write, in id order; quotes.findMany gives the company's quotes among the ids",
+      run: async (harness) => {
+        const { storage, engine } = harness
+        const ids = counterIds()
+        const company = ids.next("cmp")
+        const [batchX, batchY] = [ids.next("pb"), ids.next("pb")]
+        const at = "2030-06-02T00:00:00.000Z"
+        const base = ids.next("pay")
+        // Ids whose byte order differs from a language's order: "B" < "_" < "a".
+        const row = (suffix: string, batch: PaymentBatchId | null, status: PaymentRecord["status"]) => {
+          const id = brandId("pay", `${base}${suffix}`)
+          return {
+            ...paymentRow(id, company, brandId("qt", `qt_${id}`), `key-${id}`, at),
+            payment_batch_id: batch,
+            status,
+          }
+        }
+        const [a, b, c, d] = [
+          row("_a1", batchX, "pending"),
+          row("__1", batchX, "pending"),
+          row("_B1", batchX, "processing"),
+          row("_B2", batchX, "completed"),
+        ]
+        const other = row("_B0", batchY, "pending")
+        const loose = row("_B3", null, "pending")
+        await storage.transaction(async (tx) => {
+          for (const payment of [a, b, c, d, other, loose]) await tx.payments.insertIfNew(payment!)
+        })
+        const unknown = brandId("pay", "pay_unknown")
+        const find = (batch: PaymentBatchId, wanted: ReadonlyArray<PaymentRecord["id"]>) =>
+          storage.transaction((tx) => tx.payments.findInBatch(batch, wanted))
+        expect(await find(batchX, [a!.id, other.id, c!.id, loose.id, unknown, b!.id])).toEqual([c, b, a])
+        expect(await find(batchY, [a!.id, other.id])).toEqual([other])
+        expect(await find(batchX, [])).toEqual([])
+
+        const later = "2030-06-02T00:00:01.000Z"
+        const moved = await storage.transaction((tx) =>
+          tx.payments.compareAndSetStatuses([a!.id, c!.id, d!.id, unknown, b!.id, other.id], "pending", "processing", {
+            updated_at: later,
+          }),
+        )
+        const started = [b, a, other].map((p) => ({ ...p!, status: "processing", updated_at: later }))
+        expect(moved).toEqual([...started].sort((p, q) => (p.id < q.id ? -1 : 1)))
+        for (const payment of started) expect(await storedPayment(storage, payment.id)).toEqual(payment)
+        for (const untouched of [c, d, loose]) expect(await storedPayment(storage, untouched!.id)).toEqual(untouched)
+        // Moved once: the same compare-and-set again finds none of them in the status it names.
+        expect(
+          await storage.transaction((tx) =>
+            tx.payments.compareAndSetStatuses([a!.id, b!.id], "pending", "failed", { updated_at: later }),
+          ),
+        ).toEqual([])
+        expect(
+          await storage.transaction((tx) =>
+            tx.payments.compareAndSetStatuses([], "pending", "failed", { updated_at: later }),
+          ),
+        ).toEqual([])
+
+        const paying = await payingCompany(harness)
+        const stranger = await payingCompany(harness)
+        const quote = (owner: typeof paying, amount: number) =>
+          quoteFor(engine, owner.actor, owner.company.id, owner.from, owner.to, amount)
+        const [q1, q2, q3] = [await quote(paying, 10), await quote(paying, 11), await quote(stranger, 12)]
+        const stored = (id: string) => storage.transaction((tx) => tx.quotes.find(paying.company.id, brandId("qt", id)))
+        const found = await storage.transaction((tx) =>
+          tx.quotes.findMany(
+            paying.company.id,
+            [q3.id, q2.id, brandId("qt", "qt_unknown"), q1.id].map((id) => brandId("qt", id)),
+          ),
+        )
+        expect([...found].sort((p, q) => (p.id < q.id ? -1 : 1))).toEqual(
+          [await stored(q1.id), await stored(q2.id)].sort((p, q) => (p!.id < q!.id ? -1 : 1)),
+        )
+        expect(await storage.transaction((tx) => tx.quotes.findMany(paying.company.id, []))).toEqual([])
       },
     },
     {

@@ -55,6 +55,7 @@ export const contractTestIds = [
   "batches.counts",
   "batches.start-slots",
   "batches.payments-in-batch",
+  "batches.lane-reads-and-moves",
   "batches.process-and-complete",
   "batches.process-races-cancel",
   "batches.expiry",

@@ -54,7 +54,7 @@ const makeEffectApi = (ports: ServicePorts) => {
     fundingAccounts: makeFundingAccounts(ports),
     quotes: makeQuotes(ports),
     payments: makePayments(ports),
-    /** Payment batches: create, list, fetch, process; their expiry. */
+    /** Payment batches: create, list, fetch, process; their lanes and expiry (background jobs). */
     paymentBatches: makePaymentBatches(ports),
     /** Sandbox mode: each workspace's test clock, its time and its moves. */
     testClocks: makeTestClocks(ports),

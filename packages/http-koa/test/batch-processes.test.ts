@@ -104,6 +104,10 @@ describe("two services on one Postgres database", () => {
         PAYMENTS_SANDBOX: "true",
         PROVIDER_BOOK: book,
         PAYMENTS_BATCH_RATE: String(perSecond),
+        // Two lanes of 25 payments at a time, and two workers a service: the batch's later lanes
+        // and the singles wait in the queue while the first service started is busy, for
+        // whichever service is free.
+        PAYMENTS_BATCH_CONCURRENCY: "2",
         // A provider as slow as a real one keeps both services' workers busy at once.
         PROVIDER_DELAY_MS: "40",
       }
@@ -116,8 +120,8 @@ describe("two services on one Postgres database", () => {
       expect(new Set(submitted.map((s) => s.pid)).size).toBe(2)
       // Each payment waited for its own start slot, one slot 1/rate after the other, whichever
       // service took it: any 40 consecutive starts span at least 39 slots (less a scheduler's
-      // few milliseconds), where two services with five workers each and no limit start 40
-      // within about 0.7 s (measured with the limit planted away).
+      // few milliseconds), where the batch's two lanes with no limit start 40
+      // within about 0.9 s (measured with the limit planted away).
       const batched = new Set(paymentIds)
       const starts = submitted
         .filter((s) => batched.has(s.id))

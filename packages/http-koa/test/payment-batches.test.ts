@@ -38,14 +38,18 @@ describe.each([
   let storage: KyselyStorage
   /** Calls that reached the provider, by method and payment id. */
   const calls: Array<string> = []
+  /** Payments whose submission the provider takes and whose answer is then lost, once each. */
+  const answersToLose = new Set<string>()
   beforeAll(async () => {
     storage = (await factory()) as KyselyStorage
     const sandbox = createSandboxPaymentProvider()
     const paymentProvider: SandboxPaymentProvider = {
       ...sandbox,
-      submitPayment: (request) => {
+      submitPayment: async (request) => {
         calls.push(`submit ${request.paymentId}`)
-        return sandbox.submitPayment(request)
+        const outcome = await sandbox.submitPayment(request)
+        if (answersToLose.delete(request.paymentId)) throw new Error("connection reset")
+        return outcome
       },
       findPayment: (paymentId) => {
         calls.push(`find ${paymentId}`)
@@ -188,8 +192,8 @@ describe.each([
       "Payment batch has reached the maximum of 500 payments",
     )
 
-    // The process job, then one execution per payment.
-    expect(await advanceClock(service, payer.token, 0)).toBe(1 + payments.length)
+    // The process job, then one job per lane: 8 payments over the 5 lanes, two by two.
+    expect(await advanceClock(service, payer.token, 0)).toBe(1 + 4)
     const done = (await getBatch(payer, batch.id)).body.data
     expect(done).toMatchObject({
       status: "completed_with_failures",
@@ -282,6 +286,34 @@ describe.each([
     expect(await statusOf(payer, id)).toBe("completed")
     expect(calls.filter((call) => call.endsWith(` ${id}`))).toEqual([`submit ${id}`, `find ${id}`])
     expect((await getBatch(payer, batch.id)).body.data).toMatchObject({ status: "completed", succeeded_count: 1 })
+  })
+
+  it("runs a lane's payments one after another; a lane stopped by a lost answer settles what it ran and resumes on its next attempt", async () => {
+    const payer = await setUpPayer(service, "batches-lane-resumes")
+    const batch = (await createBatch(payer, {})).body.data
+    const ids: string[] = []
+    for (let i = 0; i < 11; i++) ids.push(await payInBatch(payer, batch.id, 20 + i, `lr-${i}`))
+    // 11 payments over 5 lanes: lanes of 3 payments, claimed in id order.
+    const [first, lost, after] = [...ids].sort()
+    answersToLose.add(lost!)
+    expect((await processBatch(payer, batch.id)).status).toBe(202)
+    await advanceClock(service, payer.token, 0)
+    // The first lane settled its first payment and stopped at the lost answer, before its third.
+    expect(await statusOf(payer, first!)).toBe("completed")
+    expect(await statusOf(payer, lost!)).toBe("processing")
+    expect(await statusOf(payer, after!)).toBe("processing")
+    expect((await getBatch(payer, batch.id)).body.data).toMatchObject({ status: "processing", succeeded_count: 9 })
+    // Its next attempt asks about both before submitting: the lost one is settled from the answer.
+    await advanceClock(service, payer.token, 60)
+    const callsOf = (id: string) => calls.filter((call) => call.endsWith(` ${id}`))
+    expect(callsOf(lost!)).toEqual([`submit ${lost}`, `find ${lost}`])
+    expect(callsOf(after!)).toEqual([`find ${after}`, `submit ${after}`])
+    for (const id of ids.filter((id) => id !== lost && id !== after)) expect(callsOf(id)).toEqual([`submit ${id}`])
+    expect((await getBatch(payer, batch.id)).body.data).toMatchObject({
+      status: "completed",
+      succeeded_count: 11,
+      failed_count: 0,
+    })
   })
 
   it("lets exactly one of five concurrent process_batch calls start the batch", async () => {

@@ -56,14 +56,15 @@ export const memoryPaymentBatchRepository = (t: Pick<Tables, "paymentBatches">):
         (b) => b.status === "building" && b.total_count > 0,
         (b) => ({ total_count: b.total_count - 1, updated_at: updatedAt }),
       ),
-    recordOutcome: async (id, outcome, updatedAt) =>
+    recordOutcomes: async (id, outcomes, updatedAt) =>
       update(
         id,
         (b) => b.status === "processing",
-        (b) =>
-          outcome === "succeeded"
-            ? { succeeded_count: b.succeeded_count + 1, updated_at: updatedAt }
-            : { failed_count: b.failed_count + 1, updated_at: updatedAt },
+        (b) => ({
+          succeeded_count: b.succeeded_count + outcomes.succeeded,
+          failed_count: b.failed_count + outcomes.failed,
+          updated_at: updatedAt,
+        }),
       ),
     compareAndSetStatus: async (id, from, to, change) =>
       update(

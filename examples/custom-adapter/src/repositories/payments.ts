@@ -1,4 +1,4 @@
-import type { PaymentRepository } from "@payments-engine/core"
+import type { PaymentRecord, PaymentRepository, PaymentStatusChange, PaymentStatusValue } from "@payments-engine/core"
 import type { Tables } from "../memory-tables.ts"
 import { byId, findScoped, freeze, windowOf } from "./rows.ts"
 
@@ -7,60 +7,79 @@ import { byId, findScoped, freeze, windowOf } from "./rows.ts"
  * checks of `insertIfNew` and the compare of `compareAndSetStatus` need no lock. `listStuck`
  * filters and sorts every payment: fine for an example, where a database would use an index.
  */
-export const memoryPaymentRepository = (t: Pick<Tables, "payments" | "companies">): PaymentRepository => ({
-  insertIfNew: async (row) => {
-    for (const p of t.payments.values()) {
-      if (
-        p.quote_id === row.quote_id ||
-        (p.company_id === row.company_id && p.idempotency_key === row.idempotency_key)
-      ) {
-        return "conflict"
-      }
-    }
-    t.payments.set(row.id, freeze(row))
-    return "inserted"
-  },
-  find: async (companyId, id) => findScoped(t.payments, id, (row) => row.company_id === companyId),
-  findById: async (id) => t.payments.get(id),
-  findByIdempotencyKey: async (companyId, key) =>
-    [...t.payments.values()].find((p) => p.company_id === companyId && p.idempotency_key === key),
-  list: async (companyId, filter, window) =>
-    windowOf(
-      t.payments.values(),
-      (p) =>
-        p.company_id === companyId &&
-        (filter.status === undefined || p.status === filter.status) &&
-        (filter.payment_batch_id === undefined || p.payment_batch_id === filter.payment_batch_id),
-      window,
-    ),
-  compareAndSetStatus: async (id, from, to, change, lastUpdate) => {
-    const row = t.payments.get(id)
-    if (row === undefined || row.status !== from) return undefined
-    if (lastUpdate !== undefined && row.updated_at !== lastUpdate) return undefined
+export const memoryPaymentRepository = (t: Pick<Tables, "payments" | "companies">): PaymentRepository => {
+  const setStatus = (row: PaymentRecord, to: PaymentStatusValue, change: PaymentStatusChange) => {
     const defined = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined))
     const next = freeze({ ...row, ...defined, status: to })
-    t.payments.set(id, next)
+    t.payments.set(row.id, next)
     return next
-  },
-  listInBatch: async (batchId, limit, status) =>
-    [...t.payments.values()]
-      .filter((p) => p.payment_batch_id === batchId && (status === undefined || p.status === status))
-      .sort(byId)
-      .slice(0, limit),
-  replaceQuote: async (id, from, to, updatedAt) => {
-    const row = t.payments.get(id)
-    if (row === undefined || row.quote_id !== from || row.status !== "processing") return undefined
-    const next = freeze({ ...row, quote_id: to, updated_at: updatedAt })
-    t.payments.set(id, next)
-    return next
-  },
-  listStuck: async (before, limit) =>
-    [...t.payments.values()]
-      .filter((p) => p.status === "processing" && p.updated_at < before)
-      .flatMap((p) => {
-        const company = t.companies.get(p.company_id)
-        return company === undefined ? [] : [{ ...p, workspace_id: company.workspace_id }]
-      })
-      .sort((a, b) => (a.updated_at < b.updated_at ? -1 : a.updated_at > b.updated_at ? 1 : byId(a, b)))
-      .slice(0, limit),
-})
+  }
+  return {
+    insertIfNew: async (row) => {
+      for (const p of t.payments.values()) {
+        if (
+          p.quote_id === row.quote_id ||
+          (p.company_id === row.company_id && p.idempotency_key === row.idempotency_key)
+        ) {
+          return "conflict"
+        }
+      }
+      t.payments.set(row.id, freeze(row))
+      return "inserted"
+    },
+    find: async (companyId, id) => findScoped(t.payments, id, (row) => row.company_id === companyId),
+    findById: async (id) => t.payments.get(id),
+    findByIdempotencyKey: async (companyId, key) =>
+      [...t.payments.values()].find((p) => p.company_id === companyId && p.idempotency_key === key),
+    list: async (companyId, filter, window) =>
+      windowOf(
+        t.payments.values(),
+        (p) =>
+          p.company_id === companyId &&
+          (filter.status === undefined || p.status === filter.status) &&
+          (filter.payment_batch_id === undefined || p.payment_batch_id === filter.payment_batch_id),
+        window,
+      ),
+    compareAndSetStatus: async (id, from, to, change, lastUpdate) => {
+      const row = t.payments.get(id)
+      if (row === undefined || row.status !== from) return undefined
+      if (lastUpdate !== undefined && row.updated_at !== lastUpdate) return undefined
+      return setStatus(row, to, change)
+    },
+    compareAndSetStatuses: async (ids, from, to, change) =>
+      [...new Set(ids)]
+        .flatMap((id) => {
+          const row = t.payments.get(id)
+          return row === undefined || row.status !== from ? [] : [setStatus(row, to, change)]
+        })
+        .sort(byId),
+    findInBatch: async (batchId, ids) =>
+      [...new Set(ids)]
+        .flatMap((id) => {
+          const row = t.payments.get(id)
+          return row === undefined || row.payment_batch_id !== batchId ? [] : [row]
+        })
+        .sort(byId),
+    listInBatch: async (batchId, limit, status) =>
+      [...t.payments.values()]
+        .filter((p) => p.payment_batch_id === batchId && (status === undefined || p.status === status))
+        .sort(byId)
+        .slice(0, limit),
+    replaceQuote: async (id, from, to, updatedAt) => {
+      const row = t.payments.get(id)
+      if (row === undefined || row.quote_id !== from || row.status !== "processing") return undefined
+      const next = freeze({ ...row, quote_id: to, updated_at: updatedAt })
+      t.payments.set(id, next)
+      return next
+    },
+    listStuck: async (before, limit) =>
+      [...t.payments.values()]
+        .filter((p) => p.status === "processing" && p.updated_at < before)
+        .flatMap((p) => {
+          const company = t.companies.get(p.company_id)
+          return company === undefined ? [] : [{ ...p, workspace_id: company.workspace_id }]
+        })
+        .sort((a, b) => (a.updated_at < b.updated_at ? -1 : a.updated_at > b.updated_at ? 1 : byId(a, b)))
+        .slice(0, limit),
+  }
+}

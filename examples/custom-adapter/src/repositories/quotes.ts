@@ -6,4 +6,9 @@ import { findScoped, freeze } from "./rows.ts"
 export const memoryQuoteRepository = (t: Pick<Tables, "quotes">): QuoteRepository => ({
   insert: async (row) => void t.quotes.set(row.id, freeze(row)),
   find: async (companyId, id) => findScoped(t.quotes, id, (row) => row.company_id === companyId),
+  findMany: async (companyId, ids) =>
+    ids.flatMap((id) => {
+      const row = findScoped(t.quotes, id, (q) => q.company_id === companyId)
+      return row === undefined ? [] : [row]
+    }),
 })

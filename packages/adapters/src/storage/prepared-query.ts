@@ -79,3 +79,27 @@ export const preparedQuery = <DB, V extends object, R>(
     return result.rows
   }
 }
+
+/**
+ * The values of a list for {@link preparedQuery}, named `prefix0`, `prefix1`, ...: a list of
+ * another length is another set of names, so the query is compiled once per length.
+ *
+ * @example
+ * const findMany = preparedQuery((db, p: Record<string, string>) =>
+ *   db.selectFrom("quotes").selectAll().where("id", "in", listOf("id", p)),
+ * )
+ * await findMany(trx, listValues("id", ["qt_1", "qt_2"]))
+ */
+export const listValues = <T>(prefix: string, values: ReadonlyArray<T>): Record<string, T> =>
+  Object.fromEntries(values.map((value, i) => [`${prefix}${i}`, value]))
+
+/** The list {@link listValues} named, in its order, among `values`. */
+export const listOf = <T>(prefix: string, values: Readonly<Record<string, T>>): T[] => {
+  const list: T[] = []
+  for (let i = 0; `${prefix}${i}` in values; i += 1) list.push(values[`${prefix}${i}`] as T)
+  return list
+}
+
+/** `change` without its undefined fields, which a prepared query cannot bind (Kysely leaves them out). */
+export const definedFields = <T extends object>(change: T): Partial<T> =>
+  Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined)) as Partial<T>

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { ProviderFailure } from "../errors.ts"
-import { jobCatalogue, UndecodableJob } from "./job-catalogue.ts"
+import { jobCatalogue, maxLanePayments, UndecodableJob } from "./job-catalogue.ts"
 
 const catalogue = (calls: Array<string>) =>
   jobCatalogue({
@@ -12,16 +12,20 @@ const catalogue = (calls: Array<string>) =>
           ? Effect.fail(new ProviderFailure({ field: "base", message: "down" }))
           : Effect.succeed("completed" as const)
       },
-      startBatch: (batchId, workspaceId) => {
-        calls.push(`start ${batchId} ${workspaceId}`)
-        return Effect.succeed(1)
-      },
       settleUnknown: () => {
         calls.push("settle unknown")
         return Effect.succeed(0)
       },
     },
     paymentBatches: {
+      start: (batchId, workspaceId) => {
+        calls.push(`start ${batchId} ${workspaceId}`)
+        return Effect.succeed(1)
+      },
+      runLane: (batchId, workspaceId, paymentIds, run) => {
+        calls.push(`lane ${batchId} ${workspaceId} ${paymentIds.join(",")} attempt ${run?.attempt}`)
+        return Effect.succeed(paymentIds.length)
+      },
       expire: (batchId, workspaceId) => {
         calls.push(`expire ${batchId} ${workspaceId}`)
         return Effect.succeed(undefined)
@@ -43,13 +47,31 @@ describe("the job catalogue", () => {
     await catalogue(calls).run("process_batch", { batch_id: "pb_1", workspace_id: "ws_1" })
     await catalogue(calls).run("expire_batch", { batch_id: "pb_2", workspace_id: "ws_1" })
     await catalogue(calls).run("settle_unknown_payments", {})
-    expect(calls).toEqual(["execute pay_1 ws_1", "purge", "start pb_1 ws_1", "expire pb_2 ws_1", "settle unknown"])
+    await catalogue(calls).run(
+      "execute_batch_payments",
+      { batch_id: "pb_1", workspace_id: "ws_1", payment_ids: ["pay_2", "pay_3"] },
+      { attempt: 2 },
+    )
+    expect(calls).toEqual([
+      "execute pay_1 ws_1",
+      "purge",
+      "start pb_1 ws_1",
+      "expire pb_2 ws_1",
+      "settle unknown",
+      "lane pb_1 ws_1 pay_2,pay_3 attempt 2",
+    ])
   })
 
   it("rejects, without running anything, a kind it does not know or a payload its schema refuses", async () => {
     const calls: Array<string> = []
     await expect(catalogue(calls).run("mine_bitcoin", {})).rejects.toBeInstanceOf(UndecodableJob)
     await expect(catalogue(calls).run("execute_payment", { payment_id: 7 })).rejects.toBeInstanceOf(UndecodableJob)
+    const lane = { batch_id: "pb_1", workspace_id: "ws_1" }
+    for (const payment_ids of [[], Array.from({ length: maxLanePayments + 1 }, (_, i) => `pay_${i}`)]) {
+      await expect(catalogue(calls).run("execute_batch_payments", { ...lane, payment_ids })).rejects.toBeInstanceOf(
+        UndecodableJob,
+      )
+    }
     expect(calls).toEqual([])
   })
 

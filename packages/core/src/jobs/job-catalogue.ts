@@ -16,11 +16,28 @@ export const ExecutePaymentPayload = Schema.Struct({ payment_id: PaymentId, work
 /** The payload of the batch jobs: the batch, and the workspace whose clock it runs on. */
 export const BatchJobPayload = Schema.Struct({ batch_id: PaymentBatchId, workspace_id: WorkspaceId })
 
+/**
+ * The most payments one `execute_batch_payments` job carries: enough that a lane's reads,
+ * counts, transactions and job rows are shared by many payments (docs/benchmarks.md, "Where
+ * batch time goes"), few enough that a batch's progress shows every few seconds at its rate; a
+ * batch's last payments still spread over its lanes.
+ */
+export const maxLanePayments = 25
+
+/** The payload of `execute_batch_payments`: a batch lane's payments, claimed together, run one after another. */
+export const BatchLanePayload = Schema.Struct({
+  batch_id: PaymentBatchId,
+  workspace_id: WorkspaceId,
+  payment_ids: Schema.Array(PaymentId).pipe(Schema.minItems(1), Schema.maxItems(maxLanePayments)),
+})
+
 /** Every kind of background job, with its payload schema: what enqueueing may name. */
 export const jobPayloads = {
-  /** Moves a pending payment through the payment provider (queued by `payments.create`, and by a batch's lanes). */
+  /** Moves a pending payment outside a batch through the payment provider (queued by `payments.create`). */
   execute_payment: ExecutePaymentPayload,
-  /** Starts a processing batch's first payments, one per lane (queued by `paymentBatches.process`). */
+  /** Runs payments of a processing batch through the provider, one lane's worth (queued as the batch starts them). */
+  execute_batch_payments: BatchLanePayload,
+  /** Starts a processing batch's lanes (queued by `paymentBatches.process`). */
   process_batch: BatchJobPayload,
   /** Expires a batch still building seven days after it was made (queued, due then, when it is made). */
   expire_batch: BatchJobPayload,
@@ -36,6 +53,7 @@ export type JobPayload<K extends JobKindName> = Schema.Schema.Type<(typeof jobPa
 /** Attempts of each kind's jobs. */
 export const jobAttempts: { readonly [K in JobKindName]: number } = {
   execute_payment: maxJobAttempts,
+  execute_batch_payments: maxJobAttempts,
   process_batch: maxJobAttempts,
   expire_batch: maxJobAttempts,
   purge_idempotency: 1,
@@ -45,6 +63,7 @@ export const jobAttempts: { readonly [K in JobKindName]: number } = {
 /** The kinds as runners see them, with their schedules. */
 export const jobKinds: ReadonlyArray<JobKind> = [
   { kind: "execute_payment" },
+  { kind: "execute_batch_payments" },
   { kind: "process_batch" },
   { kind: "expire_batch" },
   { kind: "purge_idempotency", schedule: { cron: "0 * * * *", everyMs: 60 * 60 * 1000 } },
@@ -53,8 +72,8 @@ export const jobKinds: ReadonlyArray<JobKind> = [
 
 /** The services the handlers call. */
 export interface JobServices {
-  readonly payments: Pick<Payments, "execute" | "startBatch" | "settleUnknown">
-  readonly paymentBatches: Pick<PaymentBatches, "expire">
+  readonly payments: Pick<Payments, "execute" | "settleUnknown">
+  readonly paymentBatches: Pick<PaymentBatches, "start" | "runLane" | "expire">
   readonly idempotency: Pick<Idempotency, "purgeExpired">
 }
 
@@ -79,8 +98,10 @@ const isKind = (kind: string): kind is JobKindName => Object.hasOwn(jobPayloads,
  */
 export const jobCatalogue = (services: JobServices): JobHandlers => {
   const handlers: Handlers = {
-    execute_payment: (payload, run) => services.payments.execute(payload.payment_id, payload.workspace_id, run),
-    process_batch: (payload) => services.payments.startBatch(payload.batch_id, payload.workspace_id),
+    execute_payment: (payload) => services.payments.execute(payload.payment_id, payload.workspace_id),
+    execute_batch_payments: (payload, run) =>
+      services.paymentBatches.runLane(payload.batch_id, payload.workspace_id, payload.payment_ids, run),
+    process_batch: (payload) => services.paymentBatches.start(payload.batch_id, payload.workspace_id),
     expire_batch: (payload) => services.paymentBatches.expire(payload.batch_id, payload.workspace_id),
     purge_idempotency: () => services.idempotency.purgeExpired(),
     settle_unknown_payments: () => services.payments.settleUnknown(),

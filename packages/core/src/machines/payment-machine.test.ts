@@ -19,7 +19,7 @@ const reported: Partial<Record<PaymentStatus, string>> = {
 
 /** What a batch payment's transitions imply instead of events: its lane's execution, its count in the batch. */
 const batchedActions: Record<string, ReadonlyArray<unknown>> = {
-  "pending start": [{ type: "enqueue", job: "execute_payment" }],
+  "pending start": [{ type: "enqueue", job: "execute_batch_payments" }],
   "pending cancel": [{ type: "emit", event: "PaymentEvents::CancelledEvent" }],
   "processing complete": [{ type: "count_in_batch", outcome: "succeeded" }],
   "processing fail": [{ type: "count_in_batch", outcome: "failed" }],

@@ -22,7 +22,7 @@ export interface PaymentContext {
  * The payment life cycle, version 1 (DECISIONS): pending -> processing -> completed or failed;
  * pending -> cancelled. A new payment outside a batch queues its execution; completed, failed and
  * cancelled emit their payment event; in a batch only cancelled does. A batch payment is started by its
- * batch (one of the batch's lanes takes it), which queues its execution; its outcome is counted
+ * batch (one of the batch's lanes claims it), which queues its lane's execution; its outcome is counted
  * in the batch instead of reported. Used purely through {@link decide}.
  */
 const paymentMachineV1 = setup({
@@ -48,7 +48,11 @@ const paymentMachineV1 = setup({
     pending: {
       on: {
         start: [
-          { guard: "batched", target: "processing", actions: { type: "enqueue", params: { job: "execute_payment" } } },
+          {
+            guard: "batched",
+            target: "processing",
+            actions: { type: "enqueue", params: { job: "execute_batch_payments" } },
+          },
           { target: "processing" },
         ],
         // The spec suppresses completed, failed and debit-initiated events in a batch; a

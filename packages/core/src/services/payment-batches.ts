@@ -16,6 +16,7 @@ import type { Clock } from "../ports/clock.ts"
 import type { PaymentBatchRecord, Repositories } from "../ports/storage/index.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
 import { type Actor, requireWrite } from "./actor.ts"
+import { makeBatchLanes } from "./batch-lanes.ts"
 import { batchCounts } from "./batch-progress.ts"
 import { decodeOptionallyWrapped, decodeQuery } from "./decode-body.ts"
 import { enqueueJob } from "./jobs-queue.ts"
@@ -77,6 +78,8 @@ export const makePaymentBatches = (ports: ServicePorts) => {
   }
 
   return {
+    ...makeBatchLanes(ports),
+
     /**
      * Creates a batch in `building`, with its expiry queued for when it is seven days old. With
      * an `idempotency_key` the company already used: the same label and metadata answer with

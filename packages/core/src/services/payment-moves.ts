@@ -1,12 +1,21 @@
 import { Effect } from "effect"
+import { maxLanePayments } from "../jobs/job-catalogue.ts"
 import { maxBatchPayments } from "../machines/batch-machine.ts"
 import { type PaymentEvent, paymentMachine } from "../machines/payment-machine.ts"
 import { decide, type MachineAction } from "../machines/stored-machine.ts"
 import { type WebhookEventName, type WebhookEventNameOf, webhookEventCatalogue } from "../model/events.ts"
-import type { PaymentBatchId } from "../model/ids.ts"
+import type { PaymentBatchId, PaymentId } from "../model/ids.ts"
 import { toPayment } from "../model/payment.ts"
 import type { Clock } from "../ports/clock.ts"
-import type { CompanyRecord, PaymentRecord, PaymentStatusChange, Repositories } from "../ports/storage/index.ts"
+import type { PaymentOutcome } from "../ports/payment-provider.ts"
+import type {
+  CompanyRecord,
+  PaymentBatchRecord,
+  PaymentOutcomeCounts,
+  PaymentRecord,
+  PaymentStatusChange,
+  Repositories,
+} from "../ports/storage/index.ts"
 import { finishBatchIfDone } from "./batch-progress.ts"
 import { appendEvents, paymentEventPayload } from "./events.ts"
 import { enqueueJob } from "./jobs-queue.ts"
@@ -54,8 +63,106 @@ export const paymentMoves = (ports: ServicePorts) => {
     })
 
   /**
-   * Counts a batch payment's outcome in its batch, hands the lane it ran in to the batch's next
-   * pending payment, and ends the batch when this was its last payment.
+   * How many payments a lane of `batch` claims at once: its unfinished payments spread over its
+   * lanes, at most {@link maxLanePayments}, so the last ones still run side by side.
+   */
+  const laneSize = (batch: PaymentBatchRecord) => {
+    const unfinished = batch.total_count - batch.succeeded_count - batch.failed_count
+    return Math.min(maxLanePayments, Math.max(1, Math.ceil(unfinished / ports.batchExecution.concurrency)))
+  }
+
+  /**
+   * Starts payments of a batch in one lane: the machine decides each start, one compare-and-set
+   * writes them all, and the executions the machine queues for them become one job of the lane.
+   * The started payments, none when another writer started them first.
+   */
+  const startInLane = (
+    clock: Clock,
+    tx: Lifted<Repositories>,
+    company: PaymentOwner,
+    batchId: PaymentBatchId,
+    rows: ReadonlyArray<PaymentRecord>,
+  ): Effect.Effect<ReadonlyArray<PaymentRecord>> =>
+    Effect.gen(function* () {
+      const decisions = new Map(
+        rows.flatMap((row) => {
+          const decision = decide(paymentMachine, row, { type: "start" }, { batched: true })
+          return decision?.status === "processing" && row.status === "pending" ? [[row.id, decision] as const] : []
+        }),
+      )
+      if (decisions.size === 0) return []
+      const updated_at = clock.now().toISOString()
+      const started = yield* tx.payments.compareAndSetStatuses([...decisions.keys()], "pending", "processing", {
+        updated_at,
+      })
+      const lane: PaymentId[] = []
+      for (const row of started) {
+        const actions = decisions.get(row.id)?.actions ?? []
+        const inLane = (action: MachineAction) => action.type === "enqueue" && action.job === "execute_batch_payments"
+        if (actions.some(inLane)) lane.push(row.id)
+        yield* carryOut(
+          clock,
+          tx,
+          company,
+          row,
+          actions.filter((action) => !inLane(action)),
+        )
+      }
+      if (lane.length > 0) {
+        yield* enqueueJob(ports, tx, {
+          kind: "execute_batch_payments",
+          payload: { batch_id: batchId, workspace_id: company.workspace_id, payment_ids: lane },
+          workspaceId: company.workspace_id,
+        })
+      }
+      return started
+    })
+
+  /**
+   * Claims the next pending payments of a processing batch for one lane and queues their job;
+   * none when no payment is left pending. Of two transactions that pick the same payments, the
+   * compare-and-set lets one start them, and the other takes the next.
+   */
+  const claimLane = (
+    clock: Clock,
+    tx: Lifted<Repositories>,
+    company: PaymentOwner,
+    batch: PaymentBatchRecord,
+    size = laneSize(batch),
+  ): Effect.Effect<ReadonlyArray<PaymentRecord>> =>
+    Effect.gen(function* () {
+      for (let tries = 0; tries < maxBatchPayments; tries += 1) {
+        const pending = yield* tx.payments.listInBatch(batch.id, size, "pending")
+        if (pending.length === 0) return []
+        const started = yield* startInLane(clock, tx, company, batch.id, pending)
+        if (started.length > 0) return started
+      }
+      return []
+    })
+
+  /** Claims up to `lanes` lanes of a processing batch: how many payments they started. */
+  const startLanes = (
+    clock: Clock,
+    tx: Lifted<Repositories>,
+    company: PaymentOwner,
+    batch: PaymentBatchRecord,
+    lanes: number,
+  ): Effect.Effect<number> =>
+    Effect.gen(function* () {
+      const size = laneSize(batch)
+      let started = 0
+      for (let lane = 0; lane < lanes; lane += 1) {
+        const claimed = yield* claimLane(clock, tx, company, batch, size)
+        if (claimed.length === 0) break
+        started += claimed.length
+      }
+      return started
+    })
+
+  /**
+   * Counts the outcome of a batch payment settled outside its lane (the sweep of unknown
+   * outcomes, after its lane's job gave up) and ends the batch when this was its last payment.
+   * When no lane of the batch is left running, its pending payments get new lanes.
    */
   const countInBatch = (
     clock: Clock,
@@ -67,11 +174,12 @@ export const paymentMoves = (ports: ServicePorts) => {
     Effect.gen(function* () {
       const batchId = row.payment_batch_id
       if (batchId === null) return yield* Effect.dieMessage(`payment ${row.id} counted in a batch it is not in`)
-      const at = clock.now().toISOString()
-      const batch = yield* tx.paymentBatches.recordOutcome(batchId, outcome, at)
+      const counts = { succeeded: outcome === "succeeded" ? 1 : 0, failed: outcome === "failed" ? 1 : 0 }
+      const batch = yield* tx.paymentBatches.recordOutcomes(batchId, counts, clock.now().toISOString())
       if (batch === undefined)
         return yield* Effect.dieMessage(`batch ${batchId} is not processing its payment ${row.id}`)
-      yield* startNextInBatch(clock, tx, company, batchId)
+      const [running] = yield* tx.payments.listInBatch(batchId, 1, "processing")
+      if (running === undefined) yield* startLanes(clock, tx, company, batch, ports.batchExecution.concurrency)
       yield* finishBatchIfDone(ports, clock, tx, company.workspace_id, batch)
     })
 
@@ -89,12 +197,21 @@ export const paymentMoves = (ports: ServicePorts) => {
           case "emit":
             return paymentEvent(clock, tx, company, row, action.event)
           case "enqueue":
-            if (action.job !== "execute_payment") break
-            return enqueueJob(ports, tx, {
-              kind: action.job,
-              payload: { payment_id: row.id, workspace_id: company.workspace_id },
-              workspaceId: company.workspace_id,
-            })
+            if (action.job === "execute_payment") {
+              return enqueueJob(ports, tx, {
+                kind: action.job,
+                payload: { payment_id: row.id, workspace_id: company.workspace_id },
+                workspaceId: company.workspace_id,
+              })
+            }
+            if (action.job === "execute_batch_payments" && row.payment_batch_id !== null) {
+              return enqueueJob(ports, tx, {
+                kind: action.job,
+                payload: { batch_id: row.payment_batch_id, workspace_id: company.workspace_id, payment_ids: [row.id] },
+                workspaceId: company.workspace_id,
+              })
+            }
+            break
           case "count_in_batch":
             return countInBatch(clock, tx, company, row, action.outcome)
         }
@@ -104,6 +221,38 @@ export const paymentMoves = (ports: ServicePorts) => {
       },
       { discard: true },
     )
+
+  /**
+   * Moves a stored payment by one machine event with a compare-and-set and carries out what the
+   * machine says the move implies, except counting it in its batch: that is left to the caller,
+   * as `counted`. Undefined when the machine refuses or another writer won. With `lastUpdate`,
+   * another writer is anyone who wrote the payment since it was last updated then.
+   */
+  const moveUncounted = (
+    clock: Clock,
+    tx: Lifted<Repositories>,
+    company: PaymentOwner,
+    row: PaymentRecord,
+    event: PaymentEvent,
+    change: PaymentStatusChange,
+    lastUpdate?: string,
+  ): Effect.Effect<{ readonly moved: PaymentRecord; readonly counted: PaymentOutcomeCounts } | undefined> =>
+    Effect.gen(function* () {
+      const decision = decide(paymentMachine, row, event, { batched: row.payment_batch_id !== null })
+      if (decision === undefined) return undefined
+      const moved = yield* tx.payments.compareAndSetStatus(row.id, row.status, decision.status, change, lastUpdate)
+      if (moved === undefined) return undefined
+      const counted = { succeeded: 0, failed: 0 }
+      for (const action of decision.actions) if (action.type === "count_in_batch") counted[action.outcome] += 1
+      yield* carryOut(
+        clock,
+        tx,
+        company,
+        moved,
+        decision.actions.filter((action) => action.type !== "count_in_batch"),
+      )
+      return { moved, counted }
+    })
 
   /**
    * Moves a stored payment by one machine event with a compare-and-set and carries out what the
@@ -120,41 +269,39 @@ export const paymentMoves = (ports: ServicePorts) => {
     lastUpdate?: string,
   ): Effect.Effect<PaymentRecord | undefined> =>
     Effect.gen(function* () {
-      const decision = decide(paymentMachine, row, event, { batched: row.payment_batch_id !== null })
-      if (decision === undefined) return undefined
-      const moved = yield* tx.payments.compareAndSetStatus(row.id, row.status, decision.status, change, lastUpdate)
-      if (moved === undefined) return undefined
-      yield* carryOut(clock, tx, company, moved, decision.actions)
-      return moved
-    })
-
-  /**
-   * Starts the batch's next pending payment in a lane that became free (the machine queues its
-   * execution); nothing when none is left. Of two transactions that pick the same payment, the
-   * compare-and-set lets one start it, and the other takes the next.
-   */
-  const startNextInBatch = (
-    clock: Clock,
-    tx: Lifted<Repositories>,
-    company: PaymentOwner,
-    batchId: PaymentBatchId,
-  ): Effect.Effect<PaymentRecord | undefined> =>
-    Effect.gen(function* () {
-      for (let tries = 0; tries < maxBatchPayments; tries += 1) {
-        const [next] = yield* tx.payments.listInBatch(batchId, 1, "pending")
-        if (next === undefined) return undefined
-        const started = yield* move(
-          clock,
-          tx,
-          company,
-          next,
-          { type: "start" },
-          { updated_at: clock.now().toISOString() },
-        )
-        if (started !== undefined) return started
+      const result = yield* moveUncounted(clock, tx, company, row, event, change, lastUpdate)
+      if (result === undefined) return undefined
+      for (const outcome of ["succeeded", "failed"] as const) {
+        for (let n = 0; n < result.counted[outcome]; n += 1) {
+          yield* countInBatch(clock, tx, company, result.moved, outcome)
+        }
       }
-      return undefined
+      return result.moved
     })
 
-  return { carryOut, move, startNextInBatch, withProfiles }
+  return { carryOut, claimLane, move, moveUncounted, startLanes, withProfiles }
 }
+
+/**
+ * A processing payment's move to its outcome: completed or failed as the provider's outcome
+ * says; without an outcome (the provider never received it) failed as not received.
+ */
+export const settlement = (
+  clock: Clock,
+  outcome: PaymentOutcome | undefined,
+): { readonly event: PaymentEvent; readonly change: PaymentStatusChange } => {
+  const updated_at = clock.now().toISOString()
+  if (outcome === undefined)
+    return { event: { type: "fail" }, change: { failure_reason: notReceivedByProvider, updated_at } }
+  return {
+    event: { type: outcome.status === "completed" ? "complete" : "fail" },
+    change: {
+      provider_payment_id: outcome.providerPaymentId,
+      ...(outcome.status === "failed" ? { failure_reason: outcome.reason } : {}),
+      updated_at,
+    },
+  }
+}
+
+/** The `failure_reason` of a payment the provider says it never received. */
+export const notReceivedByProvider = "Payment was not received by the provider"

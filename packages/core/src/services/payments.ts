@@ -6,26 +6,16 @@ import { begin } from "../machines/stored-machine.ts"
 import type { CompanyId, PaymentBatchId, PaymentId, WorkspaceId } from "../model/ids.ts"
 import { PaymentFields, type PaymentInstruction, PaymentListQuery, toPayment } from "../model/payment.ts"
 import { batchMessages } from "../model/payment-batch.ts"
-import { parseDecimal } from "../money/decimal.ts"
 import type { Clock } from "../ports/clock.ts"
-import type { JobRun } from "../ports/job-runner.ts"
 import type { PaymentOutcome } from "../ports/payment-provider.ts"
-import type {
-  PaymentFilter,
-  PaymentRecord,
-  PaymentStatusValue,
-  ProfileInUse,
-  QuoteRecord,
-  Repositories,
-} from "../ports/storage/index.ts"
+import type { PaymentFilter, PaymentRecord, PaymentStatusValue, Repositories } from "../ports/storage/index.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
 import { checkQuoteProfiles } from "../rules/quote-profiles.ts"
 import { type Actor, requireWrite } from "./actor.ts"
 import { decodeQuery, decodeWrapped } from "./decode-body.ts"
-import { type PaymentOwner, paymentMoves } from "./payment-moves.ts"
+import { notReceivedByProvider, type PaymentOwner, paymentMoves, settlement } from "./payment-moves.ts"
 import type { ServicePorts } from "./ports.ts"
-import { providerCall } from "./provider-call.ts"
-import { pricedQuote, providerMidRate } from "./quotes.ts"
+import { providerCall, submitPayment } from "./provider-call.ts"
 import { findLiveCompany } from "./scope.ts"
 import { inTransaction, type Lifted } from "./transaction.ts"
 import { workspaceClock } from "./workspace-clock.ts"
@@ -43,15 +33,14 @@ export const unknownOutcomeAfterMs = 10 * 60 * 1000
 /** The most payments one run of `settle_unknown_payments` settles: the rest wait a minute. */
 export const unknownOutcomesPerRun = 100
 
-/** The `failure_reason` of a payment the provider says it never received. */
-export const notReceivedByProvider = "Payment was not received by the provider"
-
 const sameRequest = (existing: PaymentRecord, input: PaymentFields) =>
   existing.quote_id === input.payment_quote_id &&
   existing.reason === input.reason &&
   existing.credit_note === (input.credit_note ?? null) &&
   existing.debit_note === (input.debit_note ?? null) &&
   existing.payment_batch_id === (input.payment_batch_id ?? null)
+
+export { notReceivedByProvider }
 
 /** The result of a create: a new payment (201) or the one an earlier call with the key made (200). */
 export interface PaymentCreated {
@@ -75,16 +64,7 @@ export const makePayments = (ports: ServicePorts) => {
     outcome: PaymentOutcome | undefined,
     lastUpdate?: string,
   ) => {
-    const updated_at = clock.now().toISOString()
-    const change =
-      outcome === undefined
-        ? { failure_reason: notReceivedByProvider, updated_at }
-        : {
-            provider_payment_id: outcome.providerPaymentId,
-            ...(outcome.status === "failed" ? { failure_reason: outcome.reason } : {}),
-            updated_at,
-          }
-    const event = { type: outcome?.status === "completed" ? "complete" : "fail" } as const
+    const { event, change } = settlement(clock, outcome)
     return move(clock, tx, company, row, event, change, lastUpdate)
   }
 
@@ -178,64 +158,6 @@ export const makePayments = (ports: ServicePorts) => {
             : Effect.succeed(payment),
         ),
       )
-
-  const findPaymentById = (id: PaymentId) => inTransaction(ports.storage, (tx) => tx.payments.findById(id))
-
-  /** Fails a processing payment that cannot run as it is, with `reason`; its status afterwards. */
-  const failPayment = (row: PaymentRecord, workspaceId: WorkspaceId, reason: string) =>
-    inTransaction(ports.storage, (tx) =>
-      Effect.gen(function* () {
-        const clock = yield* workspaceClock(ports, tx, workspaceId)
-        const company = { id: row.company_id, workspace_id: workspaceId }
-        const change = { failure_reason: reason, updated_at: clock.now().toISOString() }
-        return (yield* move(clock, tx, company, row, { type: "fail" }, change))?.status
-      }),
-    )
-
-  /**
-   * A batch payment's expired quote priced again at today's rate and fee, with the same
-   * instructed amount, currency and fee strategy (DECISIONS, Quote use): a new quote, which the
-   * payment points to from now on. Undefined when the payment moved meanwhile, or could not be
-   * priced (then it fails, with the reason).
-   */
-  const refreshedQuote = (
-    row: PaymentRecord,
-    expired: QuoteRecord,
-    profiles: ReadonlyArray<ProfileInUse>,
-    workspaceId: WorkspaceId,
-    clock: Clock,
-  ): Effect.Effect<QuoteRecord | undefined, ProviderFailure> =>
-    Effect.gen(function* () {
-      const from = profiles.find((use) => use.profile.id === row.from_profile_id)?.profile
-      const to = profiles.find((use) => use.profile.id === row.to_profile_id)?.profile
-      const amount = parseDecimal(expired.instructed_amount)
-      if (from === undefined || to === undefined || amount === undefined) {
-        yield* failPayment(row, workspaceId, "The quote expired and its payment profiles can no longer be used")
-        return undefined
-      }
-      const mid = yield* providerMidRate(ports, from.currency, to.currency)
-      const request = {
-        companyId: row.company_id,
-        from,
-        to,
-        amount,
-        currency: expired.instructed_currency,
-        strategy: expired.fee_strategy,
-      }
-      const priced = yield* Effect.either(pricedQuote(ports, request, mid, clock))
-      if (Either.isLeft(priced)) {
-        yield* failPayment(row, workspaceId, `The quote expired and could not be priced again: ${priced.left.message}`)
-        return undefined
-      }
-      const fresh = priced.right
-      return yield* inTransaction(ports.storage, (tx) =>
-        Effect.gen(function* () {
-          yield* tx.quotes.insert(fresh)
-          const moved = yield* tx.payments.replaceQuote(row.id, expired.id, fresh.id, fresh.created_at)
-          return moved === undefined ? undefined : fresh
-        }),
-      )
-    })
 
   return {
     /**
@@ -351,91 +273,53 @@ export const makePayments = (ports: ServicePorts) => {
       }),
 
     /**
-     * Runs a payment through the provider (the execute_payment job): pending -> processing (a
-     * batch payment was started by its batch), the provider call keyed by the payment id, then
-     * completed or failed. A batch payment first waits for its batch's next start slot (the
-     * batch's rate, shared by every process through the batch row) and has its quote priced
-     * again if it expired. Safe to run again after a crash or a failed call at any point: a
-     * payment already past processing is left alone, and one resumed (still processing when a
-     * later run of its job starts) is taken over (its last update written, so the sweep of
-     * unknown outcomes leaves it to this run) and asked of the provider first: one the provider
-     * knows is settled from its answer without a second submission, and only one it never
-     * received is submitted again.
+     * Runs a payment outside a batch through the provider (the execute_payment job): pending ->
+     * processing, the provider call keyed by the payment id, then completed or failed. Safe to
+     * run again after a crash or a failed call at any point: a payment already past processing
+     * is left alone, and one resumed (still processing when a later run of its job starts) is
+     * taken over (its last update written, so the sweep of unknown outcomes leaves it to this run)
+     * and asked of the provider first: one the provider knows is settled from its answer without a
+     * second submission, and only one it never received is submitted again. A batch payment is
+     * left to its batch's lanes.
      */
     execute: (
       paymentId: PaymentId,
       workspaceId: WorkspaceId,
-      run: JobRun = { attempt: 1 },
-    ): Effect.Effect<PaymentStatusValue | "missing", ProviderFailure | Invalid> =>
+    ): Effect.Effect<PaymentStatusValue | "missing", ProviderFailure> =>
       Effect.gen(function* () {
         const companyOf = (row: PaymentRecord) => ({ id: row.company_id, workspace_id: workspaceId })
         const claimed = yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
             const row = yield* tx.payments.findById(paymentId)
             if (!row) return undefined
+            if (row.payment_batch_id !== null) return { row }
             const clock = yield* workspaceClock(ports, tx, workspaceId)
-            const now = clock.now()
-            const updated_at = now.toISOString()
-            // A payment outside a batch starts here; a batch payment was started by its lane. One
-            // still processing when a later run starts is taken over by that run: not a
+            const updated_at = clock.now().toISOString()
+            const resumed = row.status === "processing"
+            // One still processing when a later run starts is taken over by that run: not a
             // transition, only its last update is written.
-            const resumed = row.status === "processing" && (row.payment_batch_id === null || run.attempt > 1)
             const current =
-              row.status === "pending" && row.payment_batch_id === null
+              row.status === "pending"
                 ? yield* move(clock, tx, companyOf(row), row, { type: "start" }, { updated_at })
                 : resumed
                   ? yield* tx.payments.compareAndSetStatus(row.id, "processing", "processing", { updated_at })
                   : row
             if (!current || current.status !== "processing") return { row: current ?? row }
             const quote = yield* tx.quotes.find(row.company_id, row.quote_id)
-            const profiles = yield* tx.paymentProfiles.findInUse(row.company_id, [
-              row.from_profile_id,
-              row.to_profile_id,
-            ])
-            const rate = ports.batchExecution.perSecond
-            const slot =
-              row.payment_batch_id === null || !Number.isFinite(rate)
-                ? undefined
-                : yield* tx.paymentBatches.takeSlot(row.payment_batch_id, updated_at, Math.ceil(1000 / rate))
-            return { row: current, quote, profiles, clock, slot, resumed }
+            const profiles = yield* tx.paymentProfiles.findInUse(row.company_id, [row.to_profile_id])
+            return { row: current, quote, profiles, resumed }
           }),
         )
         if (!claimed) return "missing" as const
-        const { row } = claimed
-        if (row.status !== "processing" || claimed.quote === undefined) return row.status
+        const { row, quote } = claimed
+        if (row.status !== "processing" || row.payment_batch_id !== null || quote === undefined) return row.status
         // An earlier run may have reached the provider and lost its answer: ask before submitting.
         const known = claimed.resumed
           ? yield* providerCall("Payment provider failed to report the payment", () =>
               ports.paymentProvider.findPayment(row.id),
             )
           : undefined
-        if (known === undefined && claimed.slot !== undefined) {
-          const wait = Date.parse(claimed.slot) - claimed.clock.now().getTime()
-          if (wait > 0) yield* Effect.sleep(wait)
-        }
-        const quote =
-          known === undefined &&
-          row.payment_batch_id !== null &&
-          claimed.quote.expires_at <= claimed.clock.now().toISOString()
-            ? yield* refreshedQuote(row, claimed.quote, claimed.profiles, workspaceId, claimed.clock)
-            : claimed.quote
-        if (quote === undefined) return ((yield* findPaymentById(row.id)) ?? row).status
-        const to = claimed.profiles.find((use) => use.profile.id === row.to_profile_id)
-        const outcome =
-          known ??
-          (yield* providerCall("Payment provider failed to execute the payment", () =>
-            ports.paymentProvider.submitPayment({
-              paymentId: row.id,
-              sourceAmount: quote.source_amount,
-              sourceCurrency: quote.source_currency,
-              targetAmount: quote.target_amount,
-              targetCurrency: quote.target_currency,
-              instructedAmount: quote.instructed_amount,
-              instructedCurrency: quote.instructed_currency,
-              paymentMethod: quote.payment_method,
-              providerBeneficiaryId: to?.provider_beneficiary_id ?? null,
-            }),
-          ))
+        const outcome = known ?? (yield* submitPayment(ports, row, quote, claimed.profiles))
         return yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
             const clock = yield* workspaceClock(ports, tx, workspaceId)
@@ -445,37 +329,6 @@ export const makePayments = (ports: ServicePorts) => {
           }),
         )
       }),
-
-    /**
-     * Starts a processing batch (the process_batch job): its first pending payments, one per lane
-     * of the batch's concurrency, each with its execution queued; each payment that finishes
-     * starts the next. Run again (a crash after it committed), it starts nothing more: it looks at
-     * the same first payments, which are no longer pending.
-     */
-    startBatch: (batchId: PaymentBatchId, workspaceId: WorkspaceId): Effect.Effect<number> =>
-      inTransaction(ports.storage, (tx) =>
-        Effect.gen(function* () {
-          const batch = yield* tx.paymentBatches.findById(batchId)
-          if (batch === undefined || batch.status !== "processing") return 0
-          const clock = yield* workspaceClock(ports, tx, workspaceId)
-          const company = { id: batch.company_id, workspace_id: workspaceId }
-          const first = yield* tx.payments.listInBatch(batchId, ports.batchExecution.concurrency)
-          let started = 0
-          for (const row of first) {
-            if (row.status !== "pending") continue
-            const moved = yield* move(
-              clock,
-              tx,
-              company,
-              row,
-              { type: "start" },
-              { updated_at: clock.now().toISOString() },
-            )
-            if (moved !== undefined) started += 1
-          }
-          return started
-        }),
-      ),
 
     /**
      * Settles the payments whose provider outcome the engine never learnt (the

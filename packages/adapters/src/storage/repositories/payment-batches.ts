@@ -95,11 +95,14 @@ export const kyselyPaymentBatchRepository = (db: Db): PaymentBatchRepository => 
         .executeTakeFirst()
       return row === undefined ? undefined : toPaymentBatch(row)
     },
-    recordOutcome: async (id, outcome, updatedAt) => {
-      const column = outcome === "succeeded" ? "succeeded_count" : "failed_count"
+    recordOutcomes: async (id, outcomes, updatedAt) => {
       const row = await db
         .updateTable("payment_batches")
-        .set((eb) => ({ [column]: eb(column, "+", 1), updated_at: updatedAt }))
+        .set((eb) => ({
+          succeeded_count: eb("succeeded_count", "+", outcomes.succeeded),
+          failed_count: eb("failed_count", "+", outcomes.failed),
+          updated_at: updatedAt,
+        }))
         .where("id", "=", id)
         .where("status", "=", "processing")
         .returningAll()

@@ -1,6 +1,13 @@
-import type { CompanyId, PaymentRecord, PaymentRepository, PaymentStatusValue } from "@payments-engine/core"
+import type {
+  CompanyId,
+  PaymentBatchId,
+  PaymentId,
+  PaymentRecord,
+  PaymentRepository,
+  PaymentStatusValue,
+} from "@payments-engine/core"
 import { type Kysely, type Selectable, sql } from "kysely"
-import { preparedQuery } from "../prepared-query.ts"
+import { definedFields, listOf, listValues, preparedQuery } from "../prepared-query.ts"
 import type { PaymentsTable, StorageTables } from "../storage-tables.ts"
 import { paymentColumns } from "../table-columns.ts"
 import { pageOf } from "./paging.ts"
@@ -33,6 +40,57 @@ const findPaymentByKey = preparedQuery((db: Db, p: { readonly companyId: Company
     .where("idempotency_key", "=", p.key),
 )
 
+// Executing a batch's payments runs these: compiled once (per shape of change, per length of list).
+
+type Values = Record<string, string | null>
+
+/** Moves a payment from `from` to `status` with the change's fields; `lastUpdate` when given must match. */
+const setStatus = preparedQuery((db: Db, p: Values) => {
+  const { id, from, lastUpdate, ...change } = p
+  const update = db
+    .updateTable("payments")
+    .set(change as Partial<PaymentsTable>)
+    .where("id", "=", id as PaymentId)
+    .where("status", "=", from as PaymentStatusValue)
+  return ("lastUpdate" in p ? update.where("updated_at", "=", lastUpdate as string) : update).returningAll()
+})
+
+/** Moves the payments `id0`, `id1`, ... still in `from` to `status` with the change's fields. */
+const setStatuses = preparedQuery((db: Db, p: Values) => {
+  const ids = listOf("id", p) as PaymentId[]
+  const change = Object.fromEntries(Object.entries(p).filter(([name]) => !/^id\d+$/.test(name) && name !== "from"))
+  return db
+    .updateTable("payments")
+    .set(change as Partial<PaymentsTable>)
+    .where("id", "in", ids)
+    .where("status", "=", p.from as PaymentStatusValue)
+    .returningAll()
+})
+
+const findInBatch = preparedQuery((db: Db, p: Values) =>
+  db
+    .selectFrom("payments")
+    .selectAll()
+    .where("payment_batch_id", "=", p.batchId as PaymentBatchId)
+    .where("id", "in", listOf("id", p) as PaymentId[])
+    .orderBy("id"),
+)
+
+const listInBatch = preparedQuery(
+  (db: Db, p: { readonly batchId: string; readonly status?: string; readonly limit: number }) => {
+    const rows = db
+      .selectFrom("payments")
+      .selectAll()
+      .where("payment_batch_id", "=", p.batchId as PaymentBatchId)
+    return ("status" in p ? rows.where("status", "=", p.status as PaymentStatusValue) : rows)
+      .orderBy("id")
+      .limit(p.limit)
+  },
+)
+
+// RETURNING gives rows in no promised order.
+const byId = (a: PaymentRecord, b: PaymentRecord) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+
 const findPayment = scopedFind("payments", "company_id", paymentColumns, toPayment)
 
 /**
@@ -64,20 +122,21 @@ export const kyselyPaymentRepository = (db: Db): PaymentRepository => ({
     return pageOf(rows, window, toPayment)
   },
   compareAndSetStatus: async (id, from, to, change, lastUpdate) => {
-    let update = db
-      .updateTable("payments")
-      .set({ ...change, status: to })
-      .where("id", "=", id)
-      .where("status", "=", from)
-    if (lastUpdate !== undefined) update = update.where("updated_at", "=", lastUpdate)
-    const row = await update.returningAll().executeTakeFirst()
+    const values = { ...definedFields(change), status: to, id, from }
+    const [row] = await setStatus(db, lastUpdate === undefined ? values : { ...values, lastUpdate })
     return row === undefined ? undefined : toPayment(row)
   },
-  listInBatch: async (batchId, limit, status) => {
-    let rows = db.selectFrom("payments").selectAll().where("payment_batch_id", "=", batchId)
-    if (status !== undefined) rows = rows.where("status", "=", status)
-    return (await rows.orderBy("id").limit(limit).execute()).map(toPayment)
+  compareAndSetStatuses: async (ids, from, to, change) => {
+    if (ids.length === 0) return []
+    const rows = await setStatuses(db, { ...definedFields(change), status: to, from, ...listValues("id", ids) })
+    return rows.map(toPayment).sort(byId)
   },
+  findInBatch: async (batchId, ids) => {
+    if (ids.length === 0) return []
+    return (await findInBatch(db, { batchId, ...listValues("id", ids) })).map(toPayment)
+  },
+  listInBatch: async (batchId, limit, status) =>
+    (await listInBatch(db, status === undefined ? { batchId, limit } : { batchId, status, limit })).map(toPayment),
   replaceQuote: async (id, from, to, updatedAt) => {
     const row = await db
       .updateTable("payments")

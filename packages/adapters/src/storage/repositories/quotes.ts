@@ -1,6 +1,6 @@
-import type { QuoteRecord, QuoteRepository } from "@payments-engine/core"
+import type { CompanyId, QuoteId, QuoteRecord, QuoteRepository } from "@payments-engine/core"
 import type { Kysely } from "kysely"
-import { preparedQuery } from "../prepared-query.ts"
+import { listOf, listValues, preparedQuery } from "../prepared-query.ts"
 import type { StorageTables } from "../storage-tables.ts"
 import { quoteColumns } from "../table-columns.ts"
 import { scopedFind } from "./scoped-find.ts"
@@ -9,6 +9,13 @@ type Db = Kysely<StorageTables>
 
 // Creating a quote and a payment runs these: compiled once (see preparedQuery).
 const insertQuote = preparedQuery((db: Db, row: QuoteRecord) => db.insertInto("quotes").values(row))
+const findQuotes = preparedQuery((db: Db, p: Record<string, string>) =>
+  db
+    .selectFrom("quotes")
+    .select(quoteColumns)
+    .where("company_id", "=", p.companyId as CompanyId)
+    .where("id", "in", listOf("id", p) as QuoteId[]),
+)
 const findQuote = scopedFind("quotes", "company_id", quoteColumns, (row) => row as QuoteRecord)
 
 /**
@@ -22,4 +29,6 @@ export const kyselyQuoteRepository = (db: Db): QuoteRepository => ({
     await insertQuote(db, row)
   },
   find: (companyId, id) => findQuote(db, companyId, id),
+  findMany: async (companyId, ids) =>
+    ids.length === 0 ? [] : ((await findQuotes(db, { companyId, ...listValues("id", ids) })) as QuoteRecord[]),
 })

@@ -20,6 +20,12 @@ export type PaymentBatchStatusChange = Partial<
 > &
   Pick<PaymentBatchRecord, "updated_at">
 
+/** How many payments of a batch finished, by outcome, in one write. */
+export interface PaymentOutcomeCounts {
+  readonly succeeded: number
+  readonly failed: number
+}
+
 export interface PaymentBatchInsertOutcome {
   readonly inserted: boolean
   /** The new batch, or the one the company already has with that idempotency key. */
@@ -44,10 +50,10 @@ export interface PaymentBatchRepository {
   hold(id: PaymentBatchId, limit: number, updatedAt: string): Promise<PaymentBatchRecord | undefined>
   /** Counts one held payment less, if the batch is `building`: the batch as it now is, else undefined. */
   release(id: PaymentBatchId, updatedAt: string): Promise<PaymentBatchRecord | undefined>
-  /** Counts a finished payment of a `processing` batch: the batch as it now is, else undefined. */
-  recordOutcome(
+  /** Counts finished payments of a `processing` batch: the batch as it now is, else undefined. */
+  recordOutcomes(
     id: PaymentBatchId,
-    outcome: "succeeded" | "failed",
+    outcomes: PaymentOutcomeCounts,
     updatedAt: string,
   ): Promise<PaymentBatchRecord | undefined>
   /** Moves the batch from `from` to `to` with `change`, if it is still in `from`: the batch as it now is. */

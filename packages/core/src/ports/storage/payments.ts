@@ -43,6 +43,18 @@ export interface PaymentRepository {
     change: PaymentStatusChange,
     lastUpdate?: string,
   ): Promise<PaymentRecord | undefined>
+  /**
+   * Moves each of the payments `ids` that is still in `from` to `to`, writing `change`, in one
+   * statement: the moved rows in id order (those another writer moved first are left out).
+   */
+  compareAndSetStatuses(
+    ids: ReadonlyArray<PaymentId>,
+    from: PaymentStatusValue,
+    to: PaymentStatusValue,
+    change: PaymentStatusChange,
+  ): Promise<ReadonlyArray<PaymentRecord>>
+  /** The payments `ids` that are in the batch, in id order: a batch lane's payments. */
+  findInBatch(batchId: PaymentBatchId, ids: ReadonlyArray<PaymentId>): Promise<ReadonlyArray<PaymentRecord>>
   /** Payments of the batch (only those in `status`, when given), in id order, at most `limit`. */
   listInBatch(
     batchId: PaymentBatchId,
