@@ -3,6 +3,7 @@ import {
   batchMachineVersion,
   batchMessages,
   brandId,
+  type CompanyId,
   type PaymentBatchFilter,
   type PaymentBatchId,
   type PaymentBatchRecord,
@@ -35,6 +36,22 @@ const onPort =
     harness.storage.transaction((tx) => call(tx.paymentBatches))
 
 /** Batches: stored once per key, found in their company, listed by status and time, counted exactly, run once. */
+/**
+ * Payment rows of one company for port-level writes, each with an id made of `base` and a
+ * suffix: suffixes whose byte order differs from a language's order ("B" < "_" < "a") show
+ * whether a storage orders ids by bytes.
+ */
+const batchPaymentRows =
+  (company: CompanyId, base: string, at: string) =>
+  (suffix: string, batch: PaymentBatchId | null, status: PaymentRecord["status"]): PaymentRecord => {
+    const id = brandId("pay", `${base}${suffix}`)
+    return {
+      ...paymentRow(id, company, brandId("qt", `qt_${id}`), `key-${id}`, at),
+      payment_batch_id: batch,
+      status,
+    }
+  }
+
 export const batchScenarios: ScenarioGroup = {
   title: "payment batches",
   scenarios: [
@@ -415,15 +432,7 @@ export const batchScenarios: ScenarioGroup = {
         const [batchX, batchY] = [ids.next("pb"), ids.next("pb")]
         const at = "2030-06-01T00:00:00.000Z"
         const base = ids.next("pay")
-        // Ids whose byte order differs from a language's order: "B" < "_" < "a".
-        const row = (suffix: string, batch: PaymentBatchId | null, status: PaymentRecord["status"]) => {
-          const id = brandId("pay", `${base}${suffix}`)
-          return {
-            ...paymentRow(id, company, brandId("qt", `qt_${id}`), `key-${id}`, at),
-            payment_batch_id: batch,
-            status,
-          }
-        }
+        const row = batchPaymentRows(company, base, at)
         const x = [
           row("_B1", batchX, "pending"),
           row("_B2", batchX, "processing"),
@@ -484,15 +493,7 @@ export const batchScenarios: ScenarioGroup = {
         const [batchX, batchY] = [ids.next("pb"), ids.next("pb")]
         const at = "2030-06-02T00:00:00.000Z"
         const base = ids.next("pay")
-        // Ids whose byte order differs from a language's order: "B" < "_" < "a".
-        const row = (suffix: string, batch: PaymentBatchId | null, status: PaymentRecord["status"]) => {
-          const id = brandId("pay", `${base}${suffix}`)
-          return {
-            ...paymentRow(id, company, brandId("qt", `qt_${id}`), `key-${id}`, at),
-            payment_batch_id: batch,
-            status,
-          }
-        }
+        const row = batchPaymentRows(company, base, at)
         const [a, b, c, d] = [
           row("_a1", batchX, "pending"),
           row("__1", batchX, "pending"),
