@@ -49,3 +49,4 @@ export {
   parseStorageUrl,
   type StorageLocation,
 } from "./storage/storage-url.ts"
+export { createHttpWebhookTransport, type HttpWebhookTransportOptions } from "./webhooks/http-webhook-transport.ts"

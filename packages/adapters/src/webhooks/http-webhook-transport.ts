@@ -1,0 +1,123 @@
+import * as http from "node:http"
+import * as https from "node:https"
+import { performance } from "node:perf_hooks"
+import type { WebhookAttempt, WebhookFailure, WebhookTransport } from "@payments-engine/core"
+import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from "request-filtering-agent"
+
+/** Options of {@link createHttpWebhookTransport}. */
+export interface HttpWebhookTransportOptions {
+  /**
+   * Sandbox mode: also deliver to `http://localhost`, `http://127.0.0.1` and `http://[::1]`, and
+   * to 127.0.0.1 and ::1 over HTTPS, for receivers on the developer's machine. Every other
+   * private or special address stays refused.
+   */
+  readonly allowLoopback?: boolean
+  /** Bytes of an answer's body kept for the delivery log; the rest is not read. 4 KiB by default. */
+  readonly responseBodyLimit?: number
+}
+
+const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"])
+
+/** The words of a Node network error, mapped to what the delivery log may say of it. */
+const failureOf = (error: unknown): WebhookFailure => {
+  const { code, message, name } = (error ?? {}) as { code?: string; message?: string; name?: string }
+  if (name === "TimeoutError" || name === "AbortError" || code === "ABORT_ERR") return "timeout"
+  // request-filtering-agent refuses with a plain Error naming the rule.
+  if (typeof message === "string" && message.includes("is not allowed")) return "address_not_allowed"
+  switch (code) {
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return "dns_failure"
+    case "ECONNREFUSED":
+      return "connection_refused"
+    case "ECONNRESET":
+    case "EPIPE":
+      return "connection_reset"
+    case "ERR_INVALID_URL":
+      return "invalid_url"
+  }
+  if (typeof code === "string" && (code.startsWith("ERR_TLS") || code.includes("CERT") || code.startsWith("ERR_SSL"))) {
+    return "tls_failure"
+  }
+  return "network_error"
+}
+
+/**
+ * Webhook deliveries over Node's HTTP client: HTTPS only (plain HTTP to loopback in sandbox mode),
+ * no redirect followed, the answer's body read up to a small limit, the whole attempt bounded by
+ * its timeout, and every connection made through request-filtering-agent, which checks the
+ * address actually connected to (after DNS, so a name that resolves to an inside address, now or
+ * after a rebinding, is refused) against loopback, private, link-local, unique-local, carrier-grade
+ * NAT, multicast, reserved and unspecified ranges, the cloud metadata address among them.
+ *
+ * @example
+ * const transport = createHttpWebhookTransport({ allowLoopback: config.sandbox })
+ * const attempt = await transport.send({ url, body, headers, timeoutMs: 30_000 })
+ */
+export const createHttpWebhookTransport = (options: HttpWebhookTransportOptions = {}): WebhookTransport => {
+  const limit = options.responseBodyLimit ?? 4096
+  // Exact addresses: the library warns when it matches an address against a CIDR of the other family.
+  const filter = options.allowLoopback ? { allowIPAddressList: ["127.0.0.1", "::1"] } : {}
+  const agents = {
+    "https:": new RequestFilteringHttpsAgent({ ...filter, keepAlive: true }),
+    "http:": new RequestFilteringHttpAgent({ ...filter, keepAlive: true }),
+  }
+  return {
+    send: async (request) => {
+      const started = performance.now()
+      const elapsed = () => Math.round(performance.now() - started)
+      const failed = (failure: WebhookFailure): WebhookAttempt => ({ kind: "failed", failure, durationMs: elapsed() })
+      let url: URL
+      try {
+        url = new URL(request.url)
+      } catch {
+        return failed("invalid_url")
+      }
+      const plainAllowed = options.allowLoopback === true && loopbackHosts.has(url.hostname)
+      if (url.protocol !== "https:" && !(url.protocol === "http:" && plainAllowed)) return failed("invalid_url")
+      const client = url.protocol === "https:" ? https : http
+      const body = Buffer.from(request.body, "utf8")
+      return new Promise<WebhookAttempt>((resolve) => {
+        const outgoing = client.request(
+          url,
+          {
+            method: "POST",
+            agent: agents[url.protocol as "https:" | "http:"],
+            signal: AbortSignal.timeout(request.timeoutMs),
+            headers: {
+              ...request.headers,
+              "Content-Type": "application/json",
+              "Content-Length": String(body.length),
+              "User-Agent": "payments-engine-webhooks",
+            },
+          },
+          (incoming) => {
+            const chunks: Buffer[] = []
+            let kept = 0
+            const answered = () => {
+              incoming.destroy()
+              resolve({
+                kind: "answered",
+                status: incoming.statusCode ?? 0,
+                durationMs: elapsed(),
+                body: Buffer.concat(chunks).toString("utf8"),
+                abort: String(incoming.headers["webhook-delivery"] ?? "").toLowerCase() === "abort-message",
+              })
+            }
+            incoming.on("data", (chunk: Buffer) => {
+              if (kept >= limit) return
+              chunks.push(chunk.subarray(0, limit - kept))
+              kept += Math.min(chunk.length, limit - kept)
+              // Enough for the log: the rest of the body is never read.
+              if (kept >= limit) answered()
+            })
+            incoming.on("end", answered)
+            incoming.on("error", () => answered())
+          },
+        )
+        outgoing.on("error", (error) => resolve(failed(failureOf(error))))
+        outgoing.end(body)
+      })
+    },
+  }
+}
