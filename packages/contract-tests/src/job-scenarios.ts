@@ -203,6 +203,7 @@ export const jobScenarios: ScenarioGroup = {
         await runAllDue(engine)
         const events = await eventsOf(harness, company.id)
         expect(events.map((e) => [e.event, e.resource_id])).toEqual([
+          ["entity.created", entity.id],
           ["BankAccountEvents::CreatedEvent", paying.account.id],
           ["PaymentProfileEvents::CreatedEvent", paying.to],
           ["BankAccountEvents::CreatedEvent", paying.funding.id],
@@ -210,13 +211,13 @@ export const jobScenarios: ScenarioGroup = {
           ["PaymentEvents::CompletedEvent", payment.id],
         ])
         expect(events.every((e) => e.company_id === company.id && e.workspace_id === actor.workspaceId)).toBe(true)
-        expect(JSON.parse(events[4]!.payload)).toMatchObject({
+        expect(JSON.parse(events[5]!.payload)).toMatchObject({
           event: "PaymentEvents::CompletedEvent",
           company_id: company.id,
           resource_id: payment.id,
           data: { id: payment.id, status: "completed" },
         })
-        expect(await eventsOf(harness, other.company.id)).toHaveLength(4)
+        expect(await eventsOf(harness, other.company.id)).toHaveLength(5)
 
         // The port keeps the payload text as written.
         const ids = counterIds()
@@ -258,7 +259,7 @@ export const jobScenarios: ScenarioGroup = {
           }),
         ).rejects.toBe(reason)
         expect(await storage.transaction((tx) => tx.bankAccounts.find(company.id, account.id))).toBeUndefined()
-        expect(await eventsOf(harness, company.id)).toHaveLength(6)
+        expect(await eventsOf(harness, company.id)).toHaveLength(7)
 
         // Through the engine: when the second event of a new bank account cannot be written, the
         // account and its first event are not there either.
@@ -270,7 +271,7 @@ export const jobScenarios: ScenarioGroup = {
           }),
         ).rejects.toThrow()
         expect((await engine.bankAccounts.list(actor, company.id)).meta.total_records).toBe(2)
-        expect(await eventsOf(harness, company.id)).toHaveLength(6)
+        expect(await eventsOf(harness, company.id)).toHaveLength(7)
 
         // When a payment's completed event cannot be written, the payment is not completed either;
         // the retry completes it with exactly one event.

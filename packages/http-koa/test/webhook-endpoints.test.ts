@@ -365,4 +365,51 @@ describe.each([
     expect(all.status, all.text).toBe(201)
     expect(all.body.data.subscribed_events_count).toBe(13)
   })
+
+  it("writes entity.created, entity.updated and entity.deleted to the outbox with the entity", async () => {
+    const c = await client("webhooks-entity-events")
+    const entities = `/api/v1/companies/${c.cid}/entities`
+    const created = await c.call("POST", entities, { name: "Acme US", country_alpha2: "US" })
+    expect(created.status, created.text).toBe(201)
+    const eid = created.body.data.id as string
+    service.clock.advance(1000)
+    const updated = await c.call("PATCH", `${entities}/${eid}`, { name: "Acme USA" })
+    expect(updated.status, updated.text).toBe(200)
+    service.clock.advance(1000)
+    expect((await c.call("DELETE", `${entities}/${eid}`)).status).toBe(200)
+    // A refused change writes nothing.
+    expect((await c.call("PATCH", `${entities}/${eid}`, { name: "Gone" })).status).toBe(404)
+    const rows = await storage.db
+      .selectFrom("events")
+      .select(["event", "resource_id", "payload"])
+      .where("company_id", "=", c.cid as never)
+      .orderBy("id")
+      .execute()
+    expect(rows.map((r) => [r.event, r.resource_id])).toEqual([
+      ["entity.created", eid],
+      ["entity.updated", eid],
+      ["entity.deleted", eid],
+    ])
+    const payloads = rows.map((r) => JSON.parse(r.payload))
+    expect(payloads[0]).toEqual({
+      event: "entity.created",
+      timestamp: created.body.data.created_at,
+      company_id: c.cid,
+      resource_id: eid,
+      data: created.body.data,
+    })
+    expect(payloads[1]).toEqual({
+      event: "entity.updated",
+      timestamp: updated.body.data.updated_at,
+      company_id: c.cid,
+      resource_id: eid,
+      data: updated.body.data,
+    })
+    expect(payloads[2]).toMatchObject({
+      event: "entity.deleted",
+      resource_id: eid,
+      data: { id: eid, name: "Acme USA" },
+    })
+    expect(payloads[2].timestamp > payloads[1].timestamp).toBe(true)
+  })
 })
