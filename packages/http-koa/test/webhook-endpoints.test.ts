@@ -159,6 +159,12 @@ describe.each([
       { field: "active", message: "must be true or false" },
       { field: "event_names", message: "must be an array of event names" },
     ])
+    // Every failing field at once: the URL's rule beside the schema's.
+    await refuse({ url: "http://example.com", event_names: ["PaymentEvents::Completed"], active: 1 }, [
+      { field: "url", message: "URL must use HTTPS" },
+      { field: "active", message: "must be true or false" },
+      { field: "event_names", message: "contains unknown events: PaymentEvents::Completed" },
+    ])
     await refuse({ url: "https://example.com", event_names: [completed], company_id: "cmp_other" }, [
       { field: "company_id", message: "must be the company of the path" },
     ])
@@ -219,6 +225,15 @@ describe.each([
       422,
       "validation_error",
       [{ field: "url", message: "URL must use HTTPS" }],
+    )
+    expectWebhookError(
+      await c.call("PATCH", `${c.base}/${id}`, { url: "https://a:b@example.com", event_names: [] }),
+      422,
+      "validation_error",
+      [
+        { field: "url", message: "URL must not contain a user name or password" },
+        { field: "event_names", message: "must name at least one event" },
+      ],
     )
     expectWebhookError(await c.call("PATCH", `${c.base}/${id}`, { event_names: ["x"] }), 422, "validation_error", [
       { field: "event_names", message: "contains unknown events: x" },

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Effect, type Schema } from "effect"
 import { type Forbidden, Invalid, NotFound } from "../errors.ts"
 import type { WebhookEventName } from "../model/events.ts"
 import type { CompanyId, WebhookEndpointId } from "../model/ids.ts"
@@ -68,6 +68,29 @@ export const makeWebhookEndpoints = (ports: ServicePorts) => {
     return problem === undefined ? Effect.succeed(url) : Effect.fail(Invalid.rule("url", problem))
   }
 
+  /**
+   * A create or update body decoded, its `url` checked too: every failing field at once, the
+   * URL's problem beside the schema's (`url` comes first, as in the body's schema).
+   */
+  const decodeEndpointBody = <A extends { readonly url?: string | undefined }, I>(
+    schema: Schema.Schema<A, I, never>,
+    body: unknown,
+  ): Effect.Effect<A, Invalid> =>
+    decodeBody(schema, body).pipe(
+      Effect.catchAll((refusal) => {
+        const url = typeof body === "object" && body !== null ? (body as { readonly url?: unknown }).url : undefined
+        const problem =
+          typeof url === "string" && !refusal.errors.some((e) => e.field === "url")
+            ? webhookUrlProblem(url, urlPolicy)
+            : undefined
+        if (problem === undefined) return Effect.fail(refusal)
+        return Effect.fail(
+          new Invalid({ kind: refusal.kind, errors: [{ field: "url", message: problem }, ...refusal.errors] }),
+        )
+      }),
+      Effect.tap((input) => (input.url === undefined ? Effect.void : checkUrl(input.url))),
+    )
+
   /** The live endpoint `id` of the actor's workspace, under the path's company when there is one. */
   const findEndpoint = (tx: Lifted<Repositories>, actor: Actor, companyId: CompanyId | null, id: WebhookEndpointId) =>
     Effect.gen(function* () {
@@ -109,8 +132,7 @@ export const makeWebhookEndpoints = (ports: ServicePorts) => {
     ): Effect.Effect<WebhookEndpointCreated, Invalid | Forbidden | NotFound> =>
       Effect.gen(function* () {
         yield* requireWrite(actor)
-        const input = yield* decodeBody(WebhookEndpointCreate, body)
-        const url = yield* checkUrl(input.url)
+        const { url, ...input } = yield* decodeEndpointBody(WebhookEndpointCreate, body)
         if (input.company_id !== undefined && input.company_id !== companyId) {
           return yield* Effect.fail(Invalid.rule("company_id", webhookEndpointMessages.companyMismatch))
         }
@@ -180,8 +202,7 @@ export const makeWebhookEndpoints = (ports: ServicePorts) => {
     ): Effect.Effect<WebhookEndpoint, Invalid | Forbidden | NotFound> =>
       Effect.gen(function* () {
         yield* requireWrite(actor)
-        const input = yield* decodeBody(WebhookEndpointUpdate, body)
-        const url = input.url === undefined ? undefined : yield* checkUrl(input.url)
+        const { url, ...input } = yield* decodeEndpointBody(WebhookEndpointUpdate, body)
         return yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
             const current = yield* findEndpoint(tx, actor, companyId, id)
