@@ -127,6 +127,34 @@ describe.each([
     expect(other.body.data.webhook_secret).not.toBe(secret)
   })
 
+  it("replays a create with its Idempotency-Key, secret included, while the stored record holds it sealed only", async () => {
+    const c = await client("webhooks-idempotent")
+    const send = () =>
+      service.request("POST", c.base, {
+        token: c.token,
+        headers: { "Idempotency-Key": "hooks-1" },
+        body: { url: "https://example.com/hooks", event_names: [completed] },
+      })
+    const first = await send()
+    expect(first.status, first.text).toBe(201)
+    const again = await send()
+    expect(again.status).toBe(201)
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true")
+    expect(again.body).toEqual(first.body)
+    expect((await c.call("GET", c.base)).body.meta.total_count).toBe(1)
+    const secret = first.body.data.webhook_secret as string
+    const records = await storage.db
+      .selectFrom("idempotency_records")
+      .selectAll()
+      .where("key", "=", "hooks-1")
+      .execute()
+    expect(records).toHaveLength(1)
+    expect(JSON.stringify(records)).not.toContain(secret.slice("whsec_".length))
+    expect(JSON.parse(records[0]!.response_body!).data.webhook_secret).toEqual({
+      $sealed: expect.stringMatching(/^aes-256-gcm:/),
+    })
+  })
+
   it("refuses bad input with a 422 validation_error naming each field, never a 500", async () => {
     const c = await client("webhooks-invalid")
     const refuse = async (body: unknown, details: ReadonlyArray<{ field: string; message: string }>) =>

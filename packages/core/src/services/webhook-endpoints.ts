@@ -13,39 +13,20 @@ import {
   WebhookEndpointUpdate,
   webhookEndpointMessages,
 } from "../model/webhook-endpoint.ts"
-import type { ServerSecret } from "../ports/server-secret.ts"
 import type { Repositories, WebhookEndpointChange, WebhookEndpointRecord } from "../ports/storage/index.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
 import { randomToken } from "../rules/random-token.ts"
-import { deriveSecretBoxKey, type SecretBoxKey, sealSecret } from "../rules/secret-box.ts"
 import { webhookUrlProblem } from "../rules/webhook-url.ts"
 import { type Actor, requireWrite } from "./actor.ts"
 import { decodeBody, decodeQuery } from "./decode-body.ts"
 import type { ServicePorts } from "./ports.ts"
 import { findLiveCompany } from "./scope.ts"
+import { sealed } from "./secret-sealing.ts"
 import { inTransaction, type Lifted } from "./transaction.ts"
 import { workspaceClock } from "./workspace-clock.ts"
 
 /** The prefix of signing secrets, as Stripe's, so a leaked one is recognised by secret scanners. */
 export const webhookSecretPrefix = "whsec_"
-
-const sealKeys = new WeakMap<ServerSecret, Promise<SecretBoxKey>>()
-
-/** The sealing key of a server secret, derived once; asked again after a failure. */
-const sealKeyOf = (secret: ServerSecret): Promise<SecretBoxKey> => {
-  let derived = sealKeys.get(secret)
-  if (derived === undefined) {
-    derived = secret
-      .read()
-      .then(deriveSecretBoxKey)
-      .catch((error: unknown) => {
-        sealKeys.delete(secret)
-        throw error
-      })
-    sealKeys.set(secret, derived)
-  }
-  return derived
-}
 
 const endpointNotFound = () => new NotFound({ field: "id", message: webhookEndpointMessages.notFound })
 
@@ -138,7 +119,7 @@ export const makeWebhookEndpoints = (ports: ServicePorts) => {
         }
         const id = ports.ids.next("we")
         const secret = `${webhookSecretPrefix}${randomToken(32)}`
-        const sealed = yield* Effect.promise(async () => sealSecret(await sealKeyOf(ports.serverSecret), id, secret))
+        const sealedSecret = yield* sealed(ports.serverSecret, id, secret)
         const endpoint = yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
             const company = yield* findLiveCompany(tx, actor, companyId)
@@ -152,7 +133,7 @@ export const makeWebhookEndpoints = (ports: ServicePorts) => {
               url,
               active: input.active ?? true,
               subscriptions: JSON.stringify(subscriptionsFor(names, [], () => ports.ids.next("wes"))),
-              secret: sealed,
+              secret: sealedSecret,
               created_at: now,
               updated_at: now,
               deleted_at: null,
