@@ -10,7 +10,7 @@ import {
   WebhookEventCategoryEntry,
 } from "@payments-engine/core"
 import { Schema } from "effect"
-import type { RouteCall, RouteSpec } from "./route-table.ts"
+import type { AuthenticatedRoute, RouteCall, RouteSpec } from "./route-table.ts"
 
 const tag = "Webhook endpoints"
 
@@ -23,15 +23,16 @@ const byIdPaths = [
 /** The company of the path, or null for the workspace form. */
 const companyOf = ({ pathId, param }: RouteCall) => (param("cid") === "" ? null : pathId("cid", CompanyId))
 
+/** The row `row` describes, once under each path form, with the webhook error shape. */
 const byId = (
-  row: (path: string, suffix: string, scopeNote: string) => Omit<RouteSpec, "tag" | "auth" | "errorShape">,
-): ReadonlyArray<RouteSpec> =>
+  row: (path: string, suffix: string, scopeNote: string) => Omit<AuthenticatedRoute, "tag" | "auth" | "errorShape">,
+): ReadonlyArray<AuthenticatedRoute> =>
   byIdPaths.map(({ prefix, suffix }) => ({
     ...row(prefix, suffix, suffix === "" ? "" : " (any company of the API key's workspace)"),
     tag,
     auth: "bearer",
     errorShape: "webhook",
-  })) as ReadonlyArray<RouteSpec>
+  }))
 
 /**
  * Webhook endpoints (create with the secret shown once, list, fetch, update, toggle, delete; by
@@ -92,7 +93,7 @@ export const webhookEndpointRoutes: ReadonlyArray<RouteSpec> = [
     response: { kind: "data", schema: WebhookEndpoint },
     status: 200,
     errors: [401, 404],
-    handle: (call: RouteCall) =>
+    handle: (call) =>
       call.engine.webhookEndpoints.get(call.actor, companyOf(call), call.pathId("id", WebhookEndpointId)),
   })),
   ...byId((path, suffix, note) => ({
@@ -104,7 +105,7 @@ export const webhookEndpointRoutes: ReadonlyArray<RouteSpec> = [
     response: { kind: "data", schema: WebhookEndpoint },
     status: 200,
     errors: [401, 403, 404, 422],
-    handle: (call: RouteCall) =>
+    handle: (call) =>
       call.engine.webhookEndpoints.update(call.actor, companyOf(call), call.pathId("id", WebhookEndpointId), call.body),
   })),
   ...byId((path, suffix, note) => ({
@@ -115,7 +116,7 @@ export const webhookEndpointRoutes: ReadonlyArray<RouteSpec> = [
     response: { kind: "empty" },
     status: 204,
     errors: [401, 403, 404],
-    handle: (call: RouteCall) =>
+    handle: (call) =>
       call.engine.webhookEndpoints.delete(call.actor, companyOf(call), call.pathId("id", WebhookEndpointId)),
   })),
   ...byId((path, suffix, note) => ({
@@ -126,7 +127,7 @@ export const webhookEndpointRoutes: ReadonlyArray<RouteSpec> = [
     response: { kind: "data", schema: WebhookEndpoint },
     status: 200,
     errors: [401, 403, 404],
-    handle: (call: RouteCall) =>
+    handle: (call) =>
       call.engine.webhookEndpoints.toggle(call.actor, companyOf(call), call.pathId("id", WebhookEndpointId)),
   })),
 ]
