@@ -12,6 +12,7 @@ import { memoryPaymentRepository } from "./repositories/payments.ts"
 import { memoryQuoteRepository } from "./repositories/quotes.ts"
 import { memoryRecipientRepository } from "./repositories/recipients.ts"
 import { memoryTestClockRepository } from "./repositories/test-clocks.ts"
+import { memoryWebhookEndpointRepository } from "./repositories/webhook-endpoints.ts"
 import {
   memoryApiKeyRepository,
   memorySettingRepository,
@@ -37,6 +38,7 @@ export const memoryRepositories = (t: Tables): Repositories => ({
   quotes: memoryQuoteRepository(t),
   payments: memoryPaymentRepository(t),
   paymentBatches: memoryPaymentBatchRepository(t),
+  webhookEndpoints: memoryWebhookEndpointRepository(t),
   features: memoryFeatureRepository(t),
   events: memoryEventRepository(t),
   idempotency: memoryIdempotencyRepository(t),

@@ -21,6 +21,8 @@ import type {
   QuoteRecord,
   RecipientId,
   RecipientRecord,
+  WebhookEndpointId,
+  WebhookEndpointRecord,
   WorkspaceId,
   WorkspaceRecord,
 } from "@payments-engine/core"
@@ -43,6 +45,7 @@ export interface Tables {
   readonly quotes: Map<QuoteId, QuoteRecord>
   readonly payments: Map<PaymentId, PaymentRecord>
   readonly paymentBatches: Map<PaymentBatchId, PaymentBatchRecord>
+  readonly webhookEndpoints: Map<WebhookEndpointId, WebhookEndpointRecord>
   /** By application id. */
   readonly features: Map<ApplicationId, FeatureRecord>
   readonly events: Map<EventId, EventRecord>
@@ -65,6 +68,7 @@ export const emptyTables = (): Tables => ({
   quotes: new Map(),
   payments: new Map(),
   paymentBatches: new Map(),
+  webhookEndpoints: new Map(),
   features: new Map(),
   events: new Map(),
   idempotency: new Map(),
@@ -85,6 +89,7 @@ export const copyTables = (t: Tables): Tables => ({
   quotes: new Map(t.quotes),
   payments: new Map(t.payments),
   paymentBatches: new Map(t.paymentBatches),
+  webhookEndpoints: new Map(t.webhookEndpoints),
   features: new Map(t.features),
   events: new Map(t.events),
   idempotency: new Map(t.idempotency),

@@ -1,5 +1,11 @@
 import { type ContractTestId, runContractTest } from "@payments-engine/contract-tests"
-import type { EventRecord, PaymentBatchRecord, PaymentBatchRepository, Repositories } from "@payments-engine/core"
+import type {
+  EventRecord,
+  PaymentBatchRecord,
+  PaymentBatchRepository,
+  Repositories,
+  WebhookEndpointRepository,
+} from "@payments-engine/core"
 import { describe, expect, it } from "vitest"
 import { memoryContractReader as reader } from "./memory-contract-reader.ts"
 import { createMemoryStorage, type MemoryStorage } from "./memory-storage.ts"
@@ -76,6 +82,20 @@ const putBatch = (draft: Tables, row: PaymentBatchRecord): PaymentBatchRecord =>
   draft.paymentBatches.set(row.id, Object.freeze({ ...row }))
   return row
 }
+
+/**
+ * The memory storage with its webhook endpoint repository rewritten by `plant`, which may read
+ * and write the transaction's tables directly.
+ */
+const withEndpointFault =
+  (plant: (endpoints: WebhookEndpointRepository, draft: Tables) => Partial<WebhookEndpointRepository>) =>
+  async (): Promise<MemoryStorage> =>
+    createMemoryStorage({
+      plantInRepositories: (tx, draft) => ({
+        ...tx,
+        webhookEndpoints: { ...tx.webhookEndpoints, ...plant(tx.webhookEndpoints, draft) },
+      }),
+    })
 
 const faults: ReadonlyArray<{
   readonly bug: string
@@ -870,6 +890,72 @@ const faults: ReadonlyArray<{
         }),
       }),
     caughtBy: ["batches.payments-in-batch"],
+  },
+  {
+    bug: "finds a webhook endpoint by id in any workspace",
+    factory: withEndpointFault((_endpoints, draft) => ({ find: async (_ws, id) => draft.webhookEndpoints.get(id) })),
+    caughtBy: ["webhook-endpoints.insert-and-find"],
+  },
+  {
+    bug: "finds a deleted webhook endpoint",
+    factory: withEndpointFault((_endpoints, draft) => ({
+      find: async (ws, id) => {
+        const row = draft.webhookEndpoints.get(id)
+        return row?.workspace_id === ws ? row : undefined
+      },
+    })),
+    caughtBy: ["webhook-endpoints.insert-and-find", "webhook-endpoints.update-toggle-delete"],
+  },
+  {
+    bug: "ignores the active filter of the endpoint list",
+    factory: withEndpointFault((endpoints) => ({
+      list: (companyId, _filter, window) => endpoints.list(companyId, {}, window),
+    })),
+    caughtBy: ["webhook-endpoints.list"],
+  },
+  {
+    bug: "counts only the rows of the window as the endpoint list's total",
+    factory: withEndpointFault((endpoints) => ({
+      list: async (companyId, filter, window) => {
+        const slice = await endpoints.list(companyId, filter, window)
+        return { rows: slice.rows, total: slice.rows.length }
+      },
+    })),
+    caughtBy: ["webhook-endpoints.list"],
+  },
+  {
+    bug: "sets an endpoint active on toggle instead of flipping it",
+    factory: withEndpointFault((endpoints) => ({
+      toggle: (ws, id, updatedAt) => endpoints.update(ws, id, { active: true, updated_at: updatedAt }),
+    })),
+    caughtBy: ["webhook-endpoints.update-toggle-delete"],
+  },
+  {
+    bug: "updates a webhook endpoint of another workspace",
+    factory: withEndpointFault((endpoints, draft) => ({
+      update: (_ws, id, change) => {
+        const row = draft.webhookEndpoints.get(id)
+        return row === undefined ? Promise.resolve(undefined) : endpoints.update(row.workspace_id, id, change)
+      },
+    })),
+    caughtBy: ["webhook-endpoints.update-toggle-delete"],
+  },
+  {
+    bug: "answers true for deleting an endpoint already deleted",
+    factory: withEndpointFault((endpoints) => ({
+      delete: async (ws, id, at) => {
+        await endpoints.delete(ws, id, at)
+        return true
+      },
+    })),
+    caughtBy: ["webhook-endpoints.update-toggle-delete"],
+  },
+  {
+    bug: "stores the endpoint's url when an update did not name it",
+    factory: withEndpointFault((endpoints) => ({
+      update: (ws, id, change) => endpoints.update(ws, id, { url: "https://example.com/default", ...change }),
+    })),
+    caughtBy: ["webhook-endpoints.update-toggle-delete"],
   },
 ]
 

@@ -272,19 +272,22 @@ describe("paying a recipient through the engine", () => {
       .orderBy("id")
       .execute()
     expect(events.map((e) => e.event)).toEqual([
+      "entity.created",
       "BankAccountEvents::CreatedEvent",
       "PaymentProfileEvents::CreatedEvent",
       "BankAccountEvents::CreatedEvent",
       "PaymentProfileEvents::CreatedEvent",
+      "PaymentEvents::DebitInitiatedEvent",
       "PaymentEvents::CompletedEvent",
     ])
-    const completed = JSON.parse(events[4]!.payload)
+    const completed = JSON.parse(events[6]!.payload)
     expect(completed).toMatchObject({
       event: "PaymentEvents::CompletedEvent",
       company_id: companyId,
       resource_id: payment.id,
     })
     expect(completed.data).toMatchObject({ id: payment.id, status: "completed" })
-    expect(typeof JSON.parse(events[0]!.payload).timestamp).toBe("number")
+    expect(typeof JSON.parse(events[0]!.payload).timestamp).toBe("string")
+    expect(typeof JSON.parse(events[1]!.payload).timestamp).toBe("number")
   })
 })

@@ -171,6 +171,7 @@ export const describeStorage = (target: StorageTarget): void => {
         "0008_keyed_jobs_index",
         "0009_payment_batches",
         "0010_processing_payments_index",
+        "0011_webhook_endpoints",
       ])
       expect(
         await reopened.db.selectFrom("companies").selectAll().where("workspace_id", "=", workspaceId).execute(),

@@ -186,7 +186,8 @@ export const bankAccountScenarios: ScenarioGroup = {
         expect(paymentProvider.beneficiaries).toEqual([])
         expect((await engine.bankAccounts.list(actor, company.id)).meta.total_records).toBe(0)
         expect((await engine.recipients.get(actor, company.id, recipient.id)).bank_accounts).toEqual([])
-        expect(await harness.reader.eventsOfCompany(company.id)).toEqual([])
+        // Only the entity's creation: no refused account wrote an event.
+        expect((await harness.reader.eventsOfCompany(company.id)).map((e) => e.event)).toEqual(["entity.created"])
         // The valid account goes through afterwards.
         expect((await create(testBeneficiary)).payment_profiles).toHaveLength(1)
       },
@@ -224,6 +225,7 @@ export const bankAccountScenarios: ScenarioGroup = {
         expect((await engine.bankAccounts.list(actor, company.id)).data).toEqual([linked, euro])
         const events = await harness.reader.eventsOfCompany(company.id)
         expect(events.map((e) => [e.event, e.resource_id])).toEqual([
+          ["entity.created", entity.id],
           ["BankAccountEvents::CreatedEvent", linked.id],
           ["PaymentProfileEvents::CreatedEvent", linked.payment_profiles[0]!.id],
           ["BankAccountEvents::CreatedEvent", euro.id],

@@ -18,6 +18,7 @@ import { recipientScenarios } from "./recipient-scenarios.ts"
 import { storageScenarios } from "./storage-scenarios.ts"
 import { storedRowScenarios } from "./stored-row-scenarios.ts"
 import { testClockScenarios } from "./test-clock-scenarios.ts"
+import { webhookEndpointScenarios } from "./webhook-endpoint-scenarios.ts"
 
 /** Every group of the suite, in the order they run. */
 export const scenarioGroups: ReadonlyArray<ScenarioGroup> = [
@@ -32,6 +33,7 @@ export const scenarioGroups: ReadonlyArray<ScenarioGroup> = [
   quoteScenarios,
   paymentScenarios,
   batchScenarios,
+  webhookEndpointScenarios,
   pagingScenarios,
   storedRowScenarios,
   jobScenarios,

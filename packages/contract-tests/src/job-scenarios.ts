@@ -203,20 +203,28 @@ export const jobScenarios: ScenarioGroup = {
         await runAllDue(engine)
         const events = await eventsOf(harness, company.id)
         expect(events.map((e) => [e.event, e.resource_id])).toEqual([
+          ["entity.created", entity.id],
           ["BankAccountEvents::CreatedEvent", paying.account.id],
           ["PaymentProfileEvents::CreatedEvent", paying.to],
           ["BankAccountEvents::CreatedEvent", paying.funding.id],
           ["PaymentProfileEvents::CreatedEvent", paying.from],
+          // Paid from a funding account, a debit profile: its start is reported.
+          ["PaymentEvents::DebitInitiatedEvent", payment.id],
           ["PaymentEvents::CompletedEvent", payment.id],
         ])
         expect(events.every((e) => e.company_id === company.id && e.workspace_id === actor.workspaceId)).toBe(true)
-        expect(JSON.parse(events[4]!.payload)).toMatchObject({
+        expect(JSON.parse(events[5]!.payload)).toMatchObject({
+          event: "PaymentEvents::DebitInitiatedEvent",
+          resource_id: payment.id,
+          data: { id: payment.id, status: "processing" },
+        })
+        expect(JSON.parse(events[6]!.payload)).toMatchObject({
           event: "PaymentEvents::CompletedEvent",
           company_id: company.id,
           resource_id: payment.id,
           data: { id: payment.id, status: "completed" },
         })
-        expect(await eventsOf(harness, other.company.id)).toHaveLength(4)
+        expect(await eventsOf(harness, other.company.id)).toHaveLength(5)
 
         // The port keeps the payload text as written.
         const ids = counterIds()
@@ -258,7 +266,7 @@ export const jobScenarios: ScenarioGroup = {
           }),
         ).rejects.toBe(reason)
         expect(await storage.transaction((tx) => tx.bankAccounts.find(company.id, account.id))).toBeUndefined()
-        expect(await eventsOf(harness, company.id)).toHaveLength(6)
+        expect(await eventsOf(harness, company.id)).toHaveLength(8)
 
         // Through the engine: when the second event of a new bank account cannot be written, the
         // account and its first event are not there either.
@@ -270,7 +278,7 @@ export const jobScenarios: ScenarioGroup = {
           }),
         ).rejects.toThrow()
         expect((await engine.bankAccounts.list(actor, company.id)).meta.total_records).toBe(2)
-        expect(await eventsOf(harness, company.id)).toHaveLength(6)
+        expect(await eventsOf(harness, company.id)).toHaveLength(8)
 
         // When a payment's completed event cannot be written, the payment is not completed either;
         // the retry completes it with exactly one event.
@@ -278,12 +286,14 @@ export const jobScenarios: ScenarioGroup = {
         const stuck = harness.engineOn(failingAppend(storage, "PaymentEvents::CompletedEvent"))
         expect((await runAllDue(stuck)).failed).toBeGreaterThanOrEqual(1)
         expect(await storedPayment(storage, second.id)).toMatchObject({ status: "processing" })
-        expect((await eventsOf(harness, company.id)).map((e) => e.resource_id)).not.toContain(second.id)
+        const eventsOfSecond = async () =>
+          (await eventsOf(harness, company.id)).filter((e) => e.resource_id === second.id).map((e) => e.event)
+        // Its start committed, with its debit-initiated event; its completion did not.
+        expect(await eventsOfSecond()).toEqual(["PaymentEvents::DebitInitiatedEvent"])
         clock.advance(tenMinutes)
         await runAllDue(engine)
         expect(await storedPayment(storage, second.id)).toMatchObject({ status: "completed" })
-        const completed = (await eventsOf(harness, company.id)).filter((e) => e.resource_id === second.id)
-        expect(completed.map((e) => e.event)).toEqual(["PaymentEvents::CompletedEvent"])
+        expect(await eventsOfSecond()).toEqual(["PaymentEvents::DebitInitiatedEvent", "PaymentEvents::CompletedEvent"])
       },
     },
   ],

@@ -319,7 +319,9 @@ export const paymentScenarios: ScenarioGroup = {
         const events = await harness.reader.eventsOfCompany(company.id)
         expect(events.filter((e) => e.event.startsWith("PaymentEvents::")).map((e) => e.event)).toEqual([
           "PaymentEvents::CancelledEvent",
+          "PaymentEvents::DebitInitiatedEvent",
           "PaymentEvents::CompletedEvent",
+          "PaymentEvents::DebitInitiatedEvent",
           "PaymentEvents::FailedEvent",
         ])
         expect(await storedPayment(storage, held.payment.id)).toMatchObject({ status: "pending" })

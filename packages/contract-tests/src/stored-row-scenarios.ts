@@ -100,10 +100,14 @@ export const storedRowScenarios: ScenarioGroup = {
         await expectStamps("payment", payment.id, t3, t4)
         const events = await reader.eventsOfCompany(company.id)
         expect(events.map((e) => [e.resource_id, e.created_at])).toEqual([
+          [entity.id, t0],
           [account.id, t0],
           [paying.to, t0],
           [funding.id, t0],
           [paying.from, t0],
+          [entity.id, t2],
+          // Debit initiated, then completed: both in the job's run.
+          [payment.id, t4],
           [payment.id, t4],
         ])
         for (const event of events) await expectStamps("event", event.id, event.created_at, null)

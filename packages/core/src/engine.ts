@@ -20,6 +20,8 @@ import { makeQuotes } from "./services/quotes.ts"
 import { makeRecipients } from "./services/recipients.ts"
 import { makeTestClocks } from "./services/test-clocks.ts"
 import { runToPromise } from "./services/transaction.ts"
+import { makeWebhookEndpoints } from "./services/webhook-endpoints.ts"
+import { makeWebhookEvents } from "./services/webhook-events.ts"
 
 /** One use case: any parameters, an effect that fails only with a domain error. */
 type UseCase = (...args: never[]) => Effect.Effect<unknown, DomainError>
@@ -58,6 +60,10 @@ const makeEffectApi = (ports: ServicePorts) => {
     paymentBatches: makePaymentBatches(ports),
     /** Sandbox mode: each workspace's test clock, its time and its moves. */
     testClocks: makeTestClocks(ports),
+    /** Webhook endpoints: create (the secret shown once), get, list, update, toggle, delete. */
+    webhookEndpoints: makeWebhookEndpoints(ports),
+    /** The catalogue of webhook events an endpoint may subscribe to. */
+    webhookEvents: makeWebhookEvents(),
   }
 }
 
@@ -118,6 +124,11 @@ export interface EngineOptions extends EnginePorts {
   readonly testClocks?: boolean
   /** How batches run their payments; 5 at once and 20 started a second unless said otherwise. */
   readonly batchExecution?: Partial<BatchExecution>
+  /**
+   * Allow `http://localhost` and `http://127.0.0.1` webhook endpoint URLs (sandbox mode, for
+   * local receivers); false by default: `https:` only.
+   */
+  readonly allowLocalWebhookUrls?: boolean
 }
 
 /** The engine's background work; the runner is the storage's, made on first use. */
@@ -157,6 +168,7 @@ export const createEngine = (options: EngineOptions): Engine => {
     feeSchedule: options.feeSchedule ?? defaultFeeSchedule,
     testClocks: options.testClocks ?? false,
     batchExecution,
+    allowLocalWebhookUrls: options.allowLocalWebhookUrls ?? false,
   }
   const effect = makeEffectApi(ports)
   let runner: JobRunner | undefined

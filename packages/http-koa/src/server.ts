@@ -133,6 +133,8 @@ export const startService = async (
       serverSecret: { read: () => jwtSecretFor(config, engine) },
       // In the sandbox each workspace's clock can be moved forward by its helper; elsewhere time is real.
       testClocks: config.sandbox,
+      // DECISIONS "URL safety": sandbox mode may send webhooks to a receiver on this machine.
+      allowLocalWebhookUrls: config.sandbox,
       batchExecution: config.batchExecution,
       jobLog: jobLogTo(logger),
       ...(options.hasher === undefined ? {} : { hasher: options.hasher }),

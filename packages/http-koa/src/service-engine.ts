@@ -43,6 +43,8 @@ export interface ServiceEngineOptions {
   readonly jobLog?: JobRunnerLog
   /** How batches run their payments; the engine's defaults (5 at once, 20 a second) when absent. */
   readonly batchExecution?: Partial<BatchExecution>
+  /** Sandbox mode: webhook endpoints may be `http://localhost` or `http://127.0.0.1` too; false by default. */
+  readonly allowLocalWebhookUrls?: boolean
 }
 
 /**
@@ -70,5 +72,6 @@ export const createServiceEngine = (options: ServiceEngineOptions): Engine => {
     ...(options.jobLog === undefined ? {} : { jobLog: options.jobLog }),
     testClocks: options.testClocks ?? false,
     ...(options.batchExecution === undefined ? {} : { batchExecution: options.batchExecution }),
+    allowLocalWebhookUrls: options.allowLocalWebhookUrls ?? false,
   })
 }

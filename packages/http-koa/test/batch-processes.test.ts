@@ -97,8 +97,6 @@ describe("two services on one Postgres database", () => {
       const databaseUrl = postgresUrl("shared")
       const book = join(folder, `shared-${Date.now()}.txt`)
       const perSecond = 20
-      const { batchId, paymentIds } = await queueBatch(databaseUrl, 100, "shared-batch")
-      const singles = await queuePayments(databaseUrl, 20, "shared-singles")
       const env = {
         DATABASE_URL: databaseUrl,
         PAYMENTS_SANDBOX: "true",
@@ -111,7 +109,10 @@ describe("two services on one Postgres database", () => {
         // A provider as slow as a real one keeps both services' workers busy at once.
         PROVIDER_DELAY_MS: "40",
       }
+      // Both services wait for work before any is queued, so that neither finds it all alone.
       const services = [await start(env), await start(env)]
+      const { batchId, paymentIds } = await queueBatch(databaseUrl, 100, "shared-batch")
+      const singles = await queuePayments(databaseUrl, 20, "shared-singles")
       const ended = await awaitBatchEnded(databaseUrl, batchId, 60_000)
       expect(ended).toMatchObject({ status: "completed", succeeded_count: 100, failed_count: 0 })
       expect(await awaitCompleted(databaseUrl, singles, 30_000)).toEqual(singles.map(() => "completed"))

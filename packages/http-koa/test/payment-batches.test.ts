@@ -209,7 +209,7 @@ describe.each([
     expect(
       (await eventsOf(payer))
         .map((e) => e.event)
-        .filter((e) => !e.startsWith("BankAccount") && !e.startsWith("PaymentProfile")),
+        .filter((e) => !e.startsWith("BankAccount") && !e.startsWith("PaymentProfile") && !e.startsWith("entity.")),
     ).toEqual(["PaymentBatchCompletedEvent"])
     expectError(await processBatch(payer, batch.id), 422, "status", "Batch is not in building status")
     const listed = await service.request(

@@ -13,6 +13,7 @@ import { kyselyPaymentRepository } from "./repositories/payments.ts"
 import { kyselyQuoteRepository } from "./repositories/quotes.ts"
 import { kyselyRecipientRepository } from "./repositories/recipients.ts"
 import { kyselyTestClockRepository } from "./repositories/test-clocks.ts"
+import { kyselyWebhookEndpointRepository } from "./repositories/webhook-endpoints.ts"
 import {
   kyselyApiKeyRepository,
   kyselySettingRepository,
@@ -41,6 +42,7 @@ export const kyselyRepositoryFactories: RepositoryFactories<Repositories> = {
   quotes: kyselyQuoteRepository,
   payments: kyselyPaymentRepository,
   paymentBatches: kyselyPaymentBatchRepository,
+  webhookEndpoints: kyselyWebhookEndpointRepository,
   features: kyselyFeatureRepository,
   events: kyselyEventRepository,
   idempotency: kyselyIdempotencyRepository,

@@ -11,6 +11,7 @@ import type {
   PaymentProfileId,
   QuoteId,
   RecipientId,
+  WebhookEndpointId,
   WorkspaceId,
 } from "@payments-engine/core"
 
@@ -40,6 +41,22 @@ export interface StorageTables {
   readonly events: EventsTable
   readonly features: FeaturesTable
   readonly test_clocks: TestClocksTable
+  readonly webhook_endpoints: WebhookEndpointsTable
+}
+
+/** Row of `webhook_endpoints`; `active` is 0/1, `subscriptions` JSON text, `secret` sealed (never the secret). */
+export interface WebhookEndpointsTable {
+  id: WebhookEndpointId
+  uuid: string
+  workspace_id: WorkspaceId
+  company_id: CompanyId
+  url: string
+  active: number
+  subscriptions: string
+  secret: string
+  created_at: string
+  updated_at: string
+  deleted_at: string | null
 }
 
 /** Row of `test_clocks`: a workspace's test clock (sandbox mode). */

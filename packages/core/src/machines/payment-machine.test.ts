@@ -75,3 +75,26 @@ it("reads the stored machine version, and refuses a row written by a version it 
     decide(paymentMachine, { status: "pending", machine_version: 2 }, { type: "start" }, { batched: false }),
   ).toThrow(UnknownMachineVersion)
 })
+
+it("reports a debit payment's start as debit initiated, outside a batch only; nothing else changes for it", () => {
+  expect(decide(paymentMachine, row("pending"), { type: "start" }, { batched: false, debit: true })).toEqual({
+    status: "processing",
+    actions: [{ type: "emit", event: "PaymentEvents::DebitInitiatedEvent" }],
+  })
+  expect(decide(paymentMachine, row("pending"), { type: "start" }, { batched: true, debit: true })).toEqual({
+    status: "processing",
+    actions: [{ type: "enqueue", job: "execute_batch_payments" }],
+  })
+  expect(decide(paymentMachine, row("pending"), { type: "start" }, { batched: false, debit: false })).toEqual({
+    status: "processing",
+    actions: [],
+  })
+  fc.assert(
+    fc.property(fc.constantFrom(...paymentStatuses), event, fc.boolean(), (status, e, batched) => {
+      fc.pre(!(status === "pending" && e.type === "start"))
+      expect(decide(paymentMachine, row(status), e, { batched, debit: true })).toEqual(
+        decide(paymentMachine, row(status), e, { batched }),
+      )
+    }),
+  )
+})

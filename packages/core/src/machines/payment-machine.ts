@@ -13,9 +13,15 @@ export type PaymentEvent =
   | { readonly type: "fail" }
   | { readonly type: "cancel" }
 
-/** What the payment machine reads besides the status: batched payments report through their batch. */
+/**
+ * What the payment machine reads besides the status: batched payments report through their
+ * batch; a debit payment (its source is a `debit` profile, a linked funding account: its payment
+ * order pulls the money) reports `PaymentEvents::DebitInitiatedEvent` when it is triggered.
+ * `debit` is optional: a caller that does not say decides as for a payment that is not one.
+ */
 export interface PaymentContext {
   readonly batched: boolean
+  readonly debit?: boolean
 }
 
 /**
@@ -33,7 +39,10 @@ const paymentMachineV1 = setup({
     count_in_batch: (_, _params: { readonly outcome: "succeeded" | "failed" }) => {},
   },
   // A payment in a batch reports through its batch (DECISIONS) and runs when its batch does.
-  guards: { batched: ({ context }) => context.batched },
+  guards: {
+    batched: ({ context }) => context.batched,
+    debit: ({ context }) => context.debit === true,
+  },
 }).createMachine({
   id: "payment",
   initial: "new",
@@ -52,6 +61,12 @@ const paymentMachineV1 = setup({
             guard: "batched",
             target: "processing",
             actions: { type: "enqueue", params: { job: "execute_batch_payments" } },
+          },
+          // Triggered: the spec's moment of the debit-initiated event (suppressed in a batch, above).
+          {
+            guard: "debit",
+            target: "processing",
+            actions: { type: "emit", params: { event: "PaymentEvents::DebitInitiatedEvent" } },
           },
           { target: "processing" },
         ],

@@ -195,6 +195,139 @@ export const webhookEventGroups: ReadonlyArray<{
 /** Every webhook event name, in catalogue order: what an endpoint may subscribe to. */
 export const webhookEventNames: ReadonlyArray<WebhookEventName> = webhookEventGroups.flatMap((g) => g.events)
 
+/** What `GET /api/v1/webhook_events` says of one event: its name for people, its action, and when it is sent. */
+export interface WebhookEventDescription {
+  readonly display_name: string
+  /** The verb of the event within its category, e.g. `completed`, `created`. */
+  readonly action: string
+  readonly description: string
+}
+
+/** What `GET /api/v1/webhook_events` says of one category. */
+export interface WebhookCategoryDescription {
+  readonly display_name: string
+  readonly description: string
+}
+
+/**
+ * The words of the catalogue: every category and every event of {@link webhookEventCatalogue}
+ * described once, in the spec's terms ("Emitted when"). Typed over the catalogue, so an event
+ * added there without its description here does not compile.
+ */
+export const webhookEventDescriptions: {
+  readonly categories: { readonly [C in WebhookEventCategory]: WebhookCategoryDescription }
+  readonly events: { readonly [N in WebhookEventName]: WebhookEventDescription }
+} = {
+  categories: {
+    PaymentEvents: { display_name: "Payment events", description: "Changes of a payment instruction's status" },
+    BankAccountEvents: {
+      display_name: "Bank account events",
+      description: "Bank accounts created, updated or deleted, by API or hosted page",
+    },
+    PaymentProfileEvents: {
+      display_name: "Payment profile events",
+      description: "Payment profiles created for a bank account, or no longer usable",
+    },
+    PaymentBatchEvents: {
+      display_name: "Payment batch events",
+      description: "One digest per batch when all its payments have finished",
+    },
+    EntityEvents: { display_name: "Entity events", description: "Entities created, updated or deleted" },
+  },
+  events: {
+    "PaymentEvents::CompletedEvent": {
+      display_name: "Payment completed",
+      action: "completed",
+      description: "A payment is completed (not sent for payments in a batch)",
+    },
+    "PaymentEvents::FailedEvent": {
+      display_name: "Payment failed",
+      action: "failed",
+      description: "A payment fails (not sent for payments in a batch)",
+    },
+    "PaymentEvents::CancelledEvent": {
+      display_name: "Payment cancelled",
+      action: "cancelled",
+      description: "A payment is cancelled",
+    },
+    "PaymentEvents::DebitInitiatedEvent": {
+      display_name: "Payment debit initiated",
+      action: "debit_initiated",
+      description:
+        "A payment that has a payment order with direction debit is triggered (not sent for payments in a batch)",
+    },
+    "BankAccountEvents::CreatedEvent": {
+      display_name: "Bank account created",
+      action: "created",
+      description: "A bank account is created (API or hosted page, including funding account linking)",
+    },
+    "BankAccountEvents::UpdatedEvent": {
+      display_name: "Bank account updated",
+      action: "updated",
+      description: "A bank account is updated",
+    },
+    "BankAccountEvents::DeletedEvent": {
+      display_name: "Bank account deleted",
+      action: "deleted",
+      description: "A bank account is deleted",
+    },
+    "PaymentProfileEvents::CreatedEvent": {
+      display_name: "Payment profile created",
+      action: "created",
+      description: "A payment profile is created for a bank account",
+    },
+    "PaymentProfileEvents::FailedEvent": {
+      display_name: "Payment profile failed",
+      action: "failed",
+      description: "A payment profile becomes unable to be used for payments",
+    },
+    PaymentBatchCompletedEvent: {
+      display_name: "Payment batch completed",
+      action: "completed",
+      description: "All payments of a batch have finished (one digest per batch)",
+    },
+    "entity.created": { display_name: "Entity created", action: "created", description: "An entity is created" },
+    "entity.updated": { display_name: "Entity updated", action: "updated", description: "An entity is updated" },
+    "entity.deleted": { display_name: "Entity deleted", action: "deleted", description: "An entity is deleted" },
+  },
+}
+
+/** One event of a category in `GET /api/v1/webhook_events`. */
+export const WebhookEventEntry = Schema.Struct({
+  event_name: Schema.String,
+  display_name: Schema.String,
+  action: Schema.String,
+  description: Schema.String,
+}).annotations({ identifier: "WebhookEventEntry" })
+
+/** One category of `GET /api/v1/webhook_events`, with its events. */
+export const WebhookEventCategoryEntry = Schema.Struct({
+  category_name: Schema.String,
+  display_name: Schema.String,
+  description: Schema.String,
+  event_count: Schema.Number,
+  events: Schema.Array(WebhookEventEntry),
+}).annotations({ identifier: "WebhookEventCategory" })
+export type WebhookEventCategoryEntry = typeof WebhookEventCategoryEntry.Type
+
+/**
+ * The catalogue as `GET /api/v1/webhook_events` answers it: {@link webhookEventGroups} with the
+ * words of {@link webhookEventDescriptions}, categories and events in the spec's order.
+ */
+export const webhookEventListing: ReadonlyArray<WebhookEventCategoryEntry> = webhookEventGroups.map((group) => ({
+  category_name: group.category,
+  ...webhookEventDescriptions.categories[group.category],
+  event_count: group.events.length,
+  events: group.events.map((name) => ({ event_name: name, ...webhookEventDescriptions.events[name] })),
+}))
+
+/** The category of an event name of the catalogue. */
+export const webhookEventCategoryOf = (name: WebhookEventName): WebhookEventCategory =>
+  webhookEventGroups.find((group) => group.events.includes(name))!.category
+
+/** Whether `name` is an event of the catalogue (exact spelling). */
+export const isWebhookEventName = (name: string): name is WebhookEventName => Object.hasOwn(webhookEventSchemas, name)
+
 /**
  * An outbox event as storage keeps it: the webhook body as JSON text, with its tenancy and the
  * name it is sent under, written in the same transaction as the change it reports. The storage

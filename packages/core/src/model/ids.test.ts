@@ -96,6 +96,8 @@ describe("branded ids", () => {
       "job",
       "evt",
       "app",
+      "we",
+      "wes",
     ])
   })
 

@@ -41,6 +41,11 @@ export type EventId = typeof EventId.Type
 /** The id of an entity feature (its enablement application). */
 export const ApplicationId = Schema.String.pipe(Schema.brand("ApplicationId"))
 export type ApplicationId = typeof ApplicationId.Type
+export const WebhookEndpointId = Schema.String.pipe(Schema.brand("WebhookEndpointId"))
+export type WebhookEndpointId = typeof WebhookEndpointId.Type
+/** The id of one event an endpoint subscribes to (`webhook_subscribed_events[].id`). */
+export const WebhookSubscriptionId = Schema.String.pipe(Schema.brand("WebhookSubscriptionId"))
+export type WebhookSubscriptionId = typeof WebhookSubscriptionId.Type
 
 /**
  * The id Schema of every id prefix; `Ids.next(prefix)` returns its type.
@@ -64,6 +69,8 @@ export const idSchemas = {
   job: JobId,
   evt: EventId,
   app: ApplicationId,
+  we: WebhookEndpointId,
+  wes: WebhookSubscriptionId,
 } as const
 
 /** Prefixes of the engine's ids, one per kind of resource. */

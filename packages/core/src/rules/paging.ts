@@ -105,4 +105,5 @@ export const pagePolicies = {
   payments: { defaultPerPage: 25, maxPerPage: 100 },
   bankAccounts: { defaultPerPage: 25, maxPerPage: 100 },
   paymentBatches: { defaultPerPage: 20, maxPerPage: 100 },
+  webhookEndpoints: { defaultPerPage: 25, maxPerPage: 100 },
 } as const satisfies Record<string, PagePolicy>

@@ -11,6 +11,7 @@ import {
 } from "../rules/idempotency-fingerprint.ts"
 import type { Actor } from "./actor.ts"
 import type { ServicePorts } from "./ports.ts"
+import { sealed, unsealed } from "./secret-sealing.ts"
 import { inTransaction } from "./transaction.ts"
 import { workspaceClock } from "./workspace-clock.ts"
 
@@ -48,6 +49,34 @@ const fingerprintKeyOf = (secret: ServerSecret): Promise<FingerprintKey> => {
     derivedKeys.set(secret, derived)
   }
   return derived
+}
+
+/**
+ * Fields of an answer's `data` that hold a secret shown once (a webhook endpoint's
+ * `webhook_secret`): the stored answer keeps them sealed (AES-256-GCM under the server secret's
+ * sealing key, bound to the workspace and key), and a replay opens them, so the record of a
+ * retried request holds nothing readable, yet the retry gets the secret its lost answer carried.
+ */
+export const secretResponseFields: ReadonlyArray<string> = ["webhook_secret"]
+
+/** How a sealed field is stored in a remembered answer. */
+const sealedMark = "$sealed"
+
+type Rewrite = (field: string, value: unknown) => Effect.Effect<unknown>
+
+/** The answer with each secret field of its `data` object rewritten; others as they are. */
+const rewriteSecrets = (body: unknown, rewrite: Rewrite): Effect.Effect<unknown> => {
+  if (typeof body !== "object" || body === null || !("data" in body)) return Effect.succeed(body)
+  const data = (body as { readonly data: unknown }).data
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return Effect.succeed(body)
+  const fields = secretResponseFields.filter((field) => Object.hasOwn(data, field))
+  if (fields.length === 0) return Effect.succeed(body)
+  return Effect.gen(function* () {
+    const next: Record<string, unknown> = { ...data }
+    for (const field of fields) next[field] = yield* rewrite(field, next[field])
+    for (const [field, value] of Object.entries(next)) if (value === undefined) delete next[field]
+    return { ...body, data: next }
+  })
 }
 
 const validKey = (key: string) =>
@@ -102,7 +131,15 @@ export const makeIdempotency = (ports: ServicePorts) => ({
             return yield* Effect.fail(Invalid.rule(field, messages.idempotencyMismatch))
           }
           if (existing.response_status !== null) {
-            const body: unknown = existing.response_body === null ? null : JSON.parse(existing.response_body)
+            const stored: unknown = existing.response_body === null ? null : JSON.parse(existing.response_body)
+            // A secret sealed under a server secret since rotated cannot be shown again: it is left out.
+            const body = yield* rewriteSecrets(stored, (_field, value) => {
+              const text =
+                typeof value === "object" && value !== null ? (value as Record<string, unknown>)[sealedMark] : undefined
+              return typeof text === "string"
+                ? unsealed(ports.serverSecret, `${actor.workspaceId}:${key}`, text)
+                : Effect.succeed(value)
+            })
             return { kind: "replay", response: { status: existing.response_status, body } } as const
           }
           if (existing.locked_until !== null && existing.locked_until > fresh.created_at) {
@@ -115,19 +152,28 @@ export const makeIdempotency = (ports: ServicePorts) => ({
 
   /** Remembers the response of the request that claimed the key. */
   complete: (actor: Actor, key: string, response: StoredResponse): Effect.Effect<void> =>
-    inTransaction(ports.storage, (tx) =>
-      Effect.gen(function* () {
-        const existing = yield* tx.idempotency.find(actor.workspaceId, key)
-        if (existing === undefined)
-          return yield* Effect.die(new Error(`idempotency key ${key} completed without begin`))
-        yield* tx.idempotency.replace({
-          ...existing,
-          response_status: response.status,
-          response_body: JSON.stringify(response.body ?? null),
-          locked_until: null,
-        })
-      }),
-    ),
+    Effect.gen(function* () {
+      const body = yield* rewriteSecrets(response.body ?? null, (_field, value) =>
+        typeof value === "string"
+          ? sealed(ports.serverSecret, `${actor.workspaceId}:${key}`, value).pipe(
+              Effect.map((text) => ({ [sealedMark]: text })),
+            )
+          : Effect.succeed(value),
+      )
+      return yield* inTransaction(ports.storage, (tx) =>
+        Effect.gen(function* () {
+          const existing = yield* tx.idempotency.find(actor.workspaceId, key)
+          if (existing === undefined)
+            return yield* Effect.die(new Error(`idempotency key ${key} completed without begin`))
+          yield* tx.idempotency.replace({
+            ...existing,
+            response_status: response.status,
+            response_body: JSON.stringify(body),
+            locked_until: null,
+          })
+        }),
+      )
+    }),
 
   /** Forgets the key after a failure that a retry may fix (a 5xx), so the retry runs again. */
   abandon: (actor: Actor, key: string): Effect.Effect<void> =>

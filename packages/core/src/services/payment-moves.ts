@@ -22,6 +22,14 @@ import { enqueueJob } from "./jobs-queue.ts"
 import type { ServicePorts } from "./ports.ts"
 import type { Lifted } from "./transaction.ts"
 
+/** What a move of a payment knows beyond the row. */
+export interface MoveOptions {
+  /** Another writer is anyone who wrote the payment since it was last updated at this time. */
+  readonly lastUpdate?: string
+  /** The payment's source is a `debit` profile (a linked funding account): its start is reported. */
+  readonly debit?: boolean
+}
+
 /** The company a payment belongs to, as far as moving it needs. */
 export type PaymentOwner = Pick<CompanyRecord, "id" | "workspace_id">
 
@@ -225,8 +233,7 @@ export const paymentMoves = (ports: ServicePorts) => {
   /**
    * Moves a stored payment by one machine event with a compare-and-set and carries out what the
    * machine says the move implies, except counting it in its batch: that is left to the caller,
-   * as `counted`. Undefined when the machine refuses or another writer won. With `lastUpdate`,
-   * another writer is anyone who wrote the payment since it was last updated then.
+   * as `counted`. Undefined when the machine refuses or another writer won.
    */
   const moveUncounted = (
     clock: Clock,
@@ -235,12 +242,19 @@ export const paymentMoves = (ports: ServicePorts) => {
     row: PaymentRecord,
     event: PaymentEvent,
     change: PaymentStatusChange,
-    lastUpdate?: string,
+    options: MoveOptions = {},
   ): Effect.Effect<{ readonly moved: PaymentRecord; readonly counted: PaymentOutcomeCounts } | undefined> =>
     Effect.gen(function* () {
-      const decision = decide(paymentMachine, row, event, { batched: row.payment_batch_id !== null })
+      const context = { batched: row.payment_batch_id !== null, debit: options.debit === true }
+      const decision = decide(paymentMachine, row, event, context)
       if (decision === undefined) return undefined
-      const moved = yield* tx.payments.compareAndSetStatus(row.id, row.status, decision.status, change, lastUpdate)
+      const moved = yield* tx.payments.compareAndSetStatus(
+        row.id,
+        row.status,
+        decision.status,
+        change,
+        options.lastUpdate,
+      )
       if (moved === undefined) return undefined
       const counted = { succeeded: 0, failed: 0 }
       for (const action of decision.actions) if (action.type === "count_in_batch") counted[action.outcome] += 1
@@ -257,7 +271,6 @@ export const paymentMoves = (ports: ServicePorts) => {
   /**
    * Moves a stored payment by one machine event with a compare-and-set and carries out what the
    * machine says the move implies; undefined when the machine refuses or another writer won.
-   * With `lastUpdate`, another writer is anyone who wrote the payment since it was last updated then.
    */
   const move = (
     clock: Clock,
@@ -266,10 +279,10 @@ export const paymentMoves = (ports: ServicePorts) => {
     row: PaymentRecord,
     event: PaymentEvent,
     change: PaymentStatusChange,
-    lastUpdate?: string,
+    options: MoveOptions = {},
   ): Effect.Effect<PaymentRecord | undefined> =>
     Effect.gen(function* () {
-      const result = yield* moveUncounted(clock, tx, company, row, event, change, lastUpdate)
+      const result = yield* moveUncounted(clock, tx, company, row, event, change, options)
       if (result === undefined) return undefined
       for (const outcome of ["succeeded", "failed"] as const) {
         for (let n = 0; n < result.counted[outcome]; n += 1) {

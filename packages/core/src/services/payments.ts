@@ -65,7 +65,7 @@ export const makePayments = (ports: ServicePorts) => {
     lastUpdate?: string,
   ) => {
     const { event, change } = settlement(clock, outcome)
-    return move(clock, tx, company, row, event, change, lastUpdate)
+    return move(clock, tx, company, row, event, change, lastUpdate === undefined ? {} : { lastUpdate })
   }
 
   const idempotencyOutcome = (tx: Lifted<Repositories>, existing: PaymentRecord, input: PaymentFields) =>
@@ -296,17 +296,23 @@ export const makePayments = (ports: ServicePorts) => {
             const clock = yield* workspaceClock(ports, tx, workspaceId)
             const updated_at = clock.now().toISOString()
             const resumed = row.status === "processing"
+            const profiles = yield* tx.paymentProfiles.findInUse(row.company_id, [
+              row.from_profile_id,
+              row.to_profile_id,
+            ])
+            const debit = profiles.some(
+              (use) => use.profile.id === row.from_profile_id && use.profile.usage_type === "debit",
+            )
             // One still processing when a later run starts is taken over by that run: not a
             // transition, only its last update is written.
             const current =
               row.status === "pending"
-                ? yield* move(clock, tx, companyOf(row), row, { type: "start" }, { updated_at })
+                ? yield* move(clock, tx, companyOf(row), row, { type: "start" }, { updated_at }, { debit })
                 : resumed
                   ? yield* tx.payments.compareAndSetStatus(row.id, "processing", "processing", { updated_at })
                   : row
             if (!current || current.status !== "processing") return { row: current ?? row }
             const quote = yield* tx.quotes.find(row.company_id, row.quote_id)
-            const profiles = yield* tx.paymentProfiles.findInUse(row.company_id, [row.to_profile_id])
             return { row: current, quote, profiles, resumed }
           }),
         )

@@ -30,6 +30,11 @@ export interface ServicePorts extends EnginePorts {
   readonly testClocks: boolean
   /** How batches run their payments: at most `concurrency` at once, at most `perSecond` started a second. */
   readonly batchExecution: BatchExecution
+  /**
+   * Sandbox mode's webhook URLs: `http://localhost` and `http://127.0.0.1` are allowed for local
+   * receivers besides `https:` URLs (DECISIONS "URL safety"); false outside sandbox mode.
+   */
+  readonly allowLocalWebhookUrls: boolean
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   type RouteSpec,
   rateLimitOf,
 } from "../routes/route-table.ts"
+import { WebhookErrorResponse, WebhookPageMeta, webhookErrorStatuses } from "../webhook-errors.ts"
 import { ErrorResponse, PageLinks, PageMeta } from "./openapi-schemas.ts"
 
 /** A JSON Schema or OpenAPI object, as plain JSON. */
@@ -114,6 +115,7 @@ export const openApiDocument = (routes: ReadonlyArray<RouteSpec>, options: OpenA
     })
   }
   const errorContent = { "application/json": { schema: jsonSchema(ErrorResponse, "strict") } }
+  const webhookErrorContent = { "application/json": { schema: jsonSchema(WebhookErrorResponse, "strict") } }
   const requestIdHeader = { "X-Request-Id": ref("headers", "XRequestId") }
 
   const successBody = (route: RouteSpec): unknown => {
@@ -125,7 +127,11 @@ export const openApiDocument = (routes: ReadonlyArray<RouteSpec>, options: OpenA
         return jsonSchema(Schema.Struct({ data: response.schema }), "strict")
       case "page":
         return jsonSchema(
-          Schema.Struct({ data: Schema.Array(response.schema), meta: PageMeta, links: PageLinks }),
+          Schema.Struct({
+            data: Schema.Array(response.schema),
+            meta: response.meta === "webhook" ? WebhookPageMeta : PageMeta,
+            links: PageLinks,
+          }),
           "strict",
         )
       case "raw":
@@ -160,7 +166,8 @@ export const openApiDocument = (routes: ReadonlyArray<RouteSpec>, options: OpenA
       responses[String(status)] = {
         description: reasons[status] ?? "Error",
         headers: requestIdHeader,
-        content: errorContent,
+        content:
+          route.errorShape === "webhook" && webhookErrorStatuses.has(status) ? webhookErrorContent : errorContent,
       }
     }
     return {

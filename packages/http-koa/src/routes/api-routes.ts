@@ -10,6 +10,7 @@ import { recipientRoutes } from "./recipients.ts"
 import type { RouteSpec } from "./route-table.ts"
 import { sessionRoutes } from "./sessions.ts"
 import { systemRoutes } from "./system.ts"
+import { webhookEndpointRoutes } from "./webhook-endpoints.ts"
 
 /**
  * The route table of the service: every row is registered in Koa and described in the OpenAPI
@@ -30,4 +31,5 @@ export const apiRoutes: ReadonlyArray<RouteSpec> = [
   ...quoteRoutes,
   ...paymentRoutes,
   ...paymentBatchRoutes,
+  ...webhookEndpointRoutes,
 ]

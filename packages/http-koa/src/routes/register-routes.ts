@@ -11,6 +11,7 @@ import { apiKeyOfBody, apiKeyOfCaller, clientAddress, rateLimit } from "../middl
 import { pagingLinks } from "../paging-links.ts"
 import type { RateLimitName } from "../rate-limits/rate-limit-settings.ts"
 import type { RateLimiting } from "../rate-limits/rate-limiting.ts"
+import { webhookErrorRendering, webhookPageMeta } from "../webhook-errors.ts"
 import {
   acceptsIdempotencyKey,
   koaPath,
@@ -54,7 +55,8 @@ const render = (ctx: AppContext, route: RouteSpec, value: unknown): void => {
     case "page": {
       const page = value as Page<unknown>
       ctx.status = route.status
-      ctx.body = { data: page.data, meta: page.meta, links: pagingLinks(ctx.path, ctx.querystring, page) }
+      const meta = response.meta === "webhook" ? webhookPageMeta(page) : page.meta
+      ctx.body = { data: page.data, meta, links: pagingLinks(ctx.path, ctx.querystring, page) }
       return
     }
     case "created-or-existing": {
@@ -139,6 +141,7 @@ export const registerRoutes = (routes: ReadonlyArray<RouteSpec>, dependencies: R
     if (category === "sessions") chain.push(rateLimit(limiting, "sessionsPerKey", apiKeyOfBody))
     if (acceptsIdempotencyKey(route))
       chain.push(idempotency({ engine: dependencies.engine, logger: dependencies.logger }))
+    if (route.errorShape === "webhook") chain.push(webhookErrorRendering)
     chain.push(handler(route, dependencies))
     router.register(koaPath(route.path), [route.method], chain, { name: route.operationId })
   }

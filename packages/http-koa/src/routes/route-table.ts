@@ -38,8 +38,11 @@ export type RouteResponse =
       readonly schema: Schema.Schema.Any
       readonly echo?: Readonly<Record<string, Schema.Schema.Any>>
     }
-  /** The handler returns a core `Page`; rendered `{ data, meta, links }`. */
-  | { readonly kind: "page"; readonly schema: Schema.Schema.Any }
+  /**
+   * The handler returns a core `Page`; rendered `{ data, meta, links }`, with the spec's `meta`
+   * of its list (`webhook`: current_page, total_pages, total_count, per_page) when it names one.
+   */
+  | { readonly kind: "page"; readonly schema: Schema.Schema.Any; readonly meta?: "webhook" }
   /**
    * The handler returns `{ value, created }`: `{ data: value }` with the row's status (201) when
    * created, 200 when an earlier request made it (a business idempotency key).
@@ -73,6 +76,12 @@ interface RouteBase {
   readonly status: 200 | 201 | 202 | 204
   /** Error statuses the route can answer, for the document. */
   readonly errors: ReadonlyArray<number>
+  /**
+   * `webhook`: the route answers its own validation and not-found errors as
+   * `{ error: { code, message, details } }` (the webhook endpoint routes); every other error,
+   * and every other route, in the general `{ errors: [...] }`.
+   */
+  readonly errorShape?: "webhook"
   /**
    * The rate limit that counts calls of this route (DECISIONS "Rate limits"): `general` for an
    * authenticated route unless set; a public route is limited only when it says so.

@@ -4,6 +4,7 @@ import { Either, Schema } from "effect"
 import { expect } from "vitest"
 import { PageLinks, PageMeta } from "../../src/openapi/openapi-schemas.ts"
 import type { RouteSpec } from "../../src/routes/route-table.ts"
+import { WebhookPageMeta } from "../../src/webhook-errors.ts"
 import type { TestResponse, TestService } from "./test-service.ts"
 
 /** A field of a bank-account requirements schema, as the API answers it. */
@@ -58,7 +59,11 @@ const successSchema = (route: RouteSpec): Schema.Schema.Any | undefined => {
     case "created-or-existing":
       return Schema.Struct({ data: response.schema })
     case "page":
-      return Schema.Struct({ data: Schema.Array(response.schema), meta: PageMeta, links: PageLinks })
+      return Schema.Struct({
+        data: Schema.Array(response.schema),
+        meta: response.meta === "webhook" ? WebhookPageMeta : PageMeta,
+        links: PageLinks,
+      })
     case "raw":
       return response.schema
     case "empty":

@@ -156,6 +156,7 @@ export const startTestService = async (options: TestServiceOptions): Promise<Tes
     bankLinker,
     ...(options.feeSchedule === undefined ? {} : { feeSchedule: options.feeSchedule }),
     testClocks: options.sandbox === true,
+    allowLocalWebhookUrls: options.sandbox === true,
     ...(options.batchExecution === undefined ? {} : { batchExecution: options.batchExecution }),
   })
   const engine = options.wrapEngine === undefined ? real : options.wrapEngine(real)

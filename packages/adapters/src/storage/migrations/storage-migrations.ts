@@ -16,6 +16,7 @@ import { testClocksSchema } from "./0007-test-clocks.ts"
 import { keyedJobsIndexSchema } from "./0008-keyed-jobs-index.ts"
 import { paymentBatchesSchema } from "./0009-payment-batches.ts"
 import { processingPaymentsIndexSchema } from "./0010-processing-payments-index.ts"
+import { webhookEndpointsSchema } from "./0011-webhook-endpoints.ts"
 import type { StorageDialect } from "./column-helpers.ts"
 
 export type { StorageDialect } from "./column-helpers.ts"
@@ -23,7 +24,7 @@ export type { StorageDialect } from "./column-helpers.ts"
 /**
  * Every migration of the storage, by name, in order. One set for both dialects: only the text
  * collation differs. The names are what `kysely_migration` records, so a database migrated
- * before still opens: never rename one; add the next as `0010_...` in a file `0010-....ts`.
+ * before still opens: never rename one; add the next as `0012_...` in a file `0012-....ts`.
  *
  * @example
  * const migrator = new Migrator({ db, provider: storageMigrations("sqlite") })
@@ -40,6 +41,7 @@ export const storageMigrations = (dialect: StorageDialect): MigrationProvider =>
     "0008_keyed_jobs_index": keyedJobsIndexSchema(),
     "0009_payment_batches": paymentBatchesSchema(dialect),
     "0010_processing_payments_index": processingPaymentsIndexSchema(),
+    "0011_webhook_endpoints": webhookEndpointsSchema(dialect),
   }),
 })
 

@@ -11,6 +11,7 @@ import type { PaymentRepository } from "./payments.ts"
 import type { QuoteRepository } from "./quotes.ts"
 import type { RecipientRepository } from "./recipients.ts"
 import type { TestClockRepository } from "./test-clocks.ts"
+import type { WebhookEndpointRepository } from "./webhook-endpoints.ts"
 import type { ApiKeyRepository, SettingRepository, WorkspaceRepository } from "./workspaces.ts"
 
 export type * from "./bank-accounts.ts"
@@ -25,6 +26,7 @@ export type * from "./payments.ts"
 export type * from "./quotes.ts"
 export type * from "./recipients.ts"
 export type * from "./test-clocks.ts"
+export type * from "./webhook-endpoints.ts"
 export type * from "./workspaces.ts"
 /**
  * The storage port: everything the engine keeps. Timestamps are ISO 8601 strings in UTC with
@@ -76,6 +78,7 @@ export interface Repositories {
   readonly quotes: QuoteRepository
   readonly payments: PaymentRepository
   readonly paymentBatches: PaymentBatchRepository
+  readonly webhookEndpoints: WebhookEndpointRepository
   readonly features: FeatureRepository
   readonly events: EventRepository
   readonly idempotency: IdempotencyRepository

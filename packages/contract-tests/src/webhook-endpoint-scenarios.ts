@@ -1,0 +1,180 @@
+import {
+  brandId,
+  type CompanyId,
+  type WebhookEndpointId,
+  type WebhookEndpointRecord,
+  type WebhookEndpointRepository,
+  type WorkspaceId,
+} from "@payments-engine/core"
+import { expect } from "vitest"
+import type { Harness } from "./contract-harness.ts"
+import type { ScenarioGroup } from "./contract-scenario.ts"
+import { counterIds } from "./test-ports.ts"
+
+/** One port call in a transaction of its own. */
+const onPort =
+  (harness: Harness) =>
+  <T>(call: (endpoints: WebhookEndpointRepository) => Promise<T>): Promise<T> =>
+    harness.storage.transaction((tx) => call(tx.webhookEndpoints))
+
+/** A stored endpoint with every column set; `fields` overrides. */
+const endpointRow = (
+  id: WebhookEndpointId,
+  workspaceId: WorkspaceId,
+  companyId: CompanyId,
+  at: string,
+  fields: Partial<WebhookEndpointRecord> = {},
+): WebhookEndpointRecord => ({
+  id,
+  uuid: `00000000-0000-4000-8000-${id.slice(-12).padStart(12, "0")}`,
+  workspace_id: workspaceId,
+  company_id: companyId,
+  url: `https://example.com/hooks/${id}`,
+  active: true,
+  subscriptions: '[{"id":"wes_1","event_name":"PaymentEvents::CompletedEvent"}]',
+  secret: "aes-256-gcm:0a1b2c3d:AAAA:BBBB",
+  created_at: at,
+  updated_at: at,
+  deleted_at: null,
+  ...fields,
+})
+
+/** Webhook endpoints: found only in their workspace, listed by company and `active`, changed only while live. */
+export const webhookEndpointScenarios: ScenarioGroup = {
+  title: "webhook endpoints",
+  scenarios: [
+    {
+      id: "webhook-endpoints.insert-and-find",
+      title:
+        "every column round-trips (active both ways); find is scoped by workspace and sees no deleted endpoint; the engine stores no readable secret",
+      run: async (harness) => {
+        const port = onPort(harness)
+        const ids = counterIds()
+        const [wsA, wsB] = [ids.next("ws"), ids.next("ws")]
+        const company = ids.next("cmp")
+        const at = "2030-03-04T05:06:07.008Z"
+        const on = endpointRow(ids.next("we"), wsA, company, at, {
+          url: 'https://example.com/hooks?x=«1»&y="2"',
+          subscriptions: '[{"id":"wes_2","event_name":"entity.created"},{"id":"wes_3","event_name":"entity.deleted"}]',
+          updated_at: "2030-03-04T05:06:07.999Z",
+        })
+        const off = endpointRow(ids.next("we"), wsA, company, at, { active: false })
+        const gone = endpointRow(ids.next("we"), wsA, company, at, { deleted_at: "2030-03-05T00:00:00.001Z" })
+        await port(async (endpoints) => {
+          for (const row of [on, off, gone]) await endpoints.insert(row)
+        })
+        const read = await port(async (endpoints) => ({
+          on: await endpoints.find(wsA, on.id),
+          off: await endpoints.find(wsA, off.id),
+          gone: await endpoints.find(wsA, gone.id),
+          fromB: await endpoints.find(wsB, on.id),
+          unknown: await endpoints.find(wsA, brandId("we", "we_unknown")),
+        }))
+        expect(read).toEqual({ on, off, gone: undefined, fromB: undefined, unknown: undefined })
+        expect(typeof read.off?.active).toBe("boolean")
+
+        // Through the engine: the secret is answered once and stored only sealed.
+        const { engine } = harness
+        const actor = await harness.workspace()
+        const owner = await engine.companies.create(actor, { name: "Hooks", country: "US", default_currency: "USD" })
+        const created = await engine.webhookEndpoints.create(actor, owner.id, {
+          url: "https://example.com/hooks",
+          event_names: ["PaymentBatchCompletedEvent"],
+        })
+        const stored = await port((endpoints) => endpoints.find(actor.workspaceId, created.id))
+        expect(stored).toMatchObject({ id: created.id, company_id: owner.id, url: created.url, active: true })
+        expect(JSON.stringify(stored)).not.toContain(created.webhook_secret.slice("whsec_".length))
+        const { webhook_secret: _once, ...endpoint } = created
+        expect(await engine.webhookEndpoints.get(actor, null, created.id)).toEqual(endpoint)
+      },
+    },
+    {
+      id: "webhook-endpoints.list",
+      title:
+        "list holds the company's live endpoints in id order, filtered by active, cut to the window, with the count of all that match",
+      run: async (harness) => {
+        const port = onPort(harness)
+        const ids = counterIds()
+        const ws = ids.next("ws")
+        const [a, b] = [ids.next("cmp"), ids.next("cmp")]
+        const at = "2030-03-04T05:06:07.008Z"
+        const rows = [0, 1, 2, 3, 4, 5, 6].map((i) =>
+          endpointRow(ids.next("we"), ws, i === 6 ? b : a, at, {
+            active: i % 2 === 0,
+            deleted_at: i === 4 ? at : null,
+          }),
+        )
+        // Inserted out of id order: lists are in id order whatever the insertion order.
+        await port(async (endpoints) => {
+          for (const row of [...rows].reverse()) await endpoints.insert(row)
+        })
+        const list = (companyId: CompanyId, filter: { active?: boolean }, offset = 0, limit = 10) =>
+          port((endpoints) => endpoints.list(companyId, filter, { offset, limit }))
+        const live = rows.filter((r) => r.company_id === a && r.deleted_at === null)
+        expect(await list(a, {})).toEqual({ rows: live, total: 5 })
+        expect(await list(a, { active: true })).toEqual({ rows: live.filter((r) => r.active), total: 2 })
+        expect(await list(a, { active: false })).toEqual({ rows: live.filter((r) => !r.active), total: 3 })
+        expect(await list(a, {}, 1, 2)).toEqual({ rows: live.slice(1, 3), total: 5 })
+        expect(await list(a, { active: false }, 2, 5)).toEqual({ rows: [live.filter((r) => !r.active)[2]], total: 3 })
+        expect(await list(a, {}, 10, 5)).toEqual({ rows: [], total: 5 })
+        expect(await list(b, {})).toEqual({ rows: [rows[6]], total: 1 })
+        expect(await list(ids.next("cmp"), {})).toEqual({ rows: [], total: 0 })
+      },
+    },
+    {
+      id: "webhook-endpoints.update-toggle-delete",
+      title:
+        "update writes only the fields given, toggle flips active (two toggles leave it as it was), delete hides the endpoint once; none reaches another workspace's or a deleted endpoint",
+      run: async (harness) => {
+        const port = onPort(harness)
+        const ids = counterIds()
+        const [ws, other] = [ids.next("ws"), ids.next("ws")]
+        const company = ids.next("cmp")
+        const at = "2030-03-04T05:06:07.008Z"
+        const row = endpointRow(ids.next("we"), ws, company, at)
+        await port((endpoints) => endpoints.insert(row))
+        const t1 = "2030-03-04T05:06:08.001Z"
+        const renamed = await port((endpoints) =>
+          endpoints.update(ws, row.id, { url: "https://example.com/renamed", updated_at: t1 }),
+        )
+        const afterUpdate = { ...row, url: "https://example.com/renamed", updated_at: t1 }
+        expect(renamed).toEqual(afterUpdate)
+        const t2 = "2030-03-04T05:06:09.002Z"
+        const subscriptions = '[{"id":"wes_9","event_name":"entity.updated"}]'
+        expect(
+          await port((endpoints) => endpoints.update(ws, row.id, { active: false, subscriptions, updated_at: t2 })),
+        ).toEqual({ ...afterUpdate, active: false, subscriptions, updated_at: t2 })
+        expect(
+          await port((endpoints) => endpoints.update(other, row.id, { url: "https://evil.test", updated_at: t2 })),
+        ).toBe(undefined)
+        expect(await port((endpoints) => endpoints.toggle(other, row.id, t2))).toBeUndefined()
+        expect((await port((endpoints) => endpoints.find(ws, row.id)))?.url).toBe("https://example.com/renamed")
+
+        const t3 = "2030-03-04T05:06:10.003Z"
+        expect(await port((endpoints) => endpoints.toggle(ws, row.id, t3))).toMatchObject({
+          active: true,
+          updated_at: t3,
+        })
+        expect(await port((endpoints) => endpoints.toggle(ws, row.id, t3))).toMatchObject({ active: false })
+        // Two toggles in transactions of their own, side by side where the storage runs them so.
+        await Promise.all([0, 1].map(() => port((endpoints) => endpoints.toggle(ws, row.id, t3))))
+        expect((await port((endpoints) => endpoints.find(ws, row.id)))?.active).toBe(false)
+
+        const t4 = "2030-03-04T05:06:11.004Z"
+        expect(await port((endpoints) => endpoints.delete(other, row.id, t4))).toBe(false)
+        expect(await port((endpoints) => endpoints.find(ws, row.id))).toBeDefined()
+        expect(await port((endpoints) => endpoints.delete(ws, row.id, t4))).toBe(true)
+        expect(await port((endpoints) => endpoints.delete(ws, row.id, t4))).toBe(false)
+        expect(await port((endpoints) => endpoints.find(ws, row.id))).toBeUndefined()
+        expect(await port((endpoints) => endpoints.toggle(ws, row.id, t4))).toBeUndefined()
+        expect(
+          await port((endpoints) => endpoints.update(ws, row.id, { active: true, updated_at: t4 })),
+        ).toBeUndefined()
+        expect(await port((endpoints) => endpoints.list(company, {}, { offset: 0, limit: 10 }))).toEqual({
+          rows: [],
+          total: 0,
+        })
+      },
+    },
+  ],
+}

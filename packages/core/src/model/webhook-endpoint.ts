@@ -1,0 +1,168 @@
+import { Schema, Struct } from "effect"
+import type { WebhookEndpointRecord } from "../ports/storage/index.ts"
+import {
+  isWebhookEventName,
+  type WebhookEventName,
+  webhookEventCategoryOf,
+  webhookEventDescriptions,
+  webhookEventNames,
+} from "./events.ts"
+import { required, Text, Timestamp } from "./fields.ts"
+import { CompanyId, WebhookEndpointId, WebhookSubscriptionId, WorkspaceId } from "./ids.ts"
+
+/** The messages of webhook endpoints, ours where the spec has none. */
+export const webhookEndpointMessages = {
+  notFound: "Webhook endpoint not found",
+  eventNamesRequired: "Event names are required",
+  eventNamesEmpty: "must name at least one event",
+  eventNamesTooMany: "must name at most 100 events",
+  unknownEvents: (names: ReadonlyArray<string>) => `contains unknown events: ${names.join(", ")}`,
+  companyMismatch: "must be the company of the path",
+  active: "must be true or false",
+} as const
+
+/** One event an endpoint subscribes to, described from the catalogue. */
+export const WebhookSubscribedEvent = Schema.Struct({
+  id: WebhookSubscriptionId,
+  event_name: Schema.String,
+  display_name: Schema.String,
+  event_category: Schema.String,
+  event_action: Schema.String,
+}).annotations({ identifier: "WebhookSubscribedEvent" })
+
+/** A webhook endpoint as the API returns it; its secret is never in it after creation. */
+export const WebhookEndpoint = Schema.Struct({
+  id: WebhookEndpointId,
+  uuid: Schema.String.annotations({ description: "A UUID of the endpoint, stable for its life" }),
+  url: Schema.String,
+  active: Schema.Boolean,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  subscribed_events_count: Schema.Number,
+  webhook_subscribed_events: Schema.Array(WebhookSubscribedEvent),
+}).annotations({ identifier: "WebhookEndpoint" })
+export type WebhookEndpoint = typeof WebhookEndpoint.Type
+
+/** The answer of creating an endpoint: the endpoint and, this once, its signing secret. */
+export const WebhookEndpointCreated = Schema.Struct({
+  ...WebhookEndpoint.fields,
+  webhook_secret: Schema.String.annotations({
+    description: "The signing secret (whsec_...), returned only here, only once",
+  }),
+}).annotations({ identifier: "WebhookEndpointCreated" })
+export type WebhookEndpointCreated = typeof WebhookEndpointCreated.Type
+
+/** One stored subscription: its id (stable while the endpoint keeps the event) and the event. */
+export const StoredWebhookSubscription = Schema.Struct({ id: WebhookSubscriptionId, event_name: Schema.String })
+export type StoredWebhookSubscription = typeof StoredWebhookSubscription.Type
+
+/**
+ * An endpoint as storage keeps it: the wire fields but the subscription list, with its
+ * tenancy, its subscriptions as JSON text (`[{ id, event_name }]`, in catalogue order), its
+ * signing secret sealed (`rules/secret-box.ts`: AES-256-GCM under a key derived from the server
+ * secret, never the secret itself) and its soft-delete time. The storage port's
+ * `WebhookEndpointRecord` is its type.
+ */
+export const StoredWebhookEndpoint = Schema.Struct({
+  ...Struct.omit(WebhookEndpoint.fields, "subscribed_events_count", "webhook_subscribed_events"),
+  workspace_id: WorkspaceId,
+  company_id: CompanyId,
+  subscriptions: Schema.String,
+  secret: Schema.String,
+  deleted_at: Schema.NullOr(Timestamp),
+})
+
+const EventNames = Schema.Array(Text)
+  .annotations({ message: () => "must be an array of event names" })
+  .pipe(
+    Schema.filter((names) => names.length >= 1, { message: () => webhookEndpointMessages.eventNamesEmpty }),
+    Schema.filter((names) => names.length <= 100, { message: () => webhookEndpointMessages.eventNamesTooMany }),
+    Schema.filter(
+      (names) => {
+        const unknown = [...new Set(names.filter((name) => !isWebhookEventName(name)))]
+        return unknown.length === 0 || webhookEndpointMessages.unknownEvents(unknown)
+      },
+      { description: `names of GET /api/v1/webhook_events: ${webhookEventNames.join(", ")}` },
+    ),
+  )
+
+const Active = Schema.Boolean.annotations({ message: () => webhookEndpointMessages.active })
+
+/**
+ * Body of `POST /api/v1/companies/{cid}/webhook_endpoints`. `url` is checked by the service
+ * (its rule depends on sandbox mode); `company_id`, which the spec's sample body carries, may
+ * be sent and must then name the path's company.
+ */
+export const WebhookEndpointCreate = Schema.Struct({
+  url: required(Text, "URL is required"),
+  active: Schema.optional(Active),
+  event_names: required(EventNames, webhookEndpointMessages.eventNamesRequired),
+  company_id: Schema.optional(Text),
+}).annotations({ identifier: "WebhookEndpointCreate" })
+export type WebhookEndpointCreate = typeof WebhookEndpointCreate.Type
+
+/** Body of `PATCH` of an endpoint: any of url, active and event_names (which replaces the list). */
+export const WebhookEndpointUpdate = Schema.Struct({
+  url: Schema.optional(Text),
+  active: Schema.optional(Active),
+  event_names: Schema.optional(EventNames),
+}).annotations({ identifier: "WebhookEndpointUpdate" })
+export type WebhookEndpointUpdate = typeof WebhookEndpointUpdate.Type
+
+/** `active` of the endpoint list: `true` or `false`, as query text. */
+export const WebhookEndpointListQuery = Schema.Struct({
+  active: Schema.optional(
+    Schema.Literal("true", "false").annotations({
+      description: "only active (true) or inactive (false) endpoints",
+      message: () => ({ message: "must be true or false", override: true }),
+    }),
+  ),
+})
+export type WebhookEndpointListQuery = typeof WebhookEndpointListQuery.Type
+
+/**
+ * The subscriptions of `names` (deduplicated, in catalogue order): the ids of events the
+ * endpoint already had are kept, new ones get `newId()`.
+ */
+export const subscriptionsFor = (
+  names: ReadonlyArray<WebhookEventName>,
+  kept: ReadonlyArray<StoredWebhookSubscription>,
+  newId: () => WebhookSubscriptionId,
+): ReadonlyArray<StoredWebhookSubscription> => {
+  const wanted = new Set<string>(names)
+  return webhookEventNames
+    .filter((name) => wanted.has(name))
+    .map((name) => kept.find((s) => s.event_name === name) ?? { id: newId(), event_name: name })
+}
+
+/** The subscriptions of a stored endpoint. */
+export const storedSubscriptions = (row: Pick<WebhookEndpointRecord, "subscriptions">) =>
+  Schema.decodeUnknownSync(Schema.parseJson(Schema.Array(StoredWebhookSubscription)))(row.subscriptions)
+
+/** A stored endpoint as the API returns it, its subscriptions described from the catalogue. */
+export const toWebhookEndpoint = (row: WebhookEndpointRecord): WebhookEndpoint => {
+  const subscribed = storedSubscriptions(row).flatMap((s) => {
+    // An event the catalogue no longer has is not shown (no such event is ever sent).
+    if (!isWebhookEventName(s.event_name)) return []
+    const described = webhookEventDescriptions.events[s.event_name]
+    return [
+      {
+        id: s.id,
+        event_name: s.event_name,
+        display_name: described.display_name,
+        event_category: webhookEventCategoryOf(s.event_name),
+        event_action: described.action,
+      },
+    ]
+  })
+  return {
+    id: row.id,
+    uuid: row.uuid,
+    url: row.url,
+    active: row.active,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    subscribed_events_count: subscribed.length,
+    webhook_subscribed_events: subscribed,
+  }
+}

@@ -1,0 +1,40 @@
+import type { CompanyId, WebhookEndpointId, WorkspaceId } from "../../model/ids.ts"
+import type { StoredWebhookEndpoint } from "../../model/webhook-endpoint.ts"
+import type { Slice, Window } from "./index.ts"
+
+/** A stored webhook endpoint: the model's `StoredWebhookEndpoint` Schema. */
+export type WebhookEndpointRecord = typeof StoredWebhookEndpoint.Type
+
+/** What a list of endpoints is filtered by. */
+export interface WebhookEndpointFilter {
+  readonly active?: boolean
+}
+
+/** What an update writes: any of url, active and subscriptions, with its time. */
+export type WebhookEndpointChange = Partial<Pick<WebhookEndpointRecord, "url" | "active" | "subscriptions">> &
+  Pick<WebhookEndpointRecord, "updated_at">
+
+/**
+ * Webhook endpoints, each scoped by its workspace (reads and writes by id) or its company
+ * (lists). A deleted endpoint is gone for every method: found by none, changed by none.
+ */
+export interface WebhookEndpointRepository {
+  insert(row: WebhookEndpointRecord): Promise<void>
+  /** The live endpoint with that id in the workspace, else undefined. */
+  find(workspaceId: WorkspaceId, id: WebhookEndpointId): Promise<WebhookEndpointRecord | undefined>
+  /** Live endpoints of the company matching `filter`, in id order. */
+  list(companyId: CompanyId, filter: WebhookEndpointFilter, window: Window): Promise<Slice<WebhookEndpointRecord>>
+  /** Writes `change` to the live endpoint: the endpoint as it now is, else undefined. */
+  update(
+    workspaceId: WorkspaceId,
+    id: WebhookEndpointId,
+    change: WebhookEndpointChange,
+  ): Promise<WebhookEndpointRecord | undefined>
+  /**
+   * Flips `active` of the live endpoint in one conditional write (two toggles, however they
+   * overlap, leave it as it was): the endpoint as it now is, else undefined.
+   */
+  toggle(workspaceId: WorkspaceId, id: WebhookEndpointId, updatedAt: string): Promise<WebhookEndpointRecord | undefined>
+  /** Soft-deletes the live endpoint; false when there was none. */
+  delete(workspaceId: WorkspaceId, id: WebhookEndpointId, deletedAt: string): Promise<boolean>
+}

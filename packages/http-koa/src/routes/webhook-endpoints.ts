@@ -1,0 +1,133 @@
+import {
+  CompanyId,
+  pagePolicies,
+  WebhookEndpoint,
+  WebhookEndpointCreate,
+  WebhookEndpointCreated,
+  WebhookEndpointId,
+  WebhookEndpointListQuery,
+  WebhookEndpointUpdate,
+  WebhookEventCategoryEntry,
+} from "@payments-engine/core"
+import { Schema } from "effect"
+import type { AuthenticatedRoute, RouteCall, RouteSpec } from "./route-table.ts"
+
+const tag = "Webhook endpoints"
+
+/** Each by-id route in both forms of DECISIONS "Paths": under the company, and under the workspace alone. */
+const byIdPaths = [
+  { prefix: "/api/v1/companies/{cid}/webhook_endpoints/{id}", suffix: "" },
+  { prefix: "/api/v1/webhook_endpoints/{id}", suffix: "InWorkspace" },
+] as const
+
+/** The company of the path, or null for the workspace form. */
+const companyOf = ({ pathId, param }: RouteCall) => (param("cid") === "" ? null : pathId("cid", CompanyId))
+
+/** The row `row` describes, once under each path form, with the webhook error shape. */
+const byId = (
+  row: (path: string, suffix: string, scopeNote: string) => Omit<AuthenticatedRoute, "tag" | "auth" | "errorShape">,
+): ReadonlyArray<AuthenticatedRoute> =>
+  byIdPaths.map(({ prefix, suffix }) => ({
+    ...row(prefix, suffix, suffix === "" ? "" : " (any company of the API key's workspace)"),
+    tag,
+    auth: "bearer",
+    errorShape: "webhook",
+  }))
+
+/**
+ * Webhook endpoints (create with the secret shown once, list, fetch, update, toggle, delete; by
+ * id under the company or the workspace) and the catalogue of events they may subscribe to.
+ * Their own errors are `{ error: { code, message, details } }` (`validation_error` 422,
+ * `not_found` 404).
+ *
+ * @example
+ * const app = createApp({ engine, tokens, routes: [...webhookEndpointRoutes] })
+ */
+export const webhookEndpointRoutes: ReadonlyArray<RouteSpec> = [
+  {
+    method: "GET",
+    path: "/api/v1/webhook_events",
+    operationId: "listWebhookEvents",
+    summary: "Every event an endpoint may subscribe to, grouped by category",
+    tag,
+    auth: "bearer",
+    response: { kind: "data", schema: Schema.Array(WebhookEventCategoryEntry) },
+    status: 200,
+    errors: [401],
+    handle: ({ engine }) => engine.webhookEvents.list(),
+  },
+  {
+    method: "POST",
+    path: "/api/v1/companies/{cid}/webhook_endpoints",
+    operationId: "createWebhookEndpoint",
+    summary: "Create an endpoint; the answer carries its signing secret, shown this once",
+    tag,
+    auth: "bearer",
+    errorShape: "webhook",
+    request: WebhookEndpointCreate,
+    response: { kind: "data", schema: WebhookEndpointCreated },
+    status: 201,
+    errors: [401, 403, 404, 422],
+    handle: ({ engine, actor, pathId, body }) => engine.webhookEndpoints.create(actor, pathId("cid", CompanyId), body),
+  },
+  {
+    method: "GET",
+    path: "/api/v1/companies/{cid}/webhook_endpoints",
+    operationId: "listWebhookEndpoints",
+    summary: "Endpoints of the company, filtered by active",
+    tag,
+    auth: "bearer",
+    errorShape: "webhook",
+    query: WebhookEndpointListQuery,
+    paging: pagePolicies.webhookEndpoints,
+    response: { kind: "page", schema: WebhookEndpoint, meta: "webhook" },
+    status: 200,
+    errors: [401, 404, 422],
+    handle: ({ engine, actor, pathId, query }) => engine.webhookEndpoints.list(actor, pathId("cid", CompanyId), query),
+  },
+  ...byId((path, suffix, note) => ({
+    method: "GET",
+    path,
+    operationId: `getWebhookEndpoint${suffix}`,
+    summary: `Fetch an endpoint with the events it subscribes to${note}`,
+    response: { kind: "data", schema: WebhookEndpoint },
+    status: 200,
+    errors: [401, 404],
+    handle: (call) =>
+      call.engine.webhookEndpoints.get(call.actor, companyOf(call), call.pathId("id", WebhookEndpointId)),
+  })),
+  ...byId((path, suffix, note) => ({
+    method: "PATCH",
+    path,
+    operationId: `updateWebhookEndpoint${suffix}`,
+    summary: `Change an endpoint's url, active or event_names (which replaces its events)${note}`,
+    request: WebhookEndpointUpdate,
+    response: { kind: "data", schema: WebhookEndpoint },
+    status: 200,
+    errors: [401, 403, 404, 422],
+    handle: (call) =>
+      call.engine.webhookEndpoints.update(call.actor, companyOf(call), call.pathId("id", WebhookEndpointId), call.body),
+  })),
+  ...byId((path, suffix, note) => ({
+    method: "DELETE",
+    path,
+    operationId: `deleteWebhookEndpoint${suffix}`,
+    summary: `Delete an endpoint${note}`,
+    response: { kind: "empty" },
+    status: 204,
+    errors: [401, 403, 404],
+    handle: (call) =>
+      call.engine.webhookEndpoints.delete(call.actor, companyOf(call), call.pathId("id", WebhookEndpointId)),
+  })),
+  ...byId((path, suffix, note) => ({
+    method: "PATCH",
+    path: `${path}/toggle`,
+    operationId: `toggleWebhookEndpoint${suffix}`,
+    summary: `Switch an endpoint from active to inactive or back${note}`,
+    response: { kind: "data", schema: WebhookEndpoint },
+    status: 200,
+    errors: [401, 403, 404],
+    handle: (call) =>
+      call.engine.webhookEndpoints.toggle(call.actor, companyOf(call), call.pathId("id", WebhookEndpointId)),
+  })),
+]

@@ -1,0 +1,85 @@
+import { type DomainError, isDomainError, type Page } from "@payments-engine/core"
+import { Schema } from "effect"
+import type { AppContext, AppMiddleware } from "./app-state.ts"
+import { FieldError } from "./openapi/openapi-schemas.ts"
+
+/**
+ * The error body of the webhook endpoint routes (spec, Errors; DECISIONS "Webhooks", Errors):
+ * `{ error: { code, message, details: [{ field, message }] } }`.
+ *
+ * @example
+ * Schema.decodeUnknownSync(WebhookErrorResponse)({
+ *   error: { code: "validation_error", message: "URL must use HTTPS", details: [{ field: "url", message: "URL must use HTTPS" }] },
+ * })
+ */
+export const WebhookErrorResponse = Schema.Struct({
+  error: Schema.Struct({
+    code: Schema.Literal("validation_error", "not_found"),
+    message: Schema.String.annotations({
+      description: "the one problem's message, or `Validation failed` when several fields failed",
+    }),
+    details: Schema.Array(FieldError),
+  }),
+}).annotations({ identifier: "WebhookErrorResponse" })
+
+/** The statuses the webhook routes answer in {@link WebhookErrorResponse}; the rest keep the general shape. */
+export const webhookErrorStatuses: ReadonlySet<number> = new Set([404, 422])
+
+/** The code and status of a domain error the webhook routes answer in their own shape; undefined for the others. */
+const webhookCodeOf = (
+  error: DomainError,
+): { readonly code: "validation_error" | "not_found"; readonly status: number } | undefined => {
+  switch (error.kind) {
+    // A bad request and a broken rule are both the spec's `validation_error`, 422.
+    case "missing":
+    case "invalid":
+      return { code: "validation_error", status: 422 }
+    case "not_found":
+      return { code: "not_found", status: 404 }
+    default:
+      return undefined
+  }
+}
+
+/**
+ * Renders the webhook routes' own errors (validation and not found, from the engine) in their
+ * shape; anything else goes on to the general rendering (`{ errors: [...] }`): a read-only key's
+ * 403, rate limits, unreadable bodies, and the 401 of authentication, which runs before any route.
+ *
+ * @example
+ * chain.push(webhookErrorRendering, handler)
+ */
+export const webhookErrorRendering: AppMiddleware = async (ctx: AppContext, next) => {
+  try {
+    await next()
+  } catch (error) {
+    const mapped = isDomainError(error) ? webhookCodeOf(error) : undefined
+    if (mapped === undefined || !isDomainError(error)) throw error
+    const details = error.errors.map(({ field, message }) => ({ field, message }))
+    const message =
+      mapped.code === "validation_error" && details.length !== 1 ? "Validation failed" : (details[0]?.message ?? "")
+    ctx.status = mapped.status
+    ctx.body = { error: { code: mapped.code, message, details } }
+  }
+}
+
+/**
+ * The spec's `meta` of the webhook endpoint list: current_page, total_pages, total_count, per_page.
+ *
+ * @example
+ * webhookPageMeta(page) // { current_page: 1, total_pages: 1, total_count: 3, per_page: 25 }
+ */
+export const webhookPageMeta = (page: Page<unknown>) => ({
+  current_page: page.meta.current_page,
+  total_pages: page.meta.total_pages,
+  total_count: page.meta.total_records,
+  per_page: page.meta.per_page,
+})
+
+/** The `meta` of the webhook endpoint list, for the OpenAPI document. */
+export const WebhookPageMeta = Schema.Struct({
+  current_page: Schema.Int.pipe(Schema.positive()),
+  total_pages: Schema.Int.pipe(Schema.positive()),
+  total_count: Schema.Int.pipe(Schema.nonNegative()),
+  per_page: Schema.Int.pipe(Schema.positive()),
+}).annotations({ identifier: "WebhookPageMeta" })
