@@ -102,7 +102,7 @@ describe("two services on one Postgres database", () => {
         PAYMENTS_SANDBOX: "true",
         PROVIDER_BOOK: book,
         PAYMENTS_BATCH_RATE: String(perSecond),
-        // Two lanes of 25 payments at a time, and two workers a service: the batch's later lanes
+        // Two lanes of 20 payments (2 s at the rate) at a time, and two workers a service: the batch's later lanes
         // and the singles wait in the queue while the first service started is busy, for
         // whichever service is free.
         PAYMENTS_BATCH_CONCURRENCY: "2",

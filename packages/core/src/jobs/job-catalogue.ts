@@ -18,11 +18,17 @@ export const BatchJobPayload = Schema.Struct({ batch_id: PaymentBatchId, workspa
 
 /**
  * The most payments one `execute_batch_payments` job carries: enough that a lane's reads,
- * counts, transactions and job rows are shared by many payments (docs/benchmarks.md, "Where
- * batch time goes"), few enough that a batch's progress shows every few seconds at its rate; a
- * batch's last payments still spread over its lanes.
+ * counts, transactions and job rows are shared by many payments when the rate is lifted
+ * (docs/benchmarks.md, "Where batch time goes"). At a rate, a lane holds fewer: see
+ * {@link laneProgressSeconds}.
  */
-export const maxLanePayments = 25
+export const maxLanePayments = 50
+
+/**
+ * At a batch's rate, a lane holds what it starts in about this many seconds, so that the
+ * batch's counts move that often (a lane's payments are settled and counted together).
+ */
+export const laneProgressSeconds = 2
 
 /** The payload of `execute_batch_payments`: a batch lane's payments, claimed together, run one after another. */
 export const BatchLanePayload = Schema.Struct({

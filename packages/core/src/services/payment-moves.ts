@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { maxLanePayments } from "../jobs/job-catalogue.ts"
+import { laneProgressSeconds, maxLanePayments } from "../jobs/job-catalogue.ts"
 import { maxBatchPayments } from "../machines/batch-machine.ts"
 import { type PaymentEvent, paymentMachine } from "../machines/payment-machine.ts"
 import { decide, type MachineAction } from "../machines/stored-machine.ts"
@@ -72,11 +72,14 @@ export const paymentMoves = (ports: ServicePorts) => {
 
   /**
    * How many payments a lane of `batch` claims at once: its unfinished payments spread over its
-   * lanes, at most {@link maxLanePayments}, so the last ones still run side by side.
+   * lanes, so the last ones still run side by side; at most what the lane starts in
+   * {@link laneProgressSeconds} at the batch's rate, and at most {@link maxLanePayments}.
    */
   const laneSize = (batch: PaymentBatchRecord) => {
+    const { concurrency, perSecond } = ports.batchExecution
     const unfinished = batch.total_count - batch.succeeded_count - batch.failed_count
-    return Math.min(maxLanePayments, Math.max(1, Math.ceil(unfinished / ports.batchExecution.concurrency)))
+    const byRate = Math.ceil((perSecond * laneProgressSeconds) / concurrency)
+    return Math.min(maxLanePayments, byRate, Math.max(1, Math.ceil(unfinished / concurrency)))
   }
 
   /**
