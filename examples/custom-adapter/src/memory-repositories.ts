@@ -12,6 +12,7 @@ import { memoryPaymentRepository } from "./repositories/payments.ts"
 import { memoryQuoteRepository } from "./repositories/quotes.ts"
 import { memoryRecipientRepository } from "./repositories/recipients.ts"
 import { memoryTestClockRepository } from "./repositories/test-clocks.ts"
+import { memoryWebhookDeliveryRepository } from "./repositories/webhook-deliveries.ts"
 import { memoryWebhookEndpointRepository } from "./repositories/webhook-endpoints.ts"
 import {
   memoryApiKeyRepository,
@@ -39,6 +40,7 @@ export const memoryRepositories = (t: Tables): Repositories => ({
   payments: memoryPaymentRepository(t),
   paymentBatches: memoryPaymentBatchRepository(t),
   webhookEndpoints: memoryWebhookEndpointRepository(t),
+  webhookDeliveries: memoryWebhookDeliveryRepository(t),
   features: memoryFeatureRepository(t),
   events: memoryEventRepository(t),
   idempotency: memoryIdempotencyRepository(t),

@@ -21,6 +21,8 @@ import type {
   QuoteRecord,
   RecipientId,
   RecipientRecord,
+  WebhookDeliveryId,
+  WebhookDeliveryRecord,
   WebhookEndpointId,
   WebhookEndpointRecord,
   WorkspaceId,
@@ -46,6 +48,7 @@ export interface Tables {
   readonly payments: Map<PaymentId, PaymentRecord>
   readonly paymentBatches: Map<PaymentBatchId, PaymentBatchRecord>
   readonly webhookEndpoints: Map<WebhookEndpointId, WebhookEndpointRecord>
+  readonly webhookDeliveries: Map<WebhookDeliveryId, WebhookDeliveryRecord>
   /** By application id. */
   readonly features: Map<ApplicationId, FeatureRecord>
   readonly events: Map<EventId, EventRecord>
@@ -69,6 +72,7 @@ export const emptyTables = (): Tables => ({
   payments: new Map(),
   paymentBatches: new Map(),
   webhookEndpoints: new Map(),
+  webhookDeliveries: new Map(),
   features: new Map(),
   events: new Map(),
   idempotency: new Map(),
@@ -90,6 +94,7 @@ export const copyTables = (t: Tables): Tables => ({
   payments: new Map(t.payments),
   paymentBatches: new Map(t.paymentBatches),
   webhookEndpoints: new Map(t.webhookEndpoints),
+  webhookDeliveries: new Map(t.webhookDeliveries),
   features: new Map(t.features),
   events: new Map(t.events),
   idempotency: new Map(t.idempotency),

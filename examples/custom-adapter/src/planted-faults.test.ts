@@ -806,6 +806,79 @@ const faults: ReadonlyArray<{
     caughtBy: ["batches.payments-in-batch"],
   },
   {
+    bug: "lists inactive webhook endpoints as active",
+    factory: withFault((tx) => ({
+      ...tx,
+      webhookEndpoints: {
+        ...tx.webhookEndpoints,
+        listActive: async (companyId) =>
+          (await tx.webhookEndpoints.list(companyId, {}, { offset: 0, limit: 1000 })).rows,
+      },
+    })),
+    caughtBy: ["webhook-endpoints.list-active"],
+  },
+  {
+    bug: "replaces an endpoint's secret whatever secret it has",
+    factory: withFault((tx) => ({
+      ...tx,
+      webhookEndpoints: {
+        ...tx.webhookEndpoints,
+        replaceSecret: async (workspaceId, id, _from, change) => {
+          const row = await tx.webhookEndpoints.find(workspaceId, id)
+          return row === undefined ? undefined : tx.webhookEndpoints.replaceSecret(workspaceId, id, row.secret, change)
+        },
+      },
+    })),
+    caughtBy: ["webhook-endpoints.replace-secret"],
+  },
+  {
+    bug: "stores a second delivery of one event to one endpoint",
+    factory: async () =>
+      createMemoryStorage({
+        plantInRepositories: (tx, draft) => ({
+          ...tx,
+          webhookDeliveries: {
+            ...tx.webhookDeliveries,
+            insertIfNew: async (row) => {
+              draft.webhookDeliveries.set(row.id, Object.freeze({ ...row }))
+              return true
+            },
+          },
+        }),
+      }),
+    caughtBy: ["webhook-deliveries.store-list-and-move"],
+  },
+  {
+    bug: "moves a delivery whatever attempt count it has",
+    factory: withFault((tx) => ({
+      ...tx,
+      webhookDeliveries: {
+        ...tx.webhookDeliveries,
+        compareAndSet: async (id, from, change) => {
+          const row = await tx.webhookDeliveries.findById(id)
+          return row === undefined || row.status !== from.status
+            ? undefined
+            : tx.webhookDeliveries.compareAndSet(id, row, change)
+        },
+      },
+    })),
+    caughtBy: ["webhook-deliveries.store-list-and-move"],
+  },
+  {
+    bug: "lists an endpoint's deliveries oldest first",
+    factory: withFault((tx) => ({
+      ...tx,
+      webhookDeliveries: {
+        ...tx.webhookDeliveries,
+        listByEndpoint: async (workspaceId, endpointId, window) => {
+          const all = await tx.webhookDeliveries.listByEndpoint(workspaceId, endpointId, { offset: 0, limit: 1e6 })
+          return { rows: [...all.rows].reverse().slice(window.offset, window.offset + window.limit), total: all.total }
+        },
+      },
+    })),
+    caughtBy: ["webhook-deliveries.store-list-and-move"],
+  },
+  {
     bug: "finds a lane's payments in any batch",
     factory: withFault((tx) => ({
       ...tx,

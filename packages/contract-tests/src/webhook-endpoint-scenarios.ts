@@ -1,6 +1,10 @@
 import {
   brandId,
   type CompanyId,
+  type EventId,
+  type Repositories,
+  type WebhookDeliveryId,
+  type WebhookDeliveryRecord,
   type WebhookEndpointId,
   type WebhookEndpointRecord,
   type WebhookEndpointRepository,
@@ -33,9 +37,38 @@ const endpointRow = (
   active: true,
   subscriptions: '[{"id":"wes_1","event_name":"PaymentEvents::CompletedEvent"}]',
   secret: "aes-256-gcm:0a1b2c3d:AAAA:BBBB",
+  previous_secret: null,
+  previous_secret_expires_at: null,
   created_at: at,
   updated_at: at,
   deleted_at: null,
+  ...fields,
+})
+
+/** A stored delivery of `eventId` to `endpointId`; `fields` overrides. */
+const deliveryRow = (
+  id: WebhookDeliveryId,
+  workspaceId: WorkspaceId,
+  endpointId: WebhookEndpointId,
+  eventId: EventId,
+  at: string,
+  fields: Partial<WebhookDeliveryRecord> = {},
+): WebhookDeliveryRecord => ({
+  id,
+  workspace_id: workspaceId,
+  company_id: brandId("cmp", "cmp_deliveries"),
+  endpoint_id: endpointId,
+  event_id: eventId,
+  event_name: "entity.updated",
+  payload: '{"event":"entity.updated","name":"«Café» \\"quoted\\""}',
+  status: "pending",
+  machine_version: 1,
+  attempt_count: 0,
+  last_status_code: null,
+  next_attempt_at: at,
+  attempts: "[]",
+  created_at: at,
+  updated_at: at,
   ...fields,
 })
 
@@ -174,6 +207,130 @@ export const webhookEndpointScenarios: ScenarioGroup = {
           rows: [],
           total: 0,
         })
+      },
+    },
+    {
+      id: "webhook-endpoints.list-active",
+      title: "listActive gives a company's live, active endpoints in id order, no other company's",
+      run: async (harness) => {
+        const port = onPort(harness)
+        const ids = counterIds()
+        const ws = ids.next("ws")
+        const [company, other] = [ids.next("cmp"), ids.next("cmp")]
+        const at = "2030-03-06T00:00:00.000Z"
+        const base = ids.next("we")
+        const row = (suffix: string, owner: CompanyId, fields: Partial<WebhookEndpointRecord> = {}) =>
+          endpointRow(brandId("we", `${base}${suffix}`), ws, owner, at, fields)
+        // Ids whose byte order differs from a language's order: "B" < "_" < "a".
+        const [a, b, c] = [row("_a", company), row("_B", company), row("__", company)]
+        const off = row("_c", company, { active: false })
+        const gone = row("_d", company, { deleted_at: at })
+        const elsewhere = row("_e", other)
+        await port(async (endpoints) => {
+          for (const endpoint of [a, b, c, off, gone, elsewhere]) await endpoints.insert(endpoint!)
+        })
+        expect(await port((endpoints) => endpoints.listActive(company))).toEqual([b, c, a])
+        expect(await port((endpoints) => endpoints.listActive(brandId("cmp", "cmp_none")))).toEqual([])
+      },
+    },
+    {
+      id: "webhook-endpoints.replace-secret",
+      title:
+        "replaceSecret writes the new secret and keeps the previous one with its expiry, only while the secret is still the one read, on live endpoints of the workspace",
+      run: async (harness) => {
+        const port = onPort(harness)
+        const ids = counterIds()
+        const [ws, wsB] = [ids.next("ws"), ids.next("ws")]
+        const company = ids.next("cmp")
+        const at = "2030-03-08T00:00:00.000Z"
+        const endpoint = endpointRow(ids.next("we"), ws, company, at)
+        const gone = endpointRow(ids.next("we"), ws, company, at, { deleted_at: at })
+        await port(async (endpoints) => {
+          for (const row of [endpoint, gone]) await endpoints.insert(row)
+        })
+        const change = (secret: string) => ({
+          secret,
+          previous_secret: endpoint.secret,
+          previous_secret_expires_at: "2030-03-09T00:00:00.000Z",
+          updated_at: "2030-03-08T00:00:01.000Z",
+        })
+        const replace = (workspace: WorkspaceId, id: WebhookEndpointId, from: string, secret: string) =>
+          port((endpoints) => endpoints.replaceSecret(workspace, id, from, change(secret)))
+        expect(await replace(wsB, endpoint.id, endpoint.secret, "sealed-b")).toBeUndefined()
+        expect(await replace(ws, gone.id, gone.secret, "sealed-gone")).toBeUndefined()
+        expect(await replace(ws, endpoint.id, "not-its-secret", "sealed-x")).toBeUndefined()
+        expect(await port((endpoints) => endpoints.find(ws, endpoint.id))).toEqual(endpoint)
+        // Two rotations that read the same secret: one wins.
+        const racing = await Promise.all(
+          ["sealed-1", "sealed-2"].map((secret) => replace(ws, endpoint.id, endpoint.secret, secret)),
+        )
+        const won = racing.filter((row) => row !== undefined)
+        expect(won).toHaveLength(1)
+        expect(won[0]).toEqual({ ...endpoint, ...change(won[0]!.secret) })
+        expect(await port((endpoints) => endpoints.find(ws, endpoint.id))).toEqual(won[0])
+      },
+    },
+    {
+      id: "webhook-deliveries.store-list-and-move",
+      title:
+        "a delivery is stored once per endpoint and event, every column round-trips, found only in its workspace, listed per endpoint newest first with its window and total, and moved only from the status and attempt count it was read with",
+      run: async (harness) => {
+        const ids = counterIds()
+        const [ws, wsB] = [ids.next("ws"), ids.next("ws")]
+        const [endpoint, otherEndpoint] = [ids.next("we"), ids.next("we")]
+        const deliveries = <T>(call: (tx: Repositories["webhookDeliveries"]) => Promise<T>) =>
+          harness.storage.transaction((tx) => call(tx.webhookDeliveries))
+        const t = (second: number) => `2030-03-07T00:00:${String(second).padStart(2, "0")}.000Z`
+        const rows = [1, 2, 3].map((n) => deliveryRow(ids.next("whd"), ws, endpoint, ids.next("evt"), t(n)))
+        const [first, second, third] = rows as [WebhookDeliveryRecord, WebhookDeliveryRecord, WebhookDeliveryRecord]
+        const other = deliveryRow(ids.next("whd"), ws, otherEndpoint, first.event_id, t(4))
+        for (const row of [...rows, other]) expect(await deliveries((d) => d.insertIfNew(row))).toBe(true)
+        // The same event to the same endpoint again: refused, whatever its id.
+        const again = deliveryRow(ids.next("whd"), ws, endpoint, first.event_id, t(5))
+        expect(await deliveries((d) => d.insertIfNew(again))).toBe(false)
+        expect(await deliveries((d) => d.findById(again.id))).toBeUndefined()
+
+        expect(await deliveries((d) => d.findById(first.id))).toEqual(first)
+        expect(await deliveries((d) => d.find(ws, first.id))).toEqual(first)
+        expect(await deliveries((d) => d.find(wsB, first.id))).toBeUndefined()
+        const page = (offset: number, limit: number) =>
+          deliveries((d) => d.listByEndpoint(ws, endpoint, { offset, limit }))
+        expect(await page(0, 10)).toEqual({ rows: [third, second, first], total: 3 })
+        expect(await page(0, 2)).toEqual({ rows: [third, second], total: 3 })
+        expect(await page(2, 2)).toEqual({ rows: [first], total: 3 })
+        expect(await deliveries((d) => d.listByEndpoint(wsB, endpoint, { offset: 0, limit: 10 }))).toEqual({
+          rows: [],
+          total: 0,
+        })
+
+        const change = {
+          status: "pending" as const,
+          attempt_count: 1,
+          last_status_code: 500,
+          next_attempt_at: t(30),
+          attempts: '[{"number":1}]',
+          updated_at: t(20),
+        }
+        expect(
+          await deliveries((d) => d.compareAndSet(first.id, { status: "failed", attempt_count: 0 }, change)),
+        ).toBeUndefined()
+        expect(
+          await deliveries((d) => d.compareAndSet(first.id, { status: "pending", attempt_count: 1 }, change)),
+        ).toBeUndefined()
+        const moved = await deliveries((d) =>
+          d.compareAndSet(first.id, { status: "pending", attempt_count: 0 }, change),
+        )
+        expect(moved).toEqual({ ...first, ...change })
+        expect(await deliveries((d) => d.findById(first.id))).toEqual(moved)
+        // Two writers that read it alike: one wins.
+        const racing = await Promise.all(
+          [2, 3].map((n) =>
+            deliveries((d) =>
+              d.compareAndSet(first.id, { status: "pending", attempt_count: 1 }, { ...change, attempt_count: n }),
+            ),
+          ),
+        )
+        expect(racing.filter((row) => row !== undefined)).toHaveLength(1)
       },
     },
   ],

@@ -4,6 +4,7 @@ import { jobCatalogue } from "./jobs/job-catalogue.ts"
 import type { BankLinkProvider } from "./ports/bank-link-provider.ts"
 import type { JobRunner, JobRunnerLog, JobRunReport, JobRunScope } from "./ports/job-runner.ts"
 import type { PaymentProvider } from "./ports/payment-provider.ts"
+import type { WebhookTransport } from "./ports/webhook-transport.ts"
 import { defaultFeeSchedule, type FeeSchedule } from "./rules/fee-schedule.ts"
 import { makeAccess } from "./services/access.ts"
 import { makeBankAccounts } from "./services/bank-accounts.ts"
@@ -20,6 +21,7 @@ import { makeQuotes } from "./services/quotes.ts"
 import { makeRecipients } from "./services/recipients.ts"
 import { makeTestClocks } from "./services/test-clocks.ts"
 import { runToPromise } from "./services/transaction.ts"
+import { defaultWebhookTimeoutMs, makeWebhookDeliveries, noWebhookTransport } from "./services/webhook-deliveries.ts"
 import { makeWebhookEndpoints } from "./services/webhook-endpoints.ts"
 import { makeWebhookEvents } from "./services/webhook-events.ts"
 
@@ -58,6 +60,8 @@ const makeEffectApi = (ports: ServicePorts) => {
     payments: makePayments(ports),
     /** Payment batches: create, list, fetch, process; their lanes and expiry (background jobs). */
     paymentBatches: makePaymentBatches(ports),
+    /** The delivery log of webhook endpoints and its resends; the deliveries themselves (a background job). */
+    webhookDeliveries: makeWebhookDeliveries(ports),
     /** Sandbox mode: each workspace's test clock, its time and its moves. */
     testClocks: makeTestClocks(ports),
     /** Webhook endpoints: create (the secret shown once), get, list, update, toggle, delete. */
@@ -129,6 +133,13 @@ export interface EngineOptions extends EnginePorts {
    * local receivers); false by default: `https:` only.
    */
   readonly allowLocalWebhookUrls?: boolean
+  /**
+   * Sends webhook deliveries (`createHttpWebhookTransport` of the adapters). Without one, events
+   * are still written and their deliveries logged, but every attempt fails as `network_error`.
+   */
+  readonly webhookTransport?: WebhookTransport
+  /** How long one delivery attempt may take; 30 s (the spec's) unless said otherwise. */
+  readonly webhookTimeoutMs?: number
 }
 
 /** The engine's background work; the runner is the storage's, made on first use. */
@@ -169,6 +180,8 @@ export const createEngine = (options: EngineOptions): Engine => {
     testClocks: options.testClocks ?? false,
     batchExecution,
     allowLocalWebhookUrls: options.allowLocalWebhookUrls ?? false,
+    webhookTransport: options.webhookTransport ?? noWebhookTransport,
+    webhookTimeoutMs: options.webhookTimeoutMs ?? defaultWebhookTimeoutMs,
   }
   const effect = makeEffectApi(ports)
   let runner: JobRunner | undefined

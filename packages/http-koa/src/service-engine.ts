@@ -1,4 +1,5 @@
 import {
+  createHttpWebhookTransport,
   createSandboxBankLinker,
   createSandboxPaymentProvider,
   randomIds,
@@ -45,6 +46,8 @@ export interface ServiceEngineOptions {
   readonly batchExecution?: Partial<BatchExecution>
   /** Sandbox mode: webhook endpoints may be `http://localhost` or `http://127.0.0.1` too; false by default. */
   readonly allowLocalWebhookUrls?: boolean
+  /** How long one webhook delivery attempt may take; 30 s unless said otherwise (tests shorten it). */
+  readonly webhookTimeoutMs?: number
 }
 
 /**
@@ -73,5 +76,7 @@ export const createServiceEngine = (options: ServiceEngineOptions): Engine => {
     testClocks: options.testClocks ?? false,
     ...(options.batchExecution === undefined ? {} : { batchExecution: options.batchExecution }),
     allowLocalWebhookUrls: options.allowLocalWebhookUrls ?? false,
+    webhookTransport: createHttpWebhookTransport({ allowLoopback: options.allowLocalWebhookUrls ?? false }),
+    ...(options.webhookTimeoutMs === undefined ? {} : { webhookTimeoutMs: options.webhookTimeoutMs }),
   })
 }

@@ -1,6 +1,6 @@
 import type { WebhookEndpointRecord, WebhookEndpointRepository } from "@payments-engine/core"
 import type { Tables } from "../memory-tables.ts"
-import { findScoped, freeze, isLive, windowOf } from "./rows.ts"
+import { byId, findScoped, freeze, isLive, windowOf } from "./rows.ts"
 
 /**
  * Webhook endpoints over one transaction's tables: found by workspace, listed by company, only
@@ -26,6 +26,10 @@ export const memoryWebhookEndpointRepository = (t: Pick<Tables, "webhookEndpoint
       t.webhookEndpoints.set(row.id, freeze(row))
     },
     find: async (workspaceId, id) => find(workspaceId, id),
+    listActive: async (companyId) =>
+      [...t.webhookEndpoints.values()]
+        .filter((row) => row.company_id === companyId && isLive(row) && row.active)
+        .sort(byId),
     list: async (companyId, filter, window) =>
       windowOf(
         t.webhookEndpoints.values(),
@@ -37,6 +41,8 @@ export const memoryWebhookEndpointRepository = (t: Pick<Tables, "webhookEndpoint
       change(workspaceId, id, () => Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined))),
     toggle: async (workspaceId, id, updatedAt) =>
       change(workspaceId, id, (row) => ({ active: !row.active, updated_at: updatedAt })),
+    replaceSecret: async (workspaceId, id, from, fields) =>
+      find(workspaceId, id)?.secret === from ? change(workspaceId, id, () => fields) : undefined,
     delete: async (workspaceId, id, deletedAt) =>
       change(workspaceId, id, () => ({ deleted_at: deletedAt, updated_at: deletedAt })) !== undefined,
   }

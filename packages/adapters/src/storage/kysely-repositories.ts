@@ -13,6 +13,7 @@ import { kyselyPaymentRepository } from "./repositories/payments.ts"
 import { kyselyQuoteRepository } from "./repositories/quotes.ts"
 import { kyselyRecipientRepository } from "./repositories/recipients.ts"
 import { kyselyTestClockRepository } from "./repositories/test-clocks.ts"
+import { kyselyWebhookDeliveryRepository } from "./repositories/webhook-deliveries.ts"
 import { kyselyWebhookEndpointRepository } from "./repositories/webhook-endpoints.ts"
 import {
   kyselyApiKeyRepository,
@@ -43,6 +44,7 @@ export const kyselyRepositoryFactories: RepositoryFactories<Repositories> = {
   payments: kyselyPaymentRepository,
   paymentBatches: kyselyPaymentBatchRepository,
   webhookEndpoints: kyselyWebhookEndpointRepository,
+  webhookDeliveries: kyselyWebhookDeliveryRepository,
   features: kyselyFeatureRepository,
   events: kyselyEventRepository,
   idempotency: kyselyIdempotencyRepository,

@@ -11,6 +11,7 @@ import type {
   PaymentProfileId,
   QuoteId,
   RecipientId,
+  WebhookDeliveryId,
   WebhookEndpointId,
   WorkspaceId,
 } from "@payments-engine/core"
@@ -42,6 +43,26 @@ export interface StorageTables {
   readonly features: FeaturesTable
   readonly test_clocks: TestClocksTable
   readonly webhook_endpoints: WebhookEndpointsTable
+  readonly webhook_deliveries: WebhookDeliveriesTable
+}
+
+/** Row of `webhook_deliveries`: `payload` the exact body sent, `attempts` JSON text. */
+export interface WebhookDeliveriesTable {
+  id: WebhookDeliveryId
+  workspace_id: WorkspaceId
+  company_id: CompanyId
+  endpoint_id: WebhookEndpointId
+  event_id: EventId
+  event_name: string
+  payload: string
+  status: string
+  machine_version: number
+  attempt_count: number
+  last_status_code: number | null
+  next_attempt_at: string | null
+  attempts: string
+  created_at: string
+  updated_at: string
 }
 
 /** Row of `webhook_endpoints`; `active` is 0/1, `subscriptions` JSON text, `secret` sealed (never the secret). */
@@ -54,6 +75,8 @@ export interface WebhookEndpointsTable {
   active: number
   subscriptions: string
   secret: string
+  previous_secret: string | null
+  previous_secret_expires_at: string | null
   created_at: string
   updated_at: string
   deleted_at: string | null

@@ -31,6 +31,12 @@ const catalogue = (calls: Array<string>) =>
         return Effect.succeed(undefined)
       },
     },
+    webhookDeliveries: {
+      deliver: (deliveryId, workspaceId, attemptCount) => {
+        calls.push(`deliver ${deliveryId} ${workspaceId} after ${attemptCount}`)
+        return Effect.succeed("succeeded")
+      },
+    },
     idempotency: {
       purgeExpired: () => {
         calls.push("purge")

@@ -1,11 +1,12 @@
 import { Effect, Either, type ParseResult, Schema } from "effect"
 import type { DomainError } from "../errors.ts"
-import { PaymentBatchId, PaymentId, WorkspaceId } from "../model/ids.ts"
+import { PaymentBatchId, PaymentId, WebhookDeliveryId, WorkspaceId } from "../model/ids.ts"
 import type { JobHandlers, JobKind, JobRun } from "../ports/job-runner.ts"
 import type { Idempotency } from "../services/idempotency.ts"
 import type { PaymentBatches } from "../services/payment-batches.ts"
 import type { Payments } from "../services/payments.ts"
 import { runToPromise } from "../services/transaction.ts"
+import type { WebhookDeliveries } from "../services/webhook-deliveries.ts"
 
 /** Attempts of a job before it is given up, unless its kind says otherwise. */
 export const maxJobAttempts = 5
@@ -37,6 +38,13 @@ export const BatchLanePayload = Schema.Struct({
   payment_ids: Schema.Array(PaymentId).pipe(Schema.minItems(1), Schema.maxItems(maxLanePayments)),
 })
 
+/** The payload of `deliver_webhook`: the delivery, and how many attempts it had when the job was queued. */
+export const DeliverWebhookPayload = Schema.Struct({
+  delivery_id: WebhookDeliveryId,
+  workspace_id: WorkspaceId,
+  attempt_count: Schema.Number,
+})
+
 /** Every kind of background job, with its payload schema: what enqueueing may name. */
 export const jobPayloads = {
   /** Moves a pending payment outside a batch through the payment provider (queued by `payments.create`). */
@@ -47,6 +55,8 @@ export const jobPayloads = {
   process_batch: BatchJobPayload,
   /** Expires a batch still building seven days after it was made (queued, due then, when it is made). */
   expire_batch: BatchJobPayload,
+  /** Sends one webhook delivery (queued with it as its event is written, and again on its retry schedule). */
+  deliver_webhook: DeliverWebhookPayload,
   /** Deletes expired idempotency records (scheduled hourly). */
   purge_idempotency: Schema.Struct({}),
   /** Settles the payments left processing whose provider outcome is unknown (scheduled every minute). */
@@ -62,6 +72,7 @@ export const jobAttempts: { readonly [K in JobKindName]: number } = {
   execute_batch_payments: maxJobAttempts,
   process_batch: maxJobAttempts,
   expire_batch: maxJobAttempts,
+  deliver_webhook: maxJobAttempts,
   purge_idempotency: 1,
   settle_unknown_payments: 1,
 }
@@ -72,6 +83,7 @@ export const jobKinds: ReadonlyArray<JobKind> = [
   { kind: "execute_batch_payments" },
   { kind: "process_batch" },
   { kind: "expire_batch" },
+  { kind: "deliver_webhook" },
   { kind: "purge_idempotency", schedule: { cron: "0 * * * *", everyMs: 60 * 60 * 1000 } },
   { kind: "settle_unknown_payments", schedule: { cron: "* * * * *", everyMs: 60 * 1000 } },
 ]
@@ -81,6 +93,7 @@ export interface JobServices {
   readonly payments: Pick<Payments, "execute" | "settleUnknown">
   readonly paymentBatches: Pick<PaymentBatches, "start" | "runLane" | "expire">
   readonly idempotency: Pick<Idempotency, "purgeExpired">
+  readonly webhookDeliveries: Pick<WebhookDeliveries, "deliver">
 }
 
 type Handlers = {
@@ -109,6 +122,8 @@ export const jobCatalogue = (services: JobServices): JobHandlers => {
       services.paymentBatches.runLane(payload.batch_id, payload.workspace_id, payload.payment_ids, run),
     process_batch: (payload) => services.paymentBatches.start(payload.batch_id, payload.workspace_id),
     expire_batch: (payload) => services.paymentBatches.expire(payload.batch_id, payload.workspace_id),
+    deliver_webhook: (payload) =>
+      services.webhookDeliveries.deliver(payload.delivery_id, payload.workspace_id, payload.attempt_count),
     purge_idempotency: () => services.idempotency.purgeExpired(),
     settle_unknown_payments: () => services.payments.settleUnknown(),
   }

@@ -87,10 +87,13 @@ const anyPayload: fc.Arbitrary<{ payload: WebhookEventPayload; convention: "iso"
     .map(([name, at, data]) => ({ payload: entityEventPayload(name, { now: at, data }), convention: "iso" as const })),
 )
 
-/** A transaction whose outbox is an array, enough for `appendEvents`. */
+/** A transaction whose outbox is an array and whose companies have no webhook endpoint, enough for `appendEvents`. */
 const recordingTx = () => {
   const rows: EventRecord[] = []
-  const tx = { events: { append: (row: EventRecord) => Effect.sync(() => void rows.push(row)) } }
+  const tx = {
+    events: { append: (row: EventRecord) => Effect.sync(() => void rows.push(row)) },
+    webhookEndpoints: { listActive: () => Effect.succeed([]) },
+  }
   return { rows, tx: tx as unknown as Lifted<Repositories> }
 }
 const workspaceId = WorkspaceId.make("ws_1")

@@ -98,6 +98,7 @@ describe("branded ids", () => {
       "app",
       "we",
       "wes",
+      "whd",
     ])
   })
 

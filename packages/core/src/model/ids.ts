@@ -43,6 +43,8 @@ export const ApplicationId = Schema.String.pipe(Schema.brand("ApplicationId"))
 export type ApplicationId = typeof ApplicationId.Type
 export const WebhookEndpointId = Schema.String.pipe(Schema.brand("WebhookEndpointId"))
 export type WebhookEndpointId = typeof WebhookEndpointId.Type
+export const WebhookDeliveryId = Schema.String.pipe(Schema.brand("WebhookDeliveryId"))
+export type WebhookDeliveryId = typeof WebhookDeliveryId.Type
 /** The id of one event an endpoint subscribes to (`webhook_subscribed_events[].id`). */
 export const WebhookSubscriptionId = Schema.String.pipe(Schema.brand("WebhookSubscriptionId"))
 export type WebhookSubscriptionId = typeof WebhookSubscriptionId.Type
@@ -71,6 +73,7 @@ export const idSchemas = {
   app: ApplicationId,
   we: WebhookEndpointId,
   wes: WebhookSubscriptionId,
+  whd: WebhookDeliveryId,
 } as const
 
 /** Prefixes of the engine's ids, one per kind of resource. */

@@ -43,6 +43,19 @@ export const WebhookEndpoint = Schema.Struct({
 }).annotations({ identifier: "WebhookEndpoint" })
 export type WebhookEndpoint = typeof WebhookEndpoint.Type
 
+/** How long a rotated-out secret still signs deliveries beside the new one. */
+export const previousSecretLifetimeMs = 24 * 60 * 60 * 1000
+
+/** The answer of rotating an endpoint's secret: the new secret, shown this once. */
+export const WebhookSecretRotated = Schema.Struct({
+  id: WebhookEndpointId,
+  webhook_secret: Schema.String.annotations({ description: "The new signing secret, returned only here, only once" }),
+  previous_secret_expires_at: Timestamp.annotations({
+    description: "Until then deliveries are signed with the previous secret too",
+  }),
+}).annotations({ identifier: "WebhookSecretRotated" })
+export type WebhookSecretRotated = typeof WebhookSecretRotated.Type
+
 /** The answer of creating an endpoint: the endpoint and, this once, its signing secret. */
 export const WebhookEndpointCreated = Schema.Struct({
   ...WebhookEndpoint.fields,
@@ -69,6 +82,9 @@ export const StoredWebhookEndpoint = Schema.Struct({
   company_id: CompanyId,
   subscriptions: Schema.String,
   secret: Schema.String,
+  /** After `rotate_secret`, the secret before it, sealed too, signing beside the new one until `previous_secret_expires_at`. */
+  previous_secret: Schema.NullOr(Schema.String),
+  previous_secret_expires_at: Schema.NullOr(Timestamp),
   deleted_at: Schema.NullOr(Timestamp),
 })
 

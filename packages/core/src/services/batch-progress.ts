@@ -42,13 +42,18 @@ export const finishBatchIfDone = (
       if (action.type !== "emit" || action.event !== "PaymentBatchCompletedEvent") {
         return yield* Effect.dieMessage(`the batch machine asked for ${JSON.stringify(action)} on finishing`)
       }
-      yield* appendEvents({ ids: ports.ids, clock }, tx, [
-        {
-          workspaceId,
-          companyId: ended.company_id,
-          payload: paymentBatchEventPayload({ now, companyId: ended.company_id, batchId: ended.id }),
-        },
-      ])
+      yield* appendEvents(
+        ports,
+        tx,
+        [
+          {
+            workspaceId,
+            companyId: ended.company_id,
+            payload: paymentBatchEventPayload({ now, companyId: ended.company_id, batchId: ended.id }),
+          },
+        ],
+        clock,
+      )
     }
     return ended
   })

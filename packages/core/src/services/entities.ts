@@ -46,13 +46,18 @@ export const makeEntities = (ports: ServicePorts) => {
     event: WebhookEventNameOf<"EntityEvents">,
     row: EntityRecord,
   ) =>
-    appendEvents({ ids: ports.ids, clock }, tx, [
-      {
-        workspaceId,
-        companyId: row.company_id,
-        payload: entityEventPayload(event, { now: clock.now(), data: toEntity(row) }),
-      },
-    ])
+    appendEvents(
+      ports,
+      tx,
+      [
+        {
+          workspaceId,
+          companyId: row.company_id,
+          payload: entityEventPayload(event, { now: clock.now(), data: toEntity(row) }),
+        },
+      ],
+      clock,
+    )
 
   return {
     create: (

@@ -1,4 +1,6 @@
 import { Effect, Schema } from "effect"
+import { deliveryMachine } from "../machines/delivery-machine.ts"
+import { begin } from "../machines/stored-machine.ts"
 import type { BankAccount, PaymentProfile } from "../model/bank-account.ts"
 import type { Entity } from "../model/entity.ts"
 import {
@@ -9,7 +11,10 @@ import {
 } from "../model/events.ts"
 import type { CompanyId, WorkspaceId } from "../model/ids.ts"
 import type { PaymentInstruction } from "../model/payment.ts"
-import type { EventRecord, Repositories } from "../ports/storage/index.ts"
+import { storedSubscriptions } from "../model/webhook-endpoint.ts"
+import type { Clock } from "../ports/clock.ts"
+import type { EventRecord, Repositories, WebhookDeliveryRecord } from "../ports/storage/index.ts"
+import { enqueueJob } from "./jobs-queue.ts"
 import type { EnginePorts } from "./ports.ts"
 import type { Lifted } from "./transaction.ts"
 
@@ -39,7 +44,9 @@ const encodePayload = (payload: WebhookEventPayload): string => {
 }
 
 /**
- * Appends events to the outbox, in the caller's transaction.
+ * Appends events to the outbox, in the caller's transaction, with their webhook deliveries
+ * (`fanOutEvents`). Rows are stamped by `stampedBy` (a workspace's clock in sandbox mode); the
+ * deliveries' jobs are due by the engine's clock (`ports.clock`), which runners read.
  *
  * @example
  * yield* appendEvents(ports, tx, [
@@ -50,24 +57,71 @@ export const appendEvents = (
   ports: Pick<EnginePorts, "ids" | "clock">,
   tx: Lifted<Repositories>,
   events: ReadonlyArray<OutgoingEvent>,
+  stampedBy: Clock = ports.clock,
 ): Effect.Effect<void> =>
-  Effect.forEach(
-    events,
-    (e) =>
-      Effect.suspend(() => {
-        const row: EventRecord = {
-          id: ports.ids.next("evt"),
-          workspace_id: e.workspaceId,
-          company_id: e.companyId,
-          event: e.payload.event,
-          resource_id: resourceIdOf(e.payload),
-          payload: encodePayload(e.payload),
-          created_at: ports.clock.now().toISOString(),
-        }
-        return tx.events.append(row)
+  Effect.gen(function* () {
+    const rows = events.map(
+      (e): EventRecord => ({
+        id: ports.ids.next("evt"),
+        workspace_id: e.workspaceId,
+        company_id: e.companyId,
+        event: e.payload.event,
+        resource_id: resourceIdOf(e.payload),
+        payload: encodePayload(e.payload),
+        created_at: stampedBy.now().toISOString(),
       }),
-    { discard: true },
-  )
+    )
+    for (const row of rows) yield* tx.events.append(row)
+    yield* fanOutEvents(ports, tx, rows)
+  })
+
+/**
+ * Fans events just written to the outbox out to the webhook endpoints subscribed to them, in the
+ * same transaction: one delivery row per active endpoint of the event's company that subscribes
+ * to its name, and one `deliver_webhook` job each. So a delivery exists exactly when its event
+ * commits, and an endpoint made or subscribed later never receives an older event.
+ */
+export const fanOutEvents = (
+  ports: Pick<EnginePorts, "ids" | "clock">,
+  tx: Lifted<Repositories>,
+  events: ReadonlyArray<EventRecord>,
+): Effect.Effect<void> =>
+  Effect.gen(function* () {
+    const companies = [...new Set(events.map((event) => event.company_id))]
+    for (const companyId of companies) {
+      const endpoints = yield* tx.webhookEndpoints.listActive(companyId)
+      for (const endpoint of endpoints) {
+        const subscribed = new Set(storedSubscriptions(endpoint).map((s) => s.event_name))
+        for (const event of events) {
+          if (event.company_id !== companyId || !subscribed.has(event.event)) continue
+          const start = begin(deliveryMachine, { attempts: 0 })
+          const row: WebhookDeliveryRecord = {
+            id: ports.ids.next("whd"),
+            workspace_id: event.workspace_id,
+            company_id: event.company_id,
+            endpoint_id: endpoint.id,
+            event_id: event.id,
+            event_name: event.event,
+            payload: event.payload,
+            status: start.status,
+            machine_version: deliveryMachine.version,
+            attempt_count: 0,
+            last_status_code: null,
+            next_attempt_at: event.created_at,
+            attempts: "[]",
+            created_at: event.created_at,
+            updated_at: event.created_at,
+          }
+          if (!(yield* tx.webhookDeliveries.insertIfNew(row))) continue
+          yield* enqueueJob(ports, tx, {
+            kind: "deliver_webhook",
+            payload: { delivery_id: row.id, workspace_id: row.workspace_id, attempt_count: 0 },
+            workspaceId: row.workspace_id,
+          })
+        }
+      }
+    }
+  })
 
 /** Unix seconds, the timestamp of bank-account and payment-profile webhooks. */
 export const unixSeconds = (date: Date): number => Math.floor(date.getTime() / 1000)

@@ -65,9 +65,7 @@ export const paymentMoves = (ports: ServicePorts) => {
       }
       const [data] = yield* withProfiles(tx, [row])
       const payload = paymentEventPayload(event, { now: clock.now(), companyId: company.id, data: data! })
-      yield* appendEvents({ ids: ports.ids, clock }, tx, [
-        { workspaceId: company.workspace_id, companyId: company.id, payload },
-      ])
+      yield* appendEvents(ports, tx, [{ workspaceId: company.workspace_id, companyId: company.id, payload }], clock)
     })
 
   /**

@@ -5,6 +5,7 @@ import type { PaymentProvider } from "../ports/payment-provider.ts"
 import type { SecretHasher } from "../ports/secret-hasher.ts"
 import type { ServerSecret } from "../ports/server-secret.ts"
 import type { Storage } from "../ports/storage/index.ts"
+import type { WebhookTransport } from "../ports/webhook-transport.ts"
 import type { FeeSchedule } from "../rules/fee-schedule.ts"
 
 /** The ports an engine is built from. */
@@ -35,6 +36,10 @@ export interface ServicePorts extends EnginePorts {
    * receivers besides `https:` URLs (DECISIONS "URL safety"); false outside sandbox mode.
    */
   readonly allowLocalWebhookUrls: boolean
+  /** Sends webhook deliveries; without one, every attempt fails as `network_error`. */
+  readonly webhookTransport: WebhookTransport
+  /** How long one delivery attempt may take, connection to answer (30 s by the spec). */
+  readonly webhookTimeoutMs: number
 }
 
 /**

@@ -1,7 +1,8 @@
 import { Effect } from "effect"
 import { messages, NotFound } from "../errors.ts"
 import { toBankAccount } from "../model/bank-account.ts"
-import type { CompanyId } from "../model/ids.ts"
+import type { CompanyId, WebhookEndpointId } from "../model/ids.ts"
+import { webhookEndpointMessages } from "../model/webhook-endpoint.ts"
 import type { BankAccountRecord, Repositories } from "../ports/storage/index.ts"
 import type { Actor } from "./actor.ts"
 import type { Lifted } from "./transaction.ts"
@@ -36,3 +37,28 @@ export const bankAccountsWithProfiles = (tx: Lifted<Repositories>, rows: Readonl
   tx.paymentProfiles
     .listByBankAccounts(rows.map((r) => r.id))
     .pipe(Effect.map((profiles) => rows.map((row) => toBankAccount(row, profiles))))
+
+/** The answer for a webhook endpoint the actor cannot see (the webhook routes' `not_found`). */
+export const webhookEndpointNotFound = (field = "id", message: string = webhookEndpointMessages.notFound) =>
+  new NotFound({ field, message })
+
+/** The live webhook endpoint `id` of the actor's workspace, under the path's company when there is one. */
+export const findLiveWebhookEndpoint = (
+  tx: Lifted<Repositories>,
+  actor: Actor,
+  companyId: CompanyId | null,
+  id: WebhookEndpointId,
+) =>
+  Effect.gen(function* () {
+    if (companyId !== null) yield* findLiveCompany(tx, actor, companyId)
+    const row = yield* tx.webhookEndpoints.find(actor.workspaceId, id)
+    if (row === undefined || (companyId !== null && row.company_id !== companyId)) {
+      return yield* Effect.fail(webhookEndpointNotFound())
+    }
+    // Found by the workspace alone, its company must still be live, as under the company path.
+    if (companyId === null) {
+      const company = yield* tx.companies.find(actor.workspaceId, row.company_id)
+      if (company === undefined || company.deleted_at !== null) return yield* Effect.fail(webhookEndpointNotFound())
+    }
+    return row
+  })

@@ -26,16 +26,21 @@ export const storeNewBankAccount = (
     Effect.gen(function* () {
       yield* tx.bankAccounts.insert(account)
       yield* tx.paymentProfiles.insert(profile)
-      yield* appendEvents({ ids: ports.ids, clock }, tx, [
-        { ...owner, payload: bankAccountEventPayload("BankAccountEvents::CreatedEvent", { now, data: created }) },
-        {
-          ...owner,
-          payload: paymentProfileEventPayload("PaymentProfileEvents::CreatedEvent", {
-            now,
-            data: toPaymentProfile(profile),
-          }),
-        },
-      ])
+      yield* appendEvents(
+        ports,
+        tx,
+        [
+          { ...owner, payload: bankAccountEventPayload("BankAccountEvents::CreatedEvent", { now, data: created }) },
+          {
+            ...owner,
+            payload: paymentProfileEventPayload("PaymentProfileEvents::CreatedEvent", {
+              now,
+              data: toPaymentProfile(profile),
+            }),
+          },
+        ],
+        clock,
+      )
       return created
     }),
   )

@@ -3,6 +3,7 @@ import { type Forbidden, Invalid, NotFound } from "../errors.ts"
 import type { WebhookEventName } from "../model/events.ts"
 import type { CompanyId, WebhookEndpointId } from "../model/ids.ts"
 import {
+  previousSecretLifetimeMs,
   storedSubscriptions,
   subscriptionsFor,
   toWebhookEndpoint,
@@ -11,6 +12,7 @@ import {
   type WebhookEndpointCreated,
   WebhookEndpointListQuery,
   WebhookEndpointUpdate,
+  type WebhookSecretRotated,
   webhookEndpointMessages,
 } from "../model/webhook-endpoint.ts"
 import type { Repositories, WebhookEndpointChange, WebhookEndpointRecord } from "../ports/storage/index.ts"
@@ -20,7 +22,7 @@ import { webhookUrlProblem } from "../rules/webhook-url.ts"
 import { type Actor, requireWrite } from "./actor.ts"
 import { decodeBody, decodeQuery } from "./decode-body.ts"
 import type { ServicePorts } from "./ports.ts"
-import { findLiveCompany } from "./scope.ts"
+import { findLiveCompany, findLiveWebhookEndpoint } from "./scope.ts"
 import { sealed } from "./secret-sealing.ts"
 import { inTransaction, type Lifted } from "./transaction.ts"
 import { workspaceClock } from "./workspace-clock.ts"
@@ -72,21 +74,7 @@ export const makeWebhookEndpoints = (ports: ServicePorts) => {
       Effect.tap((input) => (input.url === undefined ? Effect.void : checkUrl(input.url))),
     )
 
-  /** The live endpoint `id` of the actor's workspace, under the path's company when there is one. */
-  const findEndpoint = (tx: Lifted<Repositories>, actor: Actor, companyId: CompanyId | null, id: WebhookEndpointId) =>
-    Effect.gen(function* () {
-      if (companyId !== null) yield* findLiveCompany(tx, actor, companyId)
-      const row = yield* tx.webhookEndpoints.find(actor.workspaceId, id)
-      if (row === undefined || (companyId !== null && row.company_id !== companyId)) {
-        return yield* Effect.fail(endpointNotFound())
-      }
-      // Found by the workspace alone, its company must still be live, as under the company path.
-      if (companyId === null) {
-        const company = yield* tx.companies.find(actor.workspaceId, row.company_id)
-        if (company === undefined || company.deleted_at !== null) return yield* Effect.fail(endpointNotFound())
-      }
-      return row
-    })
+  const findEndpoint = findLiveWebhookEndpoint
 
   const nowOf = (tx: Lifted<Repositories>, actor: Actor) =>
     workspaceClock(ports, tx, actor.workspaceId).pipe(Effect.map((clock) => clock.now().toISOString()))
@@ -134,6 +122,8 @@ export const makeWebhookEndpoints = (ports: ServicePorts) => {
               active: input.active ?? true,
               subscriptions: JSON.stringify(subscriptionsFor(names, [], () => ports.ids.next("wes"))),
               secret: sealedSecret,
+              previous_secret: null,
+              previous_secret_expires_at: null,
               created_at: now,
               updated_at: now,
               deleted_at: null,
@@ -227,6 +217,38 @@ export const makeWebhookEndpoints = (ports: ServicePorts) => {
       }),
 
     /** Deletes the endpoint: nothing is sent to it any more, and it is not found from then on. */
+    /**
+     * Gives the endpoint a new signing secret, answered this once; the old one keeps signing
+     * deliveries beside it for 24 hours (`webhook-signature` carries both, `Service-Signature`
+     * the new one), so receivers can switch without missing a delivery.
+     */
+    rotateSecret: (
+      actor: Actor,
+      companyId: CompanyId | null,
+      id: WebhookEndpointId,
+    ): Effect.Effect<WebhookSecretRotated, Forbidden | NotFound> =>
+      Effect.gen(function* () {
+        yield* requireWrite(actor)
+        const secret = `${webhookSecretPrefix}${randomToken(32)}`
+        const sealedSecret = yield* sealed(ports.serverSecret, id, secret)
+        return yield* inTransaction(ports.storage, (tx) =>
+          Effect.gen(function* () {
+            const current = yield* findEndpoint(tx, actor, companyId, id)
+            const clock = yield* workspaceClock(ports, tx, actor.workspaceId)
+            const now = clock.now()
+            const expires = new Date(now.getTime() + previousSecretLifetimeMs).toISOString()
+            const rotated = yield* tx.webhookEndpoints.replaceSecret(actor.workspaceId, current.id, current.secret, {
+              secret: sealedSecret,
+              previous_secret: current.secret,
+              previous_secret_expires_at: expires,
+              updated_at: now.toISOString(),
+            })
+            if (rotated === undefined) return yield* Effect.fail(endpointNotFound())
+            return { id: rotated.id, webhook_secret: secret, previous_secret_expires_at: expires }
+          }),
+        )
+      }),
+
     delete: (
       actor: Actor,
       companyId: CompanyId | null,

@@ -1,6 +1,8 @@
 import {
   CompanyId,
   pagePolicies,
+  WebhookDelivery,
+  WebhookDeliveryId,
   WebhookEndpoint,
   WebhookEndpointCreate,
   WebhookEndpointCreated,
@@ -8,6 +10,7 @@ import {
   WebhookEndpointListQuery,
   WebhookEndpointUpdate,
   WebhookEventCategoryEntry,
+  WebhookSecretRotated,
 } from "@payments-engine/core"
 import { Schema } from "effect"
 import type { AuthenticatedRoute, RouteCall, RouteSpec } from "./route-table.ts"
@@ -118,6 +121,45 @@ export const webhookEndpointRoutes: ReadonlyArray<RouteSpec> = [
     errors: [401, 403, 404],
     handle: (call) =>
       call.engine.webhookEndpoints.delete(call.actor, companyOf(call), call.pathId("id", WebhookEndpointId)),
+  })),
+  ...byId((path, suffix, note) => ({
+    method: "POST",
+    path: `${path}/rotate_secret`,
+    operationId: `rotateWebhookSecret${suffix}`,
+    summary: `A new signing secret, shown this once; the old one signs beside it for 24 hours${note}`,
+    response: { kind: "data", schema: WebhookSecretRotated },
+    status: 200,
+    errors: [401, 403, 404],
+    handle: (call) =>
+      call.engine.webhookEndpoints.rotateSecret(call.actor, companyOf(call), call.pathId("id", WebhookEndpointId)),
+  })),
+  ...byId((path, suffix, note) => ({
+    method: "GET",
+    path: `${path}/deliveries`,
+    operationId: `listWebhookDeliveries${suffix}`,
+    summary: `The endpoint's deliveries, newest first, each with its attempts (time, status code, duration, error)${note}`,
+    paging: pagePolicies.webhookDeliveries,
+    response: { kind: "page", schema: WebhookDelivery, meta: "webhook" },
+    status: 200,
+    errors: [401, 404, 422],
+    handle: (call) =>
+      call.engine.webhookDeliveries.list(call.actor, companyOf(call), call.pathId("id", WebhookEndpointId), call.query),
+  })),
+  ...byId((path, suffix, note) => ({
+    method: "POST",
+    path: `${path}/deliveries/{delivery_id}/retry`,
+    operationId: `retryWebhookDelivery${suffix}`,
+    summary: `Send a delivery again now, whatever its state${note}`,
+    response: { kind: "data", schema: WebhookDelivery },
+    status: 202,
+    errors: [401, 403, 404],
+    handle: (call) =>
+      call.engine.webhookDeliveries.retry(
+        call.actor,
+        companyOf(call),
+        call.pathId("id", WebhookEndpointId),
+        call.pathId("delivery_id", WebhookDeliveryId),
+      ),
   })),
   ...byId((path, suffix, note) => ({
     method: "PATCH",

@@ -98,6 +98,8 @@ export interface TestServiceOptions {
   readonly trustedProxyHops?: number
   /** How batches run their payments; the engine's defaults unless given. */
   readonly batchExecution?: Partial<BatchExecution>
+  /** How long one webhook delivery attempt may take; the engine's 30 s unless given. */
+  readonly webhookTimeoutMs?: number
 }
 
 /**
@@ -158,6 +160,7 @@ export const startTestService = async (options: TestServiceOptions): Promise<Tes
     testClocks: options.sandbox === true,
     allowLocalWebhookUrls: options.sandbox === true,
     ...(options.batchExecution === undefined ? {} : { batchExecution: options.batchExecution }),
+    ...(options.webhookTimeoutMs === undefined ? {} : { webhookTimeoutMs: options.webhookTimeoutMs }),
   })
   const engine = options.wrapEngine === undefined ? real : options.wrapEngine(real)
   const runJobs = async () => (await engine.jobs.runDue()).ran

@@ -41,6 +41,17 @@ export const kyselyWebhookEndpointRepository = (db: Db): WebhookEndpointReposito
         .executeTakeFirst()
       return row === undefined ? undefined : toWebhookEndpoint(row)
     },
+    listActive: async (companyId) =>
+      (
+        await db
+          .selectFrom("webhook_endpoints")
+          .selectAll()
+          .where("company_id", "=", companyId)
+          .where("deleted_at", "is", null)
+          .where("active", "=", 1)
+          .orderBy("id")
+          .execute()
+      ).map(toWebhookEndpoint),
     list: (companyId, filter, window) => {
       let rows = db.selectFrom("webhook_endpoints").where("company_id", "=", companyId).where("deleted_at", "is", null)
       if (filter.active !== undefined) rows = rows.where("active", "=", filter.active ? 1 : 0)
@@ -59,6 +70,10 @@ export const kyselyWebhookEndpointRepository = (db: Db): WebhookEndpointReposito
         .set((eb) => ({ active: eb(eb.val(1), "-", eb.ref("active")), updated_at: updatedAt }))
         .returningAll()
         .executeTakeFirst()
+      return row === undefined ? undefined : toWebhookEndpoint(row)
+    },
+    replaceSecret: async (workspaceId, id, from, change) => {
+      const row = await live(workspaceId, id).where("secret", "=", from).set(change).returningAll().executeTakeFirst()
       return row === undefined ? undefined : toWebhookEndpoint(row)
     },
     delete: async (workspaceId, id, deletedAt) => {

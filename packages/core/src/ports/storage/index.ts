@@ -11,6 +11,7 @@ import type { PaymentRepository } from "./payments.ts"
 import type { QuoteRepository } from "./quotes.ts"
 import type { RecipientRepository } from "./recipients.ts"
 import type { TestClockRepository } from "./test-clocks.ts"
+import type { WebhookDeliveryRepository } from "./webhook-deliveries.ts"
 import type { WebhookEndpointRepository } from "./webhook-endpoints.ts"
 import type { ApiKeyRepository, SettingRepository, WorkspaceRepository } from "./workspaces.ts"
 
@@ -26,6 +27,7 @@ export type * from "./payments.ts"
 export type * from "./quotes.ts"
 export type * from "./recipients.ts"
 export type * from "./test-clocks.ts"
+export type * from "./webhook-deliveries.ts"
 export type * from "./webhook-endpoints.ts"
 export type * from "./workspaces.ts"
 /**
@@ -79,6 +81,7 @@ export interface Repositories {
   readonly payments: PaymentRepository
   readonly paymentBatches: PaymentBatchRepository
   readonly webhookEndpoints: WebhookEndpointRepository
+  readonly webhookDeliveries: WebhookDeliveryRepository
   readonly features: FeatureRepository
   readonly events: EventRepository
   readonly idempotency: IdempotencyRepository

@@ -22,6 +22,8 @@ export interface WebhookEndpointRepository {
   insert(row: WebhookEndpointRecord): Promise<void>
   /** The live endpoint with that id in the workspace, else undefined. */
   find(workspaceId: WorkspaceId, id: WebhookEndpointId): Promise<WebhookEndpointRecord | undefined>
+  /** The company's live, active endpoints, in id order: those an event of the company goes to. */
+  listActive(companyId: CompanyId): Promise<ReadonlyArray<WebhookEndpointRecord>>
   /** Live endpoints of the company matching `filter`, in id order. */
   list(companyId: CompanyId, filter: WebhookEndpointFilter, window: Window): Promise<Slice<WebhookEndpointRecord>>
   /** Writes `change` to the live endpoint: the endpoint as it now is, else undefined. */
@@ -35,6 +37,17 @@ export interface WebhookEndpointRepository {
    * overlap, leave it as it was): the endpoint as it now is, else undefined.
    */
   toggle(workspaceId: WorkspaceId, id: WebhookEndpointId, updatedAt: string): Promise<WebhookEndpointRecord | undefined>
+  /**
+   * Writes a new sealed secret to the live endpoint if its secret is still `from` (two rotations
+   * racing: one wins), keeping `previous` (the old one, sealed) until `previousExpiresAt`: the
+   * endpoint as it now is, else undefined.
+   */
+  replaceSecret(
+    workspaceId: WorkspaceId,
+    id: WebhookEndpointId,
+    from: string,
+    change: Pick<WebhookEndpointRecord, "secret" | "previous_secret" | "previous_secret_expires_at" | "updated_at">,
+  ): Promise<WebhookEndpointRecord | undefined>
   /** Soft-deletes the live endpoint; false when there was none. */
   delete(workspaceId: WorkspaceId, id: WebhookEndpointId, deletedAt: string): Promise<boolean>
 }

@@ -1,0 +1,97 @@
+import { Schema } from "effect"
+import { deliveryStates } from "../machines/delivery-machine.ts"
+import type { WebhookDeliveryRecord } from "../ports/storage/index.ts"
+import { Timestamp } from "./fields.ts"
+import { CompanyId, EventId, WebhookDeliveryId, WebhookEndpointId, WorkspaceId } from "./ids.ts"
+
+export const WebhookDeliveryState = Schema.Literal(...deliveryStates)
+
+/** Why an attempt got no answer (the transport's words), or `endpoint_disabled`. */
+export const WebhookAttemptError = Schema.Literal(
+  "timeout",
+  "address_not_allowed",
+  "dns_failure",
+  "connection_refused",
+  "connection_reset",
+  "tls_failure",
+  "invalid_url",
+  "network_error",
+  "endpoint_disabled",
+  "secret_unavailable",
+)
+
+/** One attempt of a delivery, as its log shows it. */
+export const WebhookDeliveryAttempt = Schema.Struct({
+  number: Schema.Number,
+  attempted_at: Timestamp,
+  /** The receiver's HTTP status, or null when it gave none. */
+  status_code: Schema.NullOr(Schema.Number),
+  duration_ms: Schema.Number,
+  /** Why the attempt failed without an answer, else null (a status other than 200 is its own reason). */
+  error: Schema.NullOr(WebhookAttemptError),
+  /** The start of the receiver's answer (at most 1 KiB), or null. */
+  response_excerpt: Schema.NullOr(Schema.String),
+}).annotations({ identifier: "WebhookDeliveryAttempt" })
+export type WebhookDeliveryAttempt = typeof WebhookDeliveryAttempt.Type
+
+/** A delivery of one event to one endpoint, as the delivery log returns it. */
+export const WebhookDelivery = Schema.Struct({
+  id: WebhookDeliveryId,
+  endpoint_id: WebhookEndpointId,
+  event_id: EventId,
+  event_name: Schema.String,
+  state: WebhookDeliveryState,
+  attempt_count: Schema.Number,
+  last_status_code: Schema.NullOr(Schema.Number),
+  next_attempt_at: Schema.NullOr(Timestamp),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  /** The last attempts, oldest first (at most {@link maxLoggedAttempts}). */
+  attempts: Schema.Array(WebhookDeliveryAttempt),
+}).annotations({ identifier: "WebhookDelivery" })
+export type WebhookDelivery = typeof WebhookDelivery.Type
+
+/** Attempts a delivery's log keeps: the schedule's five and a few resends. */
+export const maxLoggedAttempts = 20
+
+/**
+ * A delivery as storage keeps it: the log's fields, its tenancy, the exact body sent on every
+ * attempt (`payload`, the outbox event's text) and the attempts as JSON text.
+ */
+export const StoredWebhookDelivery = Schema.Struct({
+  id: WebhookDeliveryId,
+  workspace_id: WorkspaceId,
+  company_id: CompanyId,
+  endpoint_id: WebhookEndpointId,
+  event_id: EventId,
+  event_name: Schema.String,
+  payload: Schema.String,
+  status: WebhookDeliveryState,
+  machine_version: Schema.Number,
+  attempt_count: Schema.Number,
+  last_status_code: Schema.NullOr(Schema.Number),
+  next_attempt_at: Schema.NullOr(Timestamp),
+  attempts: Schema.String,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+})
+
+const decodeAttempts = Schema.decodeUnknownSync(Schema.parseJson(Schema.Array(WebhookDeliveryAttempt)))
+
+/** The attempts a stored delivery logged. */
+export const storedAttempts = (row: Pick<WebhookDeliveryRecord, "attempts">) => decodeAttempts(row.attempts)
+
+/** A stored delivery as the log returns it. */
+export const toWebhookDelivery = (row: WebhookDeliveryRecord): WebhookDelivery => ({
+  id: row.id,
+  endpoint_id: row.endpoint_id,
+  event_id: row.event_id,
+  event_name: row.event_name,
+  state: row.status,
+  attempt_count: row.attempt_count,
+  last_status_code: row.last_status_code,
+  next_attempt_at: row.next_attempt_at,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+  attempts: storedAttempts(row),
+})

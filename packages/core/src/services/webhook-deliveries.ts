@@ -1,0 +1,243 @@
+import { Effect } from "effect"
+import type { Forbidden, Invalid, NotFound } from "../errors.ts"
+import { type DeliveryEvent, deliveryMachine } from "../machines/delivery-machine.ts"
+import { decide, type MachineAction } from "../machines/stored-machine.ts"
+import type { CompanyId, WebhookDeliveryId, WebhookEndpointId, WorkspaceId } from "../model/ids.ts"
+import {
+  maxLoggedAttempts,
+  storedAttempts,
+  toWebhookDelivery,
+  type WebhookDelivery,
+  type WebhookDeliveryAttempt,
+} from "../model/webhook-delivery.ts"
+import type { Clock } from "../ports/clock.ts"
+import type { Repositories, WebhookDeliveryRecord } from "../ports/storage/index.ts"
+import type { WebhookAttempt, WebhookTransport } from "../ports/webhook-transport.ts"
+import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
+import { webhookSignatureHeaders } from "../rules/webhook-signature.ts"
+import { type Actor, requireWrite } from "./actor.ts"
+import { enqueueJob } from "./jobs-queue.ts"
+import type { ServicePorts } from "./ports.ts"
+import { findLiveWebhookEndpoint, webhookEndpointNotFound } from "./scope.ts"
+import { unsealed } from "./secret-sealing.ts"
+import { inTransaction, type Lifted } from "./transaction.ts"
+import { workspaceClock } from "./workspace-clock.ts"
+
+/** The spec's limit on one delivery attempt. */
+export const defaultWebhookTimeoutMs = 30_000
+
+/** The transport of an engine built without one: every attempt fails, and says why in the log. */
+export const noWebhookTransport: WebhookTransport = {
+  send: async () => ({ kind: "failed", failure: "network_error", durationMs: 0 }),
+}
+
+/** How much of a receiver's answer the delivery log keeps. */
+const excerptLength = 1024
+
+/** The machine event an attempt's outcome is: only a 200 succeeds (spec). */
+const eventOf = (attempt: WebhookAttempt): DeliveryEvent => {
+  if (attempt.kind === "answered" && attempt.abort) return { type: "abort" }
+  return attempt.kind === "answered" && attempt.status === 200 ? { type: "succeed" } : { type: "fail" }
+}
+
+/** An attempt as the delivery log keeps it. */
+const loggedAttempt = (number: number, at: string, attempt: WebhookAttempt): WebhookDeliveryAttempt =>
+  attempt.kind === "answered"
+    ? {
+        number,
+        attempted_at: at,
+        status_code: attempt.status,
+        duration_ms: attempt.durationMs,
+        error: null,
+        response_excerpt: attempt.body === "" ? null : attempt.body.slice(0, excerptLength),
+      }
+    : {
+        number,
+        attempted_at: at,
+        status_code: null,
+        duration_ms: attempt.durationMs,
+        error: attempt.failure,
+        response_excerpt: null,
+      }
+
+/**
+ * Webhook deliveries: the job that sends one (signed, on its schedule), the delivery log of an
+ * endpoint, and resending one now.
+ */
+export const makeWebhookDeliveries = (ports: ServicePorts) => {
+  /**
+   * Moves a delivery by a machine event with a compare-and-set on its status and attempt count,
+   * logging `logged` (an attempt, or why none was made) and counting it when `counted`, and queues
+   * what the machine says (its next attempt). Undefined when another writer got there first.
+   */
+  const move = (
+    clock: Clock,
+    tx: Lifted<Repositories>,
+    row: WebhookDeliveryRecord,
+    event: DeliveryEvent,
+    outcome: { readonly logged?: WebhookDeliveryAttempt; readonly counted: boolean },
+  ) =>
+    Effect.gen(function* () {
+      const attempts = row.attempt_count + (outcome.counted ? 1 : 0)
+      const decision = decide(deliveryMachine, row, event, { attempts })
+      if (decision === undefined) return undefined
+      const now = clock.now()
+      const queued = decision.actions.filter(
+        (action): action is Extract<MachineAction, { type: "enqueue" }> =>
+          action.type === "enqueue" && action.job === "deliver_webhook",
+      )
+      const next = queued[0]
+      const log = outcome.logged === undefined ? storedAttempts(row) : [...storedAttempts(row), outcome.logged]
+      const moved = yield* tx.webhookDeliveries.compareAndSet(row.id, row, {
+        status: decision.status,
+        attempt_count: attempts,
+        last_status_code: outcome.logged === undefined ? row.last_status_code : outcome.logged.status_code,
+        next_attempt_at: next === undefined ? null : new Date(now.getTime() + (next.delayMs ?? 0)).toISOString(),
+        attempts: JSON.stringify(log.slice(-maxLoggedAttempts)),
+        updated_at: now.toISOString(),
+      })
+      if (moved === undefined) return undefined
+      for (const action of queued) {
+        yield* enqueueJob(ports, tx, {
+          kind: "deliver_webhook",
+          payload: { delivery_id: moved.id, workspace_id: moved.workspace_id, attempt_count: attempts },
+          workspaceId: moved.workspace_id,
+          ...(action.delayMs === undefined ? {} : { delayMs: action.delayMs }),
+        })
+      }
+      return moved
+    })
+
+  /** The delivery `id` of an endpoint the actor sees, else the webhook `not_found`. */
+  const findDelivery = (
+    tx: Lifted<Repositories>,
+    actor: Actor,
+    companyId: CompanyId | null,
+    endpointId: WebhookEndpointId,
+    id: WebhookDeliveryId,
+  ) =>
+    Effect.gen(function* () {
+      const endpoint = yield* findLiveWebhookEndpoint(tx, actor, companyId, endpointId)
+      const row = yield* tx.webhookDeliveries.find(actor.workspaceId, id)
+      if (row === undefined || row.endpoint_id !== endpoint.id) {
+        return yield* Effect.fail(webhookEndpointNotFound("delivery_id", "Webhook delivery not found"))
+      }
+      return row
+    })
+
+  return {
+    /**
+     * Sends a delivery (the deliver_webhook job) if it is still pending with the attempts it had
+     * when the job was queued (a resend or a retry queued beside it may have sent it since): the
+     * exact body of its event, signed with the endpoint's secret (`Service-Signature`, and the
+     * Standard Webhooks headers with this attempt's timestamp), through the transport, within the
+     * timeout; then logs the attempt and moves the delivery as the machine says: succeeded on a 200,
+     * failed when the receiver aborts or the attempts run out, else its next attempt queued on the
+     * schedule. An endpoint deactivated or deleted since fails its pending deliveries unsent.
+     */
+    deliver: (id: WebhookDeliveryId, workspaceId: WorkspaceId, attemptCount: number): Effect.Effect<string> =>
+      Effect.gen(function* () {
+        const found = yield* inTransaction(ports.storage, (tx) =>
+          Effect.gen(function* () {
+            const row = yield* tx.webhookDeliveries.findById(id)
+            if (row === undefined || row.status !== "pending" || row.attempt_count !== attemptCount) return undefined
+            const endpoint = yield* tx.webhookEndpoints.find(row.workspace_id, row.endpoint_id)
+            const clock = yield* workspaceClock(ports, tx, workspaceId)
+            if (endpoint?.active) return { row, endpoint, now: clock.now().toISOString() }
+            const logged: WebhookDeliveryAttempt = {
+              number: row.attempt_count,
+              attempted_at: clock.now().toISOString(),
+              status_code: null,
+              duration_ms: 0,
+              error: "endpoint_disabled",
+              response_excerpt: null,
+            }
+            yield* move(clock, tx, row, { type: "disable" }, { logged, counted: false })
+            return undefined
+          }),
+        )
+        if (found === undefined) return "skipped"
+        const { row, endpoint, now } = found
+        const secret = yield* unsealed(ports.serverSecret, endpoint.id, endpoint.secret)
+        // A rotated-out secret signs beside the new one until it expires (rotate_secret).
+        const previous =
+          endpoint.previous_secret !== null && (endpoint.previous_secret_expires_at ?? "") > now
+            ? yield* unsealed(ports.serverSecret, endpoint.id, endpoint.previous_secret)
+            : undefined
+        const attempt: WebhookAttempt =
+          secret === undefined
+            ? { kind: "failed", failure: "network_error", durationMs: 0 }
+            : yield* Effect.promise(async () =>
+                ports.webhookTransport.send({
+                  url: endpoint.url,
+                  body: row.payload,
+                  headers: await webhookSignatureHeaders({
+                    body: row.payload,
+                    eventId: row.event_id,
+                    timestamp: Math.floor(ports.clock.now().getTime() / 1000),
+                    secrets: previous === undefined ? [secret] : [secret, previous],
+                  }),
+                  timeoutMs: ports.webhookTimeoutMs,
+                }),
+              )
+        return yield* inTransaction(ports.storage, (tx) =>
+          Effect.gen(function* () {
+            const clock = yield* workspaceClock(ports, tx, workspaceId)
+            const number = row.attempt_count + 1
+            const logged =
+              secret === undefined
+                ? { ...loggedAttempt(number, clock.now().toISOString(), attempt), error: "secret_unavailable" as const }
+                : loggedAttempt(number, clock.now().toISOString(), attempt)
+            const moved = yield* move(clock, tx, row, eventOf(attempt), { logged, counted: true })
+            return moved?.status ?? "skipped"
+          }),
+        )
+      }),
+
+    /** The endpoint's deliveries, newest first, 25 a page, each with its attempts. */
+    list: (
+      actor: Actor,
+      companyId: CompanyId | null,
+      endpointId: WebhookEndpointId,
+      query: PageQuery = {},
+    ): Effect.Effect<Page<WebhookDelivery>, Invalid | NotFound> =>
+      Effect.gen(function* () {
+        const request = yield* parsePageRequest(query, pagePolicies.webhookDeliveries)
+        return yield* inTransaction(ports.storage, (tx) =>
+          Effect.gen(function* () {
+            const endpoint = yield* findLiveWebhookEndpoint(tx, actor, companyId, endpointId)
+            const slice = yield* tx.webhookDeliveries.listByEndpoint(actor.workspaceId, endpoint.id, {
+              offset: pageOffset(request),
+              limit: request.perPage,
+            })
+            return toPage(slice.rows.map(toWebhookDelivery), slice.total, request)
+          }),
+        )
+      }),
+
+    /**
+     * Sends a delivery again now, whatever its state (the machine's `resend`): it is pending
+     * again with an attempt queued at once; what that attempt answers decides its state.
+     */
+    retry: (
+      actor: Actor,
+      companyId: CompanyId | null,
+      endpointId: WebhookEndpointId,
+      id: WebhookDeliveryId,
+    ): Effect.Effect<WebhookDelivery, Forbidden | NotFound> =>
+      Effect.gen(function* () {
+        yield* requireWrite(actor)
+        return yield* inTransaction(ports.storage, (tx) =>
+          Effect.gen(function* () {
+            const row = yield* findDelivery(tx, actor, companyId, endpointId, id)
+            const clock = yield* workspaceClock(ports, tx, actor.workspaceId)
+            const moved = yield* move(clock, tx, row, { type: "resend" }, { counted: false })
+            // Another writer moved it between the read and the write: what it is now, resent by that one.
+            return toWebhookDelivery(moved ?? (yield* findDelivery(tx, actor, companyId, endpointId, id)))
+          }),
+        )
+      }),
+  }
+}
+
+export type WebhookDeliveries = ReturnType<typeof makeWebhookDeliveries>
