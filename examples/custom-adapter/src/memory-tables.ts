@@ -11,12 +11,16 @@ import type {
   EventRecord,
   FeatureRecord,
   IdempotencyRecord,
+  OnboardingId,
+  OnboardingPersonId,
+  OnboardingRecord,
   PaymentBatchId,
   PaymentBatchRecord,
   PaymentId,
   PaymentProfileId,
   PaymentProfileRecord,
   PaymentRecord,
+  PersonRecord,
   QuoteId,
   QuoteRecord,
   RecipientId,
@@ -46,6 +50,8 @@ export interface Tables {
   readonly payments: Map<PaymentId, PaymentRecord>
   readonly paymentBatches: Map<PaymentBatchId, PaymentBatchRecord>
   readonly webhookEndpoints: Map<WebhookEndpointId, WebhookEndpointRecord>
+  readonly onboardings: Map<OnboardingId, OnboardingRecord>
+  readonly onboardingPersons: Map<OnboardingPersonId, PersonRecord>
   /** By application id. */
   readonly features: Map<ApplicationId, FeatureRecord>
   readonly events: Map<EventId, EventRecord>
@@ -69,6 +75,8 @@ export const emptyTables = (): Tables => ({
   payments: new Map(),
   paymentBatches: new Map(),
   webhookEndpoints: new Map(),
+  onboardings: new Map(),
+  onboardingPersons: new Map(),
   features: new Map(),
   events: new Map(),
   idempotency: new Map(),
@@ -90,6 +98,8 @@ export const copyTables = (t: Tables): Tables => ({
   payments: new Map(t.payments),
   paymentBatches: new Map(t.paymentBatches),
   webhookEndpoints: new Map(t.webhookEndpoints),
+  onboardings: new Map(t.onboardings),
+  onboardingPersons: new Map(t.onboardingPersons),
   features: new Map(t.features),
   events: new Map(t.events),
   idempotency: new Map(t.idempotency),

@@ -172,6 +172,7 @@ export const describeStorage = (target: StorageTarget): void => {
         "0009_payment_batches",
         "0010_processing_payments_index",
         "0011_webhook_endpoints",
+        "0013_entity_onboarding",
       ])
       expect(
         await reopened.db.selectFrom("companies").selectAll().where("workspace_id", "=", workspaceId).execute(),

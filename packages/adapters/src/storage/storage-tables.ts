@@ -6,6 +6,9 @@ import type {
   EntityId,
   EventId,
   JobId,
+  OnboardingId,
+  OnboardingPersonId,
+  OnboardingStatus,
   PaymentBatchId,
   PaymentId,
   PaymentProfileId,
@@ -42,6 +45,36 @@ export interface StorageTables {
   readonly features: FeaturesTable
   readonly test_clocks: TestClocksTable
   readonly webhook_endpoints: WebhookEndpointsTable
+  readonly entity_onboardings: EntityOnboardingsTable
+  readonly onboarding_persons: OnboardingPersonsTable
+}
+
+/** Row of `entity_onboardings`: one per entity; `business_details` is JSON text. */
+export interface EntityOnboardingsTable {
+  id: OnboardingId
+  workspace_id: WorkspaceId
+  company_id: CompanyId
+  entity_id: EntityId
+  status: OnboardingStatus
+  submitted_at: string | null
+  approved_at: string | null
+  primary_contact_email: string | null
+  primary_contact_mobile: string | null
+  primary_contact_mobile_country_code: string | null
+  business_details: string
+  created_at: string
+  updated_at: string
+}
+
+/** Row of `onboarding_persons`: `details` is JSON text in which a tax id is sealed (never the number). */
+export interface OnboardingPersonsTable {
+  id: OnboardingPersonId
+  workspace_id: WorkspaceId
+  company_id: CompanyId
+  entity_id: EntityId
+  details: string
+  created_at: string
+  updated_at: string
 }
 
 /** Row of `webhook_endpoints`; `active` is 0/1, `subscriptions` JSON text, `secret` sealed (never the secret). */

@@ -98,6 +98,12 @@ describe("branded ids", () => {
       "app",
       "we",
       "wes",
+      "onb",
+      "obd",
+      "bid",
+      "oad",
+      "per",
+      "pid",
     ])
   })
 

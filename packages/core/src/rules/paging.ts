@@ -106,4 +106,5 @@ export const pagePolicies = {
   bankAccounts: { defaultPerPage: 25, maxPerPage: 100 },
   paymentBatches: { defaultPerPage: 20, maxPerPage: 100 },
   webhookEndpoints: { defaultPerPage: 25, maxPerPage: 100 },
+  onboardingPersons: { defaultPerPage: 25, maxPerPage: 100 },
 } as const satisfies Record<string, PagePolicy>

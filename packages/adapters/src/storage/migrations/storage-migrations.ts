@@ -17,6 +17,7 @@ import { keyedJobsIndexSchema } from "./0008-keyed-jobs-index.ts"
 import { paymentBatchesSchema } from "./0009-payment-batches.ts"
 import { processingPaymentsIndexSchema } from "./0010-processing-payments-index.ts"
 import { webhookEndpointsSchema } from "./0011-webhook-endpoints.ts"
+import { entityOnboardingSchema } from "./0013-entity-onboarding.ts"
 import type { StorageDialect } from "./column-helpers.ts"
 
 export type { StorageDialect } from "./column-helpers.ts"
@@ -42,6 +43,7 @@ export const storageMigrations = (dialect: StorageDialect): MigrationProvider =>
     "0009_payment_batches": paymentBatchesSchema(dialect),
     "0010_processing_payments_index": processingPaymentsIndexSchema(),
     "0011_webhook_endpoints": webhookEndpointsSchema(dialect),
+    "0013_entity_onboarding": entityOnboardingSchema(dialect),
   }),
 })
 
