@@ -62,6 +62,8 @@ export const contractTestIds = [
   "webhook-endpoints.insert-and-find",
   "webhook-endpoints.list",
   "webhook-endpoints.update-toggle-delete",
+  "onboardings.insert-find-update",
+  "onboardings.persons",
   "paging.companies",
   "paging.entities",
   "paging.recipients",
