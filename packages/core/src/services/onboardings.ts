@@ -61,15 +61,21 @@ const patchedAddress = (
 
 type PersonRole = (typeof personRoles)[number]
 
-/** A person's identifications as stored: tax ids sealed (bound to the identification's id) with their last four. */
+/** A stored identification before the transaction stamps it with the workspace's time. */
+type UnstampedIdentification = Omit<StoredIdentification, "created_at" | "updated_at">
+
+/**
+ * A person's identifications as stored: tax ids sealed (bound to the identification's id) with
+ * their last four, and the numbers sent by id, for the create answer. Sealed before the
+ * transaction, as the webhook secret is.
+ */
 const storedIdentifications = (
   ports: ServicePorts,
   inputs: ReadonlyArray<IdentificationInput>,
-  now: string,
-): Effect.Effect<{ stored: ReadonlyArray<StoredIdentification>; revealed: ReadonlyMap<string, string> }> =>
+): Effect.Effect<{ stored: ReadonlyArray<UnstampedIdentification>; revealed: ReadonlyMap<string, string> }> =>
   Effect.gen(function* () {
     const revealed = new Map<string, string>()
-    const stored: Array<StoredIdentification> = []
+    const stored: Array<UnstampedIdentification> = []
     for (const input of inputs) {
       const id: PersonIdentificationId = ports.ids.next("pid")
       const isTaxId = input.identification_type === "tax_id"
@@ -87,8 +93,6 @@ const storedIdentifications = (
         expiration_date: input.expiration_date ?? null,
         is_primary: input.is_primary ?? false,
         tax_id_type: input.tax_id_type ?? null,
-        created_at: now,
-        updated_at: now,
       })
     }
     return { stored, revealed }
@@ -362,8 +366,7 @@ export const makeOnboardings = (ports: ServicePorts) => {
       Effect.gen(function* () {
         yield* requireWrite(actor)
         const input = yield* decodeBody(PersonInput, body)
-        const sealedAt = new Date(0).toISOString()
-        const identifications = yield* storedIdentifications(ports, input.identifications ?? [], sealedAt)
+        const identifications = yield* storedIdentifications(ports, input.identifications ?? [])
         return yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
             const entity = yield* findChangeableEntity(
@@ -402,9 +405,7 @@ export const makeOnboardings = (ports: ServicePorts) => {
         yield* requireWrite(actor)
         const input = yield* decodeBody(PersonInput, body)
         const identifications =
-          input.identifications === undefined
-            ? undefined
-            : yield* storedIdentifications(ports, input.identifications, new Date(0).toISOString())
+          input.identifications === undefined ? undefined : yield* storedIdentifications(ports, input.identifications)
         return yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
             const entity = yield* findChangeableEntity(
