@@ -7,6 +7,7 @@ import { memoryEntityRepository } from "./repositories/entities.ts"
 import { memoryEventRepository } from "./repositories/events.ts"
 import { memoryFeatureRepository } from "./repositories/features.ts"
 import { memoryIdempotencyRepository } from "./repositories/idempotency.ts"
+import { memoryOnboardingRepository, memoryPersonRepository } from "./repositories/onboardings.ts"
 import { memoryPaymentBatchRepository } from "./repositories/payment-batches.ts"
 import { memoryPaymentRepository } from "./repositories/payments.ts"
 import { memoryQuoteRepository } from "./repositories/quotes.ts"
@@ -42,6 +43,8 @@ export const memoryRepositories = (t: Tables): Repositories => ({
   webhookEndpoints: memoryWebhookEndpointRepository(t),
   webhookDeliveries: memoryWebhookDeliveryRepository(t),
   features: memoryFeatureRepository(t),
+  onboardings: memoryOnboardingRepository(t),
+  onboardingPersons: memoryPersonRepository(t),
   events: memoryEventRepository(t),
   idempotency: memoryIdempotencyRepository(t),
   jobs: memoryJobRepository(t),

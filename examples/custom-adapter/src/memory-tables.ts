@@ -11,12 +11,16 @@ import type {
   EventRecord,
   FeatureRecord,
   IdempotencyRecord,
+  OnboardingId,
+  OnboardingPersonId,
+  OnboardingRecord,
   PaymentBatchId,
   PaymentBatchRecord,
   PaymentId,
   PaymentProfileId,
   PaymentProfileRecord,
   PaymentRecord,
+  PersonRecord,
   QuoteId,
   QuoteRecord,
   RecipientId,
@@ -49,6 +53,8 @@ export interface Tables {
   readonly paymentBatches: Map<PaymentBatchId, PaymentBatchRecord>
   readonly webhookEndpoints: Map<WebhookEndpointId, WebhookEndpointRecord>
   readonly webhookDeliveries: Map<WebhookDeliveryId, WebhookDeliveryRecord>
+  readonly onboardings: Map<OnboardingId, OnboardingRecord>
+  readonly onboardingPersons: Map<OnboardingPersonId, PersonRecord>
   /** By application id. */
   readonly features: Map<ApplicationId, FeatureRecord>
   readonly events: Map<EventId, EventRecord>
@@ -73,6 +79,8 @@ export const emptyTables = (): Tables => ({
   paymentBatches: new Map(),
   webhookEndpoints: new Map(),
   webhookDeliveries: new Map(),
+  onboardings: new Map(),
+  onboardingPersons: new Map(),
   features: new Map(),
   events: new Map(),
   idempotency: new Map(),
@@ -95,6 +103,8 @@ export const copyTables = (t: Tables): Tables => ({
   paymentBatches: new Map(t.paymentBatches),
   webhookEndpoints: new Map(t.webhookEndpoints),
   webhookDeliveries: new Map(t.webhookDeliveries),
+  onboardings: new Map(t.onboardings),
+  onboardingPersons: new Map(t.onboardingPersons),
   features: new Map(t.features),
   events: new Map(t.events),
   idempotency: new Map(t.idempotency),

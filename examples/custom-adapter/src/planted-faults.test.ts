@@ -1,8 +1,10 @@
 import { type ContractTestId, runContractTest } from "@payments-engine/contract-tests"
 import type {
   EventRecord,
+  OnboardingRepository,
   PaymentBatchRecord,
   PaymentBatchRepository,
+  PersonRepository,
   Repositories,
   WebhookEndpointRepository,
 } from "@payments-engine/core"
@@ -95,6 +97,29 @@ const withEndpointFault =
         ...tx,
         webhookEndpoints: { ...tx.webhookEndpoints, ...plant(tx.webhookEndpoints, draft) },
       }),
+    })
+
+/**
+ * The memory storage with its onboarding repositories rewritten by `plant`, which may read and
+ * write the transaction's tables directly.
+ */
+const withOnboardingFault =
+  (
+    plant: (
+      ports: { readonly onboardings: OnboardingRepository; readonly persons: PersonRepository },
+      draft: Tables,
+    ) => { readonly onboardings?: Partial<OnboardingRepository>; readonly persons?: Partial<PersonRepository> },
+  ) =>
+  async (): Promise<MemoryStorage> =>
+    createMemoryStorage({
+      plantInRepositories: (tx, draft) => {
+        const planted = plant({ onboardings: tx.onboardings, persons: tx.onboardingPersons }, draft)
+        return {
+          ...tx,
+          onboardings: { ...tx.onboardings, ...planted.onboardings },
+          onboardingPersons: { ...tx.onboardingPersons, ...planted.persons },
+        }
+      },
     })
 
 const faults: ReadonlyArray<{
@@ -1029,6 +1054,89 @@ const faults: ReadonlyArray<{
       update: (ws, id, change) => endpoints.update(ws, id, { url: "https://example.com/default", ...change }),
     })),
     caughtBy: ["webhook-endpoints.update-toggle-delete"],
+  },
+  {
+    bug: "finds an entity's onboarding from any workspace",
+    factory: withOnboardingFault((_ports, draft) => ({
+      onboardings: {
+        findByEntity: async (_ws, entityId) => [...draft.onboardings.values()].find((r) => r.entity_id === entityId),
+      },
+    })),
+    caughtBy: ["onboardings.insert-find-update"],
+  },
+  {
+    bug: "overwrites an entity's onboarding on a second insert",
+    factory: withOnboardingFault((_ports, draft) => ({
+      onboardings: {
+        insertIfNone: async (row) => {
+          for (const [id, other] of draft.onboardings)
+            if (other.entity_id === row.entity_id) draft.onboardings.delete(id)
+          draft.onboardings.set(row.id, Object.freeze({ ...row }))
+          return true
+        },
+      },
+    })),
+    caughtBy: ["onboardings.insert-find-update"],
+  },
+  {
+    bug: "writes a feature's status onto the onboarding of another workspace",
+    factory: withOnboardingFault((ports, draft) => ({
+      onboardings: {
+        setStatus: async (_ws, entityId, change) => {
+          const row = [...draft.onboardings.values()].find((r) => r.entity_id === entityId)
+          return row === undefined ? false : ports.onboardings.setStatus(row.workspace_id, entityId, change)
+        },
+      },
+    })),
+    caughtBy: ["onboardings.insert-find-update"],
+  },
+  {
+    bug: "finds a person under any entity of the workspace",
+    factory: withOnboardingFault((_ports, draft) => ({
+      persons: {
+        find: async (ws, _entityId, id) => {
+          const row = draft.onboardingPersons.get(id)
+          return row?.workspace_id === ws ? row : undefined
+        },
+      },
+    })),
+    caughtBy: ["onboardings.persons"],
+  },
+  {
+    bug: "counts only the rows of the window as the person list's total",
+    factory: withOnboardingFault((ports) => ({
+      persons: {
+        list: async (ws, entityId, window) => {
+          const slice = await ports.persons.list(ws, entityId, window)
+          return { rows: slice.rows, total: slice.rows.length }
+        },
+      },
+    })),
+    caughtBy: ["onboardings.persons"],
+  },
+  {
+    bug: "answers true for deleting a person already deleted",
+    factory: withOnboardingFault((ports) => ({
+      persons: {
+        delete: async (ws, entityId, id) => {
+          await ports.persons.delete(ws, entityId, id)
+          return true
+        },
+      },
+    })),
+    caughtBy: ["onboardings.persons"],
+  },
+  {
+    bug: "lists every person of the workspace as the entity's",
+    factory: withOnboardingFault((_ports, draft) => ({
+      persons: {
+        listAll: async (ws) =>
+          [...draft.onboardingPersons.values()]
+            .filter((r) => r.workspace_id === ws)
+            .sort((a, b) => (a.id < b.id ? -1 : 1)),
+      },
+    })),
+    caughtBy: ["onboardings.persons"],
   },
 ]
 

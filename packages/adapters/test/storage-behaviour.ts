@@ -173,6 +173,7 @@ export const describeStorage = (target: StorageTarget): void => {
         "0010_processing_payments_index",
         "0011_webhook_endpoints",
         "0012_webhook_deliveries",
+        "0013_entity_onboarding",
       ])
       expect(
         await reopened.db.selectFrom("companies").selectAll().where("workspace_id", "=", workspaceId).execute(),

@@ -10,6 +10,7 @@ import { featureConcurrencyScenarios, featureScenarios } from "./feature-scenari
 import { idempotencyScenarios } from "./idempotency-scenarios.ts"
 import { jobScenarios, moneyConcurrencyScenarios } from "./job-scenarios.ts"
 import { modelScenarios } from "./model-run.ts"
+import { onboardingScenarios } from "./onboarding-scenarios.ts"
 import { pagingScenarios } from "./paging-scenarios.ts"
 import { paymentModelScenarios } from "./payment-model-run.ts"
 import { paymentScenarios } from "./payment-scenarios.ts"
@@ -34,6 +35,7 @@ export const scenarioGroups: ReadonlyArray<ScenarioGroup> = [
   paymentScenarios,
   batchScenarios,
   webhookEndpointScenarios,
+  onboardingScenarios,
   pagingScenarios,
   storedRowScenarios,
   jobScenarios,

@@ -65,6 +65,8 @@ export const contractTestIds = [
   "webhook-endpoints.list-active",
   "webhook-endpoints.replace-secret",
   "webhook-deliveries.store-list-and-move",
+  "onboardings.insert-find-update",
+  "onboardings.persons",
   "paging.companies",
   "paging.entities",
   "paging.recipients",

@@ -13,6 +13,7 @@ import { makeEntities } from "./services/entities.ts"
 import { makeFeatures } from "./services/features.ts"
 import { makeFundingAccounts } from "./services/funding-accounts.ts"
 import { makeIdempotency } from "./services/idempotency.ts"
+import { makeOnboardings } from "./services/onboardings.ts"
 import { makePaymentBatches } from "./services/payment-batches.ts"
 import { makePaymentMethods } from "./services/payment-methods.ts"
 import { makePayments } from "./services/payments.ts"
@@ -50,6 +51,8 @@ const makeEffectApi = (ports: ServicePorts) => {
     entities: makeEntities(ports),
     /** Entity features (the multi-currency account): enable, list, and the sandbox's status changes. */
     features: makeFeatures(ports),
+    /** An entity's onboarding data (business details, addresses, identifiers, contact) and its persons. */
+    onboardings: makeOnboardings(ports),
     recipients: makeRecipients(ports),
     /** The `Idempotency-Key` records of a binding: begin, complete, abandon. */
     idempotency: makeIdempotency(ports),

@@ -8,6 +8,7 @@ import { kyselyEntityRepository } from "./repositories/entities.ts"
 import { kyselyEventRepository } from "./repositories/events.ts"
 import { kyselyFeatureRepository } from "./repositories/features.ts"
 import { kyselyIdempotencyRepository } from "./repositories/idempotency.ts"
+import { kyselyOnboardingRepository, kyselyPersonRepository } from "./repositories/onboardings.ts"
 import { kyselyPaymentBatchRepository } from "./repositories/payment-batches.ts"
 import { kyselyPaymentRepository } from "./repositories/payments.ts"
 import { kyselyQuoteRepository } from "./repositories/quotes.ts"
@@ -46,6 +47,8 @@ export const kyselyRepositoryFactories: RepositoryFactories<Repositories> = {
   webhookEndpoints: kyselyWebhookEndpointRepository,
   webhookDeliveries: kyselyWebhookDeliveryRepository,
   features: kyselyFeatureRepository,
+  onboardings: kyselyOnboardingRepository,
+  onboardingPersons: kyselyPersonRepository,
   events: kyselyEventRepository,
   idempotency: kyselyIdempotencyRepository,
   // The embedded runner's table; a storage on graphile-worker brings its own.

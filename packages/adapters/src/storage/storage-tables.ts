@@ -6,6 +6,9 @@ import type {
   EntityId,
   EventId,
   JobId,
+  OnboardingId,
+  OnboardingPersonId,
+  OnboardingStatus,
   PaymentBatchId,
   PaymentId,
   PaymentProfileId,
@@ -44,6 +47,8 @@ export interface StorageTables {
   readonly test_clocks: TestClocksTable
   readonly webhook_endpoints: WebhookEndpointsTable
   readonly webhook_deliveries: WebhookDeliveriesTable
+  readonly entity_onboardings: EntityOnboardingsTable
+  readonly onboarding_persons: OnboardingPersonsTable
 }
 
 /** Row of `webhook_deliveries`: `payload` the exact body sent, `attempts` JSON text. */
@@ -61,6 +66,34 @@ export interface WebhookDeliveriesTable {
   last_status_code: number | null
   next_attempt_at: string | null
   attempts: string
+  created_at: string
+  updated_at: string
+}
+
+/** Row of `entity_onboardings`: one per entity; `business_details` is JSON text. */
+export interface EntityOnboardingsTable {
+  id: OnboardingId
+  workspace_id: WorkspaceId
+  company_id: CompanyId
+  entity_id: EntityId
+  status: OnboardingStatus
+  submitted_at: string | null
+  approved_at: string | null
+  primary_contact_email: string | null
+  primary_contact_mobile: string | null
+  primary_contact_mobile_country_code: string | null
+  business_details: string
+  created_at: string
+  updated_at: string
+}
+
+/** Row of `onboarding_persons`: `details` is JSON text in which a tax id is sealed (never the number). */
+export interface OnboardingPersonsTable {
+  id: OnboardingPersonId
+  workspace_id: WorkspaceId
+  company_id: CompanyId
+  entity_id: EntityId
+  details: string
   created_at: string
   updated_at: string
 }

@@ -99,6 +99,12 @@ describe("branded ids", () => {
       "we",
       "wes",
       "whd",
+      "onb",
+      "obd",
+      "bid",
+      "oad",
+      "per",
+      "pid",
     ])
   })
 

@@ -48,6 +48,24 @@ export type WebhookDeliveryId = typeof WebhookDeliveryId.Type
 /** The id of one event an endpoint subscribes to (`webhook_subscribed_events[].id`). */
 export const WebhookSubscriptionId = Schema.String.pipe(Schema.brand("WebhookSubscriptionId"))
 export type WebhookSubscriptionId = typeof WebhookSubscriptionId.Type
+/** The id of an entity's onboarding record. */
+export const OnboardingId = Schema.String.pipe(Schema.brand("OnboardingId"))
+export type OnboardingId = typeof OnboardingId.Type
+/** The id of an onboarding's business details. */
+export const BusinessDetailsId = Schema.String.pipe(Schema.brand("BusinessDetailsId"))
+export type BusinessDetailsId = typeof BusinessDetailsId.Type
+/** The id of one business identifier of an onboarding. */
+export const BusinessIdentifierId = Schema.String.pipe(Schema.brand("BusinessIdentifierId"))
+export type BusinessIdentifierId = typeof BusinessIdentifierId.Type
+/** The id of an onboarding address (business, registration or a person's residential one). */
+export const OnboardingAddressId = Schema.String.pipe(Schema.brand("OnboardingAddressId"))
+export type OnboardingAddressId = typeof OnboardingAddressId.Type
+/** The id of a person of an onboarding. */
+export const OnboardingPersonId = Schema.String.pipe(Schema.brand("OnboardingPersonId"))
+export type OnboardingPersonId = typeof OnboardingPersonId.Type
+/** The id of one identification of a person. */
+export const PersonIdentificationId = Schema.String.pipe(Schema.brand("PersonIdentificationId"))
+export type PersonIdentificationId = typeof PersonIdentificationId.Type
 
 /**
  * The id Schema of every id prefix; `Ids.next(prefix)` returns its type.
@@ -74,6 +92,12 @@ export const idSchemas = {
   we: WebhookEndpointId,
   wes: WebhookSubscriptionId,
   whd: WebhookDeliveryId,
+  onb: OnboardingId,
+  obd: BusinessDetailsId,
+  bid: BusinessIdentifierId,
+  oad: OnboardingAddressId,
+  per: OnboardingPersonId,
+  pid: PersonIdentificationId,
 } as const
 
 /** Prefixes of the engine's ids, one per kind of resource. */

@@ -107,4 +107,5 @@ export const pagePolicies = {
   paymentBatches: { defaultPerPage: 20, maxPerPage: 100 },
   webhookEndpoints: { defaultPerPage: 25, maxPerPage: 100 },
   webhookDeliveries: { defaultPerPage: 25, maxPerPage: 100 },
+  onboardingPersons: { defaultPerPage: 25, maxPerPage: 100 },
 } as const satisfies Record<string, PagePolicy>

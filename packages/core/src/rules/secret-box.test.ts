@@ -34,6 +34,18 @@ describe("secret box", () => {
     expect(await openSecret(key, "we_1", `${a}:extra`)).toBeUndefined()
   })
 
+  it("keeps each purpose apart: a tax id sealed under its key opens under no other, and the webhook key is unchanged", async () => {
+    const webhook = await deriveSecretBoxKey(serverSecret)
+    const sameWebhook = await deriveSecretBoxKey(serverSecret, "webhook-endpoint-secret")
+    const taxIds = await deriveSecretBoxKey(serverSecret, "person-tax-id")
+    expect(taxIds.id).not.toBe(webhook.id)
+    expect(sameWebhook.id).toBe(webhook.id)
+    const sealed = await sealSecret(taxIds, "pid_1", "123-45-6789")
+    expect(await openSecret(taxIds, "pid_1", sealed)).toBe("123-45-6789")
+    expect(await openSecret(webhook, "pid_1", sealed)).toBeUndefined()
+    expect(await openSecret(sameWebhook, "we_1", await sealSecret(webhook, "we_1", "whsec_abc"))).toBe("whsec_abc")
+  })
+
   it("refuses a short server secret", async () => {
     await expect(deriveSecretBoxKey("x".repeat(31))).rejects.toThrow(RangeError)
   })

@@ -18,10 +18,18 @@ export interface SecretBoxKey {
 /** The scheme every sealed secret starts with. */
 export const secretBoxScheme = "aes-256-gcm"
 
-const hkdfLabels = {
-  aes: "payments-engine/webhook-endpoint-secret/aes-256-gcm/v1",
-  id: "payments-engine/webhook-endpoint-secret/key-id/v1",
-} as const
+/**
+ * What a sealing key is for; each purpose has HKDF labels of its own, so a text sealed for one
+ * never opens under another's key. `webhook-endpoint-secret` (endpoint secrets and the secrets
+ * of remembered answers) is the default, as before purposes existed.
+ */
+export type SecretBoxPurpose = "webhook-endpoint-secret" | "person-tax-id"
+
+const hkdfLabels = (purpose: SecretBoxPurpose) =>
+  ({
+    aes: `payments-engine/${purpose}/aes-256-gcm/v1`,
+    id: `payments-engine/${purpose}/key-id/v1`,
+  }) as const
 
 const utf8 = (text: string) => new TextEncoder().encode(text)
 const hex = (bytes: ArrayBuffer) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("")
@@ -38,23 +46,27 @@ const fromBase64Url = (text: string): Uint8Array<ArrayBuffer> => {
 }
 
 /**
- * Derives the {@link SecretBoxKey} of a server secret (at least 32 characters; a shorter one
- * throws a RangeError).
+ * Derives the {@link SecretBoxKey} of a server secret for `purpose` (at least 32 characters; a
+ * shorter one throws a RangeError).
  *
  * @example
  * const key = await deriveSecretBoxKey(process.env.PAYMENTS_JWT_SECRET!)
  */
-export const deriveSecretBoxKey = async (serverSecret: string): Promise<SecretBoxKey> => {
+export const deriveSecretBoxKey = async (
+  serverSecret: string,
+  purpose: SecretBoxPurpose = "webhook-endpoint-secret",
+): Promise<SecretBoxKey> => {
   if (serverSecret.length < minimumServerSecretLength) {
     throw new RangeError(`the server secret must be at least ${minimumServerSecretLength} characters`)
   }
   const material = await crypto.subtle.importKey("raw", utf8(serverSecret), "HKDF", false, ["deriveKey", "deriveBits"])
   const hkdf = (label: string) => ({ name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: utf8(label) })
-  const aes = await crypto.subtle.deriveKey(hkdf(hkdfLabels.aes), material, { name: "AES-GCM", length: 256 }, false, [
+  const labels = hkdfLabels(purpose)
+  const aes = await crypto.subtle.deriveKey(hkdf(labels.aes), material, { name: "AES-GCM", length: 256 }, false, [
     "encrypt",
     "decrypt",
   ])
-  const id = hex(await crypto.subtle.deriveBits(hkdf(hkdfLabels.id), material, 32))
+  const id = hex(await crypto.subtle.deriveBits(hkdf(labels.id), material, 32))
   return { aes, id }
 }
 

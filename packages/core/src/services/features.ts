@@ -4,6 +4,7 @@ import { decideFeatureMove, featureMachine } from "../machines/feature-machine.t
 import { begin } from "../machines/stored-machine.ts"
 import { type Feature, FeatureEnable, FeatureStatusChange, featureMessages, toFeature } from "../model/feature.ts"
 import type { ApplicationId, CompanyId, EntityId } from "../model/ids.ts"
+import { onboardingStatusOfFeature } from "../model/onboarding.ts"
 import type { Repositories } from "../ports/storage/index.ts"
 import { type Actor, requireWrite } from "./actor.ts"
 import { decodeBody } from "./decode-body.ts"
@@ -140,15 +141,23 @@ export const makeFeatures = (ports: ServicePorts) => ({
           if (decision === undefined) {
             return yield* Effect.fail(Invalid.rule("status", featureMessages.transitionRefused(current.status, target)))
           }
+          const now = (yield* workspaceClock(ports, tx, actor.workspaceId)).now().toISOString()
           const moved = yield* tx.features.compareAndSetStatus(
             current.application_id,
             current.status,
             decision.status,
-            (yield* workspaceClock(ports, tx, actor.workspaceId)).now().toISOString(),
+            now,
           )
           if (moved === undefined) {
             return yield* Effect.fail(new Conflict({ field: "status", message: featureMessages.statusRaced }))
           }
+          // The entity's onboarding follows the feature (DECISIONS "Onboarding status").
+          yield* tx.onboardings.setStatus(actor.workspaceId, moved.entity_id, {
+            status: onboardingStatusOfFeature[moved.status],
+            updated_at: now,
+            ...(moved.status === "SUBMITTED" ? { submitted_at: now } : {}),
+            ...(moved.status === "ACTIVE" ? { approved_at: now } : {}),
+          })
           for (const action of decision.actions) {
             if (action.type !== "activate_entity_integration") {
               return yield* Effect.dieMessage(

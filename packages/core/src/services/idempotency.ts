@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { Conflict, Invalid, messages } from "../errors.ts"
+import { maskTaxId } from "../model/onboarding-person.ts"
 import type { ServerSecret } from "../ports/server-secret.ts"
 import type { IdempotencyRecord } from "../ports/storage/index.ts"
 import {
@@ -53,11 +54,23 @@ const fingerprintKeyOf = (secret: ServerSecret): Promise<FingerprintKey> => {
 
 /**
  * Fields of an answer's `data` that hold a secret shown once (a webhook endpoint's
- * `webhook_secret`): the stored answer keeps them sealed (AES-256-GCM under the server secret's
+ * `webhook_secret`; also each tax id's `identification_number` in `data.identifications`, which a
+ * person create echoes): the stored answer keeps them sealed (AES-256-GCM under the server secret's
  * sealing key, bound to the workspace and key), and a replay opens them, so the record of a
  * retried request holds nothing readable, yet the retry gets the secret its lost answer carried.
  */
 export const secretResponseFields: ReadonlyArray<string> = ["webhook_secret"]
+
+/**
+ * An identification of an answer's `data.identifications` (a person create echoes its tax id in
+ * full): its `identification_number` is kept sealed like the fields above.
+ */
+const isTaxIdentification = (
+  item: unknown,
+): item is { readonly identification_type: "tax_id"; readonly identification_number: unknown } =>
+  typeof item === "object" &&
+  item !== null &&
+  (item as { readonly identification_type?: unknown }).identification_type === "tax_id"
 
 /** How a sealed field is stored in a remembered answer. */
 const sealedMark = "$sealed"
@@ -70,11 +83,26 @@ const rewriteSecrets = (body: unknown, rewrite: Rewrite): Effect.Effect<unknown>
   const data = (body as { readonly data: unknown }).data
   if (typeof data !== "object" || data === null || Array.isArray(data)) return Effect.succeed(body)
   const fields = secretResponseFields.filter((field) => Object.hasOwn(data, field))
-  if (fields.length === 0) return Effect.succeed(body)
+  const identifications = (data as { readonly identifications?: unknown }).identifications
+  const taxIds = Array.isArray(identifications) && identifications.some(isTaxIdentification)
+  if (fields.length === 0 && !taxIds) return Effect.succeed(body)
   return Effect.gen(function* () {
     const next: Record<string, unknown> = { ...data }
     for (const field of fields) next[field] = yield* rewrite(field, next[field])
     for (const [field, value] of Object.entries(next)) if (value === undefined) delete next[field]
+    if (taxIds) {
+      const rewritten: Array<unknown> = []
+      for (const item of identifications as ReadonlyArray<unknown>) {
+        if (!isTaxIdentification(item)) {
+          rewritten.push(item)
+          continue
+        }
+        const number = yield* rewrite("identification_number", item.identification_number)
+        // A tax id that cannot be opened again (the server secret rotated) is shown masked.
+        rewritten.push({ ...item, identification_number: number ?? maskTaxId("") })
+      }
+      next.identifications = rewritten
+    }
     return { ...body, data: next }
   })
 }

@@ -2,6 +2,7 @@ import { bankAccountRoutes } from "./bank-accounts.ts"
 import { companyRoutes } from "./companies.ts"
 import { entityRoutes } from "./entities.ts"
 import { featureRoutes } from "./features.ts"
+import { onboardingRoutes } from "./onboarding.ts"
 import { paymentBatchRoutes } from "./payment-batches.ts"
 import { paymentMethodRoutes } from "./payment-methods.ts"
 import { paymentRoutes } from "./payments.ts"
@@ -25,6 +26,7 @@ export const apiRoutes: ReadonlyArray<RouteSpec> = [
   ...companyRoutes,
   ...entityRoutes,
   ...featureRoutes,
+  ...onboardingRoutes,
   ...recipientRoutes,
   ...paymentMethodRoutes,
   ...bankAccountRoutes,

@@ -18,6 +18,7 @@ import { paymentBatchesSchema } from "./0009-payment-batches.ts"
 import { processingPaymentsIndexSchema } from "./0010-processing-payments-index.ts"
 import { webhookEndpointsSchema } from "./0011-webhook-endpoints.ts"
 import { webhookDeliveriesSchema } from "./0012-webhook-deliveries.ts"
+import { entityOnboardingSchema } from "./0013-entity-onboarding.ts"
 import type { StorageDialect } from "./column-helpers.ts"
 
 export type { StorageDialect } from "./column-helpers.ts"
@@ -44,6 +45,7 @@ export const storageMigrations = (dialect: StorageDialect): MigrationProvider =>
     "0010_processing_payments_index": processingPaymentsIndexSchema(),
     "0011_webhook_endpoints": webhookEndpointsSchema(dialect),
     "0012_webhook_deliveries": webhookDeliveriesSchema(dialect),
+    "0013_entity_onboarding": entityOnboardingSchema(dialect),
   }),
 })
 
