@@ -16,15 +16,20 @@ import {
   type Engine,
   type JobRunner,
   type Storage,
+  type WebhookTransport,
 } from "@payments-engine/core"
 
 /** The kind of the empty jobs {@link noopRunner} runs. */
 export const noopKind = "bench_noop"
 
-/** An engine over `storage`; its sandbox provider takes `latencyMs` a call. */
+/** An engine over `storage`; its sandbox provider takes `latencyMs` a call; it delivers webhooks through `webhookTransport` to local URLs. */
 export const benchEngine = (
   storage: Storage,
-  options: { readonly latencyMs?: number; readonly batchExecution?: Partial<BatchExecution> } = {},
+  options: {
+    readonly latencyMs?: number
+    readonly batchExecution?: Partial<BatchExecution>
+    readonly webhookTransport?: WebhookTransport
+  } = {},
 ): Engine =>
   createEngine({
     storage,
@@ -35,6 +40,9 @@ export const benchEngine = (
     paymentProvider: createSandboxPaymentProvider({ latencyMs: options.latencyMs ?? 0 }),
     bankLinker: createSandboxBankLinker(),
     ...(options.batchExecution === undefined ? {} : { batchExecution: options.batchExecution }),
+    ...(options.webhookTransport === undefined
+      ? {}
+      : { webhookTransport: options.webhookTransport, allowLocalWebhookUrls: true }),
   })
 
 /** A runner of {@link noopKind} jobs, as many at once as the engine runs batch payments. */

@@ -37,8 +37,24 @@ const fromHex = (text: string): Bytes | undefined => {
   return Uint8Array.from({ length: text.length / 2 }, (_, i) => Number.parseInt(text.slice(i * 2, i * 2 + 2), 16))
 }
 
-const hmacKey = (secret: Bytes, usage: "sign" | "verify") =>
+const importHmacKey = (secret: Bytes, usage: "sign" | "verify") =>
   crypto.subtle.importKey("raw", secret, { name: "HMAC", hash: "SHA-256" }, false, [usage])
+
+/** Signing keys by secret and form: a sender signs every delivery of an endpoint with the same few. */
+const signingKeys = new Map<string, Promise<CryptoKey>>()
+/** Endpoints whose keys stay imported at once; past it the cache starts over. */
+const signingKeysKept = 1024
+
+const signingKey = (secret: string, form: "service" | "standard") => {
+  const id = `${form}\u0000${secret}`
+  let key = signingKeys.get(id)
+  if (key === undefined) {
+    if (signingKeys.size >= signingKeysKept) signingKeys.clear()
+    key = importHmacKey(form === "service" ? serviceKey(secret) : standardKey(secret), "sign")
+    signingKeys.set(id, key)
+  }
+  return key
+}
 
 /** The key of `Service-Signature`: the secret as it was shown. */
 const serviceKey = (secret: string) => encoder.encode(secret)
@@ -94,10 +110,10 @@ export const webhookSignatureHeaders = async (delivery: {
   const timestamp = String(Math.floor(delivery.timestamp))
   const content = standardContent(delivery.eventId, timestamp, body)
   const [newest] = delivery.secrets
-  const service = await crypto.subtle.sign("HMAC", await hmacKey(serviceKey(newest), "sign"), body)
+  const service = await crypto.subtle.sign("HMAC", await signingKey(newest, "service"), body)
   const standard = await Promise.all(
     delivery.secrets.map(async (secret) =>
-      base64(await crypto.subtle.sign("HMAC", await hmacKey(standardKey(secret), "sign"), content)),
+      base64(await crypto.subtle.sign("HMAC", await signingKey(secret, "standard"), content)),
     ),
   )
   return {
@@ -171,7 +187,7 @@ export const verifyWebhookSignature = async (
     const now = Math.floor((options.now ?? new Date()).getTime() / 1000)
     const tolerance = options.toleranceSeconds ?? defaultWebhookToleranceSeconds
     if (Math.abs(now - Number(timestamp)) > tolerance) return refused("webhook-timestamp is outside the tolerance")
-    const key = await hmacKey(standardKey(secret), "verify")
+    const key = await importHmacKey(standardKey(secret), "verify")
     const content = standardContent(id, timestamp, body)
     for (const entry of standard.split(" ")) {
       const [version, signature] = entry.split(",", 2)
@@ -186,7 +202,7 @@ export const verifyWebhookSignature = async (
   if (service === undefined) return refused("the delivery carries no signature")
   const digest = service.startsWith("sha256=") ? fromHex(service.slice("sha256=".length)) : undefined
   if (digest === undefined) return refused("Service-Signature is not sha256=<hex>")
-  const key = await hmacKey(serviceKey(secret), "verify")
+  const key = await importHmacKey(serviceKey(secret), "verify")
   if (!(await crypto.subtle.verify("HMAC", key, digest, body)))
     return refused("Service-Signature does not match the secret")
   return { valid: true, eventId, by: "Service-Signature" }

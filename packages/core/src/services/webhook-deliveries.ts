@@ -65,6 +65,19 @@ const loggedAttempt = (number: number, at: string, attempt: WebhookAttempt): Web
  * endpoint, and resending one now.
  */
 export const makeWebhookDeliveries = (ports: ServicePorts) => {
+  /** Opened secrets by endpoint and sealed text: every delivery of an endpoint signs with the same one. */
+  const opened = new Map<string, string | undefined>()
+  const openedKept = 1024
+  const secretOf = (endpointId: string, sealedText: string) =>
+    Effect.gen(function* () {
+      const id = `${endpointId}\u0000${sealedText}`
+      if (opened.has(id)) return opened.get(id)
+      const secret = yield* unsealed(ports.serverSecret, endpointId, sealedText)
+      if (opened.size >= openedKept) opened.clear()
+      opened.set(id, secret)
+      return secret
+    })
+
   /**
    * Moves a delivery by a machine event with a compare-and-set on its status and attempt count,
    * logging `logged` (an attempt, or why none was made) and counting it when `counted`, and queues
@@ -158,11 +171,11 @@ export const makeWebhookDeliveries = (ports: ServicePorts) => {
         )
         if (found === undefined) return "skipped"
         const { row, endpoint, now } = found
-        const secret = yield* unsealed(ports.serverSecret, endpoint.id, endpoint.secret)
+        const secret = yield* secretOf(endpoint.id, endpoint.secret)
         // A rotated-out secret signs beside the new one until it expires (rotate_secret).
         const previous =
           endpoint.previous_secret !== null && (endpoint.previous_secret_expires_at ?? "") > now
-            ? yield* unsealed(ports.serverSecret, endpoint.id, endpoint.previous_secret)
+            ? yield* secretOf(endpoint.id, endpoint.previous_secret)
             : undefined
         const attempt: WebhookAttempt =
           secret === undefined
