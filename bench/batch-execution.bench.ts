@@ -14,7 +14,7 @@
  *   node --import tsx bench/batch-execution.bench.ts   # DATABASE_URL=postgres://... for Postgres too
  */
 import { spawn } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { performance } from "node:perf_hooks"
@@ -29,6 +29,7 @@ import { quoteRequest, setUpPayer } from "@payments-engine/adapters/testing"
 import { defaultBatchExecution, type Engine, JobId, maxBatchPayments, type PaymentBatchId } from "@payments-engine/core"
 import pg from "pg"
 import { benchEngine, noopKind, noopRunner } from "./bench-engine.ts"
+import { writeResultsSection } from "./bench-results.ts"
 
 const rateBoundSeconds = maxBatchPayments / defaultBatchExecution.perSecond
 const throughputBatches = 2
@@ -248,15 +249,5 @@ rows.push(
   ),
   "",
 )
-const text = rows.join("\n")
-const resultsFile = new URL("../docs/benchmarks.md", import.meta.url)
-const previous = existsSync(resultsFile) ? readFileSync(resultsFile, "utf8") : ""
-const start = previous.indexOf("## Batches\n")
-const next = start === -1 ? -1 : previous.indexOf("\n## ", start + 1)
-const updated =
-  start === -1
-    ? `${previous.trimEnd()}\n\n${text}`
-    : `${previous.slice(0, start)}${text}${next === -1 ? "" : previous.slice(next)}`
-writeFileSync(resultsFile, updated)
-console.log(text)
+writeResultsSection("## Batches", rows.join("\n"))
 await pollingPool?.end()

@@ -10,7 +10,7 @@
  *
  *   node --import tsx bench/webhook-delivery.bench.ts
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { mkdtempSync } from "node:fs"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
@@ -26,6 +26,7 @@ import {
 import { setUpPayer } from "@payments-engine/adapters/testing"
 import { webhookSignatureHeaders } from "@payments-engine/core"
 import { benchEngine } from "./bench-engine.ts"
+import { writeResultsSection } from "./bench-results.ts"
 
 const deliveries = Number(process.env.BENCH_DELIVERIES ?? 2000)
 
@@ -119,13 +120,4 @@ const text = [
   ),
   "",
 ].join("\n")
-const resultsFile = new URL("../docs/benchmarks.md", import.meta.url)
-const previous = existsSync(resultsFile) ? readFileSync(resultsFile, "utf8") : ""
-const start = previous.indexOf("## Webhook deliveries\n")
-const next = start === -1 ? -1 : previous.indexOf("\n## ", start + 1)
-const updated =
-  start === -1
-    ? `${previous.trimEnd()}\n\n${text}`
-    : `${previous.slice(0, start)}${text}${next === -1 ? "" : previous.slice(next)}`
-writeFileSync(resultsFile, updated)
-console.log(text)
+writeResultsSection("## Webhook deliveries", text)
