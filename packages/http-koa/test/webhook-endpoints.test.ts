@@ -229,6 +229,36 @@ describe.each([
     }
   })
 
+  it("refuses a URL whose host resolves to a loopback, private, link-local or metadata address outside sandbox mode, at create and update", async () => {
+    const live = await client("webhooks-private-live", production)
+    const refused = [
+      "https://127.0.0.1/hooks",
+      "https://localhost/hooks",
+      "https://10.1.2.3/hooks",
+      "https://192.168.0.7/hooks",
+      "https://169.254.169.254/latest/meta-data",
+      "https://[::1]/hooks",
+      "https://[::ffff:127.0.0.1]/hooks",
+    ]
+    for (const url of refused) {
+      expectWebhookError(await live.create({ url, event_names: [completed] }), 422, "validation_error", [
+        { field: "url", message: "URL must not resolve to a loopback, private, link-local or metadata address" },
+      ])
+    }
+    // A public address is taken; so is a name that does not resolve yet (its deliveries will say so).
+    const made = await live.create({ url: "https://93.184.216.34/hooks", event_names: [completed] })
+    expect(made.status, made.text).toBe(201)
+    expect((await live.create({ url: "https://hooks.example.invalid/", event_names: [completed] })).status).toBe(201)
+    const changed = await live.call("PATCH", `/api/v1/webhook_endpoints/${made.body.data.id}`, {
+      url: "https://10.0.0.1/hooks",
+    })
+    expect(changed.status).toBe(422)
+    // Sandbox mode allows loopback, and nothing else that is private.
+    const sandbox = await client("webhooks-private-sandbox")
+    expect((await sandbox.create({ url: "https://127.0.0.1/hooks", event_names: [completed] })).status).toBe(201)
+    expect((await sandbox.create({ url: "https://10.1.2.3/hooks", event_names: [completed] })).status).toBe(422)
+  })
+
   it("updates, toggles and deletes by either path; events kept keep their subscription ids", async () => {
     const c = await client("webhooks-update")
     const created = await c.create({ url: "https://example.com/a", event_names: [completed, "entity.created"] })

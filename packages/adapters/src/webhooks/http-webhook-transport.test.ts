@@ -113,4 +113,22 @@ describe("the HTTP webhook transport", () => {
     expect(await sandbox.send(request(`http://127.0.0.1:${port}/`))).toMatchObject({ failure: "connection_refused" })
     expect(await sandbox.send(request("not a url"))).toMatchObject({ failure: "invalid_url" })
   })
+
+  it("checks a URL's host as it would connect: non-public addresses refused, by name or number; unresolved names let through", async () => {
+    for (const url of [
+      "https://127.0.0.1/",
+      "https://localhost/",
+      "https://10.0.0.1/",
+      "https://169.254.169.254/",
+      "https://[fd00:ec2::254]/",
+      "https://[::ffff:10.0.0.1]/",
+    ]) {
+      expect(await production.checkUrl(url), url).toBe("address_not_allowed")
+    }
+    expect(await production.checkUrl("https://93.184.216.34/")).toBeUndefined()
+    expect(await production.checkUrl("https://hooks.example.invalid/")).toBeUndefined()
+    expect(await sandbox.checkUrl(`${base}/hooks`)).toBeUndefined()
+    expect(await sandbox.checkUrl("https://[::1]/")).toBeUndefined()
+    expect(await sandbox.checkUrl("https://192.168.1.1/")).toBe("address_not_allowed")
+  })
 })

@@ -1,7 +1,10 @@
+import { lookup } from "node:dns/promises"
 import * as http from "node:http"
 import * as https from "node:https"
+import { isIP } from "node:net"
 import { performance } from "node:perf_hooks"
 import type { WebhookAttempt, WebhookFailure, WebhookTransport } from "@payments-engine/core"
+import ipaddr from "ipaddr.js"
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from "request-filtering-agent"
 
 /** Options of {@link createHttpWebhookTransport}. */
@@ -57,12 +60,41 @@ const failureOf = (error: unknown): WebhookFailure => {
 export const createHttpWebhookTransport = (options: HttpWebhookTransportOptions = {}): WebhookTransport => {
   const limit = options.responseBodyLimit ?? 4096
   // Exact addresses: the library warns when it matches an address against a CIDR of the other family.
-  const filter = options.allowLoopback ? { allowIPAddressList: ["127.0.0.1", "::1"] } : {}
+  const filter: { allowIPAddressList?: string[] } = options.allowLoopback
+    ? { allowIPAddressList: ["127.0.0.1", "::1"] }
+    : {}
   const agents = {
     "https:": new RequestFilteringHttpsAgent({ ...filter, keepAlive: true }),
     "http:": new RequestFilteringHttpAgent({ ...filter, keepAlive: true }),
   }
+  const allowed = new Set(filter.allowIPAddressList ?? [])
+  /** As request-filtering-agent judges an address: only public unicast, or one of the allowed. */
+  const acceptable = (address: string) => {
+    if (allowed.has(address)) return true
+    try {
+      return ipaddr.process(address).range() === "unicast"
+    } catch {
+      return false
+    }
+  }
   return {
+    checkUrl: async (raw) => {
+      let url: URL
+      try {
+        url = new URL(raw)
+      } catch {
+        return undefined
+      }
+      const host = url.hostname.replace(/^\[|\]$/g, "")
+      const addresses =
+        isIP(host) !== 0
+          ? [host]
+          : await lookup(host, { all: true }).then(
+              (found) => found.map((entry) => entry.address),
+              () => [],
+            )
+      return addresses.every(acceptable) ? undefined : "address_not_allowed"
+    },
     send: async (request) => {
       const started = performance.now()
       const elapsed = () => Math.round(performance.now() - started)

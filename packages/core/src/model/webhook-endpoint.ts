@@ -19,6 +19,7 @@ export const webhookEndpointMessages = {
   unknownEvents: (names: ReadonlyArray<string>) => `contains unknown events: ${names.join(", ")}`,
   companyMismatch: "must be the company of the path",
   active: "must be true or false",
+  privateAddress: "URL must not resolve to a loopback, private, link-local or metadata address",
 } as const
 
 /** One event an endpoint subscribes to, described from the catalogue. */

@@ -41,4 +41,10 @@ export type WebhookAttempt =
  */
 export interface WebhookTransport {
   send(request: WebhookRequest): Promise<WebhookAttempt>
+  /**
+   * Where the URL's host resolves now, as `send` would judge it: `address_not_allowed` when any
+   * of its addresses is one `send` refuses, else undefined (also when the name does not resolve
+   * yet: its deliveries will say so). Endpoints are checked with it when made or changed.
+   */
+  checkUrl(url: string): Promise<"address_not_allowed" | undefined>
 }

@@ -29,6 +29,7 @@ export const defaultWebhookTimeoutMs = 30_000
 /** The transport of an engine built without one: every attempt fails, and says why in the log. */
 export const noWebhookTransport: WebhookTransport = {
   send: async () => ({ kind: "failed", failure: "network_error", durationMs: 0 }),
+  checkUrl: async () => undefined,
 }
 
 /** How much of a receiver's answer the delivery log keeps. */

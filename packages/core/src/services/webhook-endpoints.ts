@@ -43,13 +43,17 @@ export const makeWebhookEndpoints = (ports: ServicePorts) => {
 
   /**
    * The URL's problem by its text (`rules/webhook-url.ts`). The check of where its host
-   * resolves (loopback, private, link-local, metadata: refused outside sandbox mode) comes here
-   * next, as a port the adapters implement with DNS, since core does no I/O.
+   * resolves is the transport's (`WebhookTransport.checkUrl`: loopback, private, link-local,
+   * metadata and the like refused; sandbox mode allows loopback), since core does no I/O.
    */
-  const checkUrl = (url: string): Effect.Effect<string, Invalid> => {
-    const problem = webhookUrlProblem(url, urlPolicy)
-    return problem === undefined ? Effect.succeed(url) : Effect.fail(Invalid.rule("url", problem))
-  }
+  const checkUrl = (url: string): Effect.Effect<string, Invalid> =>
+    Effect.gen(function* () {
+      const problem = webhookUrlProblem(url, urlPolicy)
+      if (problem !== undefined) return yield* Effect.fail(Invalid.rule("url", problem))
+      const resolved = yield* Effect.promise(() => ports.webhookTransport.checkUrl(url))
+      if (resolved !== undefined) return yield* Effect.fail(Invalid.rule("url", webhookEndpointMessages.privateAddress))
+      return url
+    })
 
   /**
    * A create or update body decoded, its `url` checked too: every failing field at once, the
