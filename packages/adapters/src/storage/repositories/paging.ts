@@ -16,8 +16,9 @@ export const checkedWindow = (window: Window): Window => {
 export const countOf = (row: { readonly total?: unknown } | undefined): number => Number(row?.total ?? 0)
 
 /**
- * One window of the rows `rows` selects, in id order, with the number of rows in the whole list.
- * No row query runs when the window starts past the end.
+ * One window of the rows `rows` selects, in id order (or newest first by `created_at`, then id
+ * descending, for a table that has it), with the number of rows in the whole list. No row query
+ * runs when the window starts past the end.
  *
  * @example
  * const slice = await pageOf(db.selectFrom("recipients").where("company_id", "=", id), { offset: 0, limit: 25 }, toRecipient)
@@ -26,11 +27,13 @@ export const pageOf = async <T extends TableWithId, R>(
   rows: SelectQueryBuilder<StorageTables, T, object>,
   window: Window,
   toRecord: (row: Selectable<StorageTables[T]>) => R,
+  order: "id" | "newest" = "id",
 ): Promise<Slice<R>> => {
   const { offset, limit } = checkedWindow(window)
   const query = anyQuery(rows)
   const total = countOf(await query.select((eb) => eb.fn.countAll().as("total")).executeTakeFirst())
   if (limit === 0 || offset >= total) return { rows: [], total }
-  const page = await query.selectAll().orderBy("id").limit(limit).offset(offset).execute()
+  const ordered = order === "id" ? query.orderBy("id") : query.orderBy("created_at", "desc").orderBy("id", "desc")
+  const page = await ordered.selectAll().limit(limit).offset(offset).execute()
   return { rows: page.map((row) => toRecord(row as Selectable<StorageTables[T]>)), total }
 }

@@ -1,7 +1,7 @@
 import type { WebhookDeliveryRecord, WebhookDeliveryRepository, WebhookDeliveryStateValue } from "@payments-engine/core"
 import type { Kysely, Selectable } from "kysely"
 import type { StorageTables, WebhookDeliveriesTable } from "../storage-tables.ts"
-import { checkedWindow, countOf } from "./paging.ts"
+import { pageOf } from "./paging.ts"
 
 type Db = Kysely<StorageTables>
 
@@ -44,23 +44,13 @@ export const kyselyWebhookDeliveryRepository = (db: Db): WebhookDeliveryReposito
       .executeTakeFirst()
     return row === undefined ? undefined : toDelivery(row)
   },
-  listByEndpoint: async (workspaceId, endpointId, window) => {
-    const { offset, limit } = checkedWindow(window)
-    const scoped = db
-      .selectFrom("webhook_deliveries")
-      .where("workspace_id", "=", workspaceId)
-      .where("endpoint_id", "=", endpointId)
-    const total = countOf(await scoped.select((eb) => eb.fn.countAll().as("total")).executeTakeFirst())
-    if (limit === 0 || offset >= total) return { rows: [], total }
-    const rows = await scoped
-      .selectAll()
-      .orderBy("created_at", "desc")
-      .orderBy("id", "desc")
-      .limit(limit)
-      .offset(offset)
-      .execute()
-    return { rows: rows.map(toDelivery), total }
-  },
+  listByEndpoint: (workspaceId, endpointId, window) =>
+    pageOf(
+      db.selectFrom("webhook_deliveries").where("workspace_id", "=", workspaceId).where("endpoint_id", "=", endpointId),
+      window,
+      toDelivery,
+      "newest",
+    ),
   compareAndSet: async (id, from, change) => {
     const row = await db
       .updateTable("webhook_deliveries")
