@@ -35,7 +35,7 @@ const unique = <A>(values: ReadonlyArray<A>) => [...new Set(values)]
 
 /**
  * How a processing batch runs its payments: in lanes, at most the batch concurrency of them.
- * A lane is one `execute_batch_payments` job carrying a few payments claimed together (started
+ * A lane is one `execute_batch_payments` job carrying several payments claimed together (started
  * in one compare-and-set); it runs them one after another, each after the batch's next start
  * slot (the batch's rate, shared by every process through the batch row), and settles them and
  * counts them in the batch in one transaction, which also claims the lane's next payments. A
