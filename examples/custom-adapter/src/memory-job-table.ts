@@ -30,6 +30,12 @@ export const memoryJobRepository = ({ jobs }: Pick<Tables, "jobs">): JobReposito
       jobs.set(job.id, Object.freeze({ ...job, run_at: new Date(Date.parse(job.run_at) - ms).toISOString() }))
     }
   },
+  removeUnstarted: async (keys) => {
+    const removed = new Set(keys)
+    for (const job of jobs.values()) {
+      if (job.key !== null && removed.has(job.key) && job.attempts === 0 && !job.given_up) jobs.delete(job.id)
+    }
+  },
 })
 /**
  * The memory storage's jobs as the embedded runner of `@payments-engine/adapters` reads and
@@ -42,7 +48,9 @@ export const memoryJobTable = (inJobs: InJobs): JobTable => {
   const update = (id: string, change: Partial<MemoryJob>) =>
     inJobs((jobs) => {
       const job = jobs.get(id)
-      if (job !== undefined && !job.given_up) jobs.set(id, Object.freeze({ ...job, ...change }))
+      if (job === undefined || job.given_up) return false
+      jobs.set(id, Object.freeze({ ...job, ...change }))
+      return true
     })
   return {
     due: (now, kinds, limit) =>
@@ -54,8 +62,8 @@ export const memoryJobTable = (inJobs: InJobs): JobTable => {
     nextRunAt: (kinds) => inJobs((jobs) => waiting(jobs, kinds)[0]?.run_at),
     take: (id, change) => update(id, change),
     finish: (id) => inJobs((jobs) => void jobs.delete(id)),
-    retry: (id, change) => update(id, change),
-    giveUp: (id, change) => update(id, { ...change, given_up: true }),
+    retry: async (id, change) => void (await update(id, change)),
+    giveUp: async (id, change) => void (await update(id, { ...change, given_up: true })),
     enqueue: (job) => inJobs((jobs) => enqueueInto(jobs, job)),
   }
 }

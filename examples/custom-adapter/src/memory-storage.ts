@@ -76,6 +76,7 @@ export const createMemoryStorage = (options: MemoryStorageOptions = {}): MemoryS
               await tx.jobs.bringForward(workspaceId, ms)
               queued = true
             },
+            removeUnstarted: (keys) => tx.jobs.removeUnstarted(keys),
           },
         })
       })

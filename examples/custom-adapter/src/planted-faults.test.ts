@@ -6,6 +6,7 @@ import type {
   PaymentBatchRepository,
   PersonRepository,
   Repositories,
+  WebhookDeliveryId,
   WebhookEndpointRepository,
 } from "@payments-engine/core"
 import { describe, expect, it } from "vitest"
@@ -59,7 +60,7 @@ const requeueFinishedJobs = async () =>
 
 /** Leaves a finished job in the queue and counts no run: a drain of the queue never ends. */
 const neverSettleJobs = async () =>
-  createMemoryStorage({ plantInJobTable: (table) => ({ ...table, take: async () => {}, finish: async () => {} }) })
+  createMemoryStorage({ plantInJobTable: (table) => ({ ...table, take: async () => true, finish: async () => {} }) })
 
 const dropMilliseconds = (iso: string) => iso.replace(/\.\d{3}Z$/, "Z")
 
@@ -888,6 +889,75 @@ const faults: ReadonlyArray<{
       },
     })),
     caughtBy: ["webhook-deliveries.store-list-and-move"],
+  },
+  {
+    bug: "lets a lane take a delivery another lane holds",
+    factory: async () =>
+      createMemoryStorage({
+        plantInRepositories: (tx, draft) => ({
+          ...tx,
+          webhookDeliveries: {
+            ...tx.webhookDeliveries,
+            takeIntoLane: async (laneId, ids) =>
+              ids.flatMap((id) => {
+                const row = draft.webhookDeliveries.get(id)
+                if (row === undefined || row.status !== "pending") return []
+                const taken = Object.freeze({ ...row, lane_id: laneId })
+                draft.webhookDeliveries.set(id, taken)
+                return [taken]
+              }),
+          },
+        }),
+      }),
+    caughtBy: ["webhook-deliveries.lanes"],
+  },
+  {
+    bug: "lists as due the deliveries another lane holds",
+    factory: withFault((tx) => ({
+      ...tx,
+      webhookDeliveries: {
+        ...tx.webhookDeliveries,
+        listDue: async (endpointId, now, _laneId, limit) =>
+          tx.webhookDeliveries.listDue(endpointId, now, "whd_no_lane" as WebhookDeliveryId, limit),
+      },
+    })),
+    caughtBy: ["webhook-deliveries.lanes"],
+  },
+  {
+    bug: "writes a lane's moves whatever attempt count each delivery has",
+    factory: withFault((tx) => ({
+      ...tx,
+      webhookDeliveries: {
+        ...tx.webhookDeliveries,
+        compareAndSetMany: async (moves) => {
+          const rows = await Promise.all(moves.map((m) => tx.webhookDeliveries.findById(m.id)))
+          return tx.webhookDeliveries.compareAndSetMany(
+            moves.map((m, i) => ({
+              ...m,
+              from: { status: m.from.status, attempt_count: rows[i]?.attempt_count ?? 0 },
+            })),
+          )
+        },
+      },
+    })),
+    caughtBy: ["webhook-deliveries.lanes"],
+  },
+  {
+    bug: "removes jobs by key that have already run once",
+    factory: async () =>
+      createMemoryStorage({
+        plantInRepositories: (tx, draft) => ({
+          ...tx,
+          jobs: {
+            ...tx.jobs,
+            removeUnstarted: async (keys) => {
+              for (const job of draft.jobs.values())
+                if (job.key !== null && keys.includes(job.key)) draft.jobs.delete(job.id)
+            },
+          },
+        }),
+      }),
+    caughtBy: ["jobs.remove-unstarted"],
   },
   {
     bug: "lists an endpoint's deliveries oldest first",

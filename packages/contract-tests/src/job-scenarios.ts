@@ -139,6 +139,39 @@ export const jobScenarios: ScenarioGroup = {
       },
     },
     {
+      id: "jobs.remove-unstarted",
+      title:
+        "jobs removed by key before they run never run; a removal rolled back removes nothing; a job that has already run once is not removed",
+      run: async (harness) => {
+        const { clock } = harness
+        let failed = false
+        const { runner, runs } = testRunner(harness, ({ name }) => {
+          if (name !== "failing-once" || failed) return false
+          failed = true
+          return true
+        })
+        for (const name of ["a", "b", "c", "d"]) await queueTestJob(harness, name, { key: `remove:${name}` })
+        await queueTestJob(harness, "failing-once", { key: "remove:failing", maxAttempts: 2 })
+        const reason = new Error("rolled back on purpose")
+        await expect(
+          harness.storage.transaction(async (tx) => {
+            await tx.jobs.removeUnstarted(["remove:c"])
+            throw reason
+          }),
+        ).rejects.toBe(reason)
+        await harness.storage.transaction((tx) => tx.jobs.removeUnstarted(["remove:a", "remove:b", "remove:none"]))
+        await harness.storage.transaction((tx) => tx.jobs.removeUnstarted([]))
+        expect(await runner.runDue()).toEqual({ ran: 3, failed: 1 })
+        expect(runs().sort()).toEqual(["c", "d", "failing-once"])
+        // It failed once and waits for its second run: started, so not removed.
+        await harness.storage.transaction((tx) => tx.jobs.removeUnstarted(["remove:failing"]))
+        clock.advance(60 * 60 * 1000)
+        expect(await runner.runDue()).toEqual({ ran: 1, failed: 0 })
+        expect(runs().filter((name) => name === "failing-once")).toHaveLength(2)
+        await runner.stop()
+      },
+    },
+    {
       id: "jobs.retry-and-fail",
       title:
         "a failed job runs again later, by the engine's clock, until it succeeds or has used its attempts; a payment whose provider is down is retried the same way and submitted at most its attempts",

@@ -69,6 +69,7 @@ const deliveryRow = (
   attempts: "[]",
   created_at: at,
   updated_at: at,
+  lane_id: null,
   ...fields,
 })
 
@@ -271,6 +272,80 @@ export const webhookEndpointScenarios: ScenarioGroup = {
       },
     },
     {
+      id: "webhook-deliveries.lanes",
+      title:
+        "a lane lists its endpoint's pending deliveries due by now, soonest first, passing over those another lane holds; takes only pending ones no other lane holds; two lanes racing for one get it once; many moves are written each only from the status and attempt count it was read with",
+      run: async (harness) => {
+        const ids = counterIds()
+        const ws = ids.next("ws")
+        const [endpoint, otherEndpoint] = [ids.next("we"), ids.next("we")]
+        const deliveries = <T>(call: (tx: Repositories["webhookDeliveries"]) => Promise<T>) =>
+          harness.storage.transaction((tx) => call(tx.webhookDeliveries))
+        const t = (second: number) => `2030-03-07T00:00:${String(second).padStart(2, "0")}.000Z`
+        const due = (second: number, fields: Partial<WebhookDeliveryRecord> = {}) =>
+          deliveryRow(ids.next("whd"), ws, endpoint, ids.next("evt"), t(1), { next_attempt_at: t(second), ...fields })
+        // Ids in creation order; due times out of it, so the order is by due time.
+        const [head, d3, d2, d4] = [due(1), due(3), due(2), due(4)]
+        const later = due(30)
+        const done = due(1, { status: "succeeded", next_attempt_at: null })
+        const elsewhere = deliveryRow(ids.next("whd"), ws, otherEndpoint, ids.next("evt"), t(1))
+        const other = ids.next("whd")
+        const held = due(1, { lane_id: other })
+        for (const row of [head, d3, d2, d4, later, done, elsewhere, held]) {
+          expect(await deliveries((d) => d.insertIfNew(row))).toBe(true)
+        }
+        const listDue = (laneId: WebhookDeliveryId, limit = 10) =>
+          deliveries((d) => d.listDue(endpoint, t(10), laneId, limit))
+        expect(await listDue(head.id)).toEqual([d2, d3, d4])
+        expect(await listDue(head.id, 2)).toEqual([d2, d3])
+        expect(await deliveries((d) => d.findForLane(head.id))).toEqual(head)
+
+        const taken = await deliveries((d) => d.takeIntoLane(head.id, [head.id, d2.id, d3.id, done.id, held.id]))
+        const byId = (a: WebhookDeliveryRecord, b: WebhookDeliveryRecord) => (a.id < b.id ? -1 : 1)
+        expect([...taken].sort(byId)).toEqual([head, d3, d2].map((row) => ({ ...row, lane_id: head.id })).sort(byId))
+        expect((await deliveries((d) => d.findById(d2.id)))?.lane_id).toBe(head.id)
+        expect((await deliveries((d) => d.findById(held.id)))?.lane_id).toBe(other)
+        // Its own again (a lane run again after a crash), and no longer due to any other lane.
+        expect((await listDue(head.id)).map((row) => row.id)).toEqual([d2.id, d3.id, d4.id])
+        expect(await listDue(d4.id)).toEqual([])
+        expect(await deliveries((d) => d.takeIntoLane(d4.id, [d2.id]))).toEqual([])
+        expect(await deliveries((d) => d.takeIntoLane(d4.id, []))).toEqual([])
+
+        // Two lanes take the same free delivery at once: one gets it.
+        const racing = await Promise.all(
+          [ids.next("whd"), ids.next("whd")].map((lane) => deliveries((d) => d.takeIntoLane(lane, [d4.id]))),
+        )
+        expect(racing.map((rows) => rows.length).sort()).toEqual([0, 1])
+
+        const change = (attempt_count: number, status: WebhookDeliveryRecord["status"]) => ({
+          status,
+          attempt_count,
+          last_status_code: 200,
+          next_attempt_at: null,
+          attempts: `[{"number":${attempt_count}}]`,
+          updated_at: t(11),
+          lane_id: null,
+        })
+        const moved = await deliveries((d) =>
+          d.compareAndSetMany([
+            { id: head.id, from: { status: "pending", attempt_count: 0 }, change: change(1, "succeeded") },
+            { id: d2.id, from: { status: "pending", attempt_count: 1 }, change: change(2, "succeeded") },
+            { id: d3.id, from: { status: "failed", attempt_count: 0 }, change: change(1, "succeeded") },
+            { id: later.id, from: { status: "pending", attempt_count: 0 }, change: change(1, "pending") },
+          ]),
+        )
+        expect([...moved].sort(byId)).toEqual(
+          [
+            { ...head, ...change(1, "succeeded") },
+            { ...later, ...change(1, "pending") },
+          ].sort(byId),
+        )
+        for (const row of moved) expect(await deliveries((d) => d.findById(row.id))).toEqual(row)
+        expect(await deliveries((d) => d.findById(d2.id))).toEqual({ ...d2, lane_id: head.id })
+        expect(await deliveries((d) => d.compareAndSetMany([]))).toEqual([])
+      },
+    },
+    {
       id: "webhook-deliveries.store-list-and-move",
       title:
         "a delivery is stored once per endpoint and event, every column round-trips, found only in its workspace, listed per endpoint newest first with its window and total, and moved only from the status and attempt count it was read with",
@@ -310,6 +385,7 @@ export const webhookEndpointScenarios: ScenarioGroup = {
           next_attempt_at: t(30),
           attempts: '[{"number":1}]',
           updated_at: t(20),
+          lane_id: null,
         }
         expect(
           await deliveries((d) => d.compareAndSet(first.id, { status: "failed", attempt_count: 0 }, change)),

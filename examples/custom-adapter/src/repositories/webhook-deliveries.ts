@@ -1,10 +1,41 @@
-import type { WebhookDeliveryRecord, WebhookDeliveryRepository } from "@payments-engine/core"
+import type {
+  WebhookDeliveryChange,
+  WebhookDeliveryId,
+  WebhookDeliveryRecord,
+  WebhookDeliveryRepository,
+} from "@payments-engine/core"
 import type { Tables } from "../memory-tables.ts"
 import { findScoped, freeze } from "./rows.ts"
 
 /** Newest first, then by id descending: the delivery log's order. */
 const newestFirst = (a: WebhookDeliveryRecord, b: WebhookDeliveryRecord) =>
   a.created_at !== b.created_at ? (a.created_at < b.created_at ? 1 : -1) : a.id < b.id ? 1 : a.id > b.id ? -1 : 0
+
+/** Soonest due first, then by id: the order a lane takes deliveries in. */
+const soonestDue = (a: WebhookDeliveryRecord, b: WebhookDeliveryRecord) =>
+  a.next_attempt_at !== b.next_attempt_at
+    ? (a.next_attempt_at ?? "") < (b.next_attempt_at ?? "")
+      ? -1
+      : 1
+    : a.id < b.id
+      ? -1
+      : a.id > b.id
+        ? 1
+        : 0
+
+/** Writes `change` if the delivery still has the status and attempt count of `from`. */
+const compareAndSet = (
+  t: Pick<Tables, "webhookDeliveries">,
+  id: WebhookDeliveryId,
+  from: Pick<WebhookDeliveryRecord, "status" | "attempt_count">,
+  change: WebhookDeliveryChange,
+): WebhookDeliveryRecord | undefined => {
+  const row = t.webhookDeliveries.get(id)
+  if (row === undefined || row.status !== from.status || row.attempt_count !== from.attempt_count) return undefined
+  const next = freeze({ ...row, ...change })
+  t.webhookDeliveries.set(id, next)
+  return next
+}
 
 /**
  * Webhook deliveries over one transaction's tables. Transactions run one at a time, so the
@@ -19,6 +50,7 @@ export const memoryWebhookDeliveryRepository = (t: Pick<Tables, "webhookDeliveri
     return true
   },
   findById: async (id) => t.webhookDeliveries.get(id),
+  findForLane: async (id) => t.webhookDeliveries.get(id),
   find: async (workspaceId, id) => findScoped(t.webhookDeliveries, id, (row) => row.workspace_id === workspaceId),
   listByEndpoint: async (workspaceId, endpointId, window) => {
     const rows = [...t.webhookDeliveries.values()]
@@ -26,11 +58,30 @@ export const memoryWebhookDeliveryRepository = (t: Pick<Tables, "webhookDeliveri
       .sort(newestFirst)
     return { rows: rows.slice(window.offset, window.offset + window.limit), total: rows.length }
   },
-  compareAndSet: async (id, from, change) => {
-    const row = t.webhookDeliveries.get(id)
-    if (row === undefined || row.status !== from.status || row.attempt_count !== from.attempt_count) return undefined
-    const next = freeze({ ...row, ...change })
-    t.webhookDeliveries.set(id, next)
-    return next
+  listDue: async (endpointId, now, laneId, limit) =>
+    [...t.webhookDeliveries.values()]
+      .filter(
+        (row) =>
+          row.endpoint_id === endpointId &&
+          row.status === "pending" &&
+          row.next_attempt_at !== null &&
+          row.next_attempt_at <= now &&
+          row.id !== laneId &&
+          (row.lane_id === null || row.lane_id === laneId),
+      )
+      .sort(soonestDue)
+      .slice(0, limit),
+  takeIntoLane: async (laneId, ids) => {
+    const taken: Array<WebhookDeliveryRecord> = []
+    for (const id of ids) {
+      const row = t.webhookDeliveries.get(id)
+      if (row === undefined || row.status !== "pending" || (row.lane_id !== null && row.lane_id !== laneId)) continue
+      const next = freeze({ ...row, lane_id: laneId })
+      t.webhookDeliveries.set(id, next)
+      taken.push(next)
+    }
+    return taken
   },
+  compareAndSet: async (id, from, change) => compareAndSet(t, id, from, change),
+  compareAndSetMany: async (moves) => moves.flatMap(({ id, from, change }) => compareAndSet(t, id, from, change) ?? []),
 })

@@ -37,9 +37,10 @@ export interface JobTable {
   nextRunAt(kinds: ReadonlyArray<string>): Promise<string | undefined>
   /**
    * The job starts a run: its attempt counts before the handler runs, in a write of its own, so a
-   * job that kills the process each time it runs still reaches its `max_attempts`.
+   * job that kills the process each time it runs still reaches its `max_attempts`. False when the
+   * job is no longer queued (removed since the round read it: `tx.jobs.removeUnstarted`): it does not run.
    */
-  take(id: JobId, change: { attempts: number; updated_at: string }): Promise<void>
+  take(id: JobId, change: { attempts: number; updated_at: string }): Promise<boolean>
   /** The job is done: it leaves the table. */
   finish(id: JobId): Promise<void>
   /** The job failed and runs again at `runAt`. */
@@ -128,7 +129,7 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
         return "abandoned"
       }
       const attempts = job.attempts + 1
-      await table.take(job.id, { attempts, updated_at: iso(clock.now()) })
+      if (!(await table.take(job.id, { attempts, updated_at: iso(clock.now()) }))) return "abandoned"
       try {
         await handlers.run(job.kind, JSON.parse(job.payload), { attempt: attempts })
         await table.finish(job.id)

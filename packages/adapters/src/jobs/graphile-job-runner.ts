@@ -152,6 +152,12 @@ export const graphileJobRepository = (
     const [result] = await insertJob(db, job)
     if (result?.known !== true) await addJob(db, workerSchema, job)
   },
+  removeUnstarted: async (keys) => {
+    if (keys.length === 0) return
+    // What graphile-worker's `remove_job` does for one key, for several, and only to jobs never run.
+    await sql`delete from ${sql.id(workerSchema, "_private_jobs")}
+      where key = any(${keys}::text[]) and locked_at is null and attempts = 0`.execute(db)
+  },
   bringForward: async (workspaceId, ms) => {
     if (ms === 0) return
     await sql`update ${sql.id(workerSchema, "_private_jobs")}

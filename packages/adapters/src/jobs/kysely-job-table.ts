@@ -1,4 +1,4 @@
-import type { JobHandlers, JobRepository, JobRequest, JobRunner, JobRunnerOptions } from "@payments-engine/core"
+import type { JobHandlers, JobId, JobRepository, JobRequest, JobRunner, JobRunnerOptions } from "@payments-engine/core"
 import { type Kysely, sql } from "kysely"
 import { preparedQuery } from "../storage/prepared-query.ts"
 import type { StorageTables } from "../storage/storage-tables.ts"
@@ -29,6 +29,16 @@ const insertQueuedJob = preparedQuery((db: Db, job: JobRequest) =>
     .onConflict((oc) => oc.column("job_key").where(sql<boolean>`state = 'queued' and job_key is not null`).doNothing()),
 )
 
+/** Taking a job is on every job's path: compiled once. */
+const takeJob = preparedQuery((db: Db, take: { id: JobId; attempts: number; updated_at: string }) =>
+  db
+    .updateTable("jobs")
+    .set({ attempts: take.attempts, updated_at: take.updated_at })
+    .where("id", "=", take.id)
+    .where("state", "=", "queued")
+    .returning("id"),
+)
+
 const insertQueued = async (db: Db, job: JobRequest): Promise<void> => {
   await insertQueuedJob(db, job)
 }
@@ -40,6 +50,16 @@ const insertQueued = async (db: Db, job: JobRequest): Promise<void> => {
  */
 export const kyselyJobRepository = (db: Db): JobRepository => ({
   enqueue: (job) => insertQueued(db, job),
+  removeUnstarted: async (keys) => {
+    if (keys.length === 0) return
+    await db
+      .deleteFrom("jobs")
+      .where("job_key", "in", keys)
+      // The partial index's own condition, as a literal, so the keys are looked up in it.
+      .where(sql<boolean>`state = 'queued' and job_key is not null`)
+      .where("attempts", "=", 0)
+      .execute()
+  },
   bringForward: async (workspaceId, ms) => {
     if (ms === 0) return
     const rows = await db
@@ -85,7 +105,8 @@ export const kyselyJobTable = (db: Db): JobTable => ({
     return (await query.executeTakeFirst())?.next ?? undefined
   },
   take: async (id, change) => {
-    await db.updateTable("jobs").set(change).where("id", "=", id).where("state", "=", "queued").execute()
+    const taken = await takeJob(db, { id, ...change })
+    return taken.length > 0
   },
   finish: async (id) => {
     await db.deleteFrom("jobs").where("id", "=", id).execute()

@@ -96,6 +96,7 @@ export const createKyselyStorage = async (
           await repository.bringForward(workspaceId, ms)
           queuedIn.add(trx)
         },
+        removeUnstarted: (keys) => repository.removeUnstarted(keys),
       }
     },
   })

@@ -68,6 +68,7 @@ export interface WebhookDeliveriesTable {
   attempts: string
   created_at: string
   updated_at: string
+  lane_id: WebhookDeliveryId | null
 }
 
 /** Row of `entity_onboardings`: one per entity; `business_details` is JSON text. */

@@ -74,6 +74,8 @@ export const StoredWebhookDelivery = Schema.Struct({
   attempts: Schema.String,
   created_at: Timestamp,
   updated_at: Timestamp,
+  /** The delivery whose job is sending this one now (its lane's head), else null. */
+  lane_id: Schema.NullOr(WebhookDeliveryId),
 })
 
 const decodeAttempts = Schema.decodeUnknownSync(Schema.parseJson(Schema.Array(WebhookDeliveryAttempt)))

@@ -17,6 +17,7 @@ import type { EventRecord, Repositories, WebhookDeliveryRecord } from "../ports/
 import { enqueueJob } from "./jobs-queue.ts"
 import type { EnginePorts } from "./ports.ts"
 import type { Lifted } from "./transaction.ts"
+import { deliveryJobKey } from "./webhook-deliveries.ts"
 
 /**
  * An event for the outbox: a payload of the catalogue (made by one of the builders below) and
@@ -111,11 +112,13 @@ export const fanOutEvents = (
             attempts: "[]",
             created_at: event.created_at,
             updated_at: event.created_at,
+            lane_id: null,
           }
           if (!(yield* tx.webhookDeliveries.insertIfNew(row))) continue
           yield* enqueueJob(ports, tx, {
             kind: "deliver_webhook",
             payload: { delivery_id: row.id, workspace_id: row.workspace_id, attempt_count: 0 },
+            key: deliveryJobKey(row.id, 0),
             workspaceId: row.workspace_id,
           })
         }

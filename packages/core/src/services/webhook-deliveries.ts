@@ -11,7 +11,12 @@ import {
   type WebhookDeliveryAttempt,
 } from "../model/webhook-delivery.ts"
 import type { Clock } from "../ports/clock.ts"
-import type { Repositories, WebhookDeliveryRecord } from "../ports/storage/index.ts"
+import type {
+  Repositories,
+  WebhookDeliveryChange,
+  WebhookDeliveryMove,
+  WebhookDeliveryRecord,
+} from "../ports/storage/index.ts"
 import type { WebhookAttempt, WebhookTransport } from "../ports/webhook-transport.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
 import { webhookSignatureHeaders } from "../rules/webhook-signature.ts"
@@ -34,6 +39,21 @@ export const noWebhookTransport: WebhookTransport = {
 
 /** How much of a receiver's answer the delivery log keeps. */
 const excerptLength = 1024
+
+/**
+ * A delivery job sends, beside its own delivery, the other due deliveries of its endpoint, up to
+ * this many in all (its lane): one read, one write and one job for them all.
+ */
+export const maxLaneDeliveries = 50
+
+/** How many of a lane's deliveries are in flight at once: a lane of timeouts lasts two of them. */
+const laneSendsAtOnce = 10
+
+/**
+ * The key of a delivery's job for its attempt after `attemptCount` ones: a lane that takes the
+ * delivery removes that job (`tx.jobs.removeUnstarted`).
+ */
+export const deliveryJobKey = (id: WebhookDeliveryId, attemptCount: number) => `deliver_webhook:${id}:${attemptCount}`
 
 /** The machine event an attempt's outcome is: only a 200 succeeds (spec). */
 const eventOf = (attempt: WebhookAttempt): DeliveryEvent => {
@@ -61,6 +81,13 @@ const loggedAttempt = (number: number, at: string, attempt: WebhookAttempt): Web
         response_excerpt: null,
       }
 
+/** What a delivery's move writes and queues (see `plannedMove`). */
+interface PlannedMove {
+  readonly change: WebhookDeliveryChange
+  readonly queued: ReadonlyArray<Extract<MachineAction, { type: "enqueue" }>>
+  readonly counted: boolean
+}
+
 /**
  * Webhook deliveries: the job that sends one (signed, on its schedule), the delivery log of an
  * endpoint, and resending one now.
@@ -80,9 +107,56 @@ export const makeWebhookDeliveries = (ports: ServicePorts) => {
     })
 
   /**
-   * Moves a delivery by a machine event with a compare-and-set on its status and attempt count,
-   * logging `logged` (an attempt, or why none was made) and counting it when `counted`, and queues
-   * what the machine says (its next attempt). Undefined when another writer got there first.
+   * What moving a delivery by a machine event writes at `now`, logging `logged` (an attempt, or
+   * why none was made) and counting it when `counted`, and the jobs the machine queues with it
+   * (its next attempt). Undefined when the machine refuses the event.
+   */
+  const plannedMove = (
+    now: Date,
+    row: WebhookDeliveryRecord,
+    event: DeliveryEvent,
+    outcome: { readonly logged?: WebhookDeliveryAttempt; readonly counted: boolean },
+  ): PlannedMove | undefined => {
+    const attempts = row.attempt_count + (outcome.counted ? 1 : 0)
+    const decision = decide(deliveryMachine, row, event, { attempts })
+    if (decision === undefined) return undefined
+    const queued = decision.actions.filter(
+      (action): action is Extract<MachineAction, { type: "enqueue" }> =>
+        action.type === "enqueue" && action.job === "deliver_webhook",
+    )
+    const next = queued[0]
+    const log = outcome.logged === undefined ? storedAttempts(row) : [...storedAttempts(row), outcome.logged]
+    const change: WebhookDeliveryChange = {
+      status: decision.status,
+      attempt_count: attempts,
+      last_status_code: outcome.logged === undefined ? row.last_status_code : outcome.logged.status_code,
+      next_attempt_at: next === undefined ? null : new Date(now.getTime() + (next.delayMs ?? 0)).toISOString(),
+      attempts: JSON.stringify(log.slice(-maxLoggedAttempts)),
+      updated_at: now.toISOString(),
+      lane_id: null,
+    }
+    return { change, queued, counted: outcome.counted }
+  }
+
+  /** Queues the jobs of a move written as planned (its next attempt). */
+  const queueNext = (tx: Lifted<Repositories>, moved: WebhookDeliveryRecord, plan: PlannedMove) =>
+    Effect.forEach(
+      plan.queued,
+      (action) =>
+        enqueueJob(ports, tx, {
+          kind: "deliver_webhook",
+          payload: { delivery_id: moved.id, workspace_id: moved.workspace_id, attempt_count: moved.attempt_count },
+          workspaceId: moved.workspace_id,
+          // A resend keeps the count, so a key would fold it into a retry already waiting.
+          ...(plan.counted ? { key: deliveryJobKey(moved.id, moved.attempt_count) } : {}),
+          ...(action.delayMs === undefined ? {} : { delayMs: action.delayMs }),
+        }),
+      { discard: true },
+    )
+
+  /**
+   * Moves a delivery as {@link plannedMove} plans it, with a compare-and-set on its status and
+   * attempt count, and queues its jobs. Undefined when another writer got there first.
    */
   const move = (
     clock: Clock,
@@ -92,33 +166,10 @@ export const makeWebhookDeliveries = (ports: ServicePorts) => {
     outcome: { readonly logged?: WebhookDeliveryAttempt; readonly counted: boolean },
   ) =>
     Effect.gen(function* () {
-      const attempts = row.attempt_count + (outcome.counted ? 1 : 0)
-      const decision = decide(deliveryMachine, row, event, { attempts })
-      if (decision === undefined) return undefined
-      const now = clock.now()
-      const queued = decision.actions.filter(
-        (action): action is Extract<MachineAction, { type: "enqueue" }> =>
-          action.type === "enqueue" && action.job === "deliver_webhook",
-      )
-      const next = queued[0]
-      const log = outcome.logged === undefined ? storedAttempts(row) : [...storedAttempts(row), outcome.logged]
-      const moved = yield* tx.webhookDeliveries.compareAndSet(row.id, row, {
-        status: decision.status,
-        attempt_count: attempts,
-        last_status_code: outcome.logged === undefined ? row.last_status_code : outcome.logged.status_code,
-        next_attempt_at: next === undefined ? null : new Date(now.getTime() + (next.delayMs ?? 0)).toISOString(),
-        attempts: JSON.stringify(log.slice(-maxLoggedAttempts)),
-        updated_at: now.toISOString(),
-      })
-      if (moved === undefined) return undefined
-      for (const action of queued) {
-        yield* enqueueJob(ports, tx, {
-          kind: "deliver_webhook",
-          payload: { delivery_id: moved.id, workspace_id: moved.workspace_id, attempt_count: attempts },
-          workspaceId: moved.workspace_id,
-          ...(action.delayMs === undefined ? {} : { delayMs: action.delayMs }),
-        })
-      }
+      const plan = plannedMove(clock.now(), row, event, outcome)
+      if (plan === undefined) return undefined
+      const moved = yield* tx.webhookDeliveries.compareAndSet(row.id, row, plan.change)
+      if (moved !== undefined) yield* queueNext(tx, moved, plan)
       return moved
     })
 
@@ -142,68 +193,98 @@ export const makeWebhookDeliveries = (ports: ServicePorts) => {
   return {
     /**
      * Sends a delivery (the deliver_webhook job) if it is still pending with the attempts it had
-     * when the job was queued (a resend or a retry queued beside it may have sent it since): the
-     * exact body of its event, signed with the endpoint's secret (`Service-Signature`, and the
-     * Standard Webhooks headers with this attempt's timestamp), through the transport, within the
-     * timeout; then logs the attempt and moves the delivery as the machine says: succeeded on a 200,
-     * failed when the receiver aborts or the attempts run out, else its next attempt queued on the
-     * schedule. An endpoint deactivated or deleted since fails its pending deliveries unsent.
+     * when the job was queued (a resend or a retry queued beside it may have sent it since), and
+     * with it the other due deliveries of its endpoint that no other job is sending, up to
+     * {@link maxLaneDeliveries} (its lane; their own jobs are removed). Each is the exact body of
+     * its event, signed with the endpoint's secret (`Service-Signature`, and the Standard Webhooks
+     * headers with this attempt's timestamp), sent through the transport within the timeout; then
+     * every attempt is logged and each delivery moved as the machine says, in one transaction:
+     * succeeded on a 200, failed when the receiver aborts or the attempts run out, else its next
+     * attempt queued on the schedule. An endpoint deactivated or deleted since fails its pending
+     * delivery unsent. A crash before that write leaves the lane to this job's next run.
      */
     deliver: (id: WebhookDeliveryId, workspaceId: WorkspaceId, attemptCount: number): Effect.Effect<string> =>
       Effect.gen(function* () {
-        const found = yield* inTransaction(ports.storage, (tx) =>
+        const lane = yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
-            const row = yield* tx.webhookDeliveries.findById(id)
+            const row = yield* tx.webhookDeliveries.findForLane(id)
             if (row === undefined || row.status !== "pending" || row.attempt_count !== attemptCount) return undefined
+            // Another job's lane is sending it; that job writes its attempt.
+            if (row.lane_id !== null && row.lane_id !== row.id) return undefined
             const endpoint = yield* tx.webhookEndpoints.find(row.workspace_id, row.endpoint_id)
             const clock = yield* workspaceClock(ports, tx, workspaceId)
-            if (endpoint?.active) return { row, endpoint, now: clock.now().toISOString() }
-            const logged: WebhookDeliveryAttempt = {
-              number: row.attempt_count,
-              attempted_at: clock.now().toISOString(),
-              status_code: null,
-              duration_ms: 0,
-              error: "endpoint_disabled",
-              response_excerpt: null,
+            const now = clock.now().toISOString()
+            if (!endpoint?.active) {
+              const logged: WebhookDeliveryAttempt = {
+                number: row.attempt_count,
+                attempted_at: now,
+                status_code: null,
+                duration_ms: 0,
+                error: "endpoint_disabled",
+                response_excerpt: null,
+              }
+              yield* move(clock, tx, row, { type: "disable" }, { logged, counted: false })
+              return undefined
             }
-            yield* move(clock, tx, row, { type: "disable" }, { logged, counted: false })
-            return undefined
+            const [head] = yield* tx.webhookDeliveries.takeIntoLane(row.id, [row.id])
+            if (head === undefined) return undefined
+            const due = yield* tx.webhookDeliveries.listDue(endpoint.id, now, row.id, maxLaneDeliveries - 1)
+            const others = yield* tx.webhookDeliveries.takeIntoLane(
+              row.id,
+              due.map((d) => d.id),
+            )
+            yield* tx.jobs.removeUnstarted(others.map((d) => deliveryJobKey(d.id, d.attempt_count)))
+            return { rows: [head, ...others], endpoint, clock, now }
           }),
         )
-        if (found === undefined) return "skipped"
-        const { row, endpoint, now } = found
+        if (lane === undefined) return "skipped"
+        const { rows, endpoint, clock, now } = lane
         const secret = yield* secretOf(endpoint.id, endpoint.secret)
         // A rotated-out secret signs beside the new one until it expires (rotate_secret).
         const previous =
           endpoint.previous_secret !== null && (endpoint.previous_secret_expires_at ?? "") > now
             ? yield* secretOf(endpoint.id, endpoint.previous_secret)
             : undefined
-        const attempt: WebhookAttempt =
-          secret === undefined
-            ? { kind: "failed", failure: "network_error", durationMs: 0 }
-            : yield* Effect.promise(async () =>
-                ports.webhookTransport.send({
-                  url: endpoint.url,
-                  body: row.payload,
-                  headers: await webhookSignatureHeaders({
-                    body: row.payload,
-                    eventId: row.event_id,
-                    timestamp: Math.floor(ports.clock.now().getTime() / 1000),
-                    secrets: previous === undefined ? [secret] : [secret, previous],
-                  }),
-                  timeoutMs: ports.webhookTimeoutMs,
-                }),
-              )
+        /** One attempt of `row`: what the log keeps of it, and the machine event it is. */
+        const send = (row: WebhookDeliveryRecord) =>
+          Effect.promise(async (): Promise<{ logged: WebhookDeliveryAttempt; event: DeliveryEvent }> => {
+            const number = row.attempt_count + 1
+            const at = clock.now().toISOString()
+            if (secret === undefined) {
+              const failed: WebhookAttempt = { kind: "failed", failure: "network_error", durationMs: 0 }
+              return {
+                logged: { ...loggedAttempt(number, at, failed), error: "secret_unavailable" },
+                event: { type: "fail" },
+              }
+            }
+            const attempt = await ports.webhookTransport.send({
+              url: endpoint.url,
+              body: row.payload,
+              headers: await webhookSignatureHeaders({
+                body: row.payload,
+                eventId: row.event_id,
+                timestamp: Math.floor(ports.clock.now().getTime() / 1000),
+                secrets: previous === undefined ? [secret] : [secret, previous],
+              }),
+              timeoutMs: ports.webhookTimeoutMs,
+            })
+            return { logged: loggedAttempt(number, at, attempt), event: eventOf(attempt) }
+          })
+        const outcomes = yield* Effect.forEach(rows, send, { concurrency: laneSendsAtOnce })
         return yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
-            const clock = yield* workspaceClock(ports, tx, workspaceId)
-            const number = row.attempt_count + 1
-            const logged =
-              secret === undefined
-                ? { ...loggedAttempt(number, clock.now().toISOString(), attempt), error: "secret_unavailable" as const }
-                : loggedAttempt(number, clock.now().toISOString(), attempt)
-            const moved = yield* move(clock, tx, row, eventOf(attempt), { logged, counted: true })
-            return moved?.status ?? "skipped"
+            const now = (yield* workspaceClock(ports, tx, workspaceId)).now()
+            const plans = new Map<string, PlannedMove>()
+            const writes: Array<WebhookDeliveryMove> = []
+            rows.forEach((row, i) => {
+              const plan = plannedMove(now, row, outcomes[i]!.event, { logged: outcomes[i]!.logged, counted: true })
+              if (plan === undefined) return
+              plans.set(row.id, plan)
+              writes.push({ id: row.id, from: row, change: plan.change })
+            })
+            const moved = yield* tx.webhookDeliveries.compareAndSetMany(writes)
+            yield* Effect.forEach(moved, (row) => queueNext(tx, row, plans.get(row.id)!), { discard: true })
+            return `${moved.filter((row) => row.status === "succeeded").length} of ${rows.length} delivered`
           }),
         )
       }),

@@ -1,9 +1,21 @@
-import type { WebhookDeliveryRecord, WebhookDeliveryRepository, WebhookDeliveryStateValue } from "@payments-engine/core"
-import type { Kysely, Selectable } from "kysely"
+import type {
+  WebhookDeliveryChange,
+  WebhookDeliveryId,
+  WebhookDeliveryRecord,
+  WebhookDeliveryRepository,
+  WebhookDeliveryStateValue,
+} from "@payments-engine/core"
+import { type Kysely, PostgresAdapter, type Selectable, sql } from "kysely"
 import type { StorageTables, WebhookDeliveriesTable } from "../storage-tables.ts"
 import { pageOf } from "./paging.ts"
 
 type Db = Kysely<StorageTables>
+
+/**
+ * Whether the database locks rows for a transaction (`FOR UPDATE`): Postgres does, and runs
+ * lanes' transactions at once; SQLite runs one writer at a time and has no such clause.
+ */
+const locksRows = (db: Db) => db.getExecutor().adapter instanceof PostgresAdapter
 
 const toDelivery = (row: Selectable<WebhookDeliveriesTable>): WebhookDeliveryRecord => ({
   ...row,
@@ -13,10 +25,28 @@ const toDelivery = (row: Selectable<WebhookDeliveriesTable>): WebhookDeliveryRec
   last_status_code: row.last_status_code === null ? null : Number(row.last_status_code),
 })
 
+/** One delivery's `compareAndSet`: one `UPDATE ... WHERE status = ? AND attempt_count = ?`. */
+const compareAndSet = async (
+  db: Db,
+  id: WebhookDeliveryId,
+  from: Pick<WebhookDeliveryRecord, "status" | "attempt_count">,
+  change: WebhookDeliveryChange,
+) => {
+  const row = await db
+    .updateTable("webhook_deliveries")
+    .set(change)
+    .where("id", "=", id)
+    .where("status", "=", from.status)
+    .where("attempt_count", "=", from.attempt_count)
+    .returningAll()
+    .executeTakeFirst()
+  return row === undefined ? undefined : toDelivery(row)
+}
+
 /**
  * Webhook deliveries over one Kysely handle. `insertIfNew` leaves the unique index of endpoint
  * and event to decide (DO NOTHING keeps a Postgres transaction usable); `compareAndSet` decides in
- * one `UPDATE ... WHERE status = ? AND attempt_count = ?`.
+ * one `UPDATE ... WHERE status = ? AND attempt_count = ?`, as `takeIntoLane` does on the lane.
  *
  * @example
  * const delivery = await kyselyWebhookDeliveryRepository(trx).findById("whd_1")
@@ -35,6 +65,11 @@ export const kyselyWebhookDeliveryRepository = (db: Db): WebhookDeliveryReposito
     const row = await db.selectFrom("webhook_deliveries").selectAll().where("id", "=", id).executeTakeFirst()
     return row === undefined ? undefined : toDelivery(row)
   },
+  findForLane: async (id) => {
+    const query = db.selectFrom("webhook_deliveries").selectAll().where("id", "=", id)
+    const row = await (locksRows(db) ? query.forUpdate() : query).executeTakeFirst()
+    return row === undefined ? undefined : toDelivery(row)
+  },
   find: async (workspaceId, id) => {
     const row = await db
       .selectFrom("webhook_deliveries")
@@ -51,15 +86,56 @@ export const kyselyWebhookDeliveryRepository = (db: Db): WebhookDeliveryReposito
       toDelivery,
       "newest",
     ),
-  compareAndSet: async (id, from, change) => {
-    const row = await db
-      .updateTable("webhook_deliveries")
-      .set(change)
-      .where("id", "=", id)
-      .where("status", "=", from.status)
-      .where("attempt_count", "=", from.attempt_count)
-      .returningAll()
-      .executeTakeFirst()
-    return row === undefined ? undefined : toDelivery(row)
+  listDue: async (endpointId, now, laneId, limit) => {
+    const query = db
+      .selectFrom("webhook_deliveries")
+      .selectAll()
+      .where("endpoint_id", "=", endpointId)
+      // The literal, not a parameter: it is what lets SQLite use the partial index of pending deliveries.
+      .where(sql<boolean>`status = 'pending'`)
+      .where("next_attempt_at", "<=", now)
+      .where("id", "!=", laneId)
+      .where((eb) => eb.or([eb("lane_id", "is", null), eb("lane_id", "=", laneId)]))
+      .orderBy("next_attempt_at")
+      .orderBy("id")
+      .limit(limit)
+    // Rows another lane holds in its transaction (its head, or ones it is taking) are passed over.
+    return (await (locksRows(db) ? query.forUpdate().skipLocked() : query).execute()).map(toDelivery)
   },
+  takeIntoLane: async (laneId, ids) => {
+    if (ids.length === 0) return []
+    const rows = await db
+      .updateTable("webhook_deliveries")
+      .set({ lane_id: laneId })
+      .where("id", "in", ids)
+      .where("status", "=", "pending")
+      .where((eb) => eb.or([eb("lane_id", "is", null), eb("lane_id", "=", laneId)]))
+      .returningAll()
+      .execute()
+    return rows.map(toDelivery)
+  },
+  compareAndSetMany: async (moves) => {
+    if (moves.length === 0) return []
+    if (!locksRows(db)) {
+      // SQLite: statements cost no round trip, so one each.
+      const moved = await Promise.all(moves.map((m) => compareAndSet(db, m.id, m.from, m.change)))
+      return moved.filter((row) => row !== undefined)
+    }
+    const values = sql.join(
+      moves.map(
+        ({ id, from, change: c }) =>
+          sql`(${id}, ${from.status}, ${from.attempt_count}::integer, ${c.status}, ${c.attempt_count}::integer,
+            ${c.last_status_code}::integer, ${c.next_attempt_at}, ${c.attempts}, ${c.updated_at}, ${c.lane_id})`,
+      ),
+    )
+    const { rows } = await sql<Selectable<WebhookDeliveriesTable>>`update webhook_deliveries as d
+      set status = v.status, attempt_count = v.attempt_count, last_status_code = v.last_status_code,
+        next_attempt_at = v.next_attempt_at, attempts = v.attempts, updated_at = v.updated_at, lane_id = v.lane_id
+      from (values ${values}) as v(id, from_status, from_count, status, attempt_count, last_status_code,
+        next_attempt_at, attempts, updated_at, lane_id)
+      where d.id = v.id and d.status = v.from_status and d.attempt_count = v.from_count
+      returning d.*`.execute(db)
+    return rows.map(toDelivery)
+  },
+  compareAndSet: (id, from, change) => compareAndSet(db, id, from, change),
 })

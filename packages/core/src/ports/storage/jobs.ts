@@ -23,4 +23,10 @@ export interface JobRepository {
    * earlier by the engine's clock, in this transaction; other workspaces' jobs do not move.
    */
   bringForward(workspaceId: WorkspaceId, ms: number): Promise<void>
+  /**
+   * Removes the jobs of these keys that no runner has started, in this transaction: a job whose
+   * work another job has taken over. One a runner has already started is left to run (or, on a
+   * runner that cannot tell, removed but still run to its end, never retried).
+   */
+  removeUnstarted(keys: ReadonlyArray<string>): Promise<void>
 }

@@ -10,7 +10,7 @@ export type WebhookDeliveryStateValue = typeof WebhookDeliveryState.Type
 /** What recording an attempt (or a resend) writes. */
 export type WebhookDeliveryChange = Pick<
   WebhookDeliveryRecord,
-  "status" | "attempt_count" | "last_status_code" | "next_attempt_at" | "attempts" | "updated_at"
+  "status" | "attempt_count" | "last_status_code" | "next_attempt_at" | "attempts" | "updated_at" | "lane_id"
 >
 
 /**
@@ -22,6 +22,11 @@ export interface WebhookDeliveryRepository {
   insertIfNew(row: WebhookDeliveryRecord): Promise<boolean>
   /** For the delivery job, which holds only the id. */
   findById(id: WebhookDeliveryId): Promise<WebhookDeliveryRecord | undefined>
+  /**
+   * The delivery a job is about to send in its lane, held for this transaction where the
+   * database holds rows (so no other lane takes it meanwhile, and {@link listDue} passes it over).
+   */
+  findForLane(id: WebhookDeliveryId): Promise<WebhookDeliveryRecord | undefined>
   find(workspaceId: WorkspaceId, id: WebhookDeliveryId): Promise<WebhookDeliveryRecord | undefined>
   /** Deliveries of the endpoint in the workspace, newest first (then by id, descending). */
   listByEndpoint(
@@ -29,6 +34,26 @@ export interface WebhookDeliveryRepository {
     endpointId: WebhookEndpointId,
     window: Window,
   ): Promise<Slice<WebhookDeliveryRecord>>
+  /**
+   * Up to `limit` pending deliveries of the endpoint due by `now` (`next_attempt_at` at or before
+   * it) that no lane holds or lane `laneId` holds, soonest due first (then by id); `laneId` itself
+   * left out, and so are rows another transaction holds where the database holds rows. Those it
+   * answers it holds for this transaction.
+   */
+  listDue(
+    endpointId: WebhookEndpointId,
+    now: string,
+    laneId: WebhookDeliveryId,
+    limit: number,
+  ): Promise<ReadonlyArray<WebhookDeliveryRecord>>
+  /**
+   * Lane `laneId` takes the deliveries of `ids` that are pending and free (or already its own):
+   * their `lane_id` becomes `laneId`. Answers the deliveries it took, as they now are.
+   */
+  takeIntoLane(
+    laneId: WebhookDeliveryId,
+    ids: ReadonlyArray<WebhookDeliveryId>,
+  ): Promise<ReadonlyArray<WebhookDeliveryRecord>>
   /**
    * Writes `change` if the delivery still has the status and attempt count it was read with (no
    * other attempt was recorded since): the delivery as it now is, else undefined.
@@ -38,4 +63,16 @@ export interface WebhookDeliveryRepository {
     from: Pick<WebhookDeliveryRecord, "status" | "attempt_count">,
     change: WebhookDeliveryChange,
   ): Promise<WebhookDeliveryRecord | undefined>
+  /**
+   * `compareAndSet` of several deliveries (a lane's attempts), in one statement where the
+   * database allows: the deliveries written, as they now are, in no set order.
+   */
+  compareAndSetMany(changes: ReadonlyArray<WebhookDeliveryMove>): Promise<ReadonlyArray<WebhookDeliveryRecord>>
+}
+
+/** One write of {@link WebhookDeliveryRepository.compareAndSetMany}. */
+export interface WebhookDeliveryMove {
+  readonly id: WebhookDeliveryId
+  readonly from: Pick<WebhookDeliveryRecord, "status" | "attempt_count">
+  readonly change: WebhookDeliveryChange
 }
