@@ -3,7 +3,7 @@ import { createServer, type IncomingHttpHeaders } from "node:http"
 import type { AddressInfo } from "node:net"
 import type { KyselyStorage } from "@payments-engine/adapters"
 import { openTestPostgres, openTestSqlite } from "@payments-engine/adapters/testing"
-import { verifyWebhookSignature } from "@payments-engine/core"
+import { type JobRequest, type Storage, verifyWebhookSignature } from "@payments-engine/core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   advanceClock,
@@ -61,9 +61,33 @@ describe.each([
 ])("webhook deliveries on %s", (name, factory) => {
   let service: TestService
   let storage: KyselyStorage
+  /** While set, queuing a delivery job fails, as a database failing mid-transaction would. */
+  let failDeliveryJobs = false
   beforeAll(async () => {
     storage = (await factory()) as KyselyStorage
-    service = await startTestService({ storage, sandbox: true, webhookTimeoutMs: 500 })
+    const failing: Storage = {
+      capabilities: storage.capabilities,
+      transaction: (work) =>
+        storage.transaction((tx) =>
+          work(
+            new Proxy(tx, {
+              get: (target, name) =>
+                name !== "jobs"
+                  ? Reflect.get(target, name)
+                  : {
+                      ...target.jobs,
+                      enqueue: (job: JobRequest) =>
+                        failDeliveryJobs && job.kind === "deliver_webhook"
+                          ? Promise.reject(new Error("test: the database fails"))
+                          : target.jobs.enqueue(job),
+                    },
+            }),
+          ),
+        ),
+      createJobRunner: (handlers, options) => storage.createJobRunner(handlers, options),
+      close: () => storage.close(),
+    }
+    service = await startTestService({ storage: failing, sandbox: true, webhookTimeoutMs: 500 })
   })
   afterAll(() => service.close())
 
@@ -104,7 +128,9 @@ describe.each([
     })
     expect(paid.status, paid.text).toBe(201)
     await advanceClock(service, payer.token, 0)
-    const got = at("/deliver")
+    // A lane sends several at once: they may arrive in any order (README), so in event order here.
+    const eventId = (r: Received) => String(r.headers["service-event-id"])
+    const got = at("/deliver").sort((a, b) => (eventId(a) < eventId(b) ? -1 : 1))
     // The bank accounts were made before the endpoint: their events are not its to receive.
     expect(got.map((r) => JSON.parse(r.body.toString()).event)).toEqual([
       "PaymentEvents::DebitInitiatedEvent",
@@ -313,6 +339,28 @@ describe.each([
     expect(String(after.headers["webhook-signature"]).split(" ")).toHaveLength(1)
     expect((await verify(after, fresh)).valid).toBe(true)
     expect((await verify(after, endpoint.webhook_secret)).valid).toBe(false)
+  })
+
+  it("sends nothing for a change whose transaction rolled back after its delivery was written", async () => {
+    const payer = await setUpPayer(service, "webhooks-rollback")
+    const endpoint = await endpointAt(payer, "/rollback", ["entity.updated"])
+    failDeliveryJobs = true
+    const failed = await renameEntity(payer, "Rolled Back")
+    failDeliveryJobs = false
+    expect(failed.status).toBe(500)
+    const kept = await renameEntity(payer, "Committed")
+    expect(kept.status, kept.text).toBe(200)
+    await advanceClock(service, payer.token, 0)
+    expect(at("/rollback").map((r) => JSON.parse(r.body.toString()).data.name)).toEqual(["Committed"])
+    const log = await deliveriesOf(payer, endpoint.id)
+    expect(log.body.data.map((d: { state: string }) => d.state)).toEqual(["succeeded"])
+    const names = (
+      await storage.db.selectFrom("events").select("payload").where("company_id", "=", payer.cid).execute()
+    )
+      .map((row) => JSON.parse(row.payload))
+      .filter((payload) => payload.event === "entity.updated")
+      .map((payload) => payload.data.name)
+    expect(names).toEqual(["Committed"])
   })
 
   it("delivers a batch's one completion event, and none of its payments' own", async () => {

@@ -1,6 +1,7 @@
 import {
   createSandboxBankLinker,
   createSandboxPaymentProvider,
+  type KyselyStorage,
   openStorageFromUrl,
   randomIds,
   scryptHasher,
@@ -9,7 +10,13 @@ import {
 import { paymentRequest, quoteRequest, setUpPayer } from "@payments-engine/adapters/testing"
 import { createEngine, type Engine, PaymentBatchId, PaymentId, type Storage } from "@payments-engine/core"
 
-/** An engine of this process on the database, with the sandbox providers, to queue work for a service. */
+/** The server secret of the queuing engine: a service that is to open what it sealed runs with it. */
+export const queuingServerSecret = "queued-payments-server-secret-0123456789"
+
+/**
+ * An engine of this process on the database, with the sandbox providers, to queue work for a
+ * service; it takes webhook endpoints on this machine, as a sandbox service does.
+ */
 const queuingEngine = async (databaseUrl: string): Promise<Engine> => {
   const storage = await openStorageFromUrl(databaseUrl)
   return createEngine({
@@ -17,10 +24,42 @@ const queuingEngine = async (databaseUrl: string): Promise<Engine> => {
     clock: systemClock,
     ids: randomIds({ clock: systemClock }),
     hasher: scryptHasher({ cost: 2 ** 10 }),
-    serverSecret: { read: async () => "queued-payments-server-secret-0123456789" },
+    serverSecret: { read: async () => queuingServerSecret },
     paymentProvider: createSandboxPaymentProvider(),
     bankLinker: createSandboxBankLinker(),
+    allowLocalWebhookUrls: true,
   })
+}
+
+/**
+ * An endpoint at `url` subscribed to `entity.updated`, and `count` updates of the payer's entity,
+ * queued through an engine of this process, which then lets the database go: their deliveries
+ * wait for a service to send them. Answers the endpoint's secret.
+ */
+export const queueWebhookDeliveries = async (databaseUrl: string, url: string, count: number, label: string) => {
+  const engine = await queuingEngine(databaseUrl)
+  const payer = await setUpPayer(engine, label)
+  const endpoint = await engine.webhookEndpoints.create(payer.actor, payer.companyId, {
+    url,
+    event_names: ["entity.updated"],
+  })
+  const entity = (await engine.entities.list(payer.actor, payer.companyId)).data[0]!
+  for (let i = 0; i < count; i++) {
+    await engine.entities.update(payer.actor, payer.companyId, entity.id, { name: `${label} ${i}` })
+  }
+  await engine.close()
+  return { secret: endpoint.webhook_secret }
+}
+
+/** The statuses of every webhook delivery of the database. */
+export const deliveryStatusesOf = async (databaseUrl: string) => {
+  const storage = (await openStorageFromUrl(databaseUrl)) as KyselyStorage
+  try {
+    const rows = await storage.db.selectFrom("webhook_deliveries").select("status").execute()
+    return rows.map((row) => row.status)
+  } finally {
+    await storage.close()
+  }
 }
 
 /**
