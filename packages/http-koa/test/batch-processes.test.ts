@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { childEnvironment, logMessage, startNode } from "./support/child-process.ts"
 import { processRig } from "./support/process-rig.ts"
 import { awaitBatchEnded, awaitCompleted, batchOf, queueBatch, queuePayments } from "./support/queued-payments.ts"
 
@@ -12,15 +11,7 @@ import { awaitBatchEnded, awaitCompleted, batchOf, queueBatch, queuePayments } f
  * a batch and single payments, each payment executed once, within the batch's rate overall.
  */
 
-const recordingService = ["--import", "tsx", "packages/http-koa/test/support/recording-service.ts"]
-const { folder, running, serverUrl, postgresUrl } = processRig("batches")
-
-const start = async (env: Record<string, string>) => {
-  const service = startNode(recordingService, childEnvironment({ PORT: "0", LOG_LEVEL: "info", ...env }))
-  running.add(service)
-  await service.waitForLine(logMessage("listening"))
-  return service
-}
+const { folder, running, serverUrl, postgresUrl, startRecordingService: start } = processRig("batches")
 
 const stop = async (service: Awaited<ReturnType<typeof start>>, signal: NodeJS.Signals) => {
   service.child.kill(signal)

@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { childEnvironment, logMessage, startNode } from "./support/child-process.ts"
 import { processRig } from "./support/process-rig.ts"
 import { awaitCompleted, queuePayments, statusesOf } from "./support/queued-payments.ts"
 
@@ -11,15 +10,7 @@ import { awaitCompleted, queuePayments, statusesOf } from "./support/queued-paym
  * books outlive our processes, executes each one once.
  */
 
-const recordingService = ["--import", "tsx", "packages/http-koa/test/support/recording-service.ts"]
-const { folder, running, serverUrl, postgresUrl } = processRig("crash")
-
-const start = async (env: Record<string, string>) => {
-  const service = startNode(recordingService, childEnvironment({ PORT: "0", LOG_LEVEL: "info", ...env }))
-  running.add(service)
-  await service.waitForLine(logMessage("listening"))
-  return service
-}
+const { folder, running, serverUrl, postgresUrl, startRecordingService: start } = processRig("crash")
 
 const crashAndRestart = async (databaseUrl: string) => {
   const book = join(folder, `book-${Date.now()}.txt`)

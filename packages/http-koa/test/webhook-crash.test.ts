@@ -4,7 +4,6 @@ import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { verifyWebhookSignature } from "@payments-engine/core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { childEnvironment, logMessage, startNode } from "./support/child-process.ts"
 import { processRig } from "./support/process-rig.ts"
 import { deliveryStatusesOf, queueWebhookDeliveries, queuingServerSecret } from "./support/queued-payments.ts"
 
@@ -14,8 +13,7 @@ import { deliveryStatusesOf, queueWebhookDeliveries, queuingServerSecret } from 
  * what was in flight is sent again), and every delivery ends succeeded.
  */
 
-const recordingService = ["--import", "tsx", "packages/http-koa/test/support/recording-service.ts"]
-const { folder, running, serverUrl, postgresUrl } = processRig("webhook-crash")
+const { folder, running, serverUrl, postgresUrl, startRecordingService: start } = processRig("webhook-crash")
 const deliveries = 30
 /** The request the receiver never answers, the first time it comes: the service is killed meanwhile. */
 const hangOn = 5
@@ -44,13 +42,6 @@ afterAll(() => {
   receiver.closeAllConnections()
   receiver.close()
 })
-
-const start = async (env: Record<string, string>) => {
-  const service = startNode(recordingService, childEnvironment({ PORT: "0", LOG_LEVEL: "info", ...env }))
-  running.add(service)
-  await service.waitForLine(logMessage("listening"))
-  return service
-}
 
 const until = async (done: () => boolean | Promise<boolean>, timeoutMs: number) => {
   const since = Date.now()

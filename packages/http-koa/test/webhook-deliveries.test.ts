@@ -355,7 +355,11 @@ describe.each([
     const log = await deliveriesOf(payer, endpoint.id)
     expect(log.body.data.map((d: { state: string }) => d.state)).toEqual(["succeeded"])
     const names = (
-      await storage.db.selectFrom("events").select("payload").where("company_id", "=", payer.cid).execute()
+      await storage.db
+        .selectFrom("events")
+        .select("payload")
+        .where("company_id", "=", payer.cid as never)
+        .execute()
     )
       .map((row) => JSON.parse(row.payload))
       .filter((payload) => payload.event === "entity.updated")

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import pg from "pg"
 import { afterAll } from "vitest"
-import type { LineWatcher } from "./child-process.ts"
+import { childEnvironment, type LineWatcher, logMessage, startNode } from "./child-process.ts"
 
 /** What {@link processRig} gives a test file of real processes. */
 export interface ProcessRig {
@@ -15,7 +15,14 @@ export interface ProcessRig {
   readonly serverUrl: string | undefined
   /** A URL of a fresh schema (and its graphile-worker schema) of that database, dropped after the file. */
   readonly postgresUrl: (name: string) => string
+  /**
+   * Starts `recording-service.ts` (the service with a provider that keeps its books in a file)
+   * with `env` over ours, added to `running`, once it is listening.
+   */
+  readonly startRecordingService: (env: Record<string, string>) => Promise<LineWatcher>
 }
+
+const recordingService = ["--import", "tsx", "packages/http-koa/test/support/recording-service.ts"]
 
 /**
  * The set-up every test file of real service processes repeats: a folder, the children to kill
@@ -49,6 +56,12 @@ export const processRig = (label: string): ProcessRig => {
       const url = new URL(serverUrl as string)
       url.searchParams.set("schema", schema)
       return url.toString()
+    },
+    startRecordingService: async (env) => {
+      const service = startNode(recordingService, childEnvironment({ PORT: "0", LOG_LEVEL: "info", ...env }))
+      running.add(service)
+      await service.waitForLine(logMessage("listening"))
+      return service
     },
   }
 }
