@@ -13,7 +13,7 @@
 import { mkdtempSync } from "node:fs"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
-import { tmpdir } from "node:os"
+import { cpus, loadavg, tmpdir, type } from "node:os"
 import { join } from "node:path"
 import { performance } from "node:perf_hooks"
 import {
@@ -29,6 +29,7 @@ import { benchEngine } from "./bench-engine.ts"
 import { writeResultsSection } from "./bench-results.ts"
 
 const deliveries = Number(process.env.BENCH_DELIVERIES ?? 2000)
+const startLoad = loadavg()[0] ?? 0
 
 const receiver = createServer((req, res) => {
   req.resume()
@@ -118,12 +119,15 @@ receiver.close()
 const text = [
   "## Webhook deliveries",
   "",
-  "`npm run bench` also runs `bench/webhook-delivery.bench.ts`, on the same machine, right after the figures above.",
+  "`npm run bench` also runs `bench/webhook-delivery.bench.ts`.",
+  `Measured ${new Date().toISOString().slice(0, 10)} on ${type()} ${process.arch}, ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"},`,
+  `Node ${process.version}; load average ${startLoad.toFixed(1)} when it began.`,
   "",
   `${deliveries} \`entity.updated\` events of one company with one endpoint, written while no job runner runs; then the`,
   "runner starts: deliveries a second until the last one has succeeded, each signed, POSTed to a receiver on 127.0.0.1",
   "that answers 200 at once, and logged. The limit: the same bodies signed and POSTed one after another by a plain loop",
-  "in one process through the same transport, nothing stored. Goal: at least 0.5 of the limit, and 1,000 a second on SQLite.",
+  "in one process through the same transport, nothing stored. A round of a quarter the size warms both sides first.",
+  "Goal: at least 0.5 of the limit, and 1,000 a second on SQLite.",
   "",
   "| Database | Deliveries/s | Plain signed POSTs/s (limit) | Deliveries / limit |",
   "|---|---|---|---|",
