@@ -73,9 +73,12 @@ export const StoredAttachment = Schema.Struct({
  */
 export const AttachmentUploadForm = Schema.Struct({
   file: Schema.String.annotations({
-    description: "The document: PDF, PNG or JPEG (judged by its content), at most 10 MB",
-    format: "binary",
-  } as Record<string, unknown>),
+    jsonSchema: {
+      type: "string",
+      format: "binary",
+      description: "The document: PDF, PNG or JPEG (judged by its content), at most 10 MB",
+    },
+  }),
   document_type: Schema.Literal(...attachmentDocumentTypes),
 }).annotations({ identifier: "AttachmentUploadForm" })
 
