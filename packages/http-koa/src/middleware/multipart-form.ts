@@ -80,7 +80,8 @@ const readForm = (ctx: AppContext, maxFileBytes: number): Promise<MultipartForm>
         limits: { ...multipartLimits, fileSize: maxFileBytes, files: 1 },
       })
     } catch {
-      req.resume()
+      // No boundary, or not a form busboy knows: nothing of it is read.
+      stopReading(ctx, req)
       reject(malformedForm())
       return
     }
@@ -164,7 +165,8 @@ const readForm = (ctx: AppContext, maxFileBytes: number): Promise<MultipartForm>
 /**
  * Reads a `multipart/form-data` body into `ctx.state.form`, and leaves in `ctx.state.body` what an
  * `Idempotency-Key` fingerprints: the text fields and the file's name, size and SHA-256 (never
- * its bytes). Refused here:
+ * its bytes). Every refusal answers with `Connection: close` and reads no more of the body.
+ * Refused here:
  * - a body that is not a form (415), compressed or with a transfer coding other than `chunked` (415);
  * - a body declared (`Content-Length`) larger than the file limit plus {@link multipartOverheadBytes}:
  *   413 `body` / `Payload too large` before any byte of it is read, and the connection is closed;
@@ -183,17 +185,17 @@ export const multipartForm =
     const req = ctx.req
     const media = (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase()
     if (media !== "multipart/form-data") {
-      req.resume()
+      stopReading(ctx, req)
       throw notMultipart()
     }
     const encoding = (req.headers["content-encoding"] ?? "identity").trim().toLowerCase()
     if (encoding !== "identity" && encoding !== "") {
-      req.resume()
+      stopReading(ctx, req)
       throw httpErrors.encodedBody()
     }
     const transfer = req.headers["transfer-encoding"]
     if (transfer !== undefined && transfer.trim().toLowerCase() !== "chunked") {
-      req.resume()
+      stopReading(ctx, req)
       throw httpErrors.transferEncodedBody()
     }
     const declared = Number(req.headers["content-length"])
