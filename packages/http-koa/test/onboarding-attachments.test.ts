@@ -318,6 +318,19 @@ describe.each([
     expectError(await c.upload(twoFiles), 422, "file", "Only one file may be sent")
     const json = await service.request("POST", c.base, { token: c.token, body: { document_type: "other" } })
     expectError(json, 415, "body", "Content-Type must be multipart/form-data")
+    const form = '--x\r\nContent-Disposition: form-data; name="document_type"\r\n\r\nother\r\n--x--\r\n'
+    const gzipped = await service.request("POST", c.base, {
+      token: c.token,
+      raw: form,
+      headers: { "Content-Type": "multipart/form-data; boundary=x", "Content-Encoding": "gzip" },
+    })
+    expectError(gzipped, 415, "body", "Content-Encoding must be identity")
+    const noBoundary = await service.request("POST", c.base, {
+      token: c.token,
+      raw: form,
+      headers: { "Content-Type": "multipart/form-data" },
+    })
+    expectError(noBoundary, 400, "body", "Malformed multipart/form-data body")
     expect((await c.call("GET", c.base)).body.meta.total_records).toBe(0)
   })
 

@@ -68,6 +68,17 @@ export const makeOnboardingAttachments = (ports: ServicePorts) => {
   const detector = () => required<FileTypeDetector>(ports.fileTypeDetector, "a fileTypeDetector")
   const notFound = () => new NotFound({ field: "id", message: attachmentMessages.notFound })
 
+  /** The entity's attachment, in a transaction of its own; `not_found` for another entity's or none. */
+  const findAttachment = (actor: Actor, companyId: CompanyId, entityId: EntityId, id: OnboardingAttachmentId) =>
+    inTransaction(ports.storage, (tx) =>
+      Effect.gen(function* () {
+        const entity = yield* findOnboardingEntity(tx, actor, companyId, entityId)
+        const row = yield* tx.onboardingAttachments.find(actor.workspaceId, entity.id, id)
+        if (row === undefined) return yield* Effect.fail(notFound())
+        return toOnboardingAttachment(row)
+      }),
+    )
+
   /** Every problem of the upload at once, the file's type judged by its content only. */
   const checked = (upload: AttachmentUpload): Effect.Effect<CheckedUpload, Invalid> =>
     Effect.gen(function* () {
@@ -187,15 +198,7 @@ export const makeOnboardingAttachments = (ports: ServicePorts) => {
       companyId: CompanyId,
       entityId: EntityId,
       id: OnboardingAttachmentId,
-    ): Effect.Effect<OnboardingAttachment, NotFound> =>
-      inTransaction(ports.storage, (tx) =>
-        Effect.gen(function* () {
-          const entity = yield* findOnboardingEntity(tx, actor, companyId, entityId)
-          const row = yield* tx.onboardingAttachments.find(actor.workspaceId, entity.id, id)
-          if (row === undefined) return yield* Effect.fail(notFound())
-          return toOnboardingAttachment(row)
-        }),
-      ),
+    ): Effect.Effect<OnboardingAttachment, NotFound> => findAttachment(actor, companyId, entityId, id),
 
     /**
      * An attachment's row and its bytes, for a download.
@@ -210,14 +213,7 @@ export const makeOnboardingAttachments = (ports: ServicePorts) => {
       id: OnboardingAttachmentId,
     ): Effect.Effect<AttachmentContent, NotFound> =>
       Effect.gen(function* () {
-        const attachment = yield* inTransaction(ports.storage, (tx) =>
-          Effect.gen(function* () {
-            const entity = yield* findOnboardingEntity(tx, actor, companyId, entityId)
-            const row = yield* tx.onboardingAttachments.find(actor.workspaceId, entity.id, id)
-            if (row === undefined) return yield* Effect.fail(notFound())
-            return toOnboardingAttachment(row)
-          }),
-        )
+        const attachment = yield* findAttachment(actor, companyId, entityId, id)
         const blobs = yield* blobStore()
         const bytes = yield* Effect.promise(() => blobs.get(attachment.id))
         // A row without bytes breaks the rule this service keeps: a fault, not the caller's.

@@ -4,6 +4,7 @@ import { finished } from "node:stream"
 import busboy from "busboy"
 import type { AppContext, AppMiddleware } from "../app-state.ts"
 import { HttpError, httpErrors } from "../http-error.ts"
+import { codingRefusal } from "./json-body.ts"
 
 /** The file part of a form, read whole. */
 export interface UploadedFile {
@@ -188,15 +189,10 @@ export const multipartForm =
       stopReading(ctx, req)
       throw notMultipart()
     }
-    const encoding = (req.headers["content-encoding"] ?? "identity").trim().toLowerCase()
-    if (encoding !== "identity" && encoding !== "") {
+    const coding = codingRefusal(req)
+    if (coding !== undefined) {
       stopReading(ctx, req)
-      throw httpErrors.encodedBody()
-    }
-    const transfer = req.headers["transfer-encoding"]
-    if (transfer !== undefined && transfer.trim().toLowerCase() !== "chunked") {
-      stopReading(ctx, req)
-      throw httpErrors.transferEncodedBody()
+      throw coding
     }
     const declared = Number(req.headers["content-length"])
     if (Number.isFinite(declared) && declared > options.maxFileBytes + multipartOverheadBytes) {
