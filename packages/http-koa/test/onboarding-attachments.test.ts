@@ -331,6 +331,15 @@ describe.each([
       headers: { "Content-Type": "multipart/form-data" },
     })
     expectError(noBoundary, 400, "body", "Malformed multipart/form-data body")
+    expectError(
+      await c.upload(formOf({ file, document_type: "x".repeat(2000) })),
+      422,
+      "document_type",
+      "is too long (maximum is 1024 bytes)",
+    )
+    const crowded = formOf({ file, document_type: "other" })
+    for (let i = 0; i < 12; i += 1) crowded.append(`note_${i}`, "x")
+    expect((await c.upload(crowded)).status).toBe(400)
     expect((await c.call("GET", c.base)).body.meta.total_records).toBe(0)
   })
 
