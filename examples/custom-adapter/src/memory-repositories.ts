@@ -7,6 +7,7 @@ import { memoryEntityRepository } from "./repositories/entities.ts"
 import { memoryEventRepository } from "./repositories/events.ts"
 import { memoryFeatureRepository } from "./repositories/features.ts"
 import { memoryIdempotencyRepository } from "./repositories/idempotency.ts"
+import { memoryAttachmentRepository } from "./repositories/onboarding-attachments.ts"
 import { memoryOnboardingRepository, memoryPersonRepository } from "./repositories/onboardings.ts"
 import { memoryPaymentBatchRepository } from "./repositories/payment-batches.ts"
 import { memoryPaymentRepository } from "./repositories/payments.ts"
@@ -45,6 +46,7 @@ export const memoryRepositories = (t: Tables): Repositories => ({
   features: memoryFeatureRepository(t),
   onboardings: memoryOnboardingRepository(t),
   onboardingPersons: memoryPersonRepository(t),
+  onboardingAttachments: memoryAttachmentRepository(t),
   events: memoryEventRepository(t),
   idempotency: memoryIdempotencyRepository(t),
   jobs: memoryJobRepository(t),

@@ -1,6 +1,7 @@
 import type {
   ApiKeyRecord,
   ApplicationId,
+  AttachmentRecord,
   BankAccountId,
   BankAccountRecord,
   CompanyId,
@@ -11,6 +12,7 @@ import type {
   EventRecord,
   FeatureRecord,
   IdempotencyRecord,
+  OnboardingAttachmentId,
   OnboardingId,
   OnboardingPersonId,
   OnboardingRecord,
@@ -55,6 +57,7 @@ export interface Tables {
   readonly webhookDeliveries: Map<WebhookDeliveryId, WebhookDeliveryRecord>
   readonly onboardings: Map<OnboardingId, OnboardingRecord>
   readonly onboardingPersons: Map<OnboardingPersonId, PersonRecord>
+  readonly onboardingAttachments: Map<OnboardingAttachmentId, AttachmentRecord>
   /** By application id. */
   readonly features: Map<ApplicationId, FeatureRecord>
   readonly events: Map<EventId, EventRecord>
@@ -81,6 +84,7 @@ export const emptyTables = (): Tables => ({
   webhookDeliveries: new Map(),
   onboardings: new Map(),
   onboardingPersons: new Map(),
+  onboardingAttachments: new Map(),
   features: new Map(),
   events: new Map(),
   idempotency: new Map(),
@@ -105,6 +109,7 @@ export const copyTables = (t: Tables): Tables => ({
   webhookDeliveries: new Map(t.webhookDeliveries),
   onboardings: new Map(t.onboardings),
   onboardingPersons: new Map(t.onboardingPersons),
+  onboardingAttachments: new Map(t.onboardingAttachments),
   features: new Map(t.features),
   events: new Map(t.events),
   idempotency: new Map(t.idempotency),

@@ -1,5 +1,6 @@
 import { type ContractTestId, runContractTest } from "@payments-engine/contract-tests"
 import type {
+  AttachmentRepository,
   EventRecord,
   OnboardingRepository,
   PaymentBatchRecord,
@@ -107,18 +108,30 @@ const withEndpointFault =
 const withOnboardingFault =
   (
     plant: (
-      ports: { readonly onboardings: OnboardingRepository; readonly persons: PersonRepository },
+      ports: {
+        readonly onboardings: OnboardingRepository
+        readonly persons: PersonRepository
+        readonly attachments: AttachmentRepository
+      },
       draft: Tables,
-    ) => { readonly onboardings?: Partial<OnboardingRepository>; readonly persons?: Partial<PersonRepository> },
+    ) => {
+      readonly onboardings?: Partial<OnboardingRepository>
+      readonly persons?: Partial<PersonRepository>
+      readonly attachments?: Partial<AttachmentRepository>
+    },
   ) =>
   async (): Promise<MemoryStorage> =>
     createMemoryStorage({
       plantInRepositories: (tx, draft) => {
-        const planted = plant({ onboardings: tx.onboardings, persons: tx.onboardingPersons }, draft)
+        const planted = plant(
+          { onboardings: tx.onboardings, persons: tx.onboardingPersons, attachments: tx.onboardingAttachments },
+          draft,
+        )
         return {
           ...tx,
           onboardings: { ...tx.onboardings, ...planted.onboardings },
           onboardingPersons: { ...tx.onboardingPersons, ...planted.persons },
+          onboardingAttachments: { ...tx.onboardingAttachments, ...planted.attachments },
         }
       },
     })
@@ -1207,6 +1220,44 @@ const faults: ReadonlyArray<{
       },
     })),
     caughtBy: ["onboardings.persons"],
+  },
+  {
+    bug: "finds an attachment under any entity of the workspace",
+    factory: withOnboardingFault((_ports, draft) => ({
+      attachments: {
+        find: async (ws, _entityId, id) => {
+          const row = draft.onboardingAttachments.get(id)
+          return row?.workspace_id === ws ? row : undefined
+        },
+      },
+    })),
+    caughtBy: ["onboardings.attachments"],
+  },
+  {
+    bug: "deletes an attachment of another workspace",
+    factory: withOnboardingFault((ports, draft) => ({
+      attachments: {
+        delete: async (_ws, entityId, id) => {
+          const row = draft.onboardingAttachments.get(id)
+          return row === undefined ? false : ports.attachments.delete(row.workspace_id, entityId, id)
+        },
+      },
+    })),
+    caughtBy: ["onboardings.attachments"],
+  },
+  {
+    bug: "lists attachments in the order they were inserted",
+    factory: withOnboardingFault((_ports, draft) => ({
+      attachments: {
+        list: async (ws, entityId, window) => {
+          const mine = [...draft.onboardingAttachments.values()].filter(
+            (r) => r.workspace_id === ws && r.entity_id === entityId,
+          )
+          return { rows: mine.slice(window.offset, window.offset + window.limit), total: mine.length }
+        },
+      },
+    })),
+    caughtBy: ["onboardings.attachments"],
   },
 ]
 

@@ -5,6 +5,10 @@ export {
   type SandboxTestBank,
   sandboxTestBanks,
 } from "./bank-link/sandbox-bank-linker.ts"
+export { blobKeyPattern, checkedBlobKey } from "./blobs/blob-keys.ts"
+export { createFileBlobStore, type FileBlobStore, type FileBlobStoreOptions } from "./blobs/file-blob-store.ts"
+export { fileTypeDetector } from "./blobs/file-type-detector.ts"
+export { createMemoryBlobStore, type MemoryBlobStore } from "./blobs/memory-blob-store.ts"
 export { systemClock } from "./clock/system-clock.ts"
 export { TestClock } from "./clock/test-clock.ts"
 export { type RandomIdsOptions, randomIds } from "./ids/random-ids.ts"

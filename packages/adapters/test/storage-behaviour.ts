@@ -174,6 +174,7 @@ export const describeStorage = (target: StorageTarget): void => {
         "0011_webhook_endpoints",
         "0012_webhook_deliveries",
         "0013_entity_onboarding",
+        "0014_onboarding_attachments",
       ])
       expect(
         await reopened.db.selectFrom("companies").selectAll().where("workspace_id", "=", workspaceId).execute(),

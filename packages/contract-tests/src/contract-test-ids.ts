@@ -68,6 +68,7 @@ export const contractTestIds = [
   "webhook-deliveries.store-list-and-move",
   "onboardings.insert-find-update",
   "onboardings.persons",
+  "onboardings.attachments",
   "paging.companies",
   "paging.entities",
   "paging.recipients",

@@ -1,6 +1,9 @@
 import type {
+  AttachmentRecord,
+  AttachmentRepository,
   CompanyId,
   EntityId,
+  OnboardingAttachmentId,
   OnboardingId,
   OnboardingPersonId,
   OnboardingRecord,
@@ -63,6 +66,34 @@ const personRow = (
   updated_at: at,
   ...fields,
 })
+
+/** A stored attachment with every column set; `fields` overrides. */
+const attachmentRow = (
+  id: OnboardingAttachmentId,
+  workspaceId: WorkspaceId,
+  companyId: CompanyId,
+  entityId: EntityId,
+  at: string,
+  fields: Partial<AttachmentRecord> = {},
+): AttachmentRecord => ({
+  id,
+  workspace_id: workspaceId,
+  company_id: companyId,
+  entity_id: entityId,
+  document_type: "bank_statement",
+  file_name: `Relevé «${id}» 2030.pdf`,
+  content_type: "application/pdf",
+  size_bytes: 10 * 1024 * 1024,
+  sha256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+  created_at: at,
+  ...fields,
+})
+
+/** One call of the attachment port in a transaction of its own. */
+const onAttachments =
+  (harness: Harness) =>
+  <T>(call: (attachments: AttachmentRepository) => Promise<T>): Promise<T> =>
+    harness.storage.transaction((tx) => call(tx.onboardingAttachments))
 
 /** Entity onboardings and their persons: one onboarding per entity, everything found only under its workspace and entity. */
 export const onboardingScenarios: ScenarioGroup = {
@@ -174,6 +205,71 @@ export const onboardingScenarios: ScenarioGroup = {
         expect((await engine.onboardings.getPerson(actor, owner.id, ent.id, created.id)).identifications).toEqual([
           { ...created.identifications[0], identification_number: "****4321" },
         ])
+      },
+    },
+    {
+      id: "onboardings.attachments",
+      title:
+        "attachments round-trip every column (size as a number) and list in id order under their workspace and entity, cut to the window with the count of all; find and delete reach only their own, delete once",
+      run: async (harness) => {
+        const port = onAttachments(harness)
+        const ids = counterIds()
+        const [ws, other] = [ids.next("ws"), ids.next("ws")]
+        const company = ids.next("cmp")
+        const [entity, sibling] = [ids.next("ent"), ids.next("ent")]
+        const at = "2030-03-04T05:06:07.008Z"
+        const rows = [
+          attachmentRow(ids.next("att"), ws, company, entity, at),
+          attachmentRow(ids.next("att"), ws, company, entity, at, {
+            document_type: "identity_document",
+            content_type: "image/png",
+            size_bytes: 1,
+          }),
+          attachmentRow(ids.next("att"), ws, company, entity, "2030-03-04T05:06:08.009Z", {
+            document_type: "other",
+            content_type: "image/jpeg",
+            file_name: "a".repeat(255),
+          }),
+          attachmentRow(ids.next("att"), ws, company, sibling, at),
+        ]
+        // Inserted out of id order: lists are in id order whatever the insertion order.
+        await port(async (attachments) => {
+          for (const row of [...rows].reverse()) await attachments.insert(row)
+        })
+        const mine = rows.slice(0, 3)
+        const target = mine[1]!
+        const read = await port(async (attachments) => ({
+          found: await attachments.find(ws, entity, target.id),
+          underSibling: await attachments.find(ws, sibling, target.id),
+          fromOther: await attachments.find(other, entity, target.id),
+          all: await attachments.list(ws, entity, { offset: 0, limit: 10 }),
+          page: await attachments.list(ws, entity, { offset: 1, limit: 1 }),
+          past: await attachments.list(ws, entity, { offset: 5, limit: 2 }),
+          sibling: await attachments.list(ws, sibling, { offset: 0, limit: 10 }),
+          otherWorkspace: await attachments.list(other, entity, { offset: 0, limit: 10 }),
+        }))
+        expect(read).toEqual({
+          found: target,
+          underSibling: undefined,
+          fromOther: undefined,
+          all: { rows: mine, total: 3 },
+          page: { rows: [target], total: 3 },
+          past: { rows: [], total: 3 },
+          sibling: { rows: [rows[3]], total: 1 },
+          otherWorkspace: { rows: [], total: 0 },
+        })
+        expect(typeof read.found?.size_bytes).toBe("number")
+
+        expect(await port((attachments) => attachments.delete(other, entity, target.id))).toBe(false)
+        expect(await port((attachments) => attachments.delete(ws, sibling, target.id))).toBe(false)
+        expect(await port((attachments) => attachments.find(ws, entity, target.id))).toEqual(target)
+        expect(await port((attachments) => attachments.delete(ws, entity, target.id))).toBe(true)
+        expect(await port((attachments) => attachments.delete(ws, entity, target.id))).toBe(false)
+        expect(await port((attachments) => attachments.find(ws, entity, target.id))).toBeUndefined()
+        expect(await port((attachments) => attachments.list(ws, entity, { offset: 0, limit: 10 }))).toEqual({
+          rows: [mine[0], mine[2]],
+          total: 2,
+        })
       },
     },
   ],

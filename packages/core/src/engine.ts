@@ -2,6 +2,7 @@ import type { Effect } from "effect"
 import type { DomainError } from "./errors.ts"
 import { jobCatalogue } from "./jobs/job-catalogue.ts"
 import type { BankLinkProvider } from "./ports/bank-link-provider.ts"
+import type { BlobStore, FileTypeDetector } from "./ports/blob-store.ts"
 import type { JobRunner, JobRunnerLog, JobRunReport, JobRunScope } from "./ports/job-runner.ts"
 import type { PaymentProvider } from "./ports/payment-provider.ts"
 import type { WebhookTransport } from "./ports/webhook-transport.ts"
@@ -13,6 +14,7 @@ import { makeEntities } from "./services/entities.ts"
 import { makeFeatures } from "./services/features.ts"
 import { makeFundingAccounts } from "./services/funding-accounts.ts"
 import { makeIdempotency } from "./services/idempotency.ts"
+import { makeOnboardingAttachments } from "./services/onboarding-attachments.ts"
 import { makeOnboardings } from "./services/onboardings.ts"
 import { makePaymentBatches } from "./services/payment-batches.ts"
 import { makePaymentMethods } from "./services/payment-methods.ts"
@@ -53,6 +55,7 @@ const makeEffectApi = (ports: ServicePorts) => {
     features: makeFeatures(ports),
     /** An entity's onboarding data (business details, addresses, identifiers, contact) and its persons. */
     onboardings: makeOnboardings(ports),
+    onboardingAttachments: makeOnboardingAttachments(ports),
     recipients: makeRecipients(ports),
     /** The `Idempotency-Key` records of a binding: begin, complete, abandon. */
     idempotency: makeIdempotency(ports),
@@ -143,6 +146,14 @@ export interface EngineOptions extends EnginePorts {
   readonly webhookTransport?: WebhookTransport
   /** How long one delivery attempt may take; 30 s (the spec's) unless said otherwise. */
   readonly webhookTimeoutMs?: number
+  /**
+   * Keeps the bytes of onboarding attachments (`createFileBlobStore` of the adapters, or your
+   * own, see docs/adapters.md). Without one, the rest of the engine works; attachment uploads
+   * and downloads fail as a defect naming the missing option.
+   */
+  readonly blobStore?: BlobStore
+  /** Tells an upload's type from its first bytes (`fileTypeDetector` of the adapters); needed for uploads. */
+  readonly fileTypeDetector?: FileTypeDetector
 }
 
 /** The engine's background work; the runner is the storage's, made on first use. */

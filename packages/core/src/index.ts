@@ -17,6 +17,7 @@ export * from "./model/ids.ts"
 export * from "./model/iso-codes.ts"
 export * from "./model/job.ts"
 export * from "./model/onboarding.ts"
+export * from "./model/onboarding-attachment.ts"
 export * from "./model/onboarding-fields.ts"
 export * from "./model/onboarding-person.ts"
 export * from "./model/payment.ts"
@@ -31,6 +32,7 @@ export * from "./model/workspace.ts"
 export * from "./money/currencies.ts"
 export * from "./money/decimal.ts"
 export type * from "./ports/bank-link-provider.ts"
+export type * from "./ports/blob-store.ts"
 export type * from "./ports/clock.ts"
 export type * from "./ports/ids.ts"
 export type * from "./ports/job-runner.ts"
@@ -64,6 +66,7 @@ export {
   type RotatedApiKey,
   type TokenClaims,
 } from "./services/key-lifecycle.ts"
+export type { AttachmentContent } from "./services/onboarding-attachments.ts"
 export type { PaymentBatchCreated } from "./services/payment-batches.ts"
 export {
   notReceivedByProvider,

@@ -1,5 +1,6 @@
 import type { Actor } from "@payments-engine/core"
 import type { Middleware, ParameterizedContext } from "koa"
+import type { MultipartForm } from "./middleware/multipart-form.ts"
 import type { RateLimitOutcome } from "./rate-limits/rate-limiting.ts"
 
 /** What the middleware leave on `ctx.state` for the ones after them. */
@@ -8,8 +9,13 @@ export interface AppState {
   requestId: string
   /** Who calls, once the bearer token is checked. */
   actor?: Actor
-  /** The parsed JSON body of a POST or PATCH (`{}` when empty). */
+  /**
+   * The parsed JSON body of a POST or PATCH (`{}` when empty); for a form, what its
+   * `Idempotency-Key` fingerprints (fields, and the file's name, size and SHA-256).
+   */
   body?: unknown
+  /** The `multipart/form-data` body of an upload route, its file read whole. */
+  form?: MultipartForm
   /** The rate limit the `X-RateLimit-*` headers tell of, once one counted the request. */
   rateLimit?: RateLimitOutcome
 }

@@ -1,3 +1,4 @@
+import { dirname, join } from "node:path"
 import { parseStorageUrl, type StorageLocation } from "@payments-engine/adapters"
 import { type BatchExecution, defaultBatchExecution } from "@payments-engine/core"
 import { defaultKeyCacheSeconds, defaultTokenLifetimeSeconds, longestKeyCacheSeconds } from "./bearer-tokens.ts"
@@ -42,6 +43,12 @@ export interface ServiceConfig {
   readonly rateLimits: RateLimitSettings
   /** `PAYMENTS_TRUSTED_PROXY_HOPS`: reverse proxies in front that append to `X-Forwarded-For`; 0 by default. */
   readonly trustedProxyHops: number
+  /**
+   * `PAYMENTS_ATTACHMENTS_DIR`: where onboarding attachments' bytes are kept, one file each. By
+   * default `attachments` beside the SQLite file (`./data/attachments` with the default database),
+   * and `./data/attachments` with Postgres or an in-memory SQLite database.
+   */
+  readonly attachmentsDirectory: string
 }
 
 /** The environment, as `process.env` has it. */
@@ -49,6 +56,18 @@ export type Environment = Readonly<Record<string, string | undefined>>
 
 /** What `DATABASE_URL` is when unset. */
 export const defaultDatabaseUrl = "sqlite:./data/payments.sqlite"
+
+/**
+ * Where attachments are kept when `PAYMENTS_ATTACHMENTS_DIR` is unset: beside the SQLite file,
+ * else `./data/attachments`.
+ *
+ * @example
+ * defaultAttachmentsDirectory({ dialect: "sqlite", filename: "./data/payments.sqlite" }) // "data/attachments"
+ */
+export const defaultAttachmentsDirectory = (database: StorageLocation): string =>
+  database.dialect === "sqlite" && database.filename !== ":memory:" && database.filename !== ""
+    ? join(dirname(database.filename), "attachments")
+    : join("data", "attachments")
 
 /** Shortest `PAYMENTS_JWT_SECRET` accepted. */
 export const minimumJwtSecretLength = 32
@@ -235,6 +254,8 @@ export const loadConfig = (env: Environment): ServiceConfig => {
     else trustedProxyHops = n
   }
 
+  const attachmentsDirectory = read(env, "PAYMENTS_ATTACHMENTS_DIR") ?? defaultAttachmentsDirectory(database)
+
   if (problems.length > 0) throw new ConfigError(problems)
   return {
     port,
@@ -250,5 +271,6 @@ export const loadConfig = (env: Environment): ServiceConfig => {
     batchExecution,
     rateLimits: rateLimitSettings(limits),
     trustedProxyHops,
+    attachmentsDirectory,
   }
 }

@@ -137,6 +137,7 @@ export const startService = async (
       allowLocalWebhookUrls: config.sandbox,
       batchExecution: config.batchExecution,
       jobLog: jobLogTo(logger),
+      attachmentsDirectory: config.attachmentsDirectory,
       ...(options.hasher === undefined ? {} : { hasher: options.hasher }),
       ...(options.paymentProvider === undefined ? {} : { paymentProvider: options.paymentProvider }),
     })

@@ -1,7 +1,9 @@
 import {
+  createFileBlobStore,
   createHttpWebhookTransport,
   createSandboxBankLinker,
   createSandboxPaymentProvider,
+  fileTypeDetector,
   randomIds,
   scryptHasher,
   systemClock,
@@ -9,6 +11,7 @@ import {
 import {
   type BankLinkProvider,
   type BatchExecution,
+  type BlobStore,
   type Clock,
   createEngine,
   type Engine,
@@ -48,12 +51,20 @@ export interface ServiceEngineOptions {
   readonly allowLocalWebhookUrls?: boolean
   /** How long one webhook delivery attempt may take; 30 s unless said otherwise (tests shorten it). */
   readonly webhookTimeoutMs?: number
+  /**
+   * Where onboarding attachments' bytes go: a filesystem store on `attachmentsDirectory` unless
+   * a store is given. With neither, attachment uploads and downloads fail (a defect, 500).
+   */
+  readonly blobStore?: BlobStore
+  /** The directory of the filesystem blob store (`PAYMENTS_ATTACHMENTS_DIR`), when no `blobStore` is given. */
+  readonly attachmentsDirectory?: string
 }
 
 /**
  * The engine the service and the `payments-engine` command run, over a storage: the one place
- * that picks the ports (clock, time-ordered random ids on that clock, scrypt, and the sandbox
- * payment provider and bank linker, which are the only ones so far, in every mode).
+ * that picks the ports (clock, time-ordered random ids on that clock, scrypt, the sandbox
+ * payment provider and bank linker, which are the only ones so far, in every mode, attachments on
+ * the filesystem and their type told by `file-type`).
  *
  * @example
  * const engine = createServiceEngine({
@@ -78,5 +89,15 @@ export const createServiceEngine = (options: ServiceEngineOptions): Engine => {
     allowLocalWebhookUrls: options.allowLocalWebhookUrls ?? false,
     webhookTransport: createHttpWebhookTransport({ allowLoopback: options.allowLocalWebhookUrls ?? false }),
     ...(options.webhookTimeoutMs === undefined ? {} : { webhookTimeoutMs: options.webhookTimeoutMs }),
+    ...blobStoreOf(options),
+    fileTypeDetector: fileTypeDetector(),
   })
+}
+
+const blobStoreOf = (options: ServiceEngineOptions): { blobStore?: BlobStore } => {
+  if (options.blobStore !== undefined) return { blobStore: options.blobStore }
+  if (options.attachmentsDirectory !== undefined) {
+    return { blobStore: createFileBlobStore({ directory: options.attachmentsDirectory }) }
+  }
+  return {}
 }

@@ -36,6 +36,7 @@ describe("loadConfig", () => {
         sessionsPerAddress: 60,
       },
       trustedProxyHops: 0,
+      attachmentsDirectory: "data/attachments",
     })
   })
 
@@ -60,6 +61,7 @@ describe("loadConfig", () => {
       PAYMENTS_TRUSTED_PROXY_HOPS: "2",
       PAYMENTS_BATCH_CONCURRENCY: "3",
       PAYMENTS_BATCH_RATE: "50",
+      PAYMENTS_ATTACHMENTS_DIR: "/srv/payments/attachments",
     })
     expect(config).toMatchObject({
       port: 8080,
@@ -81,7 +83,12 @@ describe("loadConfig", () => {
       },
       trustedProxyHops: 2,
       batchExecution: { concurrency: 3, perSecond: 50 },
+      attachmentsDirectory: "/srv/payments/attachments",
     })
+    expect(loadConfig({ DATABASE_URL: "sqlite:/var/lib/payments/db.sqlite" }).attachmentsDirectory).toBe(
+      "/var/lib/payments/attachments",
+    )
+    expect(loadConfig({ DATABASE_URL: "sqlite::memory:" }).attachmentsDirectory).toBe("data/attachments")
     expect(loadConfig({ PAYMENTS_RATE_LIMIT_QUOTES: "7" }).rateLimits).toMatchObject({ quotes: 7, general: 1000 })
     expect(loadConfig({ PORT: "8080" }).hostedUrl).toBe("http://localhost:8080")
   })

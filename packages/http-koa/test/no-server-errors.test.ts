@@ -271,7 +271,8 @@ describe.each([
         expect({ route: route.operationId, text, status: response.status }).toEqual({
           route: route.operationId,
           text,
-          status: expect.toBeOneOf([200, 201, 400, 401, 404, 422]),
+          // An upload takes a form, not JSON.
+          status: expect.toBeOneOf(route.upload === undefined ? [200, 201, 400, 401, 404, 422] : [415]),
         })
       }
     }
@@ -289,7 +290,7 @@ describe.each([
         expect({ route: route.operationId, id, status: response.status }).toEqual({
           route: route.operationId,
           id,
-          status: expect.toBeOneOf([400, 404, 422]),
+          status: expect.toBeOneOf(route.upload === undefined || !withBody ? [400, 404, 422] : [415]),
         })
       }
     }
@@ -308,6 +309,65 @@ describe.each([
             ...(key === null ? {} : { headers: { "Idempotency-Key": key } }),
           })
           expect(response.status).toBeLessThan(500)
+        },
+      ),
+      { numRuns },
+    )
+  })
+
+  it("with random forms and raw bytes on every upload", async () => {
+    const uploads = writes.filter((route) => route.upload !== undefined)
+    expect(uploads.length).toBeGreaterThan(0)
+    const anyText = fc.string({ unit: "binary", maxLength: 60 })
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...uploads),
+        segments(),
+        fc.record({
+          documentType: fc.option(fc.oneof(anyText, fc.constantFrom("bank_statement", "other"))),
+          fileName: fc.option(anyText),
+          bytes: fc.uint8Array({ maxLength: 600 }),
+          head: fc.constantFrom("", "%PDF-1.4\n", "\x89PNG\r\n\x1a\n", "\xff\xd8\xff"),
+          extraField: fc.option(fc.tuple(anyText, anyText)),
+        }),
+        async (route, values, form) => {
+          const body = new FormData()
+          if (form.documentType !== null) body.append("document_type", form.documentType)
+          if (form.extraField !== null) body.append(form.extraField[0], form.extraField[1])
+          if (form.fileName !== null) {
+            const bytes = Buffer.concat([Buffer.from(form.head, "latin1"), form.bytes])
+            body.append("file", new Blob([bytes]), form.fileName)
+          }
+          const response = await fetch(`${service.url}${pathOf(route.path, values)}`, {
+            method: "POST",
+            headers: { Authorization: `Bearer ${token}` },
+            body,
+          })
+          await response.arrayBuffer()
+          expect({ route: route.operationId, status: response.status }).toEqual({
+            route: route.operationId,
+            status: expect.toBeOneOf([201, 400, 403, 404, 413, 422]),
+          })
+        },
+      ),
+      { numRuns },
+    )
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...uploads),
+        fc.string({ unit: "binary", maxLength: 300 }),
+        fc.constantFrom(
+          "multipart/form-data",
+          "multipart/form-data; boundary=x",
+          'multipart/form-data; boundary="a b"',
+        ),
+        async (route, raw, type) => {
+          const response = await service.request(route.method, pathOf(route.path, ids), {
+            token,
+            raw,
+            headers: { "Content-Type": type },
+          })
+          expect(response.status).toBeOneOf([400, 403, 404, 413, 415, 422])
         },
       ),
       { numRuns },

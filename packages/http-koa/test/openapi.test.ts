@@ -273,6 +273,59 @@ describe("GET /openapi.json", () => {
     expect(document.paths).not.toHaveProperty("/api/v1/sandbox/features/{application_id}/status")
   })
 
+  it("describes the attachment routes: a multipart upload, the 10 MB limit, a binary download and the delete", () => {
+    const base = "/api/v1/companies/{cid}/entities/{eid}/onboarding/attachments"
+    const upload = document.paths[base].post
+    expect(upload.operationId).toBe("createOnboardingAttachment")
+    expect(upload.requestBody.required).toBe(true)
+    expect(Object.keys(upload.requestBody.content)).toEqual(["multipart/form-data"])
+    expect(upload.requestBody.content["multipart/form-data"].schema).toEqual({
+      $ref: "#/components/schemas/AttachmentUploadForm",
+    })
+    const form = document.components.schemas.AttachmentUploadForm
+    expect(form.required).toEqual(["file", "document_type"])
+    expect(form.properties.file).toMatchObject({ type: "string", format: "binary" })
+    expect(form.properties.document_type.enum).toEqual([
+      "certificate_of_incorporation",
+      "proof_of_address",
+      "bank_statement",
+      "identity_document",
+      "other",
+    ])
+    expect(upload.parameters).toContainEqual({ $ref: "#/components/parameters/IdempotencyKey" })
+    expect(upload.responses["201"].content["application/json"].schema.properties.data).toEqual({
+      $ref: "#/components/schemas/OnboardingAttachment",
+    })
+    expect(upload.responses["413"].description).toContain("10 MB")
+    expect(Object.keys(upload.responses)).toEqual(
+      expect.arrayContaining(["400", "401", "403", "404", "409", "413", "415", "422", "429"]),
+    )
+    expect(document.components.schemas.OnboardingAttachment.required).toEqual([
+      "id",
+      "document_type",
+      "file_name",
+      "content_type",
+      "size_bytes",
+      "sha256",
+      "created_at",
+    ])
+    expect(document.paths[base].get.operationId).toBe("listOnboardingAttachments")
+    expect(document.paths[`${base}/{id}`].get.operationId).toBe("getOnboardingAttachment")
+    const download = document.paths[`${base}/{id}/content`].get
+    expect(download.operationId).toBe("downloadOnboardingAttachment")
+    expect(download.responses["200"].content).toEqual({
+      "application/pdf": { schema: { type: "string", format: "binary" } },
+      "image/png": { schema: { type: "string", format: "binary" } },
+      "image/jpeg": { schema: { type: "string", format: "binary" } },
+    })
+    expect(Object.keys(download.responses["200"].headers)).toEqual(
+      expect.arrayContaining(["Content-Disposition", "X-Content-Type-Options"]),
+    )
+    const remove = document.paths[`${base}/{id}`].delete
+    expect(remove.operationId).toBe("deleteOnboardingAttachment")
+    expect(Object.keys(remove.responses)).toEqual(expect.arrayContaining(["204", "403", "404"]))
+  })
+
   it("documents the sandbox helpers of an app that serves them", async () => {
     const sandbox = await startTestService({ storage: await sqlite.factory(), sandbox: true })
     try {

@@ -8,6 +8,7 @@ import { kyselyEntityRepository } from "./repositories/entities.ts"
 import { kyselyEventRepository } from "./repositories/events.ts"
 import { kyselyFeatureRepository } from "./repositories/features.ts"
 import { kyselyIdempotencyRepository } from "./repositories/idempotency.ts"
+import { kyselyAttachmentRepository } from "./repositories/onboarding-attachments.ts"
 import { kyselyOnboardingRepository, kyselyPersonRepository } from "./repositories/onboardings.ts"
 import { kyselyPaymentBatchRepository } from "./repositories/payment-batches.ts"
 import { kyselyPaymentRepository } from "./repositories/payments.ts"
@@ -49,6 +50,7 @@ export const kyselyRepositoryFactories: RepositoryFactories<Repositories> = {
   features: kyselyFeatureRepository,
   onboardings: kyselyOnboardingRepository,
   onboardingPersons: kyselyPersonRepository,
+  onboardingAttachments: kyselyAttachmentRepository,
   events: kyselyEventRepository,
   idempotency: kyselyIdempotencyRepository,
   // The embedded runner's table; a storage on graphile-worker brings its own.

@@ -1,11 +1,14 @@
 import type {
   ApiKeyId,
   ApplicationId,
+  AttachmentContentType,
+  AttachmentDocumentType,
   BankAccountId,
   CompanyId,
   EntityId,
   EventId,
   JobId,
+  OnboardingAttachmentId,
   OnboardingId,
   OnboardingPersonId,
   OnboardingStatus,
@@ -49,6 +52,7 @@ export interface StorageTables {
   readonly webhook_deliveries: WebhookDeliveriesTable
   readonly entity_onboardings: EntityOnboardingsTable
   readonly onboarding_persons: OnboardingPersonsTable
+  readonly onboarding_attachments: OnboardingAttachmentsTable
 }
 
 /** Row of `webhook_deliveries`: `payload` the exact body sent, `attempts` JSON text. */
@@ -86,6 +90,20 @@ export interface EntityOnboardingsTable {
   business_details: string
   created_at: string
   updated_at: string
+}
+
+/** Row of `onboarding_attachments`: the bytes are in the blob store under `id`; `content_type` was detected from them. */
+export interface OnboardingAttachmentsTable {
+  id: OnboardingAttachmentId
+  workspace_id: WorkspaceId
+  company_id: CompanyId
+  entity_id: EntityId
+  document_type: AttachmentDocumentType
+  file_name: string
+  content_type: AttachmentContentType
+  size_bytes: number
+  sha256: string
+  created_at: string
 }
 
 /** Row of `onboarding_persons`: `details` is JSON text in which a tax id is sealed (never the number). */

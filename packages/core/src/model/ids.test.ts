@@ -105,6 +105,7 @@ describe("branded ids", () => {
       "oad",
       "per",
       "pid",
+      "att",
     ])
   })
 

@@ -66,6 +66,9 @@ export type OnboardingPersonId = typeof OnboardingPersonId.Type
 /** The id of one identification of a person. */
 export const PersonIdentificationId = Schema.String.pipe(Schema.brand("PersonIdentificationId"))
 export type PersonIdentificationId = typeof PersonIdentificationId.Type
+/** The id of a supporting document of an onboarding (an attachment); also its key in the blob store. */
+export const OnboardingAttachmentId = Schema.String.pipe(Schema.brand("OnboardingAttachmentId"))
+export type OnboardingAttachmentId = typeof OnboardingAttachmentId.Type
 
 /**
  * The id Schema of every id prefix; `Ids.next(prefix)` returns its type.
@@ -98,6 +101,7 @@ export const idSchemas = {
   oad: OnboardingAddressId,
   per: OnboardingPersonId,
   pid: PersonIdentificationId,
+  att: OnboardingAttachmentId,
 } as const
 
 /** Prefixes of the engine's ids, one per kind of resource. */

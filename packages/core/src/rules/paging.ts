@@ -108,4 +108,5 @@ export const pagePolicies = {
   webhookEndpoints: { defaultPerPage: 25, maxPerPage: 100 },
   webhookDeliveries: { defaultPerPage: 25, maxPerPage: 100 },
   onboardingPersons: { defaultPerPage: 25, maxPerPage: 100 },
+  onboardingAttachments: { defaultPerPage: 25, maxPerPage: 100 },
 } as const satisfies Record<string, PagePolicy>

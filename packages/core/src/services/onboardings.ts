@@ -1,5 +1,6 @@
 import { Effect } from "effect"
-import { Forbidden, type Invalid, messages, NotFound } from "../errors.ts"
+import type { Forbidden, Invalid } from "../errors.ts"
+import { NotFound } from "../errors.ts"
 import type { CompanyId, EntityId, OnboardingPersonId, PersonIdentificationId } from "../model/ids.ts"
 import {
   type BusinessDetails,
@@ -26,8 +27,8 @@ import type { OnboardingRecord, PersonRecord, Repositories } from "../ports/stor
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
 import { type Actor, requireWrite } from "./actor.ts"
 import { decodeBody } from "./decode-body.ts"
+import { findChangeableOnboardingEntity, findOnboardingEntity } from "./onboarding-scope.ts"
 import type { ServicePorts } from "./ports.ts"
-import { findLiveCompany } from "./scope.ts"
 import { sealed } from "./secret-sealing.ts"
 import { inTransaction, type Lifted } from "./transaction.ts"
 import { workspaceClock } from "./workspace-clock.ts"
@@ -105,31 +106,6 @@ const storedIdentifications = (
  * active payment integration, the onboarding and its persons are read-only (`forbidden`).
  */
 export const makeOnboardings = (ports: ServicePorts) => {
-  const findEntity = (tx: Lifted<Repositories>, actor: Actor, companyId: CompanyId, entityId: EntityId) =>
-    Effect.gen(function* () {
-      const company = yield* findLiveCompany(tx, actor, companyId)
-      const entity = yield* tx.entities.findActive(company.id, entityId)
-      if (entity === undefined) {
-        return yield* Effect.fail(new NotFound({ field: "entity_id", message: messages.entityNotFound }))
-      }
-      return entity
-    })
-
-  /** The entity, unless its payment integration is active (then `forbidden` with `message`). */
-  const findChangeableEntity = (
-    tx: Lifted<Repositories>,
-    actor: Actor,
-    companyId: CompanyId,
-    entityId: EntityId,
-    message: string,
-  ) =>
-    findEntity(tx, actor, companyId, entityId).pipe(
-      Effect.filterOrFail(
-        (entity) => !entity.payment_integration_active,
-        () => new Forbidden({ field: "base", message }),
-      ),
-    )
-
   const nowOf = (tx: Lifted<Repositories>, actor: Actor) =>
     workspaceClock(ports, tx, actor.workspaceId).pipe(Effect.map((clock) => clock.now().toISOString()))
 
@@ -237,7 +213,7 @@ export const makeOnboardings = (ports: ServicePorts) => {
     get: (actor: Actor, companyId: CompanyId, entityId: EntityId): Effect.Effect<EntityOnboarding | null, NotFound> =>
       inTransaction(ports.storage, (tx) =>
         Effect.gen(function* () {
-          const entity = yield* findEntity(tx, actor, companyId, entityId)
+          const entity = yield* findOnboardingEntity(tx, actor, companyId, entityId)
           const row = yield* tx.onboardings.findByEntity(actor.workspaceId, entity.id)
           if (row === undefined) return null
           return toEntityOnboarding(row, yield* personsOf(tx, actor, entity.id))
@@ -263,7 +239,7 @@ export const makeOnboardings = (ports: ServicePorts) => {
         const input = yield* decodeBody(OnboardingUpdate, body)
         return yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
-            const entity = yield* findChangeableEntity(
+            const entity = yield* findChangeableOnboardingEntity(
               tx,
               actor,
               companyId,
@@ -320,7 +296,7 @@ export const makeOnboardings = (ports: ServicePorts) => {
         const request = yield* parsePageRequest(query, pagePolicies.onboardingPersons)
         return yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
-            const entity = yield* findEntity(tx, actor, companyId, entityId)
+            const entity = yield* findOnboardingEntity(tx, actor, companyId, entityId)
             const slice = yield* tx.onboardingPersons.list(actor.workspaceId, entity.id, {
               offset: pageOffset(request),
               limit: request.perPage,
@@ -343,7 +319,7 @@ export const makeOnboardings = (ports: ServicePorts) => {
     ): Effect.Effect<OnboardingPerson, NotFound> =>
       inTransaction(ports.storage, (tx) =>
         Effect.gen(function* () {
-          const entity = yield* findEntity(tx, actor, companyId, entityId)
+          const entity = yield* findOnboardingEntity(tx, actor, companyId, entityId)
           const row = yield* tx.onboardingPersons.find(actor.workspaceId, entity.id, id)
           if (row === undefined) return yield* Effect.fail(personNotFound())
           return toOnboardingPerson(row)
@@ -369,7 +345,7 @@ export const makeOnboardings = (ports: ServicePorts) => {
         const identifications = yield* storedIdentifications(ports, input.identifications ?? [])
         return yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
-            const entity = yield* findChangeableEntity(
+            const entity = yield* findChangeableOnboardingEntity(
               tx,
               actor,
               companyId,
@@ -408,7 +384,7 @@ export const makeOnboardings = (ports: ServicePorts) => {
           input.identifications === undefined ? undefined : yield* storedIdentifications(ports, input.identifications)
         return yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
-            const entity = yield* findChangeableEntity(
+            const entity = yield* findChangeableOnboardingEntity(
               tx,
               actor,
               companyId,
@@ -440,7 +416,7 @@ export const makeOnboardings = (ports: ServicePorts) => {
         yield* requireWrite(actor)
         yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
-            const entity = yield* findChangeableEntity(
+            const entity = yield* findChangeableOnboardingEntity(
               tx,
               actor,
               companyId,

@@ -1,4 +1,5 @@
 import type { BankLinkProvider } from "../ports/bank-link-provider.ts"
+import type { BlobStore, FileTypeDetector } from "../ports/blob-store.ts"
 import type { Clock } from "../ports/clock.ts"
 import type { Ids } from "../ports/ids.ts"
 import type { PaymentProvider } from "../ports/payment-provider.ts"
@@ -40,6 +41,10 @@ export interface ServicePorts extends EnginePorts {
   readonly webhookTransport: WebhookTransport
   /** How long one delivery attempt may take, connection to answer (30 s by the spec). */
   readonly webhookTimeoutMs: number
+  /** Keeps the bytes of onboarding attachments; without one, attachment uploads and downloads are a defect. */
+  readonly blobStore?: BlobStore | undefined
+  /** Tells an upload's type from its content; without one, attachment uploads are a defect. */
+  readonly fileTypeDetector?: FileTypeDetector | undefined
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http"
 import { finished } from "node:stream"
 import type { AppMiddleware } from "../app-state.ts"
-import { httpErrors } from "../http-error.ts"
+import { type HttpError, httpErrors } from "../http-error.ts"
 import { exceedsJsonDepth, findNulPath } from "./json-inspection.ts"
 
 /** The largest JSON body accepted: 1 MB. */
@@ -29,6 +29,22 @@ export const maxJsonDepth = 64
 export const isJsonMediaType = (contentType: string | undefined): boolean => {
   const media = (contentType ?? "").split(";")[0]?.trim().toLowerCase() ?? ""
   return media === "application/json" || /^application\/[a-z0-9.!#$&^_-]+\+json$/.test(media)
+}
+
+/**
+ * The 415 of a body the binding cannot read as sent: compressed (`Content-Encoding` other than
+ * `identity`), or with a transfer coding other than plain `chunked` (`gzip, chunked` would reach
+ * the parser still compressed); undefined for a body it can read.
+ *
+ * @example
+ * codingRefusal(req) // httpErrors.encodedBody() for `Content-Encoding: gzip`
+ */
+export const codingRefusal = (req: IncomingMessage): HttpError | undefined => {
+  const encoding = (req.headers["content-encoding"] ?? "identity").trim().toLowerCase()
+  if (encoding !== "identity" && encoding !== "") return httpErrors.encodedBody()
+  const transfer = req.headers["transfer-encoding"]
+  if (transfer !== undefined && transfer.trim().toLowerCase() !== "chunked") return httpErrors.transferEncodedBody()
+  return undefined
 }
 
 const hasBody = (req: IncomingMessage): boolean => {
@@ -101,15 +117,10 @@ export const jsonBody = (options: JsonBodyOptions = {}): AppMiddleware => {
       req.resume()
       throw httpErrors.notJson()
     }
-    const encoding = (req.headers["content-encoding"] ?? "identity").trim().toLowerCase()
-    if (encoding !== "identity" && encoding !== "") {
+    const coding = codingRefusal(req)
+    if (coding !== undefined) {
       req.resume()
-      throw httpErrors.encodedBody()
-    }
-    const transfer = req.headers["transfer-encoding"]
-    if (transfer !== undefined && transfer.trim().toLowerCase() !== "chunked") {
-      req.resume()
-      throw httpErrors.transferEncodedBody()
+      throw coding
     }
     const text = (await readBytes(req, limit)).toString("utf8")
     if (text.trim() === "") {

@@ -137,26 +137,77 @@ export const openApiDocument = (routes: ReadonlyArray<RouteSpec>, options: OpenA
       case "raw":
         return jsonSchema(response.schema, "strict")
       case "empty":
+      case "file":
         return undefined
     }
+  }
+
+  /** The success answer's content: JSON, the media types of a download, or none. */
+  const successContent = (route: RouteSpec): Json | undefined => {
+    if (route.response.kind === "file") {
+      return Object.fromEntries(
+        route.response.contentTypes.map((type) => [type, { schema: { type: "string", format: "binary" } }]),
+      )
+    }
+    const body = successBody(route)
+    return body === undefined ? undefined : { "application/json": { schema: body } }
+  }
+
+  /** The request body: a JSON schema, a `multipart/form-data` upload, or none. */
+  const requestBody = (route: RouteSpec): Json | undefined => {
+    if (route.upload !== undefined) {
+      return {
+        required: true,
+        description: `\`multipart/form-data\`; one file of at most ${route.upload.maxFileBytes / (1024 * 1024)} MB`,
+        content: { "multipart/form-data": { schema: jsonSchema(route.upload.form, "strict") } },
+      }
+    }
+    if (route.request === undefined) return undefined
+    return {
+      required: false,
+      description: "JSON; an empty body is `{}`",
+      content: { "application/json": { schema: jsonSchema(route.request, "allow") } },
+    }
+  }
+
+  /** Why this route answers `status`: the common reason, or the route's own where it differs. */
+  const reasonOf = (route: RouteSpec, status: number): string => {
+    if (route.upload !== undefined && status === 413) {
+      return `Body over ${route.upload.maxFileBytes / (1024 * 1024)} MB (refused before it is read; the connection is closed)`
+    }
+    if (route.upload !== undefined && status === 415) {
+      return "Body is not `multipart/form-data`, or is compressed"
+    }
+    return reasons[status] ?? "Error"
   }
 
   const operation = (route: RouteSpec): Json => {
     const idempotent = acceptsIdempotencyKey(route)
     const derived = [
       ...(route.auth === "bearer" ? authErrors : []),
-      ...(route.request === undefined ? [] : bodyErrors),
+      ...(route.request === undefined && route.upload === undefined ? [] : bodyErrors),
       ...(idempotent ? idempotencyErrors : []),
       ...(rateLimitOf(route) === undefined ? [] : [429]),
     ]
     const errorStatuses = [...new Set([...route.errors, ...derived])].sort((a, b) => a - b)
-    const body = successBody(route)
+    const content = successContent(route)
+    const body = requestBody(route)
+    const downloadHeaders =
+      route.response.kind === "file"
+        ? {
+            "Content-Disposition": {
+              description: "`attachment` with the file's name (`filename`, and `filename*` in UTF-8 when needed)",
+              schema: { type: "string" },
+            },
+            "X-Content-Type-Options": { schema: { type: "string", enum: ["nosniff"] } },
+          }
+        : {}
     const success: Json = {
       description: reasons[route.status] ?? "Success",
       headers: idempotent
         ? { ...requestIdHeader, "Idempotent-Replayed": ref("headers", "IdempotentReplayed") }
-        : requestIdHeader,
-      ...(body === undefined ? {} : { content: { "application/json": { schema: body } } }),
+        : { ...requestIdHeader, ...downloadHeaders },
+      ...(content === undefined ? {} : { content }),
     }
     const responses: Record<string, Json> = { [String(route.status)]: success }
     if (route.response.kind === "created-or-existing") {
@@ -164,7 +215,7 @@ export const openApiDocument = (routes: ReadonlyArray<RouteSpec>, options: OpenA
     }
     for (const status of errorStatuses) {
       responses[String(status)] = {
-        description: reasons[status] ?? "Error",
+        description: reasonOf(route, status),
         headers: requestIdHeader,
         content:
           route.errorShape === "webhook" && webhookErrorStatuses.has(status) ? webhookErrorContent : errorContent,
@@ -181,15 +232,7 @@ export const openApiDocument = (routes: ReadonlyArray<RouteSpec>, options: OpenA
         ...pagingParameters(route),
         ...(idempotent ? [ref("parameters", "IdempotencyKey")] : []),
       ],
-      ...(route.request === undefined
-        ? {}
-        : {
-            requestBody: {
-              required: false,
-              description: "JSON; an empty body is `{}`",
-              content: { "application/json": { schema: jsonSchema(route.request, "allow") } },
-            },
-          }),
+      ...(body === undefined ? {} : { requestBody: body }),
       responses,
     }
   }

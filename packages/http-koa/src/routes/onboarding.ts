@@ -1,7 +1,12 @@
 import {
+  AttachmentUploadForm,
+  attachmentContentTypes,
+  attachmentMaxBytes,
   CompanyId,
   EntityId,
   EntityOnboarding,
+  OnboardingAttachment,
+  OnboardingAttachmentId,
   OnboardingPerson,
   OnboardingPersonId,
   OnboardingUpdate,
@@ -9,7 +14,8 @@ import {
   pagePolicies,
 } from "@payments-engine/core"
 import { Schema } from "effect"
-import type { RouteCall, RouteSpec } from "./route-table.ts"
+import type { MultipartForm } from "../middleware/multipart-form.ts"
+import type { FileResponse, RouteCall, RouteSpec } from "./route-table.ts"
 
 const tag = "Entity onboarding"
 const base = "/api/v1/companies/{cid}/entities/{eid}/onboarding"
@@ -17,10 +23,17 @@ const base = "/api/v1/companies/{cid}/entities/{eid}/onboarding"
 /** The company and entity of the path. */
 const scopeOf = ({ pathId }: RouteCall) => [pathId("cid", CompanyId), pathId("eid", EntityId)] as const
 
+/** The engine's upload from the form's parts: `document_type` and the `file` part, nothing decided here. */
+const uploadOf = (form: MultipartForm | undefined) => ({
+  document_type: form?.fields.document_type,
+  file: form?.file?.field === "file" ? { name: form.file.name, bytes: form.file.bytes } : undefined,
+})
+
 /**
  * Rows of an entity's onboarding: the record (business details, addresses, identifiers, primary
- * contact; `data: null` before anything is saved, created by the first PATCH) and its persons.
- * Once the entity's payment integration is active, changes answer 403.
+ * contact; `data: null` before anything is saved, created by the first PATCH), its persons and
+ * its attachments (uploaded as `multipart/form-data`, downloaded as they were sent). Once the
+ * entity's payment integration is active, changes answer 403.
  *
  * @example
  * const app = createApp({ engine, tokens, routes: [...onboardingRoutes] })
@@ -122,5 +135,82 @@ export const onboardingRoutes: ReadonlyArray<RouteSpec> = [
     errors: [401, 403, 404],
     handle: (call) =>
       call.engine.onboardings.deletePerson(call.actor, ...scopeOf(call), call.pathId("id", OnboardingPersonId)),
+  },
+  {
+    method: "GET",
+    path: `${base}/attachments`,
+    operationId: "listOnboardingAttachments",
+    summary: "Supporting documents of the entity's onboarding, oldest first",
+    tag,
+    auth: "bearer",
+    paging: pagePolicies.onboardingAttachments,
+    response: { kind: "page", schema: OnboardingAttachment },
+    status: 200,
+    errors: [400, 401, 404],
+    handle: (call) => call.engine.onboardingAttachments.list(call.actor, ...scopeOf(call), call.query),
+  },
+  {
+    method: "POST",
+    path: `${base}/attachments`,
+    operationId: "createOnboardingAttachment",
+    summary:
+      "Upload a supporting document (multipart/form-data: file and document_type); PDF, PNG or JPEG judged by its content, 10 MB at most",
+    tag,
+    auth: "bearer",
+    upload: { form: AttachmentUploadForm, maxFileBytes: attachmentMaxBytes },
+    response: { kind: "data", schema: OnboardingAttachment },
+    status: 201,
+    errors: [400, 401, 403, 404, 409, 413, 415, 422],
+    handle: (call) => call.engine.onboardingAttachments.create(call.actor, ...scopeOf(call), uploadOf(call.form)),
+  },
+  {
+    method: "GET",
+    path: `${base}/attachments/{id}`,
+    operationId: "getOnboardingAttachment",
+    summary: "Fetch an attachment's details (not its bytes)",
+    tag,
+    auth: "bearer",
+    response: { kind: "data", schema: OnboardingAttachment },
+    status: 200,
+    errors: [401, 404],
+    handle: (call) =>
+      call.engine.onboardingAttachments.get(call.actor, ...scopeOf(call), call.pathId("id", OnboardingAttachmentId)),
+  },
+  {
+    method: "GET",
+    path: `${base}/attachments/{id}/content`,
+    operationId: "downloadOnboardingAttachment",
+    summary: "Download an attachment's bytes, with its detected content type, as an attachment (never rendered inline)",
+    tag,
+    auth: "bearer",
+    response: { kind: "file", contentTypes: attachmentContentTypes },
+    status: 200,
+    errors: [401, 404],
+    handle: async (call): Promise<FileResponse> => {
+      const { attachment, bytes } = await call.engine.onboardingAttachments.content(
+        call.actor,
+        ...scopeOf(call),
+        call.pathId("id", OnboardingAttachmentId),
+      )
+      return {
+        contentType: attachment.content_type,
+        fileName: attachment.file_name,
+        size: attachment.size_bytes,
+        bytes,
+      }
+    },
+  },
+  {
+    method: "DELETE",
+    path: `${base}/attachments/{id}`,
+    operationId: "deleteOnboardingAttachment",
+    summary: "Remove an attachment and its bytes",
+    tag,
+    auth: "bearer",
+    response: { kind: "empty" },
+    status: 204,
+    errors: [401, 403, 404],
+    handle: (call) =>
+      call.engine.onboardingAttachments.delete(call.actor, ...scopeOf(call), call.pathId("id", OnboardingAttachmentId)),
   },
 ]

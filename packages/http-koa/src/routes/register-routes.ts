@@ -1,3 +1,4 @@
+import { Readable } from "node:stream"
 import { Router, type RouterContext } from "@koa/router"
 import type { Engine, Page } from "@payments-engine/core"
 import type { Logger } from "pino"
@@ -7,13 +8,16 @@ import { httpErrors } from "../http-error.ts"
 import { requireActor } from "../middleware/authentication.ts"
 import { idempotency } from "../middleware/idempotency.ts"
 import { jsonBody } from "../middleware/json-body.ts"
+import { multipartForm } from "../middleware/multipart-form.ts"
 import { apiKeyOfBody, apiKeyOfCaller, clientAddress, rateLimit } from "../middleware/rate-limit.ts"
 import { pagingLinks } from "../paging-links.ts"
 import type { RateLimitName } from "../rate-limits/rate-limit-settings.ts"
 import type { RateLimiting } from "../rate-limits/rate-limiting.ts"
 import { webhookErrorRendering, webhookPageMeta } from "../webhook-errors.ts"
+import { attachmentDisposition } from "./content-disposition.ts"
 import {
   acceptsIdempotencyKey,
+  type FileResponse,
   koaPath,
   type PublicRouteCall,
   type RouteRateLimit,
@@ -73,6 +77,17 @@ const render = (ctx: AppContext, route: RouteSpec, value: unknown): void => {
       ctx.status = route.status
       ctx.body = value
       return
+    case "file": {
+      const file = value as FileResponse
+      ctx.status = route.status
+      ctx.type = file.contentType
+      ctx.set("Content-Disposition", attachmentDisposition(file.fileName))
+      ctx.set("X-Content-Type-Options", "nosniff")
+      ctx.body = Readable.from(file.bytes, { objectMode: false })
+      // Koa drops the length for a stream body: set it after.
+      ctx.length = file.size
+      return
+    }
   }
 }
 
@@ -89,6 +104,7 @@ const handler =
       pathId: (name, kind) => kind.make(params[name] ?? ""),
       query: ctx.query,
       body: ctx.state.body,
+      form: ctx.state.form,
       openApi: dependencies.openApi,
     }
     const value =
@@ -113,7 +129,7 @@ const authenticated: AppMiddleware = async (ctx, next) => {
  * Registers every row of the route table in a Koa router (case-sensitive paths): bearer check,
  * the row's rate limit (before the body is read, so a refused request costs little; sessions
  * count per client address first, then per `api_key` once the body is parsed), JSON body for
- * rows with a request schema, `Idempotency-Key` for authenticated POST and PATCH, then the handler, whose value is rendered as the row says (`{ data }`, a page with `meta` and
+ * rows with a request schema (a `multipart/form-data` form, within its file limit, for rows with an upload), `Idempotency-Key` for authenticated POST and PATCH, then the handler, whose value is rendered as the row says (`{ data }`, a page with `meta` and
  * `links`, 204, or as is).
  *
  * @example
@@ -138,6 +154,8 @@ export const registerRoutes = (routes: ReadonlyArray<RouteSpec>, dependencies: R
     if (route.request !== undefined) {
       chain.push(jsonBody(dependencies.bodyLimitBytes === undefined ? {} : { limitBytes: dependencies.bodyLimitBytes }))
     }
+    // An upload's own limit (10 MB for attachments) replaces the JSON one on its route only.
+    if (route.upload !== undefined) chain.push(multipartForm({ maxFileBytes: route.upload.maxFileBytes }))
     if (category === "sessions") chain.push(rateLimit(limiting, "sessionsPerKey", apiKeyOfBody))
     if (acceptsIdempotencyKey(route))
       chain.push(idempotency({ engine: dependencies.engine, logger: dependencies.logger }))

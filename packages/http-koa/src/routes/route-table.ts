@@ -1,6 +1,7 @@
 import type { Actor, Engine, IdSchema, PagePolicy } from "@payments-engine/core"
 import type { Schema } from "effect"
 import type { BearerTokens } from "../bearer-tokens.ts"
+import type { MultipartForm } from "../middleware/multipart-form.ts"
 
 /** The methods the API uses. */
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE"
@@ -21,6 +22,8 @@ export interface PublicRouteCall {
   readonly query: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
   /** The parsed JSON body (`{}` when empty), for routes with a `request` schema. */
   readonly body: unknown
+  /** The form of a route with an `upload`: its text fields and its one file (read whole). */
+  readonly form: MultipartForm | undefined
   /** The OpenAPI document of the app's route table. */
   readonly openApi: () => unknown
 }
@@ -50,8 +53,33 @@ export type RouteResponse =
   | { readonly kind: "created-or-existing"; readonly schema: Schema.Schema.Any }
   /** No body (204). */
   | { readonly kind: "empty" }
+  /**
+   * The handler returns a {@link FileResponse}: its bytes as the body, with its media type,
+   * `Content-Disposition: attachment` and `X-Content-Type-Options: nosniff`. `contentTypes` are
+   * the media types it may have, for the document.
+   */
+  | { readonly kind: "file"; readonly contentTypes: ReadonlyArray<string> }
   /** The handler's value as the whole body (health, the OpenAPI document). */
   | { readonly kind: "raw"; readonly schema: Schema.Schema.Any }
+
+/** What a `file` route's handler returns: bytes to download. */
+export interface FileResponse {
+  /** The media type sent as `Content-Type`. */
+  readonly contentType: string
+  /** The name offered in `Content-Disposition` (any characters: it is encoded there safely). */
+  readonly fileName: string
+  /** The number of bytes, sent as `Content-Length`. */
+  readonly size: number
+  readonly bytes: AsyncIterable<Uint8Array>
+}
+
+/** A route whose body is a `multipart/form-data` upload of one file. */
+export interface UploadSpec {
+  /** The form's fields, for the document (the file with `format: binary`). */
+  readonly form: Schema.Schema.Any
+  /** The largest file in bytes; a larger one, or a body declared larger, is answered 413. */
+  readonly maxFileBytes: number
+}
 
 interface RouteBase {
   readonly method: HttpMethod
@@ -64,6 +92,8 @@ interface RouteBase {
   readonly tag: string
   /** The body schema; the route then parses a JSON body (the engine validates it with this schema). */
   readonly request?: Schema.Schema.Any
+  /** The body is a file upload (`multipart/form-data`) instead of JSON; see {@link UploadSpec}. */
+  readonly upload?: UploadSpec
   /**
    * The query parameters besides paging, as a struct of one schema per parameter (optional ones
    * with `Schema.optional`). Documentation only: the engine reads and validates the raw query.
@@ -158,7 +188,7 @@ export const koaPath = (path: string): string => path.replace(/\{([A-Za-z_][A-Za
 
 /** Error statuses common to every authenticated route. */
 export const authErrors = [401] as const
-/** Error statuses of a route that reads a JSON body. */
+/** Error statuses of a route that reads a JSON body, or a form. */
 export const bodyErrors = [400, 413, 415] as const
 /** Error statuses added by the `Idempotency-Key` header. */
 export const idempotencyErrors = [409, 422] as const

@@ -67,6 +67,7 @@ const successSchema = (route: RouteSpec): Schema.Schema.Any | undefined => {
     case "raw":
       return response.schema
     case "empty":
+    case "file":
       return undefined
   }
 }

@@ -1,5 +1,8 @@
+import { mkdtemp, rm } from "node:fs/promises"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import {
   createSandboxBankLinker,
   createSandboxPaymentProvider,
@@ -56,6 +59,8 @@ export interface TestService {
   readonly storage: Storage
   /** Every log line written so far. */
   readonly logs: Array<string>
+  /** Where the engine keeps attachments' bytes: a fresh temporary directory, removed by `close`. */
+  readonly attachmentsDirectory: string
   /** The routes the app serves: the API's, plus the sandbox helpers when `sandbox` is set. */
   readonly routes: ReadonlyArray<RouteSpec>
   /** The engine's payment provider (the sandbox one unless the test gave another). */
@@ -149,8 +154,10 @@ export const startTestService = async (options: TestServiceOptions): Promise<Tes
   const clock = options.clock ?? new TestClock(new Date("2026-01-01T00:00:00.000Z"))
   const paymentProvider = options.paymentProvider ?? createSandboxPaymentProvider()
   const bankLinker = options.bankLinker ?? createSandboxBankLinker()
+  const attachmentsDirectory = await mkdtemp(join(tmpdir(), "attachments-"))
   const real = createServiceEngine({
     storage: options.storage,
+    attachmentsDirectory,
     clock,
     hasher: fastHasher(),
     serverSecret: { read: async () => testJwtSecret },
@@ -201,6 +208,7 @@ export const startTestService = async (options: TestServiceOptions): Promise<Tes
     clock,
     storage: options.storage,
     logs,
+    attachmentsDirectory,
     routes,
     paymentProvider,
     bankLinker,
@@ -214,11 +222,13 @@ export const startTestService = async (options: TestServiceOptions): Promise<Tes
       if (response.status !== 201) throw new Error(`sign-in failed: ${response.status} ${response.text}`)
       return response.body.data.access_token as string
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    close: async () => {
+      await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()))
         server.closeAllConnections()
-      }),
+      })
+      await rm(attachmentsDirectory, { recursive: true, force: true })
+    },
   }
 }
 

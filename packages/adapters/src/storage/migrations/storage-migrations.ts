@@ -19,6 +19,7 @@ import { processingPaymentsIndexSchema } from "./0010-processing-payments-index.
 import { webhookEndpointsSchema } from "./0011-webhook-endpoints.ts"
 import { webhookDeliveriesSchema } from "./0012-webhook-deliveries.ts"
 import { entityOnboardingSchema } from "./0013-entity-onboarding.ts"
+import { onboardingAttachmentsSchema } from "./0014-onboarding-attachments.ts"
 import { webhookDeliveryLanesSchema } from "./0015-webhook-delivery-lanes.ts"
 import type { StorageDialect } from "./column-helpers.ts"
 
@@ -47,6 +48,7 @@ export const storageMigrations = (dialect: StorageDialect): MigrationProvider =>
     "0011_webhook_endpoints": webhookEndpointsSchema(dialect),
     "0012_webhook_deliveries": webhookDeliveriesSchema(dialect),
     "0013_entity_onboarding": entityOnboardingSchema(dialect),
+    "0014_onboarding_attachments": onboardingAttachmentsSchema(dialect),
     "0015_webhook_delivery_lanes": webhookDeliveryLanesSchema(dialect),
   }),
 })

@@ -6,6 +6,7 @@ import type { EventRepository } from "./events.ts"
 import type { FeatureRepository } from "./features.ts"
 import type { IdempotencyRepository } from "./idempotency.ts"
 import type { JobRepository } from "./jobs.ts"
+import type { AttachmentRepository } from "./onboarding-attachments.ts"
 import type { OnboardingRepository, PersonRepository } from "./onboardings.ts"
 import type { PaymentBatchRepository } from "./payment-batches.ts"
 import type { PaymentRepository } from "./payments.ts"
@@ -23,6 +24,7 @@ export type * from "./events.ts"
 export type * from "./features.ts"
 export type * from "./idempotency.ts"
 export type * from "./jobs.ts"
+export type * from "./onboarding-attachments.ts"
 export type * from "./onboardings.ts"
 export type * from "./payment-batches.ts"
 export type * from "./payments.ts"
@@ -87,6 +89,7 @@ export interface Repositories {
   readonly features: FeatureRepository
   readonly onboardings: OnboardingRepository
   readonly onboardingPersons: PersonRepository
+  readonly onboardingAttachments: AttachmentRepository
   readonly events: EventRepository
   readonly idempotency: IdempotencyRepository
   readonly jobs: JobRepository

@@ -1,0 +1,126 @@
+import { Schema } from "effect"
+import type { AttachmentRecord } from "../ports/storage/index.ts"
+import { Timestamp } from "./fields.ts"
+import { CompanyId, EntityId, OnboardingAttachmentId, WorkspaceId } from "./ids.ts"
+
+/** What a supporting document of an onboarding is (DECISIONS "Attachments"). */
+export const attachmentDocumentTypes = [
+  "certificate_of_incorporation",
+  "proof_of_address",
+  "bank_statement",
+  "identity_document",
+  "other",
+] as const
+export type AttachmentDocumentType = (typeof attachmentDocumentTypes)[number]
+
+/** The media types an attachment may be, as detected from its first bytes: PDF, PNG, JPEG. */
+export const attachmentContentTypes = ["application/pdf", "image/png", "image/jpeg"] as const
+export type AttachmentContentType = (typeof attachmentContentTypes)[number]
+
+/** The largest attachment: 10 MiB (DECISIONS "Attachments" and "Size and type"). */
+export const attachmentMaxBytes = 10 * 1024 * 1024
+
+/** The longest file name kept, in characters (a longer one keeps its end, where the extension is). */
+export const attachmentFileNameMaxLength = 255
+
+/** The name given to a file whose name is empty once cleaned. */
+export const defaultAttachmentFileName = "attachment"
+
+/** Messages of attachment uploads, in the spec's style. */
+export const attachmentMessages = {
+  notFound: "Attachment not found or not accessible in this entity",
+  fileRequired: "File is required",
+  fileEmpty: "File is empty",
+  fileTooLarge: `File is too large (maximum is ${attachmentMaxBytes / (1024 * 1024)} MB)`,
+  fileType: "File must be a PDF, PNG or JPEG document (judged by its content, not its name or declared type)",
+  documentTypeRequired: "Document type is required",
+  documentType: `must be one of: ${attachmentDocumentTypes.join(", ")}`,
+} as const
+
+/** A supporting document of an entity's onboarding, as the API returns it. */
+export const OnboardingAttachment = Schema.Struct({
+  id: OnboardingAttachmentId,
+  document_type: Schema.Literal(...attachmentDocumentTypes),
+  file_name: Schema.String.annotations({
+    description: "The name the client gave, without any directory, control characters removed, at most 255 characters",
+  }),
+  content_type: Schema.Literal(...attachmentContentTypes).annotations({
+    description: "Detected from the file's content, never taken from the client",
+  }),
+  size_bytes: Schema.Number.annotations({ description: "The file's size in bytes" }),
+  sha256: Schema.String.annotations({ description: "SHA-256 of the file's bytes, lower-case hex" }),
+  created_at: Timestamp,
+}).annotations({ identifier: "OnboardingAttachment" })
+export type OnboardingAttachment = typeof OnboardingAttachment.Type
+
+/** An attachment as storage keeps it: the wire fields and its tenancy. Its bytes are in the blob store under its id. */
+export const StoredAttachment = Schema.Struct({
+  id: OnboardingAttachmentId,
+  workspace_id: WorkspaceId,
+  company_id: CompanyId,
+  entity_id: EntityId,
+  document_type: Schema.Literal(...attachmentDocumentTypes),
+  file_name: Schema.String,
+  content_type: Schema.Literal(...attachmentContentTypes),
+  size_bytes: Schema.Number,
+  sha256: Schema.String,
+  created_at: Timestamp,
+})
+
+/**
+ * The form fields of an upload, documentation of `multipart/form-data` for the OpenAPI document:
+ * the binding reads the parts and hands the engine an {@link AttachmentUpload}.
+ */
+export const AttachmentUploadForm = Schema.Struct({
+  file: Schema.String.annotations({
+    jsonSchema: {
+      type: "string",
+      format: "binary",
+      description: "The document: PDF, PNG or JPEG (judged by its content), at most 10 MB",
+    },
+  }),
+  document_type: Schema.Literal(...attachmentDocumentTypes),
+}).annotations({ identifier: "AttachmentUploadForm" })
+
+/**
+ * An upload as the engine takes it: the parts a binding read from the request, unchecked. The
+ * engine checks them (type from the content, size, document type) and computes the digest.
+ *
+ * @example
+ * const upload: AttachmentUpload = { document_type: "bank_statement", file: { name: "statement.pdf", bytes } }
+ */
+export interface AttachmentUpload {
+  readonly document_type?: string | undefined
+  readonly file?: { readonly name: string; readonly bytes: Uint8Array } | undefined
+}
+
+/**
+ * The client's file name made safe to keep and to show: its last path segment (after `/` or `\`),
+ * without control characters or quotes, trimmed, at most 255 characters (a longer name keeps its
+ * end, so the extension stays); `attachment` when nothing is left, or for `.` and `..`.
+ *
+ * @example
+ * sanitisedFileName("C:\\Users\\me\\statement.pdf") // "statement.pdf"
+ * sanitisedFileName("../../etc/passwd") // "passwd"
+ */
+export const sanitisedFileName = (name: string): string => {
+  const base = name.split(/[/\\]/).pop() ?? ""
+  // Control characters (C0, DEL, C1), quotes and the bidirectional overrides that disguise an extension.
+  const cleaned = base.replace(/[\p{Cc}"\u202a-\u202e\u2066-\u2069]/gu, "").trim()
+  if (cleaned === "" || cleaned === "." || cleaned === "..") return defaultAttachmentFileName
+  const characters = [...cleaned]
+  return characters.length <= attachmentFileNameMaxLength
+    ? cleaned
+    : characters.slice(characters.length - attachmentFileNameMaxLength).join("")
+}
+
+/** A stored attachment as the API returns it. */
+export const toOnboardingAttachment = (row: AttachmentRecord): OnboardingAttachment => ({
+  id: row.id,
+  document_type: row.document_type,
+  file_name: row.file_name,
+  content_type: row.content_type,
+  size_bytes: row.size_bytes,
+  sha256: row.sha256,
+  created_at: row.created_at,
+})

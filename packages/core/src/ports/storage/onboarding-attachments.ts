@@ -1,0 +1,20 @@
+import type { EntityId, OnboardingAttachmentId, WorkspaceId } from "../../model/ids.ts"
+import type { StoredAttachment } from "../../model/onboarding-attachment.ts"
+import type { Slice, Window } from "./index.ts"
+
+/** A stored onboarding attachment: the model's `StoredAttachment` Schema. Its bytes are in the blob store. */
+export type AttachmentRecord = typeof StoredAttachment.Type
+
+/**
+ * The attachments (supporting documents) of entities' onboardings, each read and written under
+ * its workspace and entity. A deleted attachment is gone: the row is removed.
+ */
+export interface AttachmentRepository {
+  insert(row: AttachmentRecord): Promise<void>
+  /** The entity's attachment with that id in the workspace, else undefined. */
+  find(workspaceId: WorkspaceId, entityId: EntityId, id: OnboardingAttachmentId): Promise<AttachmentRecord | undefined>
+  /** The entity's attachments, in id order. */
+  list(workspaceId: WorkspaceId, entityId: EntityId, window: Window): Promise<Slice<AttachmentRecord>>
+  /** Removes the attachment's row; false when there was none. */
+  delete(workspaceId: WorkspaceId, entityId: EntityId, id: OnboardingAttachmentId): Promise<boolean>
+}

@@ -1,0 +1,212 @@
+import { createHash } from "node:crypto"
+import type { IncomingMessage } from "node:http"
+import { finished } from "node:stream"
+import busboy from "busboy"
+import type { AppContext, AppMiddleware } from "../app-state.ts"
+import { HttpError, httpErrors } from "../http-error.ts"
+import { codingRefusal } from "./json-body.ts"
+
+/** The file part of a form, read whole. */
+export interface UploadedFile {
+  /** The part's field name. */
+  readonly field: string
+  /** The file name the client gave (`filename` of the part), as sent: the engine makes it safe. */
+  readonly name: string
+  readonly bytes: Uint8Array
+  /** SHA-256 of the bytes, hex: what the idempotency fingerprint sees instead of the bytes. */
+  readonly sha256: string
+}
+
+/** A `multipart/form-data` body as read: its text fields (the first of each name) and its one file. */
+export interface MultipartForm {
+  readonly fields: Readonly<Record<string, string>>
+  readonly file: UploadedFile | undefined
+}
+
+/** Options of {@link multipartForm}. */
+export interface MultipartFormOptions {
+  /** The largest file in bytes: past it the request is answered 413 and its connection closed. */
+  readonly maxFileBytes: number
+}
+
+/** What a form may hold besides its file: text fields, their size, parts, part headers. */
+export const multipartLimits = {
+  /** Text fields (the API asks for one). */
+  fields: 8,
+  /** Bytes of one text field's value. */
+  fieldSize: 1024,
+  /** Bytes of a field's name. */
+  fieldNameSize: 100,
+  /** Parts in all, files and fields. */
+  parts: 10,
+  /** Header lines of one part. */
+  headerPairs: 16,
+} as const
+
+/**
+ * The bytes a form may take beyond its file: boundaries, part headers and the text fields
+ * ({@link multipartLimits}), with room to spare. A body declared larger than the file limit plus
+ * this is refused before a byte of it is read.
+ */
+export const multipartOverheadBytes = 64 * 1024
+
+/** 400 `body`: a form busboy cannot read (no boundary, cut short, broken part headers). */
+const malformedForm = () => HttpError.of(400, "body", "Malformed multipart/form-data body")
+/** 415 `body`: a body that is not a form where a form is expected. */
+const notMultipart = () => HttpError.of(415, "body", "Content-Type must be multipart/form-data")
+
+/**
+ * Answers with `Connection: close` and reads nothing more of the request: the client is told at
+ * once, and the rest of its body is not received (Node closes the connection once the answer is
+ * sent).
+ */
+const stopReading = (ctx: AppContext, req: IncomingMessage) => {
+  ctx.set("Connection", "close")
+  req.unpipe()
+  req.pause()
+}
+
+/**
+ * Reads the body with busboy, within `maxFileBytes` for the one file and the
+ * {@link multipartLimits} for the rest, keeping the file in memory (10 MB at most) with its SHA-256.
+ */
+const readForm = (ctx: AppContext, maxFileBytes: number): Promise<MultipartForm> =>
+  new Promise((resolve, reject) => {
+    const req = ctx.req
+    let parser: busboy.Busboy
+    try {
+      parser = busboy({
+        headers: req.headers,
+        defParamCharset: "utf8",
+        limits: { ...multipartLimits, fileSize: maxFileBytes, files: 1 },
+      })
+    } catch {
+      // No boundary, or not a form busboy knows: nothing of it is read.
+      stopReading(ctx, req)
+      reject(malformedForm())
+      return
+    }
+    const fields: Record<string, string> = {}
+    let file: UploadedFile | undefined
+    let reading: Promise<void> = Promise.resolve()
+    let received = 0
+    let settled = false
+    const maxBody = maxFileBytes + multipartOverheadBytes
+
+    /** Every refusal stops reading and closes: what is left of the body is never received. */
+    const fail = (error: HttpError) => {
+      if (settled) return
+      settled = true
+      stopWatching()
+      req.off("data", count)
+      stopReading(ctx, req)
+      parser.removeAllListeners()
+      parser.on("error", () => {})
+      // Not in this call: busboy may be inside its own callback (a file's `limit`) and still use its state.
+      setImmediate(() => parser.destroy())
+      reject(error)
+    }
+    const tooLarge = () => fail(httpErrors.tooLarge())
+
+    // Busboy bounds each part, not the whole: a chunked body of endless preamble stops here.
+    const count = (chunk: Buffer) => {
+      received += chunk.length
+      if (received > maxBody) tooLarge()
+    }
+    req.on("data", count)
+
+    parser.on("field", (name, value, info) => {
+      if (info.nameTruncated || info.valueTruncated) {
+        fail(HttpError.of(422, name, `is too long (maximum is ${multipartLimits.fieldSize} bytes)`))
+        return
+      }
+      if (!Object.hasOwn(fields, name)) fields[name] = value
+    })
+    parser.on("file", (name, stream, info) => {
+      const chunks: Array<Buffer> = []
+      const hash = createHash("sha256")
+      let size = 0
+      stream.on("limit", tooLarge)
+      stream.on("data", (chunk: Buffer) => {
+        size += chunk.length
+        chunks.push(chunk)
+        hash.update(chunk)
+      })
+      reading = new Promise<void>((done) => {
+        stream.on("end", () => {
+          if (!stream.truncated) {
+            const bytes = Buffer.concat(chunks, size)
+            file = { field: name, name: info.filename ?? "", bytes, sha256: hash.digest("hex") }
+          }
+          done()
+        })
+        stream.on("error", () => done())
+      })
+    })
+    parser.on("filesLimit", () => fail(HttpError.of(422, "file", "Only one file may be sent")))
+    parser.on("fieldsLimit", () => fail(HttpError.of(400, "body", "Too many form fields")))
+    parser.on("partsLimit", () => fail(HttpError.of(400, "body", "Too many form parts")))
+    parser.on("error", () => fail(malformedForm()))
+    parser.on("close", () => {
+      void reading.then(() => {
+        if (settled) return
+        settled = true
+        stopWatching()
+        req.off("data", count)
+        resolve({ fields, file })
+      })
+    })
+    // A client that goes away before its body is complete gets no answer from the parser: stop here.
+    const stopWatching = finished(req, (error) => {
+      if (error !== undefined && error !== null) fail(httpErrors.incompleteBody())
+    })
+    req.pipe(parser)
+  })
+
+/**
+ * Reads a `multipart/form-data` body into `ctx.state.form`, and leaves in `ctx.state.body` what an
+ * `Idempotency-Key` fingerprints: the text fields and the file's name, size and SHA-256 (never
+ * its bytes). Every refusal answers with `Connection: close` and reads no more of the body.
+ * Refused here:
+ * - a body that is not a form (415), compressed or with a transfer coding other than `chunked` (415);
+ * - a body declared (`Content-Length`) larger than the file limit plus {@link multipartOverheadBytes}:
+ *   413 `body` / `Payload too large` before any byte of it is read, and the connection is closed;
+ * - a file that grows past the limit, or a body past that total (chunked): 413 as soon as it does,
+ *   nothing more is read and the connection is closed;
+ * - a second file (422 `file`), too many fields or parts (400 `body`), a text field over 1 KiB
+ *   (422 on its name), a form that cannot be read (400 `body`); these close the connection too,
+ *   so no refused body is read to its end.
+ *
+ * @example
+ * router.post("/attachments", multipartForm({ maxFileBytes: attachmentMaxBytes }), upload)
+ */
+export const multipartForm =
+  (options: MultipartFormOptions): AppMiddleware =>
+  async (ctx, next) => {
+    const req = ctx.req
+    const media = (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase()
+    if (media !== "multipart/form-data") {
+      stopReading(ctx, req)
+      throw notMultipart()
+    }
+    const coding = codingRefusal(req)
+    if (coding !== undefined) {
+      stopReading(ctx, req)
+      throw coding
+    }
+    const declared = Number(req.headers["content-length"])
+    if (Number.isFinite(declared) && declared > options.maxFileBytes + multipartOverheadBytes) {
+      stopReading(ctx, req)
+      throw httpErrors.tooLarge()
+    }
+    const form = await readForm(ctx, options.maxFileBytes)
+    ctx.state.form = form
+    ctx.state.body = {
+      fields: form.fields,
+      file:
+        form.file === undefined
+          ? null
+          : { field: form.file.field, name: form.file.name, size: form.file.bytes.length, sha256: form.file.sha256 },
+    }
+    return next()
+  }
