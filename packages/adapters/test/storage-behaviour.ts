@@ -175,6 +175,7 @@ export const describeStorage = (target: StorageTarget): void => {
         "0012_webhook_deliveries",
         "0013_entity_onboarding",
         "0014_onboarding_attachments",
+        "0015_webhook_delivery_lanes",
       ])
       expect(
         await reopened.db.selectFrom("companies").selectAll().where("workspace_id", "=", workspaceId).execute(),
