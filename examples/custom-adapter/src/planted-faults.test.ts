@@ -1299,6 +1299,18 @@ const faults: ReadonlyArray<{
     })),
     caughtBy: ["model.onboarding"],
   },
+  {
+    bug: "stamps a new person's row with the wall clock",
+    factory: withOnboardingFault((ports) => ({
+      persons: {
+        insert: (row) => {
+          const now = new Date().toISOString()
+          return ports.persons.insert({ ...row, created_at: now, updated_at: now })
+        },
+      },
+    })),
+    caughtBy: ["timestamps.stored-as-given"],
+  },
 ]
 
 describe("the contract suite fails a broken adapter", () => {
