@@ -35,6 +35,12 @@ const stampedTable = (t: Tables, resource: StampedResource): ReadonlyMap<string,
       return t.features
     case "event":
       return t.events
+    case "onboarding":
+      return t.onboardings
+    case "person":
+      return t.onboardingPersons
+    case "attachment":
+      return t.onboardingAttachments
   }
 }
 

@@ -1259,6 +1259,58 @@ const faults: ReadonlyArray<{
     })),
     caughtBy: ["onboardings.attachments"],
   },
+  {
+    bug: "answers true for deleting a person but leaves the row",
+    factory: withOnboardingFault(() => ({ persons: { delete: async () => true } })),
+    caughtBy: ["model.onboarding"],
+  },
+  {
+    bug: "writes an onboarding update onto the workspace's first onboarding, whichever entity it is of",
+    factory: withOnboardingFault((ports, draft) => ({
+      onboardings: {
+        update: async (ws, id, change) => {
+          const first = [...draft.onboardings.values()]
+            .filter((r) => r.workspace_id === ws)
+            .sort((a, b) => (a.id < b.id ? -1 : 1))[0]
+          return ports.onboardings.update(ws, first?.id ?? id, change)
+        },
+      },
+    })),
+    caughtBy: ["model.onboarding"],
+  },
+  {
+    bug: "lists every attachment of the workspace as the entity's",
+    factory: withOnboardingFault((_ports, draft) => ({
+      attachments: {
+        list: async (ws, _entityId, window) => {
+          const mine = [...draft.onboardingAttachments.values()]
+            .filter((r) => r.workspace_id === ws)
+            .sort((a, b) => (a.id < b.id ? -1 : 1))
+          return { rows: mine.slice(window.offset, window.offset + window.limit), total: mine.length }
+        },
+      },
+    })),
+    caughtBy: ["model.onboarding"],
+  },
+  {
+    bug: "finds a person of another workspace's entity by its id",
+    factory: withOnboardingFault((_ports, draft) => ({
+      persons: { find: async (_ws, _entityId, id) => draft.onboardingPersons.get(id) },
+    })),
+    caughtBy: ["model.onboarding"],
+  },
+  {
+    bug: "stamps a new person's row with the wall clock",
+    factory: withOnboardingFault((ports) => ({
+      persons: {
+        insert: (row) => {
+          const now = new Date().toISOString()
+          return ports.persons.insert({ ...row, created_at: now, updated_at: now })
+        },
+      },
+    })),
+    caughtBy: ["timestamps.stored-as-given"],
+  },
 ]
 
 describe("the contract suite fails a broken adapter", () => {

@@ -14,6 +14,9 @@ const stampedTables = {
   payment: { table: "payments", key: "id", updated: true, deleted: false },
   feature: { table: "features", key: "application_id", updated: true, deleted: false },
   event: { table: "events", key: "id", updated: false, deleted: false },
+  onboarding: { table: "entity_onboardings", key: "id", updated: true, deleted: false },
+  person: { table: "onboarding_persons", key: "id", updated: true, deleted: false },
+  attachment: { table: "onboarding_attachments", key: "id", updated: false, deleted: false },
 } as const satisfies Record<StampedResource, { table: string; key: string; updated: boolean; deleted: boolean }>
 
 /**

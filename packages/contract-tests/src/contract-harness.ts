@@ -19,8 +19,11 @@ import {
   nextNumber,
   plainHasher,
   processTag,
+  type TestBlobStore,
   type TestClock,
+  testBlobStore,
   testClock,
+  testFileTypeDetector,
   testServerSecret,
 } from "./test-ports.ts"
 import { type TestBankLinker, type TestPaymentProvider, testBankLinker, testPaymentProvider } from "./test-providers.ts"
@@ -60,6 +63,8 @@ export interface Harness {
   readonly paymentProvider: TestPaymentProvider
   /** The engines' bank linker, which records what it linked. */
   readonly bankLinker: TestBankLinker
+  /** The engines' blob store (in memory), which keeps the bytes of onboarding attachments. */
+  readonly blobStore: TestBlobStore
 }
 
 /**
@@ -75,6 +80,7 @@ export const openHarness = (storage: Storage, reader: ContractReader): Harness =
   const clock = testClock()
   const paymentProvider = testPaymentProvider()
   const bankLinker = testBankLinker()
+  const blobStore = testBlobStore()
   const ids = counterIds()
   /** An engine of the test's providers and test ports, on `storage` unless told otherwise. */
   const engineWith = (options: Partial<EngineOptions> = {}) =>
@@ -86,6 +92,8 @@ export const openHarness = (storage: Storage, reader: ContractReader): Harness =
       serverSecret: testServerSecret,
       paymentProvider,
       bankLinker,
+      blobStore,
+      fileTypeDetector: testFileTypeDetector,
       batchExecution: suiteBatchExecution,
       ...options,
     })
@@ -97,6 +105,7 @@ export const openHarness = (storage: Storage, reader: ContractReader): Harness =
     engine,
     paymentProvider,
     bankLinker,
+    blobStore,
     clock,
     uniqueName,
     workspace: async () => {

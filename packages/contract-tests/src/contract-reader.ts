@@ -2,7 +2,9 @@ import type { CompanyId, EventRecord, PaymentRecord, QuoteId, WorkspaceRecord } 
 
 /**
  * What the suite can ask for a stored row's timestamps by: the resources the engine stamps with
- * its clock. Features are found by `application_id`, every other resource by `id`.
+ * its clock. Features are found by `application_id`, every other resource by `id`. `onboarding`
+ * is an entity's onboarding record, `person` one of its persons, `attachment` one of its
+ * supporting documents (created_at only).
  */
 export type StampedResource =
   | "workspace"
@@ -15,6 +17,9 @@ export type StampedResource =
   | "payment"
   | "feature"
   | "event"
+  | "onboarding"
+  | "person"
+  | "attachment"
 
 /** The timestamp columns of a stored row, as text; null where the resource has no such column. */
 export interface StoredStamps {

@@ -10,6 +10,7 @@ import { featureConcurrencyScenarios, featureScenarios } from "./feature-scenari
 import { idempotencyScenarios } from "./idempotency-scenarios.ts"
 import { jobScenarios, moneyConcurrencyScenarios } from "./job-scenarios.ts"
 import { modelScenarios } from "./model-run.ts"
+import { onboardingModelScenarios } from "./onboarding-model-run.ts"
 import { onboardingScenarios } from "./onboarding-scenarios.ts"
 import { pagingScenarios } from "./paging-scenarios.ts"
 import { paymentModelScenarios } from "./payment-model-run.ts"
@@ -46,6 +47,7 @@ export const scenarioGroups: ReadonlyArray<ScenarioGroup> = [
   modelScenarios,
   paymentModelScenarios,
   batchModelScenarios,
+  onboardingModelScenarios,
 ]
 
 /** Every scenario of the suite. */

@@ -96,6 +96,7 @@ export const contractTestIds = [
   "model.companies-entities-recipients",
   "model.quotes-and-payments",
   "model.payment-batches",
+  "model.onboarding",
 ] as const
 
 /** The id of one test of the contract suite, for `skip`. Prefer declaring `storage.capabilities`. */

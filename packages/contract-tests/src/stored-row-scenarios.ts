@@ -112,6 +112,27 @@ export const storedRowScenarios: ScenarioGroup = {
         ])
         for (const event of events) await expectStamps("event", event.id, event.created_at, null)
 
+        // Onboarding rows: the onboarding and a person have both stamps, an attachment only created_at.
+        const o1 = tick()
+        const onboarding = await engine.onboardings.update(actor, company.id, entity.id, {
+          business_details: { business_name: "Stamped Inc" },
+        })
+        await expectStamps("onboarding", onboarding.id, o1)
+        const person = await engine.onboardings.createPerson(actor, company.id, entity.id, { first_name: "Ada" })
+        await expectStamps("person", person.id, o1)
+        const attachment = await engine.onboardingAttachments.create(actor, company.id, entity.id, {
+          document_type: "bank_statement",
+          file: { name: "statement.pdf", bytes: new TextEncoder().encode("%PDF-1.4\n%%EOF\n") },
+        })
+        await expectStamps("attachment", attachment.id, o1, null)
+        const o2 = tick()
+        await engine.onboardings.update(actor, company.id, entity.id, { primary_contact: { mobile: "5551234" } })
+        await expectStamps("onboarding", onboarding.id, o1, o2)
+        await engine.onboardings.updatePerson(actor, company.id, entity.id, person.id, { last_name: "Lovelace" })
+        await expectStamps("person", person.id, o1, o2)
+        await engine.onboardingAttachments.delete(actor, company.id, entity.id, attachment.id)
+        expect(await reader.stampsOf("attachment", attachment.id)).toBeUndefined()
+
         const t5 = tick()
         const { feature } = await engine.features.enable(actor, company.id, entity.id, {
           feature_identifier: "multi_currency_account",
@@ -120,6 +141,8 @@ export const storedRowScenarios: ScenarioGroup = {
         const t6 = tick()
         await engine.features.setStatus(actor, feature.application_id, "SUBMITTED")
         await expectStamps("feature", feature.application_id, t5, t6)
+        // The onboarding follows its feature, at the feature's time.
+        await expectStamps("onboarding", onboarding.id, o1, t6)
 
         const t7 = tick()
         await engine.recipients.delete(actor, company.id, recipient.id)

@@ -1,4 +1,12 @@
-import { brandId, type Clock, type Ids, type SecretHasher, type ServerSecret } from "@payments-engine/core"
+import {
+  type BlobStore,
+  brandId,
+  type Clock,
+  type FileTypeDetector,
+  type Ids,
+  type SecretHasher,
+  type ServerSecret,
+} from "@payments-engine/core"
 
 /** Where every test clock starts: a fixed instant, so timestamps are predictable. */
 export const testEpoch = new Date("2030-01-01T00:00:00.000Z")
@@ -65,3 +73,55 @@ export const plainHasher: SecretHasher = {
 
 /** The server secret of the suite's engines: a fixed one, as every process of a deployment shares one. */
 export const testServerSecret: ServerSecret = { read: async () => "contract-suite-server-secret-0123456789abcdef" }
+
+/** The suite's blob store: bytes in memory by key, with the keys it holds for a test to look at. */
+export interface TestBlobStore extends BlobStore {
+  /** Whether bytes are held under `key`. */
+  has(key: string): boolean
+}
+
+/**
+ * A blob store in memory for the suite's engines: the storage under test keeps attachment rows,
+ * this keeps their bytes (the adapters' blob stores are tested on their own).
+ */
+export const testBlobStore = (): TestBlobStore => {
+  const blobs = new Map<string, Uint8Array>()
+  return {
+    has: (key) => blobs.has(key),
+    put: async (key, bytes) => {
+      if (bytes instanceof Uint8Array) {
+        blobs.set(key, bytes.slice())
+        return
+      }
+      const chunks: Array<number> = []
+      for await (const chunk of bytes) chunks.push(...chunk)
+      blobs.set(key, Uint8Array.from(chunks))
+    },
+    get: async (key) => {
+      const bytes = blobs.get(key)
+      if (bytes === undefined) return undefined
+      const copy = bytes.slice()
+      return (async function* () {
+        yield copy
+      })()
+    },
+    delete: async (key) => blobs.delete(key),
+  }
+}
+
+const startsWith = (bytes: Uint8Array, magic: ReadonlyArray<number>) => magic.every((byte, i) => bytes[i] === byte)
+
+/**
+ * Tells PDF, PNG and JPEG apart by their magic numbers, as the adapters' detector does for the
+ * suite's tiny files; anything else is unknown.
+ */
+export const testFileTypeDetector: FileTypeDetector = {
+  detect: async (bytes) =>
+    startsWith(bytes, [0x25, 0x50, 0x44, 0x46, 0x2d])
+      ? "application/pdf"
+      : startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+        ? "image/png"
+        : startsWith(bytes, [0xff, 0xd8, 0xff])
+          ? "image/jpeg"
+          : undefined,
+}
