@@ -16,9 +16,9 @@ import {
 } from "../model/onboarding-attachment.ts"
 import type { BlobStore, FileTypeDetector } from "../ports/blob-store.ts"
 import type { AttachmentRecord } from "../ports/storage/index.ts"
-import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
+import { type Page, type PageQuery, pagePolicies } from "../rules/paging.ts"
 import { type Actor, requireWrite } from "./actor.ts"
-import { findChangeableOnboardingEntity, findOnboardingEntity } from "./onboarding-scope.ts"
+import { findChangeableOnboardingEntity, findOnboardingEntity, onboardingPage } from "./onboarding-scope.ts"
 import type { ServicePorts } from "./ports.ts"
 import { inTransaction } from "./transaction.ts"
 import { workspaceClock } from "./workspace-clock.ts"
@@ -178,19 +178,15 @@ export const makeOnboardingAttachments = (ports: ServicePorts) => {
       entityId: EntityId,
       query: PageQuery = {},
     ): Effect.Effect<Page<OnboardingAttachment>, Invalid | NotFound> =>
-      Effect.gen(function* () {
-        const request = yield* parsePageRequest(query, pagePolicies.onboardingAttachments)
-        return yield* inTransaction(ports.storage, (tx) =>
-          Effect.gen(function* () {
-            const entity = yield* findOnboardingEntity(tx, actor, companyId, entityId)
-            const slice = yield* tx.onboardingAttachments.list(actor.workspaceId, entity.id, {
-              offset: pageOffset(request),
-              limit: request.perPage,
-            })
-            return toPage(slice.rows.map(toOnboardingAttachment), slice.total, request)
-          }),
-        )
-      }),
+      onboardingPage(
+        ports,
+        actor,
+        { companyId, entityId },
+        query,
+        pagePolicies.onboardingAttachments,
+        (tx, entity, window) => tx.onboardingAttachments.list(actor.workspaceId, entity, window),
+        toOnboardingAttachment,
+      ),
 
     /** An attachment of the entity (its row, not its bytes). */
     get: (

@@ -1,10 +1,12 @@
 import { Effect } from "effect"
 import { Forbidden, messages, NotFound } from "../errors.ts"
 import type { CompanyId, EntityId } from "../model/ids.ts"
-import type { Repositories } from "../ports/storage/index.ts"
+import type { Repositories, Slice, Window } from "../ports/storage/index.ts"
+import { type PagePolicy, type PageQuery, pageOffset, parsePageRequest, toPage } from "../rules/paging.ts"
 import type { Actor } from "./actor.ts"
+import type { ServicePorts } from "./ports.ts"
 import { findLiveCompany } from "./scope.ts"
-import type { Lifted } from "./transaction.ts"
+import { inTransaction, type Lifted } from "./transaction.ts"
 
 /**
  * The entity of an onboarding request: the company found in the actor's workspace, the entity
@@ -42,3 +44,28 @@ export const findChangeableOnboardingEntity = (
       () => new Forbidden({ field: "base", message }),
     ),
   )
+
+/**
+ * A page of what an entity's onboarding holds (its persons, its attachments): the entity found as
+ * {@link findOnboardingEntity} finds it, then `slice` of it for the page `query` asks for, each
+ * row shown by `view`.
+ */
+export const onboardingPage = <Row, T>(
+  ports: Pick<ServicePorts, "storage">,
+  actor: Actor,
+  scope: { readonly companyId: CompanyId; readonly entityId: EntityId },
+  query: PageQuery,
+  policy: PagePolicy,
+  slice: (tx: Lifted<Repositories>, entityId: EntityId, window: Window) => Effect.Effect<Slice<Row>>,
+  view: (row: Row) => T,
+) =>
+  Effect.gen(function* () {
+    const request = yield* parsePageRequest(query, policy)
+    return yield* inTransaction(ports.storage, (tx) =>
+      Effect.gen(function* () {
+        const entity = yield* findOnboardingEntity(tx, actor, scope.companyId, scope.entityId)
+        const rows = yield* slice(tx, entity.id, { offset: pageOffset(request), limit: request.perPage })
+        return toPage(rows.rows.map(view), rows.total, request)
+      }),
+    )
+  })

@@ -24,10 +24,10 @@ import {
   toOnboardingPerson,
 } from "../model/onboarding-person.ts"
 import type { OnboardingRecord, PersonRecord, Repositories } from "../ports/storage/index.ts"
-import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
+import { type Page, type PageQuery, pagePolicies } from "../rules/paging.ts"
 import { type Actor, requireWrite } from "./actor.ts"
 import { decodeBody } from "./decode-body.ts"
-import { findChangeableOnboardingEntity, findOnboardingEntity } from "./onboarding-scope.ts"
+import { findChangeableOnboardingEntity, findOnboardingEntity, onboardingPage } from "./onboarding-scope.ts"
 import type { ServicePorts } from "./ports.ts"
 import { sealed } from "./secret-sealing.ts"
 import { inTransaction, type Lifted } from "./transaction.ts"
@@ -292,23 +292,15 @@ export const makeOnboardings = (ports: ServicePorts) => {
       entityId: EntityId,
       query: PageQuery = {},
     ): Effect.Effect<Page<OnboardingPerson>, Invalid | NotFound> =>
-      Effect.gen(function* () {
-        const request = yield* parsePageRequest(query, pagePolicies.onboardingPersons)
-        return yield* inTransaction(ports.storage, (tx) =>
-          Effect.gen(function* () {
-            const entity = yield* findOnboardingEntity(tx, actor, companyId, entityId)
-            const slice = yield* tx.onboardingPersons.list(actor.workspaceId, entity.id, {
-              offset: pageOffset(request),
-              limit: request.perPage,
-            })
-            return toPage(
-              slice.rows.map((row) => toOnboardingPerson(row)),
-              slice.total,
-              request,
-            )
-          }),
-        )
-      }),
+      onboardingPage(
+        ports,
+        actor,
+        { companyId, entityId },
+        query,
+        pagePolicies.onboardingPersons,
+        (tx, entity, window) => tx.onboardingPersons.list(actor.workspaceId, entity, window),
+        (row) => toOnboardingPerson(row),
+      ),
 
     /** A person of the entity, a tax id masked to its last four characters. */
     getPerson: (
