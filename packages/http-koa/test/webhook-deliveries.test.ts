@@ -341,6 +341,33 @@ describe.each([
     expect((await verify(after, endpoint.webhook_secret)).valid).toBe(false)
   })
 
+  it("fails the deliveries a crashed lane held when its endpoint is deactivated before the lane runs again", async () => {
+    const payer = await setUpPayer(service, "webhooks-held")
+    const endpoint = await endpointAt(payer, "/held", ["entity.updated"])
+    for (const name of ["Held One", "Held Two", "Held Three"])
+      expect((await renameEntity(payer, name)).status).toBe(200)
+    const rows = await storage.db
+      .selectFrom("webhook_deliveries")
+      .select("id")
+      .where("endpoint_id", "=", endpoint.id as never)
+      .orderBy("id")
+      .execute()
+    expect(rows).toHaveLength(3)
+    // As a lane headed by the first leaves them when its process dies before it writes.
+    const head = rows[0]!.id
+    await storage.db
+      .updateTable("webhook_deliveries")
+      .set({ lane_id: head })
+      .where("endpoint_id", "=", endpoint.id as never)
+      .execute()
+    await service.request("PATCH", `/api/v1/webhook_endpoints/${endpoint.id}/toggle`, { token: payer.token })
+    await advanceClock(service, payer.token, 0)
+    expect(at("/held")).toHaveLength(0)
+    const log = (await deliveriesOf(payer, endpoint.id)).body.data
+    expect(log.map((d: { state: string }) => d.state)).toEqual(["failed", "failed", "failed"])
+    for (const delivery of log) expect(delivery.attempts.at(-1)).toMatchObject({ error: "endpoint_disabled" })
+  })
+
   it("sends nothing for a change whose transaction rolled back after its delivery was written", async () => {
     const payer = await setUpPayer(service, "webhooks-rollback")
     const endpoint = await endpointAt(payer, "/rollback", ["entity.updated"])

@@ -215,15 +215,19 @@ export const makeWebhookDeliveries = (ports: ServicePorts) => {
             const clock = yield* workspaceClock(ports, tx, workspaceId)
             const now = clock.now().toISOString()
             if (!endpoint?.active) {
-              const logged: WebhookDeliveryAttempt = {
-                number: row.attempt_count,
-                attempted_at: now,
-                status_code: null,
-                duration_ms: 0,
-                error: "endpoint_disabled",
-                response_excerpt: null,
+              // What this lane held when its process died goes with it: no other job will send those.
+              const due = yield* tx.webhookDeliveries.listDue(row.endpoint_id, now, row.id, maxLaneDeliveries - 1)
+              for (const each of [row, ...due.filter((d) => d.lane_id === row.id)]) {
+                const logged: WebhookDeliveryAttempt = {
+                  number: each.attempt_count,
+                  attempted_at: now,
+                  status_code: null,
+                  duration_ms: 0,
+                  error: "endpoint_disabled",
+                  response_excerpt: null,
+                }
+                yield* move(clock, tx, each, { type: "disable" }, { logged, counted: false })
               }
-              yield* move(clock, tx, row, { type: "disable" }, { logged, counted: false })
               return undefined
             }
             const [head] = yield* tx.webhookDeliveries.takeIntoLane(row.id, [row.id])
