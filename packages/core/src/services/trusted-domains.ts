@@ -4,6 +4,7 @@ import { type TrustedDomainConfig, toTrustedDomainConfig } from "../model/truste
 import { checkTrustedDomains } from "../rules/trusted-domains.ts"
 import { type Actor, requireWrite } from "./actor.ts"
 import type { ServicePorts } from "./ports.ts"
+import { checkedReturnUrl } from "./return-url.ts"
 import { inTransaction } from "./transaction.ts"
 import { workspaceClock } from "./workspace-clock.ts"
 
@@ -56,6 +57,17 @@ export const makeTrustedDomains = (ports: ServicePorts) => ({
         .find(actor.workspaceId)
         .pipe(Effect.map((row) => (row === undefined ? null : toTrustedDomainConfig(row)))),
     ),
+
+  /**
+   * The return URL a hosted-page token of the actor's workspace would carry, checked as token
+   * issuance checks it ({@link checkedReturnUrl}): the normalised URL when trusted, 422
+   * `return_url` when not, undefined when the workspace has no configuration (or no URL is given).
+   *
+   * @example
+   * await engine.trustedDomains.checkReturnUrl(actor, "https://pay.example.com/done") // "https://pay.example.com/done"
+   */
+  checkReturnUrl: (actor: Actor, returnUrl: string | undefined): Effect.Effect<string | undefined, Invalid> =>
+    inTransaction(ports.storage, (tx) => checkedReturnUrl(ports, tx, actor.workspaceId, returnUrl)),
 })
 
 export type TrustedDomains = ReturnType<typeof makeTrustedDomains>

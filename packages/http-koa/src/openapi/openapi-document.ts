@@ -135,6 +135,7 @@ export const openApiDocument = (routes: ReadonlyArray<RouteSpec>, options: OpenA
           "strict",
         )
       case "raw":
+      case "answer":
         return jsonSchema(response.schema, "strict")
       case "empty":
       case "file":
