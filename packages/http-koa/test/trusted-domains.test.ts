@@ -247,6 +247,41 @@ describe.each([
   })
 })
 
+describe("a defect behind the GraphQL route", () => {
+  it("answers the API's 500 without the defect's text, and logs it as a defect", async () => {
+    const service = await startTestService({
+      storage: await sqlite.factory(),
+      wrapEngine: (engine) => ({
+        ...engine,
+        trustedDomains: {
+          ...engine.trustedDomains,
+          get: async () => {
+            throw new Error("database detail that must not leak")
+          },
+        },
+      }),
+    })
+    try {
+      const token = await service.signIn("defect")
+      const response = await service.request("POST", "/graphql", { token, body: { query: read } })
+      expectError(response, 500, "base", "Internal server error")
+      expect(response.text).not.toContain("database detail")
+      // Logged as every defect is (its type and stack; messages stay out of logs, see log-secrets.test.ts).
+      expect(service.logs.some((line) => line.includes('"msg":"unexpected error"'))).toBe(true)
+      // Input errors are no defect: still the payload's errors.
+      const refused = await service.request("POST", "/graphql", {
+        token,
+        body: { query: upsert, variables: { domains: ["*"] } },
+      })
+      expect(refused.body.data.upsertTrustedDomainConfig.errors).toEqual([
+        { field: "domains.0", messages: [trustedDomainMessages.bareWildcard] },
+      ])
+    } finally {
+      await service.close()
+    }
+  })
+})
+
 describe("the GraphQL route's rate limit", () => {
   it("counts /graphql against the general limit, as every API route", async () => {
     const service = await startTestService({

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { type ExecutionResult, GraphQLError } from "graphql"
 import { createHandler } from "graphql-http"
 import type { RouteSpec } from "../routes/route-table.ts"
 import { type GraphqlContext, graphqlSchema } from "./graphql-schema.ts"
@@ -32,6 +33,18 @@ export const GraphqlResponse = Schema.Struct({
 })
 
 /**
+ * Rethrows a defect a resolver met (anything but a GraphQL error: the resolvers turn domain
+ * errors into GraphQL errors themselves), so that the route answers the API's 500 and logs it,
+ * rather than graphql-js answering its message (a database error's text, say) to the client.
+ */
+const rethrowDefects = (_request: unknown, _args: unknown, result: ExecutionResult): void => {
+  for (const error of result.errors ?? []) {
+    const cause = error.originalError
+    if (cause !== undefined && cause !== null && !(cause instanceof GraphQLError)) throw cause
+  }
+}
+
+/**
  * graphql-http's generic handler, fed by the route row: the body comes from the row's bounded
  * JSON parser and the caller from its bearer check (graphql-http's Koa adapter would read the
  * body itself, without a bound), parsing and validation bounded by {@link graphqlLimits}.
@@ -41,6 +54,7 @@ const handle = createHandler<undefined, GraphqlContext, GraphqlContext>({
   context: (request) => request.context,
   parse: boundedParse,
   validate: boundedValidate,
+  onOperation: rethrowDefects,
 })
 
 /**
