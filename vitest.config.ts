@@ -11,5 +11,13 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ["default"],
+    server: {
+      deps: {
+        // graphql has no `exports` map: Node resolves graphql-http's `import "graphql"` to its
+        // CommonJS build, Vite resolves our sources' to the ES build, and graphql-js refuses
+        // schema objects of the other copy. Inlined, graphql-http's import goes through Vite too.
+        inline: ["graphql-http"],
+      },
+    },
   },
 })

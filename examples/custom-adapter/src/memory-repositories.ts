@@ -14,6 +14,7 @@ import { memoryPaymentRepository } from "./repositories/payments.ts"
 import { memoryQuoteRepository } from "./repositories/quotes.ts"
 import { memoryRecipientRepository } from "./repositories/recipients.ts"
 import { memoryTestClockRepository } from "./repositories/test-clocks.ts"
+import { memoryTrustedDomainConfigRepository } from "./repositories/trusted-domains.ts"
 import { memoryWebhookDeliveryRepository } from "./repositories/webhook-deliveries.ts"
 import { memoryWebhookEndpointRepository } from "./repositories/webhook-endpoints.ts"
 import {
@@ -51,4 +52,5 @@ export const memoryRepositories = (t: Tables): Repositories => ({
   idempotency: memoryIdempotencyRepository(t),
   jobs: memoryJobRepository(t),
   testClocks: memoryTestClockRepository(t),
+  trustedDomainConfigs: memoryTrustedDomainConfigRepository(t),
 })

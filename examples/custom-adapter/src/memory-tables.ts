@@ -27,6 +27,7 @@ import type {
   QuoteRecord,
   RecipientId,
   RecipientRecord,
+  TrustedDomainConfigRecord,
   WebhookDeliveryId,
   WebhookDeliveryRecord,
   WebhookEndpointId,
@@ -66,6 +67,8 @@ export interface Tables {
   readonly jobs: Map<string, MemoryJob>
   /** Test clocks (sandbox mode): milliseconds ahead of the engine's clock, by workspace. */
   readonly testClocks: Map<string, number>
+  /** Trusted-domain configurations, by workspace: at most one each. */
+  readonly trustedDomainConfigs: Map<string, TrustedDomainConfigRecord>
 }
 
 export const emptyTables = (): Tables => ({
@@ -90,6 +93,7 @@ export const emptyTables = (): Tables => ({
   idempotency: new Map(),
   jobs: new Map(),
   testClocks: new Map(),
+  trustedDomainConfigs: new Map(),
 })
 
 /** A copy a transaction may change freely: new maps over the same (frozen) records. */
@@ -115,4 +119,5 @@ export const copyTables = (t: Tables): Tables => ({
   idempotency: new Map(t.idempotency),
   jobs: new Map(t.jobs),
   testClocks: new Map(t.testClocks),
+  trustedDomainConfigs: new Map(t.trustedDomainConfigs),
 })

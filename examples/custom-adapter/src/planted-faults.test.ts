@@ -371,6 +371,37 @@ const faults: ReadonlyArray<{
     caughtBy: ["test-clocks.per-workspace"],
   },
   {
+    bug: "replaces a workspace's trusted-domain configuration whole, new id and creation time included",
+    factory: async () =>
+      createMemoryStorage({
+        plantInRepositories: (tx, draft) => ({
+          ...tx,
+          trustedDomainConfigs: {
+            ...tx.trustedDomainConfigs,
+            upsert: async (row) => {
+              draft.trustedDomainConfigs.set(row.workspace_id, row)
+              return row
+            },
+          },
+        }),
+      }),
+    caughtBy: ["trusted-domains.one-per-workspace"],
+  },
+  {
+    bug: "finds the first trusted-domain configuration stored, whichever workspace it is of",
+    factory: async () =>
+      createMemoryStorage({
+        plantInRepositories: (tx, draft) => ({
+          ...tx,
+          trustedDomainConfigs: {
+            ...tx.trustedDomainConfigs,
+            find: async () => [...draft.trustedDomainConfigs.values()][0],
+          },
+        }),
+      }),
+    caughtBy: ["trusted-domains.one-per-workspace"],
+  },
+  {
     bug: "writes events outside the transaction (a rolled-back change keeps its event)",
     factory: async () => {
       const storage = createMemoryStorage()

@@ -176,6 +176,7 @@ export const describeStorage = (target: StorageTarget): void => {
         "0013_entity_onboarding",
         "0014_onboarding_attachments",
         "0015_webhook_delivery_lanes",
+        "0016_trusted_domains",
       ])
       expect(
         await reopened.db.selectFrom("companies").selectAll().where("workspace_id", "=", workspaceId).execute(),

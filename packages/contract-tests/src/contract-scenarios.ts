@@ -20,6 +20,7 @@ import { recipientScenarios } from "./recipient-scenarios.ts"
 import { storageScenarios } from "./storage-scenarios.ts"
 import { storedRowScenarios } from "./stored-row-scenarios.ts"
 import { testClockScenarios } from "./test-clock-scenarios.ts"
+import { trustedDomainScenarios } from "./trusted-domain-scenarios.ts"
 import { webhookEndpointScenarios } from "./webhook-endpoint-scenarios.ts"
 
 /** Every group of the suite, in the order they run. */
@@ -41,6 +42,7 @@ export const scenarioGroups: ReadonlyArray<ScenarioGroup> = [
   storedRowScenarios,
   jobScenarios,
   testClockScenarios,
+  trustedDomainScenarios,
   moneyConcurrencyScenarios,
   featureScenarios,
   featureConcurrencyScenarios,

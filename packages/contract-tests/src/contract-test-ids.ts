@@ -83,6 +83,7 @@ export const contractTestIds = [
   "events.outbox",
   "test-clocks.per-workspace",
   "test-clocks.jobs",
+  "trusted-domains.one-per-workspace",
   "concurrency.payment-idempotency",
   "concurrency.cancel-vs-execute",
   "concurrency.job-claims",

@@ -24,6 +24,7 @@ import { makeQuotes } from "./services/quotes.ts"
 import { makeRecipients } from "./services/recipients.ts"
 import { makeTestClocks } from "./services/test-clocks.ts"
 import { runToPromise } from "./services/transaction.ts"
+import { makeTrustedDomains } from "./services/trusted-domains.ts"
 import { defaultWebhookTimeoutMs, makeWebhookDeliveries, noWebhookTransport } from "./services/webhook-deliveries.ts"
 import { makeWebhookEndpoints } from "./services/webhook-endpoints.ts"
 import { makeWebhookEvents } from "./services/webhook-events.ts"
@@ -70,6 +71,8 @@ const makeEffectApi = (ports: ServicePorts) => {
     webhookDeliveries: makeWebhookDeliveries(ports),
     /** Sandbox mode: each workspace's test clock, its time and its moves. */
     testClocks: makeTestClocks(ports),
+    /** The workspace's trusted return domains (hosted-page `return_url`): replace the list, read it. */
+    trustedDomains: makeTrustedDomains(ports),
     /** Webhook endpoints: create (the secret shown once), get, list, update, toggle, delete. */
     webhookEndpoints: makeWebhookEndpoints(ports),
     /** The catalogue of webhook events an endpoint may subscribe to. */

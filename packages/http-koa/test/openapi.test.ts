@@ -99,6 +99,19 @@ describe("GET /openapi.json", () => {
     }
   })
 
+  it("describes POST /graphql: bearer auth, its request and answer, its 16 KB body", () => {
+    const graphql = document.paths["/graphql"].post
+    expect(graphql.security).toEqual([{ bearerAuth: [] }])
+    expect(graphql.requestBody.content["application/json"].schema).toEqual({
+      $ref: "#/components/schemas/GraphqlRequest",
+    })
+    expect(graphql.responses["200"].content["application/json"].schema).toEqual({
+      $ref: "#/components/schemas/GraphqlResponse",
+    })
+    expect(graphql.responses["413"].description).toBe("Body over 16 KB")
+    expect(Object.keys(graphql.responses)).toEqual(expect.arrayContaining(["200", "401", "406", "413", "429"]))
+  })
+
   it("resolves every $ref inside the document", () => {
     const refs = refsOf(document)
     expect(refs.length).toBeGreaterThan(10)

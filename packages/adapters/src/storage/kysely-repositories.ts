@@ -15,6 +15,7 @@ import { kyselyPaymentRepository } from "./repositories/payments.ts"
 import { kyselyQuoteRepository } from "./repositories/quotes.ts"
 import { kyselyRecipientRepository } from "./repositories/recipients.ts"
 import { kyselyTestClockRepository } from "./repositories/test-clocks.ts"
+import { kyselyTrustedDomainConfigRepository } from "./repositories/trusted-domains.ts"
 import { kyselyWebhookDeliveryRepository } from "./repositories/webhook-deliveries.ts"
 import { kyselyWebhookEndpointRepository } from "./repositories/webhook-endpoints.ts"
 import {
@@ -56,6 +57,7 @@ export const kyselyRepositoryFactories: RepositoryFactories<Repositories> = {
   // The embedded runner's table; a storage on graphile-worker brings its own.
   jobs: kyselyJobRepository,
   testClocks: kyselyTestClockRepository,
+  trustedDomainConfigs: kyselyTrustedDomainConfigRepository,
 }
 
 export const kyselyRepositories: (db: Kysely<StorageTables>) => Repositories =

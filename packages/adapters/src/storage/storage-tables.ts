@@ -17,6 +17,7 @@ import type {
   PaymentProfileId,
   QuoteId,
   RecipientId,
+  TrustedDomainConfigId,
   WebhookDeliveryId,
   WebhookEndpointId,
   WorkspaceId,
@@ -48,6 +49,7 @@ export interface StorageTables {
   readonly events: EventsTable
   readonly features: FeaturesTable
   readonly test_clocks: TestClocksTable
+  readonly trusted_domain_configs: TrustedDomainConfigsTable
   readonly webhook_endpoints: WebhookEndpointsTable
   readonly webhook_deliveries: WebhookDeliveriesTable
   readonly entity_onboardings: EntityOnboardingsTable
@@ -132,6 +134,15 @@ export interface WebhookEndpointsTable {
   created_at: string
   updated_at: string
   deleted_at: string | null
+}
+
+/** Row of `trusted_domain_configs`: one per workspace, `domains` JSON text. */
+export interface TrustedDomainConfigsTable {
+  id: TrustedDomainConfigId
+  workspace_id: WorkspaceId
+  domains: string
+  created_at: string
+  updated_at: string
 }
 
 /** Row of `test_clocks`: a workspace's test clock (sandbox mode). */

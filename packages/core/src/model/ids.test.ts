@@ -106,6 +106,7 @@ describe("branded ids", () => {
       "per",
       "pid",
       "att",
+      "tdc",
     ])
   })
 

@@ -69,6 +69,9 @@ export type PersonIdentificationId = typeof PersonIdentificationId.Type
 /** The id of a supporting document of an onboarding (an attachment); also its key in the blob store. */
 export const OnboardingAttachmentId = Schema.String.pipe(Schema.brand("OnboardingAttachmentId"))
 export type OnboardingAttachmentId = typeof OnboardingAttachmentId.Type
+/** The id of a workspace's trusted-domain configuration. */
+export const TrustedDomainConfigId = Schema.String.pipe(Schema.brand("TrustedDomainConfigId"))
+export type TrustedDomainConfigId = typeof TrustedDomainConfigId.Type
 
 /**
  * The id Schema of every id prefix; `Ids.next(prefix)` returns its type.
@@ -102,6 +105,7 @@ export const idSchemas = {
   per: OnboardingPersonId,
   pid: PersonIdentificationId,
   att: OnboardingAttachmentId,
+  tdc: TrustedDomainConfigId,
 } as const
 
 /** Prefixes of the engine's ids, one per kind of resource. */

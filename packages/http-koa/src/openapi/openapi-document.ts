@@ -46,6 +46,7 @@ const reasons: Record<number, string> = {
   401: "Missing or invalid token (`token`), or wrong API key or secret (`api_key`)",
   403: "The API key may not do this, or a rule refuses the action (`base`)",
   404: "Not found, deleted, or another workspace's",
+  406: "The `Accept` header allows no media type the route answers",
   409: "A request with this idempotency key is in progress",
   413: "Body over 1 MB",
   415: "Body is not `application/json`, or is compressed (`Content-Encoding`, or a `Transfer-Encoding` other than `chunked`)",
@@ -135,6 +136,7 @@ export const openApiDocument = (routes: ReadonlyArray<RouteSpec>, options: OpenA
           "strict",
         )
       case "raw":
+      case "answer":
         return jsonSchema(response.schema, "strict")
       case "empty":
       case "file":
@@ -174,6 +176,9 @@ export const openApiDocument = (routes: ReadonlyArray<RouteSpec>, options: OpenA
   const reasonOf = (route: RouteSpec, status: number): string => {
     if (route.upload !== undefined && status === 413) {
       return `Body over ${route.upload.maxFileBytes / (1024 * 1024)} MB (refused before it is read; the connection is closed)`
+    }
+    if (route.maxBodyBytes !== undefined && status === 413) {
+      return `Body over ${route.maxBodyBytes / 1024} KB`
     }
     if (route.upload !== undefined && status === 415) {
       return "Body is not `multipart/form-data`, or is compressed"

@@ -1,3 +1,4 @@
+import { graphqlRoutes } from "../graphql/graphql-route.ts"
 import { bankAccountRoutes } from "./bank-accounts.ts"
 import { companyRoutes } from "./companies.ts"
 import { entityRoutes } from "./entities.ts"
@@ -34,4 +35,5 @@ export const apiRoutes: ReadonlyArray<RouteSpec> = [
   ...paymentRoutes,
   ...paymentBatchRoutes,
   ...webhookEndpointRoutes,
+  ...graphqlRoutes,
 ]

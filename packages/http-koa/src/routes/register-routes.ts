@@ -5,7 +5,7 @@ import type { Logger } from "pino"
 import type { AppContext, AppMiddleware, AppState } from "../app-state.ts"
 import type { BearerTokens } from "../bearer-tokens.ts"
 import { httpErrors } from "../http-error.ts"
-import { requireActor } from "../middleware/authentication.ts"
+import { bearerTokenOf, requireActor } from "../middleware/authentication.ts"
 import { idempotency } from "../middleware/idempotency.ts"
 import { jsonBody } from "../middleware/json-body.ts"
 import { multipartForm } from "../middleware/multipart-form.ts"
@@ -18,6 +18,7 @@ import { attachmentDisposition } from "./content-disposition.ts"
 import {
   acceptsIdempotencyKey,
   type FileResponse,
+  type HttpAnswer,
   koaPath,
   type PublicRouteCall,
   type RouteRateLimit,
@@ -77,6 +78,14 @@ const render = (ctx: AppContext, route: RouteSpec, value: unknown): void => {
       ctx.status = route.status
       ctx.body = value
       return
+    case "answer": {
+      const answer = value as HttpAnswer
+      ctx.status = answer.status
+      // Headers first: Koa types a string body as text/plain unless a Content-Type is set.
+      for (const [name, header] of Object.entries(answer.headers)) ctx.set(name, header)
+      ctx.body = answer.body
+      return
+    }
     case "file": {
       const file = value as FileResponse
       ctx.status = route.status
@@ -103,6 +112,7 @@ const handler =
       param: (name) => params[name] ?? "",
       pathId: (name, kind) => kind.make(params[name] ?? ""),
       query: ctx.query,
+      header: (name) => ctx.get(name) || undefined,
       body: ctx.state.body,
       form: ctx.state.form,
       openApi: dependencies.openApi,
@@ -120,10 +130,21 @@ const limitOfCategory: { readonly [K in Exclude<RouteRateLimit, "sessions">]: Ra
   multi_currency: "multiCurrency",
 }
 
-const authenticated: AppMiddleware = async (ctx, next) => {
-  requireActor(ctx)
-  return next()
-}
+/**
+ * The bearer check of an authenticated row: `authentication` has already checked every `/api`
+ * request; a row outside `/api` (`POST /graphql`) has its token checked here, with the same 401.
+ */
+const authenticated =
+  (tokens: BearerTokens): AppMiddleware =>
+  async (ctx, next) => {
+    if (ctx.state.actor === undefined) {
+      const token = bearerTokenOf(ctx.get("Authorization") || undefined)
+      const actor = token === undefined ? undefined : await tokens.verify(token)
+      if (actor !== undefined) ctx.state.actor = actor
+    }
+    requireActor(ctx)
+    return next()
+  }
 
 /**
  * Registers every row of the route table in a Koa router (case-sensitive paths): bearer check,
@@ -146,13 +167,14 @@ export const registerRoutes = (routes: ReadonlyArray<RouteSpec>, dependencies: R
     names.add(route.operationId)
     if (route.auth === "none") publicNames.add(route.operationId)
     const chain: Array<AppMiddleware> = []
-    if (route.auth === "bearer") chain.push(authenticated)
+    if (route.auth === "bearer") chain.push(authenticated(dependencies.tokens))
     const category = rateLimitOf(route)
     const limiting = dependencies.rateLimiting
     if (category === "sessions") chain.push(rateLimit(limiting, "sessionsPerAddress", clientAddress))
     else if (category !== undefined) chain.push(rateLimit(limiting, limitOfCategory[category], apiKeyOfCaller))
     if (route.request !== undefined) {
-      chain.push(jsonBody(dependencies.bodyLimitBytes === undefined ? {} : { limitBytes: dependencies.bodyLimitBytes }))
+      const limits = [dependencies.bodyLimitBytes, route.maxBodyBytes].filter((limit) => limit !== undefined)
+      chain.push(jsonBody(limits.length === 0 ? {} : { limitBytes: Math.min(...limits) }))
     }
     // An upload's own limit (10 MB for attachments) replaces the JSON one on its route only.
     if (route.upload !== undefined) chain.push(multipartForm({ maxFileBytes: route.upload.maxFileBytes }))

@@ -20,6 +20,8 @@ export interface PublicRouteCall {
   readonly pathId: <S extends IdSchema>(name: string, kind: S) => S["Type"]
   /** The raw query: strings, or arrays of strings for repeated parameters. */
   readonly query: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
+  /** A request header by its name (any case), as sent; undefined when absent. */
+  readonly header: (name: string) => string | undefined
   /** The parsed JSON body (`{}` when empty), for routes with a `request` schema. */
   readonly body: unknown
   /** The form of a route with an `upload`: its text fields and its one file (read whole). */
@@ -61,6 +63,20 @@ export type RouteResponse =
   | { readonly kind: "file"; readonly contentTypes: ReadonlyArray<string> }
   /** The handler's value as the whole body (health, the OpenAPI document). */
   | { readonly kind: "raw"; readonly schema: Schema.Schema.Any }
+  /**
+   * The handler returns an {@link HttpAnswer}: its status, headers and body sent as they are,
+   * for a protocol with statuses and media types of its own (GraphQL over HTTP). `schema`
+   * describes the body, for the document.
+   */
+  | { readonly kind: "answer"; readonly schema: Schema.Schema.Any }
+
+/** What an `answer` route's handler returns: the whole answer. */
+export interface HttpAnswer {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  /** The body's text; null for none. */
+  readonly body: string | null
+}
 
 /** What a `file` route's handler returns: bytes to download. */
 export interface FileResponse {
@@ -92,6 +108,8 @@ interface RouteBase {
   readonly tag: string
   /** The body schema; the route then parses a JSON body (the engine validates it with this schema). */
   readonly request?: Schema.Schema.Any
+  /** Largest JSON body of this route in bytes, when smaller than the app's (`bodyLimitBytes`). */
+  readonly maxBodyBytes?: number
   /** The body is a file upload (`multipart/form-data`) instead of JSON; see {@link UploadSpec}. */
   readonly upload?: UploadSpec
   /**

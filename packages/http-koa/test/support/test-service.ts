@@ -105,6 +105,8 @@ export interface TestServiceOptions {
   readonly batchExecution?: Partial<BatchExecution>
   /** How long one webhook delivery attempt may take; the engine's 30 s unless given. */
   readonly webhookTimeoutMs?: number
+  /** Rows served besides the API's (a test's own probe of an engine use case no route calls yet). */
+  readonly extraRoutes?: ReadonlyArray<RouteSpec>
 }
 
 /**
@@ -171,7 +173,7 @@ export const startTestService = async (options: TestServiceOptions): Promise<Tes
   })
   const engine = options.wrapEngine === undefined ? real : options.wrapEngine(real)
   const runJobs = async () => (await engine.jobs.runDue()).ran
-  const routes = options.sandbox ? [...apiRoutes, ...sandboxRoutes] : apiRoutes
+  const routes = [...(options.sandbox ? [...apiRoutes, ...sandboxRoutes] : apiRoutes), ...(options.extraRoutes ?? [])]
   const logs: Array<string> = []
   const logger = createLogger({ level: "debug", destination: { write: (line: string) => void logs.push(line) } })
   const tokens = bearerTokens({

@@ -21,6 +21,7 @@ import { webhookDeliveriesSchema } from "./0012-webhook-deliveries.ts"
 import { entityOnboardingSchema } from "./0013-entity-onboarding.ts"
 import { onboardingAttachmentsSchema } from "./0014-onboarding-attachments.ts"
 import { webhookDeliveryLanesSchema } from "./0015-webhook-delivery-lanes.ts"
+import { trustedDomainsSchema } from "./0016-trusted-domains.ts"
 import type { StorageDialect } from "./column-helpers.ts"
 
 export type { StorageDialect } from "./column-helpers.ts"
@@ -50,6 +51,7 @@ export const storageMigrations = (dialect: StorageDialect): MigrationProvider =>
     "0013_entity_onboarding": entityOnboardingSchema(dialect),
     "0014_onboarding_attachments": onboardingAttachmentsSchema(dialect),
     "0015_webhook_delivery_lanes": webhookDeliveryLanesSchema(dialect),
+    "0016_trusted_domains": trustedDomainsSchema(dialect),
   }),
 })
 

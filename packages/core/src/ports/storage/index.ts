@@ -13,6 +13,7 @@ import type { PaymentRepository } from "./payments.ts"
 import type { QuoteRepository } from "./quotes.ts"
 import type { RecipientRepository } from "./recipients.ts"
 import type { TestClockRepository } from "./test-clocks.ts"
+import type { TrustedDomainConfigRepository } from "./trusted-domains.ts"
 import type { WebhookDeliveryRepository } from "./webhook-deliveries.ts"
 import type { WebhookEndpointRepository } from "./webhook-endpoints.ts"
 import type { ApiKeyRepository, SettingRepository, WorkspaceRepository } from "./workspaces.ts"
@@ -31,6 +32,7 @@ export type * from "./payments.ts"
 export type * from "./quotes.ts"
 export type * from "./recipients.ts"
 export type * from "./test-clocks.ts"
+export type * from "./trusted-domains.ts"
 export type * from "./webhook-deliveries.ts"
 export type * from "./webhook-endpoints.ts"
 export type * from "./workspaces.ts"
@@ -95,6 +97,8 @@ export interface Repositories {
   readonly jobs: JobRepository
   /** Sandbox mode only: each workspace's test clock. */
   readonly testClocks: TestClockRepository
+  /** Each workspace's trusted return domains (hosted-page `return_url`). */
+  readonly trustedDomainConfigs: TrustedDomainConfigRepository
 }
 
 /** A slice of a list: rows to skip and rows to return. */
