@@ -104,8 +104,13 @@ const findApplication = (tx: Lifted<Repositories>, actor: Actor, id: Application
  * record, signed with a key of its own derived from the server secret (see `rules/hosted-page-jwt.ts`).
  */
 export const makeHostedPageTokens = (ports: ServicePorts) => {
-  /** Signs `scope` at the workspace's time, with the return URL the workspace trusts, as the token object. */
+  /**
+   * Signs `scope` at the workspace's time, with the return URL the workspace trusts, as the token
+   * object. The key is read before the transaction: the service keeps its secret in storage, and
+   * on SQLite a second transaction inside this one would wait for it forever.
+   */
   const issue = (
+    key: CryptoKey,
     tx: Lifted<Repositories>,
     actor: Actor,
     scope: Omit<HostedPageScope, "workspaceId" | "returnUrl">,
@@ -114,7 +119,6 @@ export const makeHostedPageTokens = (ports: ServicePorts) => {
     Effect.gen(function* () {
       const trusted = yield* checkedReturnUrl(ports, tx, actor.workspaceId, returnUrl)
       const now = (yield* workspaceClock(ports, tx, actor.workspaceId)).now()
-      const key = yield* keyOf(ports.serverSecret)
       const full: HostedPageScope = {
         ...scope,
         workspaceId: actor.workspaceId,
@@ -159,6 +163,7 @@ export const makeHostedPageTokens = (ports: ServicePorts) => {
         }
         if (isOneOf(recipientTokenPurposes, purpose)) {
           const input = yield* decodeBody(RecipientTokenRequest, body)
+          const key = yield* keyOf(ports.serverSecret)
           return yield* inTransaction(ports.storage, (tx) =>
             Effect.gen(function* () {
               const company = yield* findLiveCompany(tx, actor, companyId)
@@ -169,6 +174,7 @@ export const makeHostedPageTokens = (ports: ServicePorts) => {
                 return yield* Effect.fail(Invalid.rule("recipient_id", msg.recipientNotOfCompany))
               }
               return yield* issue(
+                key,
                 tx,
                 actor,
                 { purpose: input.purpose, companyId: company.id, entityId: entity.id, recipientId: recipient.id },
@@ -179,6 +185,7 @@ export const makeHostedPageTokens = (ports: ServicePorts) => {
         }
         const input = yield* decodeBody(FeatureTokenRequest, body, { badRequestFields: ["feature_identifier"] })
         const featurePurpose: FeatureTokenPurpose = input.purpose
+        const key = yield* keyOf(ports.serverSecret)
         return yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
             const company = yield* findLiveCompany(tx, actor, companyId)
@@ -198,6 +205,7 @@ export const makeHostedPageTokens = (ports: ServicePorts) => {
               return yield* Effect.fail(Invalid.rule("base", msg.statusMismatch(required, application.status)))
             }
             return yield* issue(
+              key,
               tx,
               actor,
               {
@@ -233,6 +241,7 @@ export const makeHostedPageTokens = (ports: ServicePorts) => {
           )
         }
         const input = yield* decodeBody(FundingTokenRequest, body)
+        const key = yield* keyOf(ports.serverSecret)
         return yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
             const notOfWorkspace = Invalid.rule("entity_id", msg.entityNotOfWorkspace)
@@ -245,6 +254,7 @@ export const makeHostedPageTokens = (ports: ServicePorts) => {
               return yield* Effect.fail(Invalid.rule("entity_id", msg.multiCurrencyAccountMissing))
             }
             return yield* issue(
+              key,
               tx,
               actor,
               { purpose: input.purpose, companyId: company.id, entityId: entity.id },
