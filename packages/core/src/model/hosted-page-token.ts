@@ -69,7 +69,9 @@ const idField = <A>(schema: Schema.Schema<A, string, never>, message: string) =>
 export const RecipientTokenRequest = Schema.Struct({
   purpose: Schema.Literal(...recipientTokenPurposes),
   recipient_id: required(
-    idField(RecipientId, hostedPageTokenMessages.recipientNotOfCompany),
+    idField(RecipientId, hostedPageTokenMessages.recipientNotOfCompany).annotations({
+      description: "a live recipient of the path's company",
+    }),
     hostedPageTokenMessages.recipientRequired,
   ),
   return_url: Schema.optional(ReturnUrl),
@@ -89,7 +91,9 @@ export const FeatureTokenRequest = Schema.Struct({
   application_id: required(
     Schema.String.annotations({
       message: () => ({ message: hostedPageTokenMessages.notAString, override: true }),
-    }).pipe(Schema.compose(ApplicationId)),
+    })
+      .pipe(Schema.compose(ApplicationId))
+      .annotations({ description: "the entity's multi-currency application (`application_id` of its Feature)" }),
     hostedPageTokenMessages.applicationRequired,
   ),
   return_url: Schema.optional(ReturnUrl),
@@ -104,7 +108,9 @@ export const EntityHostedPageTokenRequest = Schema.Union(RecipientTokenRequest, 
 /** Body of `POST /api/v1/hosted_page_tokens`. */
 export const FundingTokenRequest = Schema.Struct({
   entity_id: required(
-    idField(EntityId, hostedPageTokenMessages.entityNotOfWorkspace),
+    idField(EntityId, hostedPageTokenMessages.entityNotOfWorkspace).annotations({
+      description: "an entity of a company of the caller's workspace, with a multi-currency account",
+    }),
     hostedPageTokenMessages.entityRequired,
   ),
   purpose: Schema.Literal(...fundingTokenPurposes),

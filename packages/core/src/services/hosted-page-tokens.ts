@@ -13,7 +13,7 @@ import {
   recipientTokenPurposes,
   requiredFeatureStatus,
 } from "../model/hosted-page-token.ts"
-import type { ApplicationId, CompanyId, EntityId } from "../model/ids.ts"
+import type { ApplicationId, CompanyId, EntityId, RecipientId } from "../model/ids.ts"
 import type { ServerSecret } from "../ports/server-secret.ts"
 import type { Repositories } from "../ports/storage/index.ts"
 import {
@@ -128,9 +128,7 @@ export const makeHostedPageTokens = (ports: ServicePorts) => {
       const answer: HostedPageToken = {
         token,
         purpose: scope.purpose,
-        ...(scope.recipientId === undefined
-          ? {}
-          : { recipient_id: scope.recipientId as HostedPageToken["recipient_id"] & string }),
+        ...(scope.recipientId === undefined ? {} : { recipient_id: scope.recipientId as RecipientId }),
         ...(scope.featureIdentifier === undefined ? {} : { feature_identifier: "multi_currency_account" as const }),
         ...(scope.applicationId === undefined ? {} : { application_id: scope.applicationId as ApplicationId }),
         ...(trusted === undefined ? {} : { return_url: trusted }),
