@@ -433,3 +433,41 @@ describe.each([
     })
   })
 })
+
+describe("hosted-page tokens outside sandbox mode", () => {
+  it("expire 2 hours after they were issued by the engine's clock", async () => {
+    const service = await startTestService({ storage: await sqlite.factory(), tokenLifetimeSeconds: 86_400 })
+    try {
+      const token = await service.signIn("hpt-real-time")
+      const company = await service.request("POST", "/api/v1/companies", {
+        token,
+        body: { name: "Real Time Inc", country: "US", default_currency: "USD" },
+      })
+      const cid = company.body.data.id
+      const entity = await service.request("POST", `/api/v1/companies/${cid}/entities`, {
+        token,
+        body: { name: "Real Time Inc", country_alpha2: "US" },
+      })
+      const eid = entity.body.data.id
+      await service.request("POST", `/api/v1/companies/${cid}/entities/${eid}/features`, {
+        token,
+        body: { feature_identifier: "multi_currency_account" },
+      })
+      const issued = await service.request("POST", "/api/v1/hosted_page_tokens", {
+        token,
+        body: { purpose: "funding_accounts", entity_id: eid },
+      })
+      expect(issued.status, issued.text).toBe(201)
+      const hosted = issued.body.data.token as string
+      service.clock.advance(7_199_000)
+      expect(await service.engine.hostedPageTokens.verify(hosted)).toMatchObject({
+        valid: true,
+        claims: { purpose: "funding_accounts", entityId: eid, companyId: cid },
+      })
+      service.clock.advance(1_000)
+      expect(await service.engine.hostedPageTokens.verify(hosted)).toEqual({ valid: false, reason: "expired" })
+    } finally {
+      await service.close()
+    }
+  })
+})
