@@ -1,3 +1,4 @@
+import type { KyselyStorage } from "@payments-engine/adapters"
 import { openTestPostgres, openTestSqlite } from "@payments-engine/adapters/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { expectError } from "./support/expectations.ts"
@@ -430,6 +431,18 @@ describe.each([
       expect(first.status).toBe(201)
       expect(again.headers.get("idempotent-replayed")).toBe("true")
       expect(again.body).toEqual(first.body)
+      // The remembered answer keeps the token sealed: the records are no store of live credentials.
+      const records = await (service.storage as KyselyStorage).db
+        .selectFrom("idempotency_records")
+        .selectAll()
+        .where("key", "=", "hpt-1")
+        .execute()
+      expect(records).toHaveLength(1)
+      const signature = (first.body.data.token as string).split(".")[2] as string
+      expect(JSON.stringify(records)).not.toContain(signature)
+      expect(JSON.parse(records[0]?.response_body ?? "{}").data.token).toEqual({
+        $sealed: expect.stringMatching(/^aes-256-gcm:/),
+      })
     })
   })
 })
