@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { Forbidden, Invalid, messages, NotFound } from "../errors.ts"
+import type { FeatureIdentifier } from "../model/feature.ts"
 import {
   type FeatureTokenPurpose,
   FeatureTokenRequest,
@@ -129,7 +130,9 @@ export const makeHostedPageTokens = (ports: ServicePorts) => {
         token,
         purpose: scope.purpose,
         ...(scope.recipientId === undefined ? {} : { recipient_id: scope.recipientId as RecipientId }),
-        ...(scope.featureIdentifier === undefined ? {} : { feature_identifier: "multi_currency_account" as const }),
+        ...(scope.featureIdentifier === undefined
+          ? {}
+          : { feature_identifier: scope.featureIdentifier as FeatureIdentifier }),
         ...(scope.applicationId === undefined ? {} : { application_id: scope.applicationId as ApplicationId }),
         ...(trusted === undefined ? {} : { return_url: trusted }),
       }
