@@ -13,6 +13,7 @@ import { makeCompanies } from "./services/companies.ts"
 import { makeEntities } from "./services/entities.ts"
 import { makeFeatures } from "./services/features.ts"
 import { makeFundingAccounts } from "./services/funding-accounts.ts"
+import { makeHostedPageTokens } from "./services/hosted-page-tokens.ts"
 import { makeIdempotency } from "./services/idempotency.ts"
 import { makeOnboardingAttachments } from "./services/onboarding-attachments.ts"
 import { makeOnboardings } from "./services/onboardings.ts"
@@ -63,6 +64,8 @@ const makeEffectApi = (ports: ServicePorts) => {
     paymentMethods: makePaymentMethods(ports),
     bankAccounts: makeBankAccounts(ports),
     fundingAccounts: makeFundingAccounts(ports),
+    /** Hosted-page tokens: issue them for a recipient, a feature application or funding accounts; verify them. */
+    hostedPageTokens: makeHostedPageTokens(ports),
     quotes: makeQuotes(ports),
     payments: makePayments(ports),
     /** Payment batches: create, list, fetch, process; their lanes and expiry (background jobs). */

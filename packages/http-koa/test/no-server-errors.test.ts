@@ -45,6 +45,10 @@ const fieldNames = [
   "local_clearing_system",
   "feature_identifier",
   "status",
+  "purpose",
+  "recipient_id",
+  "application_id",
+  "return_url",
 ]
 
 /** Latin-1 text without the characters fetch refuses in a header value. */
@@ -121,7 +125,22 @@ const beneficiaryDetails = fc
   })
 
 /** Stand-ins for real ids in generated bodies; see `withRealIds`. */
-const placeholder = { from: "<from>", to: "<to>", euroTo: "<euro-to>", quote: "<quote>", entity: "<entity>" } as const
+const placeholder = {
+  from: "<from>",
+  to: "<to>",
+  euroTo: "<euro-to>",
+  quote: "<quote>",
+  entity: "<entity>",
+  recipient: "<recipient>",
+  application: "<application>",
+} as const
+
+/** `return_url` of a token request: mostly a URL, sometimes very long or not text. */
+const returnUrl = mostly(
+  fc.oneof(fc.webUrl(), fc.string({ maxLength: 3000 })),
+  fc.oneof(fc.jsonValue({ maxDepth: 1 }), fc.constant(`https://example.com/${"a".repeat(5000)}`)),
+)
+const purposes = ["recipient_add_bank_account", "onboarding", "pending_action", "funding_accounts"] as const
 
 /**
  * Money bodies by route, mostly well formed and around real ids (placeholders, swapped for the
@@ -168,6 +187,24 @@ const moneyBodies: Readonly<Record<string, fc.Arbitrary<unknown>>> = {
       local_clearing_system: textFrom("ACH", "FEDWIRE", "SEPA", "FPS", "SPEI"),
     },
     { requiredKeys: ["country_code", "currency_code", "entity_type"] },
+  ),
+  createEntityHostedPageToken: fc.record(
+    {
+      purpose: textFrom(...purposes),
+      recipient_id: mostly(fc.constant(placeholder.recipient), fc.string()),
+      feature_identifier: textFrom("multi_currency_account"),
+      application_id: mostly(fc.constant(placeholder.application), fc.string()),
+      return_url: returnUrl,
+    },
+    { requiredKeys: ["purpose"] },
+  ),
+  createFundingHostedPageToken: fc.record(
+    {
+      purpose: textFrom(...purposes),
+      entity_id: mostly(fc.constant(placeholder.entity), fc.string()),
+      return_url: returnUrl,
+    },
+    { requiredKeys: ["purpose"] },
   ),
   sandboxAdvanceClock: fc.record({ seconds: mostly(fc.integer({ min: 0, max: 3600 }), anyAmount) }),
   enableFeature: fc.record({ feature_identifier: textFrom("multi_currency_account") }),
@@ -247,6 +284,8 @@ describe.each([
       [placeholder.euroTo]: euroProfile,
       [placeholder.quote]: quote,
       [placeholder.entity]: payer.eid,
+      [placeholder.recipient]: payer.rid,
+      [placeholder.application]: ids.application_id as string,
     }
     return JSON.parse(text, (_key, value) => (typeof value === "string" && value in real ? real[value] : value))
   }

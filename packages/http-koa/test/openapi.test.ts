@@ -286,6 +286,45 @@ describe("GET /openapi.json", () => {
     expect(document.paths).not.toHaveProperty("/api/v1/sandbox/features/{application_id}/status")
   })
 
+  it("describes the hosted-page token routes: the two body forms under an entity, the funding body, 201 token object", () => {
+    const entityRoute = document.paths["/api/v1/companies/{cid}/entities/{eid}/hosted_page_tokens"].post
+    const fundingRoute = document.paths["/api/v1/hosted_page_tokens"].post
+    expect(entityRoute.operationId).toBe("createEntityHostedPageToken")
+    expect(fundingRoute.operationId).toBe("createFundingHostedPageToken")
+    const schemas = document.components.schemas
+    expect(entityRoute.requestBody.content["application/json"].schema).toEqual({
+      $ref: "#/components/schemas/EntityHostedPageTokenRequest",
+    })
+    expect(schemas.EntityHostedPageTokenRequest.anyOf).toEqual([
+      { $ref: "#/components/schemas/RecipientTokenRequest" },
+      { $ref: "#/components/schemas/FeatureTokenRequest" },
+    ])
+    expect(fundingRoute.requestBody.content["application/json"].schema).toEqual({
+      $ref: "#/components/schemas/FundingTokenRequest",
+    })
+    expect(schemas.RecipientTokenRequest.required).toEqual(["purpose", "recipient_id"])
+    expect(schemas.FeatureTokenRequest.required).toEqual(["feature_identifier", "purpose", "application_id"])
+    expect(schemas.FundingTokenRequest.required).toEqual(["entity_id", "purpose"])
+    expect(schemas.FundingTokenRequest.properties.purpose.enum).toEqual(["funding_accounts"])
+    expect(schemas.FundingTokenRequest.properties.return_url.maxLength).toBe(2048)
+    for (const route of [entityRoute, fundingRoute]) {
+      expect(route.parameters).toContainEqual({ $ref: "#/components/parameters/IdempotencyKey" })
+      expect(route.responses["201"].content["application/json"].schema.properties.data).toEqual({
+        $ref: "#/components/schemas/HostedPageToken",
+      })
+      expect(Object.keys(route.responses)).toEqual(expect.arrayContaining(["400", "401", "403", "422", "429"]))
+    }
+    expect(schemas.HostedPageToken.required).toEqual(["token", "purpose"])
+    expect(Object.keys(schemas.HostedPageToken.properties)).toEqual([
+      "token",
+      "purpose",
+      "recipient_id",
+      "feature_identifier",
+      "application_id",
+      "return_url",
+    ])
+  })
+
   it("describes the attachment routes: a multipart upload, the 10 MB limit, a binary download and the delete", () => {
     const base = "/api/v1/companies/{cid}/entities/{eid}/onboarding/attachments"
     const upload = document.paths[base].post

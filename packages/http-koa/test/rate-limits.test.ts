@@ -75,6 +75,16 @@ const calls = {
       token,
       body: { feature_identifier: "multi_currency_account" },
     }),
+  multiCurrencyEntityToken: (service: TestService, token: string) =>
+    service.request("POST", "/api/v1/companies/cmp_unknown/entities/ent_unknown/hosted_page_tokens", {
+      token,
+      body: { feature_identifier: "multi_currency_account", purpose: "onboarding", application_id: "app_unknown" },
+    }),
+  multiCurrencyFundingToken: (service: TestService, token: string) =>
+    service.request("POST", "/api/v1/hosted_page_tokens", {
+      token,
+      body: { purpose: "funding_accounts", entity_id: "ent_unknown" },
+    }),
 } as const
 
 const signInBody = async (service: TestService, workspace: string) => {
@@ -109,6 +119,8 @@ describe("rate limits per API key and workspace", () => {
     ["payments", "payments", calls.payments],
     ["multi-currency (list)", "multiCurrency", calls.multiCurrencyList],
     ["multi-currency (enable)", "multiCurrency", calls.multiCurrencyEnable],
+    ["multi-currency (entity hosted-page token)", "multiCurrency", calls.multiCurrencyEntityToken],
+    ["multi-currency (funding hosted-page token)", "multiCurrency", calls.multiCurrencyFundingToken],
   ] as const)("answer 429 with Retry-After once the %s limit is spent, and keep refusing", async (_, name, call) => {
     const service = await start({ [name]: 3 })
     const token = await service.signIn("acme")

@@ -158,6 +158,26 @@ describe("the service in sandbox mode", () => {
     expect(started.logs.some((line) => line.includes(sandboxProvidersWarning))).toBe(false)
   })
 
+  it("issues hosted-page tokens under the secret it keeps in its database, which are no bearer tokens", async () => {
+    // The secret is read from storage the first time a token is signed: not inside the token's
+    // own transaction, which SQLite's one connection would never let finish.
+    const { cid, eid } = await payer(started)
+    await started.api("POST", `/api/v1/companies/${cid}/entities/${eid}/features`, {
+      feature_identifier: "multi_currency_account",
+    })
+    const issued = await started.api("POST", "/api/v1/hosted_page_tokens", {
+      purpose: "funding_accounts",
+      entity_id: eid,
+    })
+    expect(issued.status, issued.text).toBe(201)
+    const asBearer = await readResponse(
+      await fetch(`${started.service.url}/api/v1/companies`, {
+        headers: { authorization: `Bearer ${issued.body.data.token}` },
+      }),
+    )
+    expectError(asBearer, 401, "token", "Missing or invalid token")
+  }, 10_000)
+
   it("documents the sandbox helpers in its OpenAPI document", async () => {
     const document = (await readResponse(await fetch(`${started.service.url}/openapi.json`))).body
     expect(document.paths["/api/v1/sandbox/clock/advance"].post.operationId).toBe("sandboxAdvanceClock")

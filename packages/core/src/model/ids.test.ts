@@ -96,6 +96,7 @@ describe("branded ids", () => {
       "job",
       "evt",
       "app",
+      "hpt",
       "we",
       "wes",
       "whd",

@@ -38,6 +38,9 @@ export const JobId = Schema.String.pipe(Schema.brand("JobId"))
 export type JobId = typeof JobId.Type
 export const EventId = Schema.String.pipe(Schema.brand("EventId"))
 export type EventId = typeof EventId.Type
+/** The `jti` of a hosted-page token: never stored today, unique so a later step can record used-up tokens. */
+export const HostedPageTokenId = Schema.String.pipe(Schema.brand("HostedPageTokenId"))
+export type HostedPageTokenId = typeof HostedPageTokenId.Type
 /** The id of an entity feature (its enablement application). */
 export const ApplicationId = Schema.String.pipe(Schema.brand("ApplicationId"))
 export type ApplicationId = typeof ApplicationId.Type
@@ -95,6 +98,7 @@ export const idSchemas = {
   job: JobId,
   evt: EventId,
   app: ApplicationId,
+  hpt: HostedPageTokenId,
   we: WebhookEndpointId,
   wes: WebhookSubscriptionId,
   whd: WebhookDeliveryId,

@@ -59,7 +59,11 @@ const fingerprintKeyOf = (secret: ServerSecret): Promise<FingerprintKey> => {
  * sealing key, bound to the workspace and key), and a replay opens them, so the record of a
  * retried request holds nothing readable, yet the retry gets the secret its lost answer carried.
  */
-export const secretResponseFields: ReadonlyArray<string> = ["webhook_secret"]
+export const secretResponseFields: ReadonlyArray<string> = [
+  "webhook_secret",
+  /** A hosted-page token: a credential for 2 hours, kept as unreadable as the others. */
+  "token",
+]
 
 /**
  * An identification of an answer's `data.identifications` (a person create echoes its tax id in

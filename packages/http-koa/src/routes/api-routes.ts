@@ -3,6 +3,7 @@ import { bankAccountRoutes } from "./bank-accounts.ts"
 import { companyRoutes } from "./companies.ts"
 import { entityRoutes } from "./entities.ts"
 import { featureRoutes } from "./features.ts"
+import { hostedPageTokenRoutes } from "./hosted-page-tokens.ts"
 import { onboardingRoutes } from "./onboarding.ts"
 import { paymentBatchRoutes } from "./payment-batches.ts"
 import { paymentMethodRoutes } from "./payment-methods.ts"
@@ -27,6 +28,7 @@ export const apiRoutes: ReadonlyArray<RouteSpec> = [
   ...companyRoutes,
   ...entityRoutes,
   ...featureRoutes,
+  ...hostedPageTokenRoutes,
   ...onboardingRoutes,
   ...recipientRoutes,
   ...paymentMethodRoutes,
