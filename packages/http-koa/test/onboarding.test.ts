@@ -1,6 +1,7 @@
 import type { KyselyStorage } from "@payments-engine/adapters"
 import { openTestPostgres, openTestSqlite } from "@payments-engine/adapters/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { signedInEntity } from "./support/entity-client.ts"
 import { expectError, isoTimestamp } from "./support/expectations.ts"
 import { expectDocumentedShape } from "./support/payment-fixtures.ts"
 import { startTestService, type TestService } from "./support/test-service.ts"
@@ -36,19 +37,7 @@ describe.each([
 
   /** A workspace with one company and its US entity, signed in. */
   const client = async (workspace: string) => {
-    const token = await service.signIn(workspace)
-    const company = await service.request("POST", "/api/v1/companies", {
-      token,
-      body: { name: `Acme ${workspace}`, country: "US", default_currency: "USD" },
-    })
-    expect(company.status, company.text).toBe(201)
-    const cid = company.body.data.id as string
-    const entity = await service.request("POST", `/api/v1/companies/${cid}/entities`, {
-      token,
-      body: { name: `Acme ${workspace}`, country_alpha2: "US" },
-    })
-    expect(entity.status, entity.text).toBe(201)
-    const eid = entity.body.data.id as string
+    const { token, cid, eid } = await signedInEntity(service, workspace)
     const base = `/api/v1/companies/${cid}/entities/${eid}/onboarding`
     const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
       service.request(method, path, { token, headers, ...(body === undefined ? {} : { body }) })
