@@ -1,6 +1,7 @@
 import type { KyselyStorage } from "@payments-engine/adapters"
 import { openTestPostgres, openTestSqlite } from "@payments-engine/adapters/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { createQuote, paymentBody, setUpPayer } from "./support/payment-fixtures.ts"
 import { startTestService, type TestResponse, type TestService } from "./support/test-service.ts"
 
 /**
@@ -299,6 +300,89 @@ describe.each([
     expect(errorOf(unknown.text, "mandate_email")).toBe("Enter the e-mail address for the mandate")
     expect(errorOf(unknown.text, "signatory_name")).toBeUndefined()
     expect(await acme.bankAccounts()).toEqual([])
+  })
+
+  it("removes an account: gone from the page, its debit profile inactive in the API; a second removal is refused", async () => {
+    const acme = await client("hosted-fa-remove")
+    const csrf = await acme.csrfOf()
+    expect((await acme.post("/funding-accounts/link", linkForm(acme.hosted, csrf))).status).toBe(303)
+    const [account] = await acme.bankAccounts()
+    const page = await acme.open()
+    expect(formField(page.text, "/funding-accounts/remove", "bank_account_id")).toBe(account?.id)
+    const removed = await acme.post("/funding-accounts/remove", {
+      token: acme.hosted,
+      csrf,
+      bank_account_id: account?.id ?? "",
+    })
+    expect(removed.status, removed.text).toBe(303)
+    const after = await service.request("GET", removed.headers.get("location") ?? "")
+    expectPageHeaders(after)
+    expect(visibleText(after.text)).toContain("The bank account is removed.")
+    expect(visibleText(after.text)).toContain("No funding account is linked yet.")
+    const [kept] = await acme.bankAccounts()
+    expect(kept?.payment_profiles).toMatchObject([{ usage_type: "debit", status: "inactive" }])
+    const again = await acme.post("/funding-accounts/remove", {
+      token: acme.hosted,
+      csrf,
+      bank_account_id: account?.id ?? "",
+    })
+    expect(again.status).toBe(404)
+    expectPageHeaders(again)
+    expect(visibleText(again.text)).toContain("already removed")
+    // Another workspace's account, or none, is not this entity's to remove.
+    const other = await client("hosted-fa-remove-other")
+    const otherCsrf = await other.csrfOf()
+    expect((await other.post("/funding-accounts/link", linkForm(other.hosted, otherCsrf))).status).toBe(303)
+    const [theirs] = await other.bankAccounts()
+    for (const id of [theirs?.id ?? "", "", "ba_nothing", "x".repeat(5000)]) {
+      expect(
+        (await acme.post("/funding-accounts/remove", { token: acme.hosted, csrf, bank_account_id: id })).status,
+      ).toBe(404)
+    }
+    expect((await other.bankAccounts())[0]?.payment_profiles).toMatchObject([{ status: "active" }])
+  })
+
+  it("refuses to remove an account with a pending payment, with a clear message, and removes it once the payment is done", async () => {
+    const payer = await setUpPayer(service, "hosted-fa-pending")
+    const enabled = await service.request("POST", `/api/v1/companies/${payer.cid}/entities/${payer.eid}/features`, {
+      token: payer.token,
+      body: { feature_identifier: "multi_currency_account" },
+    })
+    expect(enabled.status, enabled.text).toBe(201)
+    const issued = await service.request("POST", "/api/v1/hosted_page_tokens", {
+      token: payer.token,
+      body: { purpose: "funding_accounts", entity_id: payer.eid },
+    })
+    const hosted = issued.body.data.token as string
+    const page = await service.request("GET", `/funding-accounts?token=${encodeURIComponent(hosted)}`)
+    const csrf = formField(page.text, "/funding-accounts/remove", "csrf") ?? ""
+    const accountId = formField(page.text, "/funding-accounts/remove", "bank_account_id") ?? ""
+    expect(accountId).toMatch(/^ba_/)
+    const quote = await createQuote(service, payer, 25)
+    const paid = await service.request("POST", `/api/v1/companies/${payer.cid}/payments`, {
+      token: payer.token,
+      body: paymentBody(quote, "hosted-pending-1"),
+    })
+    expect(paid.status, paid.text).toBe(201)
+    expect(paid.body.data.status).toBe("pending")
+    const remove = () =>
+      service.request("POST", "/funding-accounts/remove", {
+        raw: new URLSearchParams({ token: hosted, csrf, bank_account_id: accountId }).toString(),
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      })
+    const refused = await remove()
+    expect(refused.status).toBe(422)
+    expectPageHeaders(refused)
+    const text = visibleText(refused.text)
+    expect(text).toContain("This account has pending or processing payments and cannot be removed until they finish")
+    expect(text).toMatch(/First Platypus Bank ending in \d{4} \(active\)/)
+    // Once the payment has run to its end, the account can go.
+    await service.runJobs()
+    const status = await service.request("GET", `/api/v1/companies/${payer.cid}/payments/${paid.body.data.id}`, {
+      token: payer.token,
+    })
+    expect(["completed", "failed"]).toContain(status.body.data.status)
+    expect((await remove()).status).toBe(303)
   })
 
   it("escapes what the person typed: markup shows as text", async () => {

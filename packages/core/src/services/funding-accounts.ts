@@ -1,8 +1,9 @@
 import { Effect } from "effect"
-import { type Forbidden, Invalid, messages, NotFound, type ProviderFailure } from "../errors.ts"
+import { Conflict, type Forbidden, Invalid, messages, NotFound, type ProviderFailure } from "../errors.ts"
 import { type BankAccount, FundingAccountLink, toBankAccount } from "../model/bank-account.ts"
-import type { EntityId } from "../model/ids.ts"
+import type { BankAccountId, EntityId } from "../model/ids.ts"
 import type { BankAccountRecord, PaymentProfileRecord } from "../ports/storage/index.ts"
+import { fundingAccountInUseMessage, paymentStatusesKeepingFundingAccount } from "../rules/funding-account-removal.ts"
 import { type Actor, requireWrite } from "./actor.ts"
 import { decodeBody } from "./decode-body.ts"
 import type { ServicePorts } from "./ports.ts"
@@ -52,8 +53,8 @@ const linkFormProblems = (
 /** Funding accounts: external bank accounts of an entity, linked through the bank-link provider, used as debit sources. */
 export const makeFundingAccounts = (ports: ServicePorts) => ({
   /**
-   * The entity's funding accounts: its bank accounts with a `debit` profile, in id order, each
-   * with its profiles. An entity not in the actor's workspace (or deleted) is `not_found`.
+   * The entity's funding accounts: its bank accounts with a `debit` profile not removed
+   * (`inactive`), in id order, each with its profiles. An entity not in the actor's workspace (or deleted) is `not_found`.
    *
    * @example
    * const accounts = await engine.fundingAccounts.list(actor, entityId)
@@ -70,11 +71,75 @@ export const makeFundingAccounts = (ports: ServicePorts) => ({
         const profiles = yield* tx.paymentProfiles.listByBankAccounts(accounts.map((account) => account.id))
         return accounts
           .filter((account) =>
-            profiles.some((profile) => profile.bank_account_id === account.id && profile.usage_type === "debit"),
+            profiles.some(
+              (profile) =>
+                profile.bank_account_id === account.id &&
+                profile.usage_type === "debit" &&
+                profile.status !== "inactive",
+            ),
           )
           .map((account) => toBankAccount(account, profiles))
       }),
     ),
+
+  /**
+   * Removes one of the entity's funding accounts: its active `debit` profiles become `inactive`
+   * (the account and its profiles stay, for the payments that used them), unless a payment
+   * drawing on it is pending or processing (422 `bank_account_id`, rules/funding-account-removal.ts).
+   * An account that is not a funding account of this entity, or already removed, is `not_found`;
+   * a profile another writer moved meanwhile is a `conflict`.
+   *
+   * @example
+   * await engine.fundingAccounts.remove(actor, entityId, bankAccountId)
+   */
+  remove: (
+    actor: Actor,
+    entityId: EntityId,
+    bankAccountId: BankAccountId,
+  ): Effect.Effect<void, Invalid | Forbidden | NotFound | Conflict> =>
+    Effect.gen(function* () {
+      yield* requireWrite(actor)
+      const clock = yield* readWorkspaceClock(ports, actor.workspaceId)
+      yield* inTransaction(ports.storage, (tx) =>
+        Effect.gen(function* () {
+          const entity = yield* tx.entities.findActiveById(entityId)
+          const company = entity && (yield* tx.companies.find(actor.workspaceId, entity.company_id))
+          if (!entity || !company || company.deleted_at !== null) {
+            return yield* Effect.fail(new NotFound({ field: "entity_id", message: messages.entityNotFound }))
+          }
+          const notFound = new NotFound({ field: "bank_account_id", message: "Funding account not found" })
+          const account = yield* tx.bankAccounts.find(entity.company_id, bankAccountId)
+          if (!account || account.owner_type !== "Entity" || account.owner_id !== entity.id) {
+            return yield* Effect.fail(notFound)
+          }
+          const profiles = (yield* tx.paymentProfiles.listByBankAccounts([account.id])).filter(
+            (profile) => profile.usage_type === "debit" && profile.status !== "inactive",
+          )
+          if (profiles.length === 0) return yield* Effect.fail(notFound)
+          const inUse = yield* tx.payments.anyFromProfiles(
+            entity.company_id,
+            profiles.map((profile) => profile.id),
+            paymentStatusesKeepingFundingAccount,
+          )
+          if (inUse) return yield* Effect.fail(Invalid.rule("bank_account_id", fundingAccountInUseMessage))
+          const at = clock.now().toISOString()
+          for (const profile of profiles) {
+            const moved = yield* tx.paymentProfiles.compareAndSetStatus(
+              entity.company_id,
+              profile.id,
+              profile.status,
+              "inactive",
+              at,
+            )
+            if (!moved) {
+              return yield* Effect.fail(
+                new Conflict({ field: "bank_account_id", message: "The account changed meanwhile; try again" }),
+              )
+            }
+          }
+        }),
+      )
+    }),
 
   /**
    * The banks the bank-linking provider offers, as `{ id, name }`.

@@ -2,11 +2,14 @@ import { readFileSync } from "node:fs"
 import Router from "@koa/router"
 import {
   type BankAccount,
+  BankAccountId,
+  Conflict,
   type Engine,
   EntityId,
   type HostedPageClaims,
   type HostedPagePurpose,
   Invalid,
+  NotFound,
   WorkspaceId,
 } from "@payments-engine/core"
 import type { Context, Next } from "koa"
@@ -262,6 +265,33 @@ export const hostedPages = (options: HostedPagesOptions): Router<AppState> => {
     }
     setSecurityHeaders(ctx, claims.returnUrl)
     ctx.redirect(withToken(paths.funding, token, { notice: "linked" }))
+    ctx.status = 303
+  })
+
+  router.post(paths.fundingRemove, async (ctx) => {
+    const checked = await verifiedForm(ctx, ["funding_accounts"], paths.funding)
+    if (checked === undefined) return
+    const { form, token, claims } = checked
+    const id = (form.get("bank_account_id") ?? "").slice(0, 128)
+    try {
+      await engine.fundingAccounts.remove(actorOf(claims), EntityId.make(claims.entityId), BankAccountId.make(id))
+    } catch (error) {
+      if (error instanceof Invalid || error instanceof NotFound || error instanceof Conflict) {
+        const problem =
+          error instanceof Invalid
+            ? (error.errors[0]?.message ?? "This account cannot be removed")
+            : error instanceof NotFound
+              ? "This account is not one of your funding accounts, or it was already removed."
+              : error.message
+        await showFunding(ctx, error instanceof NotFound ? 404 : error instanceof Conflict ? 409 : 422, token, claims, {
+          problem,
+        })
+        return
+      }
+      throw error
+    }
+    setSecurityHeaders(ctx, claims.returnUrl)
+    ctx.redirect(withToken(paths.funding, token, { notice: "removed" }))
     ctx.status = 303
   })
 
