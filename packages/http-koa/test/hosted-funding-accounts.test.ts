@@ -385,6 +385,45 @@ describe.each([
     expect((await remove()).status).toBe(303)
   })
 
+  it("says so when the bank cannot be reached, keeps the form, links nothing; never writes the token in the logs", async () => {
+    const acme = await client("hosted-fa-bank-down")
+    const csrf = await acme.csrfOf()
+    service.bankLinker.failNext("link", new Error("bank down"))
+    const response = await acme.post("/funding-accounts/link", linkForm(acme.hosted, csrf))
+    expect(response.status).toBe(503)
+    expectPageHeaders(response)
+    expect(visibleText(response.text)).toContain("Your bank could not be reached just now. Nothing was linked")
+    expect(formField(response.text, "/funding-accounts/link", "signatory_name")).toBe("Ada Lovelace")
+    expect(await acme.bankAccounts()).toEqual([])
+    expect((await acme.post("/funding-accounts/link", linkForm(acme.hosted, csrf))).status).toBe(303)
+    expect(service.logs.join("\n")).not.toContain(acme.hosted)
+  })
+
+  it("answers hostile requests with a page, never a 500: a huge form, another content type, a repeated token", async () => {
+    const acme = await client("hosted-fa-hostile")
+    const csrf = await acme.csrfOf()
+    const huge = await acme.post(
+      "/funding-accounts/link",
+      linkForm(acme.hosted, csrf, { signatory_name: "x".repeat(20_000) }),
+    )
+    expect(huge.status).toBe(413)
+    expectPageHeaders(huge)
+    const json = await service.request("POST", "/funding-accounts/link", { body: linkForm(acme.hosted, csrf) })
+    expect(json.status).toBe(401)
+    const twice = await service.request(
+      "GET",
+      `/funding-accounts?token=${encodeURIComponent(acme.hosted)}&token=${encodeURIComponent(acme.hosted)}`,
+    )
+    expect(twice.status).toBe(401)
+    const long = await acme.post(
+      "/funding-accounts/link",
+      linkForm(acme.hosted, csrf, { signatory_name: "y".repeat(300) }),
+    )
+    expect(long.status).toBe(422)
+    expect(errorOf(long.text, "signatory_name")).toBe("Use at most 200 characters")
+    expect(await acme.bankAccounts()).toEqual([])
+  })
+
   it("escapes what the person typed: markup shows as text", async () => {
     const acme = await client("hosted-fa-escape")
     const csrf = await acme.csrfOf()

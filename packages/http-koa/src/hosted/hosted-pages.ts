@@ -10,6 +10,7 @@ import {
   type HostedPagePurpose,
   Invalid,
   NotFound,
+  ProviderFailure,
   WorkspaceId,
 } from "@payments-engine/core"
 import type { Context, Next } from "koa"
@@ -259,6 +260,11 @@ export const hostedPages = (options: HostedPagesOptions): Router<AppState> => {
         const errors: Record<string, string> = {}
         for (const problem of error.errors) errors[problem.field] ??= problem.message
         await showFunding(ctx, 422, token, claims, { values, errors })
+        return
+      }
+      if (error instanceof ProviderFailure) {
+        const problem = "Your bank could not be reached just now. Nothing was linked; please try again in a moment."
+        await showFunding(ctx, 503, token, claims, { values, problem })
         return
       }
       throw error
