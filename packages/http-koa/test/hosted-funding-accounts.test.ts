@@ -20,7 +20,7 @@ afterAll(async () => {
 /** The headers every hosted answer carries; `formAction` is the CSP's form-action sources. */
 const expectPageHeaders = (response: TestResponse, formAction = "'self'") => {
   expect(response.headers.get("content-security-policy")).toBe(
-    `default-src 'none'; style-src 'self'; img-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+    `default-src 'none'; style-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
   )
   expect(response.headers.get("x-frame-options")).toBe("DENY")
   expect(response.headers.get("referrer-policy")).toBe("no-referrer")

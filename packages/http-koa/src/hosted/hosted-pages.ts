@@ -64,7 +64,7 @@ const contentSecurityPolicy = (returnUrl: string | undefined) => {
     const origin = new URL(returnUrl).origin
     if (origin !== "null") formAction = `'self' ${origin}`
   }
-  return `default-src 'none'; style-src 'self'; img-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`
+  return `default-src 'none'; style-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`
 }
 
 const setSecurityHeaders = (ctx: Context, returnUrl?: string) => {
