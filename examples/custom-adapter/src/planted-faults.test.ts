@@ -402,6 +402,41 @@ const faults: ReadonlyArray<{
     caughtBy: ["trusted-domains.one-per-workspace"],
   },
   {
+    bug: "counts a payment drawing on a funding account whatever its status (a completed one keeps the account)",
+    factory: async () =>
+      createMemoryStorage({
+        plantInRepositories: (tx, draft) => ({
+          ...tx,
+          payments: {
+            ...tx.payments,
+            anyFromProfiles: async (companyId, ids) =>
+              [...draft.payments.values()].some((p) => p.company_id === companyId && ids.includes(p.from_profile_id)),
+          },
+        }),
+      }),
+    caughtBy: ["funding-accounts.list-and-remove"],
+  },
+  {
+    bug: "moves a payment profile's status whatever it was (no compare)",
+    factory: async () =>
+      createMemoryStorage({
+        plantInRepositories: (tx, draft) => ({
+          ...tx,
+          paymentProfiles: {
+            ...tx.paymentProfiles,
+            compareAndSetStatus: async (companyId, id, _from, to, updatedAt) => {
+              const row = draft.paymentProfiles.get(id)
+              if (row === undefined || row.company_id !== companyId) return undefined
+              const next = { ...row, status: to, updated_at: updatedAt }
+              draft.paymentProfiles.set(id, next)
+              return next
+            },
+          },
+        }),
+      }),
+    caughtBy: ["funding-accounts.list-and-remove"],
+  },
+  {
     bug: "writes events outside the transaction (a rolled-back change keeps its event)",
     factory: async () => {
       const storage = createMemoryStorage()

@@ -1,8 +1,8 @@
-import { brandId, messages } from "@payments-engine/core"
+import { brandId, fundingAccountInUseMessage, messages } from "@payments-engine/core"
 import { expect } from "vitest"
 import { expectRefusal, refusal } from "./contract-harness.ts"
 import type { ScenarioGroup } from "./contract-scenario.ts"
-import { bankAccountRow, payingCompany, profileRow } from "./payment-fixtures.ts"
+import { bankAccountRow, payingCompany, profileRow, quoteAndPay } from "./payment-fixtures.ts"
 import { counterIds } from "./test-ports.ts"
 import { testBeneficiary } from "./test-providers.ts"
 
@@ -190,6 +190,75 @@ export const bankAccountScenarios: ScenarioGroup = {
         expect((await harness.reader.eventsOfCompany(company.id)).map((e) => e.event)).toEqual(["entity.created"])
         // The valid account goes through afterwards.
         expect((await create(testBeneficiary)).payment_profiles).toHaveLength(1)
+      },
+    },
+    {
+      id: "funding-accounts.list-and-remove",
+      title:
+        "an entity's funding accounts are listed; one with a pending or processing payment stays, else its debit profile becomes inactive and it leaves the list",
+      run: async (harness) => {
+        const { engine, storage } = harness
+        const paying = await payingCompany(harness)
+        const { actor, company, entity, funding } = paying
+        const second = await engine.fundingAccounts.link(actor, entity.id, {})
+        expect((await engine.fundingAccounts.list(actor, entity.id)).map((a) => a.id)).toEqual([funding.id, second.id])
+        const { payment } = await quoteAndPay(harness, paying, 10, "keeps-the-account")
+        expect(payment.status).toBe("pending")
+        await expectRefusal(
+          engine.fundingAccounts.remove(actor, entity.id, funding.id),
+          422,
+          "bank_account_id",
+          fundingAccountInUseMessage,
+        )
+        // The port: only pending and processing payments drawing on the profile count.
+        const fromIds = [paying.from]
+        const inUse = (statuses: ReadonlyArray<"pending" | "processing" | "completed">) =>
+          storage.transaction((tx) => tx.payments.anyFromProfiles(company.id, fromIds, statuses))
+        expect(await inUse(["pending", "processing"])).toBe(true)
+        expect(await inUse(["completed"])).toBe(false)
+        expect(await inUse([])).toBe(false)
+        expect(
+          await storage.transaction((tx) => tx.payments.anyFromProfiles(company.id, [paying.to], ["pending"])),
+        ).toBe(false)
+        const other = await engine.companies.create(actor, { name: "Other", country: "US", default_currency: "USD" })
+        expect(await storage.transaction((tx) => tx.payments.anyFromProfiles(other.id, fromIds, ["pending"]))).toBe(
+          false,
+        )
+
+        await engine.fundingAccounts.remove(actor, entity.id, second.id)
+        expect((await engine.fundingAccounts.list(actor, entity.id)).map((a) => a.id)).toEqual([funding.id])
+        const kept = await storage.transaction((tx) =>
+          tx.paymentProfiles.find(company.id, second.payment_profiles[0]!.id),
+        )
+        expect(kept).toMatchObject({ status: "inactive", usage_type: "debit" })
+        await expectRefusal(
+          engine.fundingAccounts.remove(actor, entity.id, second.id),
+          404,
+          "bank_account_id",
+          "Funding account not found",
+        )
+        // A recipient's account is not a funding account; another workspace cannot remove this one.
+        await expectRefusal(
+          engine.fundingAccounts.remove(actor, entity.id, paying.account.id),
+          404,
+          "bank_account_id",
+          "Funding account not found",
+        )
+        const stranger = await harness.workspace()
+        await expectRefusal(
+          engine.fundingAccounts.remove(stranger, entity.id, funding.id),
+          404,
+          "entity_id",
+          messages.entityNotFound,
+        )
+        // The compare-and-set moves only from the status given, within the company.
+        const profileId = funding.payment_profiles[0]!.id
+        const at = harness.clock.now().toISOString()
+        const cas = (companyId: typeof company.id, from: "active" | "inactive") =>
+          storage.transaction((tx) => tx.paymentProfiles.compareAndSetStatus(companyId, profileId, from, "failed", at))
+        expect(await cas(company.id, "inactive")).toBeUndefined()
+        expect(await cas(other.id, "active")).toBeUndefined()
+        expect(await cas(company.id, "active")).toMatchObject({ id: profileId, status: "failed", updated_at: at })
       },
     },
     {

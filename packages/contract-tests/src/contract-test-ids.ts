@@ -38,6 +38,7 @@ export const contractTestIds = [
   "concurrency.two-engines",
   "bank-accounts.create-and-read",
   "bank-accounts.validation",
+  "funding-accounts.list-and-remove",
   "funding-accounts.link",
   "quotes.net-and-gross",
   "quotes.profile-rules",

@@ -4,6 +4,7 @@ import type { Logger } from "pino"
 import type { AppState } from "./app-state.ts"
 import type { BearerTokens } from "./bearer-tokens.ts"
 import { errorLogFields } from "./error-log-fields.ts"
+import { hostedPages } from "./hosted/hosted-pages.ts"
 import { httpErrors } from "./http-error.ts"
 import { createLogger } from "./logger.ts"
 import { accessLog } from "./middleware/access-log.ts"
@@ -56,6 +57,11 @@ export interface AppOptions {
    * is ignored, since any client can write it.
    */
   readonly trustedProxyHops?: number
+  /**
+   * The URL of the hosted pages (`PAYMENTS_HOSTED_URL`): they are served under its path ("/" when
+   * absent), by this same app.
+   */
+  readonly hostedUrl?: string
 }
 
 /**
@@ -113,8 +119,13 @@ export const createApp = (options: AppOptions): Koa<AppState> => {
     .use(errorRendering(logger))
     .use(authentication({ tokens: options.tokens, isPublic }))
     .use(router.routes())
+    .use(hostedPages({ engine: options.engine, basePath: hostedBasePath(options.hostedUrl), logger }).routes())
     .use(async () => {
       throw httpErrors.notFound()
     })
   return app
 }
+
+/** The path the hosted pages are served under: that of `hostedUrl` without its trailing slash ("" for the root). */
+const hostedBasePath = (hostedUrl: string | undefined): string =>
+  hostedUrl === undefined ? "" : new URL(hostedUrl).pathname.replace(/\/+$/, "")

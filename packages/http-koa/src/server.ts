@@ -187,6 +187,7 @@ export const startService = async (
       isClosing: () => closing,
       rateLimits: { limits: config.rateLimits, store: rateLimitStore },
       trustedProxyHops: config.trustedProxyHops,
+      hostedUrl: config.hostedUrl,
     })
     const listening = createServer(app.callback())
     await listen(listening, config.port, options.host).catch((error: unknown) => {

@@ -53,4 +53,11 @@ export const memoryPaymentProfileRepository = (
     }),
   listByBankAccounts: async (ids) =>
     [...t.paymentProfiles.values()].filter((r) => ids.includes(r.bank_account_id)).sort(byId),
+  compareAndSetStatus: async (companyId, id, from, to, updatedAt) => {
+    const row = t.paymentProfiles.get(id)
+    if (row === undefined || row.company_id !== companyId || row.status !== from) return undefined
+    const next = freeze({ ...row, status: to, updated_at: updatedAt })
+    t.paymentProfiles.set(id, next)
+    return next
+  },
 })

@@ -27,6 +27,10 @@ export const memoryPaymentRepository = (t: Pick<Tables, "payments" | "companies"
       t.payments.set(row.id, freeze(row))
       return "inserted"
     },
+    anyFromProfiles: async (companyId, fromProfileIds, statuses) =>
+      [...t.payments.values()].some(
+        (p) => p.company_id === companyId && fromProfileIds.includes(p.from_profile_id) && statuses.includes(p.status),
+      ),
     find: async (companyId, id) => findScoped(t.payments, id, (row) => row.company_id === companyId),
     findById: async (id) => t.payments.get(id),
     findByIdempotencyKey: async (companyId, key) =>

@@ -17,6 +17,7 @@ import {
 import type { ApplicationId, CompanyId, EntityId, RecipientId } from "../model/ids.ts"
 import type { ServerSecret } from "../ports/server-secret.ts"
 import type { Repositories } from "../ports/storage/index.ts"
+import { checkHostedPageCsrfToken, deriveHostedPageCsrfKey, hostedPageCsrfToken } from "../rules/hosted-page-csrf.ts"
 import {
   deriveHostedPageKey,
   type HostedPageClaims,
@@ -59,6 +60,25 @@ const keyOf = (secret: ServerSecret): Effect.Effect<CryptoKey> =>
           throw error
         })
       keys.set(secret, key)
+    }
+    return key
+  })
+
+const csrfKeys = new WeakMap<ServerSecret, Promise<CryptoKey>>()
+
+/** The CSRF key of a server secret, derived once; derived again after a failure. */
+const csrfKeyOf = (secret: ServerSecret): Effect.Effect<CryptoKey> =>
+  Effect.promise(() => {
+    let key = csrfKeys.get(secret)
+    if (key === undefined) {
+      key = secret
+        .read()
+        .then(deriveHostedPageCsrfKey)
+        .catch((error: unknown) => {
+          csrfKeys.delete(secret)
+          throw error
+        })
+      csrfKeys.set(secret, key)
     }
     return key
   })
@@ -291,6 +311,31 @@ export const makeHostedPageTokens = (ports: ServicePorts) => {
           return { valid: false, reason: "wrong_purpose" } as const
         }
         return checked
+      }),
+
+    /**
+     * The CSRF token the hosted pages put in every form shown to the holder of a verified token:
+     * an HMAC of its `jti` under a key of its own (rules/hosted-page-csrf.ts).
+     *
+     * @example
+     * const csrf = await engine.hostedPageTokens.csrfToken(claims)
+     */
+    csrfToken: (claims: Pick<HostedPageClaims, "tokenId">): Effect.Effect<string> =>
+      Effect.gen(function* () {
+        const key = yield* csrfKeyOf(ports.serverSecret)
+        return yield* Effect.promise(() => hostedPageCsrfToken(key, claims.tokenId))
+      }),
+
+    /**
+     * True when `csrf` is the CSRF token of the verified token's `claims` (constant-time). Never fails.
+     *
+     * @example
+     * if (!(await engine.hostedPageTokens.checkCsrfToken(claims, form.csrf))) return show403()
+     */
+    checkCsrfToken: (claims: Pick<HostedPageClaims, "tokenId">, csrf: string): Effect.Effect<boolean> =>
+      Effect.gen(function* () {
+        const key = yield* csrfKeyOf(ports.serverSecret)
+        return yield* Effect.promise(() => checkHostedPageCsrfToken(key, claims.tokenId, csrf))
       }),
   }
 }

@@ -107,6 +107,8 @@ export interface TestServiceOptions {
   readonly webhookTimeoutMs?: number
   /** Rows served besides the API's (a test's own probe of an engine use case no route calls yet). */
   readonly extraRoutes?: ReadonlyArray<RouteSpec>
+  /** `PAYMENTS_HOSTED_URL`: the hosted pages are served under its path (the root by default). */
+  readonly hostedUrl?: string
 }
 
 /**
@@ -188,7 +190,8 @@ export const startTestService = async (options: TestServiceOptions): Promise<Tes
   })
   const rateLimits = options.rateLimits ?? { limits: generousRateLimits }
   const hops = options.trustedProxyHops === undefined ? {} : { trustedProxyHops: options.trustedProxyHops }
-  const server = createServer(createApp({ engine, tokens, logger, routes, rateLimits, ...hops }).callback())
+  const hosted = options.hostedUrl === undefined ? {} : { hostedUrl: options.hostedUrl }
+  const server = createServer(createApp({ engine, tokens, logger, routes, rateLimits, ...hops, ...hosted }).callback())
   const port = await listen(server)
   const url = `http://127.0.0.1:${port}`
 
@@ -200,7 +203,12 @@ export const startTestService = async (options: TestServiceOptions): Promise<Tes
       body = JSON.stringify(requestOptions.body)
       headers["Content-Type"] ??= "application/json"
     }
-    const init: RequestInit = { method, headers, ...(body === undefined ? {} : { body: body as BodyInit }) }
+    const init: RequestInit = {
+      method,
+      headers,
+      redirect: "manual",
+      ...(body === undefined ? {} : { body: body as BodyInit }),
+    }
     return readResponse(await fetch(`${url}${path}`, init))
   }
 

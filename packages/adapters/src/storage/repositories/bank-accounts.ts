@@ -177,4 +177,15 @@ export const kyselyPaymentProfileRepository = (db: Db): PaymentProfileRepository
       .execute()
     return rows.map(toProfile)
   },
+  compareAndSetStatus: async (companyId, id, from, to, updatedAt) => {
+    const row = await db
+      .updateTable("payment_profiles")
+      .set({ status: to, updated_at: updatedAt })
+      .where("company_id", "=", companyId)
+      .where("id", "=", id)
+      .where("status", "=", from)
+      .returning(paymentProfileColumns)
+      .executeTakeFirst()
+    return row === undefined ? undefined : toProfile(row)
+  },
 })

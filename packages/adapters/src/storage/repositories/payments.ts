@@ -107,6 +107,18 @@ export const kyselyPaymentRepository = (db: Db): PaymentRepository => ({
     return inserted === undefined ? "conflict" : "inserted"
   },
   find: (companyId, id) => findPayment(db, companyId, id),
+  anyFromProfiles: async (companyId, fromProfileIds, statuses) => {
+    if (fromProfileIds.length === 0 || statuses.length === 0) return false
+    const row = await db
+      .selectFrom("payments")
+      .select("id")
+      .where("company_id", "=", companyId)
+      .where("from_profile_id", "in", [...fromProfileIds])
+      .where("status", "in", [...statuses])
+      .limit(1)
+      .executeTakeFirst()
+    return row !== undefined
+  },
   findById: async (id) => {
     const row = await db.selectFrom("payments").selectAll().where("id", "=", id).executeTakeFirst()
     return row === undefined ? undefined : toPayment(row)

@@ -77,4 +77,16 @@ export interface PaymentProfileRepository {
   findInUse(companyId: CompanyId, ids: ReadonlyArray<PaymentProfileId>): Promise<ReadonlyArray<ProfileInUse>>
   /** Profiles of these bank accounts, in id order. */
   listByBankAccounts(bankAccountIds: ReadonlyArray<BankAccountId>): Promise<ReadonlyArray<PaymentProfileRecord>>
+  /**
+   * Moves the company's profile `id` from `from` to `to`, writing `updatedAt`, only if it is still
+   * in `from`; the updated row, or undefined when it is not (another writer moved it, or no such
+   * profile in the company).
+   */
+  compareAndSetStatus(
+    companyId: CompanyId,
+    id: PaymentProfileId,
+    from: ProfileStatus,
+    to: ProfileStatus,
+    updatedAt: string,
+  ): Promise<PaymentProfileRecord | undefined>
 }

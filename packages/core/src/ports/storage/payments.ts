@@ -1,4 +1,4 @@
-import type { CompanyId, PaymentBatchId, PaymentId, QuoteId, WorkspaceId } from "../../model/ids.ts"
+import type { CompanyId, PaymentBatchId, PaymentId, PaymentProfileId, QuoteId, WorkspaceId } from "../../model/ids.ts"
 import type { PaymentListQuery, PaymentStatusSchema, StoredPayment } from "../../model/payment.ts"
 import type { Slice, Window } from "./index.ts"
 
@@ -27,6 +27,15 @@ export interface PaymentRepository {
    */
   insertIfNew(row: PaymentRecord): Promise<"inserted" | "conflict">
   find(companyId: CompanyId, id: PaymentId): Promise<PaymentRecord | undefined>
+  /**
+   * Whether a payment of the company draws on one of the profiles `fromProfileIds` (its
+   * `from_profile_id`) and is in one of `statuses`; false for empty lists.
+   */
+  anyFromProfiles(
+    companyId: CompanyId,
+    fromProfileIds: ReadonlyArray<PaymentProfileId>,
+    statuses: ReadonlyArray<PaymentStatusValue>,
+  ): Promise<boolean>
   /** For background jobs, which hold only the id. */
   findById(id: PaymentId): Promise<PaymentRecord | undefined>
   findByIdempotencyKey(companyId: CompanyId, key: string): Promise<PaymentRecord | undefined>
