@@ -1,7 +1,6 @@
 import { Effect } from "effect"
 import { type FieldError, type Forbidden, Invalid, NotFound } from "../errors.ts"
 import type { CompanyId, EntityId, OnboardingAttachmentId } from "../model/ids.ts"
-import { onboardingMessages } from "../model/onboarding.ts"
 import {
   type AttachmentContentType,
   type AttachmentDocumentType,
@@ -132,9 +131,7 @@ export const makeOnboardingAttachments = (ports: ServicePorts) => {
       Effect.gen(function* () {
         yield* requireWrite(actor)
         // Refuse a missing or frozen entity before any byte is stored.
-        yield* inTransaction(ports.storage, (tx) =>
-          findChangeableOnboardingEntity(tx, actor, companyId, entityId, onboardingMessages.modifyIntegration),
-        )
+        yield* inTransaction(ports.storage, (tx) => findChangeableOnboardingEntity(tx, actor, companyId, entityId))
         const input = yield* checked(upload)
         const sha256 = yield* sha256Hex(input.bytes)
         const blobs = yield* blobStore()
@@ -142,13 +139,7 @@ export const makeOnboardingAttachments = (ports: ServicePorts) => {
         yield* Effect.promise(() => blobs.put(id, input.bytes))
         return yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
-            const entity = yield* findChangeableOnboardingEntity(
-              tx,
-              actor,
-              companyId,
-              entityId,
-              onboardingMessages.modifyIntegration,
-            )
+            const entity = yield* findChangeableOnboardingEntity(tx, actor, companyId, entityId)
             const clock = yield* workspaceClock(ports, tx, actor.workspaceId)
             const row: AttachmentRecord = {
               id,
@@ -229,13 +220,7 @@ export const makeOnboardingAttachments = (ports: ServicePorts) => {
         const blobs = yield* blobStore()
         yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
-            const entity = yield* findChangeableOnboardingEntity(
-              tx,
-              actor,
-              companyId,
-              entityId,
-              onboardingMessages.modifyIntegration,
-            )
+            const entity = yield* findChangeableOnboardingEntity(tx, actor, companyId, entityId)
             if (!(yield* tx.onboardingAttachments.delete(actor.workspaceId, entity.id, id))) {
               return yield* Effect.fail(notFound())
             }

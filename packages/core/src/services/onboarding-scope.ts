@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { Forbidden, messages, NotFound } from "../errors.ts"
 import type { CompanyId, EntityId } from "../model/ids.ts"
+import { onboardingMessages } from "../model/onboarding.ts"
 import type { Repositories, Slice, Window } from "../ports/storage/index.ts"
 import { type PagePolicy, type PageQuery, pageOffset, parsePageRequest, toPage } from "../rules/paging.ts"
 import type { Actor } from "./actor.ts"
@@ -29,14 +30,15 @@ export const findOnboardingEntity = (
 
 /**
  * The entity as {@link findOnboardingEntity} finds it, unless its payment integration is active:
- * then `forbidden` on `base` with `message` (the onboarding is read-only from then on).
+ * then `forbidden` on `base` with `message` (the onboarding is read-only from then on): the
+ * spec's message for changing its persons and documents unless told otherwise.
  */
 export const findChangeableOnboardingEntity = (
   tx: Lifted<Repositories>,
   actor: Actor,
   companyId: CompanyId,
   entityId: EntityId,
-  message: string,
+  message: string = onboardingMessages.modifyIntegration,
 ) =>
   findOnboardingEntity(tx, actor, companyId, entityId).pipe(
     Effect.filterOrFail(

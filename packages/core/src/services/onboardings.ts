@@ -337,13 +337,7 @@ export const makeOnboardings = (ports: ServicePorts) => {
         const identifications = yield* storedIdentifications(ports, input.identifications ?? [])
         return yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
-            const entity = yield* findChangeableOnboardingEntity(
-              tx,
-              actor,
-              companyId,
-              entityId,
-              onboardingMessages.modifyIntegration,
-            )
+            const entity = yield* findChangeableOnboardingEntity(tx, actor, companyId, entityId)
             const now = yield* nowOf(tx, actor)
             const stamped = identifications.stored.map((i) => ({ ...i, created_at: now, updated_at: now }))
             const row: PersonRecord = {
@@ -376,13 +370,7 @@ export const makeOnboardings = (ports: ServicePorts) => {
           input.identifications === undefined ? undefined : yield* storedIdentifications(ports, input.identifications)
         return yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
-            const entity = yield* findChangeableOnboardingEntity(
-              tx,
-              actor,
-              companyId,
-              entityId,
-              onboardingMessages.modifyIntegration,
-            )
+            const entity = yield* findChangeableOnboardingEntity(tx, actor, companyId, entityId)
             const current = yield* tx.onboardingPersons.find(actor.workspaceId, entity.id, id)
             if (current === undefined) return yield* Effect.fail(personNotFound())
             const now = yield* nowOf(tx, actor)
@@ -408,13 +396,7 @@ export const makeOnboardings = (ports: ServicePorts) => {
         yield* requireWrite(actor)
         yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
-            const entity = yield* findChangeableOnboardingEntity(
-              tx,
-              actor,
-              companyId,
-              entityId,
-              onboardingMessages.modifyIntegration,
-            )
+            const entity = yield* findChangeableOnboardingEntity(tx, actor, companyId, entityId)
             if (!(yield* tx.onboardingPersons.delete(actor.workspaceId, entity.id, id))) {
               return yield* Effect.fail(personNotFound())
             }
