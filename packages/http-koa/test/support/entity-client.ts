@@ -23,3 +23,22 @@ export const signedInEntity = async (service: TestService, workspace: string) =>
   expect(entity.status, entity.text).toBe(201)
   return { token, cid, eid: entity.body.data.id as string }
 }
+
+/**
+ * Makes `domains` the workspace's trusted return domains through `POST /graphql`, as an embedder does.
+ *
+ * @example
+ * await trustDomains(service, token, ["localhost"])
+ */
+export const trustDomains = async (service: TestService, token: string, domains: ReadonlyArray<string>) => {
+  const configured = await service.request("POST", "/graphql", {
+    token,
+    body: {
+      query:
+        "mutation ($domains: [String!]!) { upsertTrustedDomainConfig(input: { domains: $domains }) { errors { field messages } } }",
+      variables: { domains },
+    },
+  })
+  expect(configured.status, configured.text).toBe(200)
+  expect(configured.body.data.upsertTrustedDomainConfig.errors).toEqual([])
+}

@@ -1,0 +1,184 @@
+import {
+  type Engine,
+  type HostedPageClaims,
+  type HostedPagePurpose,
+  type Invalid,
+  WorkspaceId,
+} from "@payments-engine/core"
+import type { Context } from "koa"
+import type { VNode } from "preact"
+import { renderDocument } from "./html.ts"
+import { type Frame, forbiddenPage, messagePage, unauthorizedPage } from "./views/frame.ts"
+
+/**
+ * What every hosted page's routes share: the security headers, rendering, the token and CSRF
+ * checks, and the form reader. Every answer carries a strict Content-Security-Policy (no script
+ * at all, the one style sheet from here, forms posting here or to the token's return URL origin,
+ * no framing), and `X-Frame-Options: DENY`, `Referrer-Policy: no-referrer` (the token is in the
+ * URL), `X-Content-Type-Options: nosniff`, `Cache-Control: no-store`. The token comes as
+ * `?token=` on a GET and as a hidden field of every form; a token refused for any reason gets the
+ * same 401 page. Each form carries a CSRF token bound to the hosted-page token; a POST without a
+ * valid one gets a 403 page and changes nothing.
+ */
+
+/** The largest form body read, in bytes; a bigger one is refused with 413 before it is parsed. */
+const largestForm = 16 * 1024
+
+/** The `form-action` origins of a page: this server, and the return URL's origin when the token has one. */
+const contentSecurityPolicy = (returnUrl: string | undefined) => {
+  let formAction = "'self'"
+  if (returnUrl !== undefined && URL.canParse(returnUrl)) {
+    const origin = new URL(returnUrl).origin
+    if (origin !== "null") formAction = `'self' ${origin}`
+  }
+  return `default-src 'none'; style-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`
+}
+
+/** Sets the headers every hosted-page answer carries, redirects included. */
+export const setSecurityHeaders = (ctx: Context, returnUrl?: string) => {
+  ctx.set("Content-Security-Policy", contentSecurityPolicy(returnUrl))
+  ctx.set("X-Frame-Options", "DENY")
+  ctx.set("Referrer-Policy", "no-referrer")
+  ctx.set("X-Content-Type-Options", "nosniff")
+  ctx.set("Cache-Control", "no-store")
+}
+
+class FormTooLarge extends Error {}
+
+/** The urlencoded form of a POST, at most {@link largestForm} bytes; an empty form for another content type. */
+const readForm = async (ctx: Context): Promise<URLSearchParams> => {
+  if (!ctx.is("application/x-www-form-urlencoded")) return new URLSearchParams()
+  const declared = Number(ctx.get("Content-Length") || "0")
+  if (declared > largestForm) throw new FormTooLarge()
+  const chunks: Array<Buffer> = []
+  let size = 0
+  for await (const chunk of ctx.req) {
+    const buffer = chunk as Buffer
+    size += buffer.length
+    if (size > largestForm) throw new FormTooLarge()
+    chunks.push(buffer)
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString("utf8"))
+}
+
+/** A checked form POST: its fields, its hosted-page token and that token's claims. */
+export interface VerifiedForm {
+  readonly form: URLSearchParams
+  readonly token: string
+  readonly claims: HostedPageClaims
+}
+
+/** The first message of each field of an `Invalid`, by field, as the forms show them. */
+export const errorsByField = (error: Invalid): Record<string, string> => {
+  const errors: Record<string, string> = {}
+  for (const problem of error.errors) errors[problem.field] ??= problem.message
+  return errors
+}
+
+/** The `?token=` of a GET, or "" (refused as any bad token is). */
+export const queryToken = (ctx: Context): string => (typeof ctx.query.token === "string" ? ctx.query.token : "")
+
+/**
+ * The shared parts of the hosted pages, bound to one engine and base path.
+ *
+ * @example
+ * const kit = makeHostedKit(engine, "/pay")
+ * router.get(kit.path("/funding-accounts"), async (ctx) => { const claims = await kit.verified(ctx, kit.queryToken(ctx), ["funding_accounts"]) })
+ */
+export const makeHostedKit = (engine: Engine, basePath: string) => {
+  const cssHref = `${basePath}/hosted.css`
+  /** The frame of a page titled `title`. */
+  const frame = (title: string): Frame => ({ title, cssHref })
+
+  /** Renders `page` as the whole answer, with the security headers. */
+  const render = (ctx: Context, status: number, page: VNode, returnUrl?: string) => {
+    setSecurityHeaders(ctx, returnUrl)
+    ctx.status = status
+    ctx.type = "text/html; charset=utf-8"
+    ctx.body = renderDocument(page)
+  }
+
+  /** The one 401 page, whatever was wrong with the token. */
+  const unauthorized = (ctx: Context) => render(ctx, 401, unauthorizedPage(frame("Link not valid")))
+
+  /** A 303 to `location`, with the security headers. */
+  const seeOther = (ctx: Context, location: string, returnUrl?: string) => {
+    setSecurityHeaders(ctx, returnUrl)
+    ctx.redirect(location)
+    ctx.status = 303
+  }
+
+  /** `path` with the token (and `extra`) as its query. */
+  const withToken = (path: string, token: string, extra: Record<string, string> = {}) =>
+    `${path}?${new URLSearchParams({ token, ...extra }).toString()}`
+
+  /** The claims of `token` for one of `purposes`, or undefined once the 401 page is rendered. */
+  const verified = async (
+    ctx: Context,
+    token: string,
+    purposes: ReadonlyArray<HostedPagePurpose>,
+  ): Promise<HostedPageClaims | undefined> => {
+    if (token === "") {
+      unauthorized(ctx)
+      return undefined
+    }
+    const checked = await engine.hostedPageTokens.verify(token, { purposes })
+    if (!checked.valid) {
+      unauthorized(ctx)
+      return undefined
+    }
+    return checked.claims
+  }
+
+  /**
+   * A POST's form and claims, once its token and CSRF token hold; else the 413 (form too large),
+   * 401 (token) or 403 (CSRF, with a link `back`) page is rendered and undefined returned.
+   */
+  const verifiedForm = async (
+    ctx: Context,
+    purposes: ReadonlyArray<HostedPagePurpose>,
+    back: string,
+  ): Promise<VerifiedForm | undefined> => {
+    let form: URLSearchParams
+    try {
+      form = await readForm(ctx)
+    } catch (error) {
+      if (!(error instanceof FormTooLarge)) throw error
+      render(ctx, 413, messagePage(frame("Form too large"), "This form is too large", "Nothing was changed."))
+      return undefined
+    }
+    const token = form.get("token") ?? ""
+    const claims = await verified(ctx, token, purposes)
+    if (claims === undefined) return undefined
+    const csrfValid = await engine.hostedPageTokens.checkCsrfToken(claims, form.get("csrf") ?? "")
+    if (!csrfValid) {
+      render(ctx, 403, forbiddenPage(frame("Form not accepted"), withToken(back, token)), claims.returnUrl)
+      return undefined
+    }
+    return { form, token, claims }
+  }
+
+  /** The engine actor a page acts as: its token's workspace, allowed to write. */
+  const actorOf = (claims: HostedPageClaims) => ({
+    workspaceId: WorkspaceId.make(claims.workspaceId),
+    scope: "write" as const,
+  })
+
+  return {
+    engine,
+    cssHref,
+    /** The served path of a page path such as "/funding-accounts". */
+    path: (page: string) => `${basePath}${page}`,
+    frame,
+    render,
+    unauthorized,
+    seeOther,
+    withToken,
+    verified,
+    verifiedForm,
+    actorOf,
+  }
+}
+
+/** The shared parts of the hosted pages; see {@link makeHostedKit}. */
+export type HostedKit = ReturnType<typeof makeHostedKit>

@@ -1,0 +1,94 @@
+import { mkdirSync } from "node:fs"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { type Browser, chromium, type Page } from "playwright-core"
+import { expect } from "vitest"
+
+/**
+ * Real Chromium for the hosted pages' browser tests: Debian's `chromium` package (installed by
+ * `.ci/run` when missing), driven by playwright-core. `CHROMIUM_PATH` points elsewhere.
+ */
+export const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
+
+/**
+ * A headless Chromium that makes no connection of its own: this machine's network is closed, and
+ * a browser reaching for Google's hosts at every start is slow and noisy.
+ */
+export const launchChromium = (): Promise<Browser> =>
+  chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-dev-shm-usage",
+    ],
+  })
+
+/** The two widths every page is shown at: a desktop window and a 375 px phone. */
+export const viewports = {
+  desktop: { width: 1280, height: 900 },
+  phone: { width: 375, height: 812 },
+} as const
+
+/**
+ * `docs/screenshots/` when `SCREENSHOTS=update` (`npm run screenshots`), else a temporary folder:
+ * an ordinary test run takes the screenshots too, and leaves the committed ones alone.
+ */
+const screenshotFolder = (() => {
+  const folder =
+    process.env.SCREENSHOTS === "update"
+      ? fileURLToPath(new URL("../../../../docs/screenshots/", import.meta.url))
+      : join(tmpdir(), "payments-engine-screenshots")
+  mkdirSync(folder, { recursive: true })
+  return folder
+})()
+
+/**
+ * Saves `page` as it is now at desktop and phone width (`<name>-desktop.png`, `<name>-phone.png`)
+ * and checks that at phone width nothing is wider than the screen (no sideways scrolling).
+ */
+export const screenshotBothWidths = async (page: Page, name: string): Promise<void> => {
+  const before = page.viewportSize()
+  await page.setViewportSize(viewports.desktop)
+  await page.screenshot({ path: join(screenshotFolder, `${name}-desktop.png`), fullPage: true })
+  await page.setViewportSize(viewports.phone)
+  const widest = await page.evaluate(() => document.documentElement.scrollWidth)
+  expect(widest, `${name} is wider than a phone`).toBeLessThanOrEqual(viewports.phone.width)
+  await page.screenshot({ path: join(screenshotFolder, `${name}-phone.png`), fullPage: true })
+  if (before !== null) await page.setViewportSize(before)
+}
+
+/** A stand-in for the embedder's own site: the page a person returns to, answering 200 at any path. */
+export interface ReturnSite {
+  /** `http://localhost:<port>`: trusted in sandbox mode (DECISIONS "Trusted domains"). */
+  readonly origin: string
+  /** The paths (with their queries) the site was asked for, in order. */
+  readonly visits: ReadonlyArray<string>
+  close(): Promise<void>
+}
+
+/** Starts a {@link ReturnSite} on a free port. */
+export const startReturnSite = async (): Promise<ReturnSite> => {
+  const visits: Array<string> = []
+  const server: Server = createServer((request, response) => {
+    visits.push(request.url ?? "/")
+    response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
+    response.end("<!doctype html><title>Back at the site</title><h1>Back at the site</h1>")
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    origin: `http://localhost:${port}`,
+    visits,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
