@@ -15,6 +15,7 @@ import { memoryQuoteRepository } from "./repositories/quotes.ts"
 import { memoryRecipientRepository } from "./repositories/recipients.ts"
 import { memoryTestClockRepository } from "./repositories/test-clocks.ts"
 import { memoryTrustedDomainConfigRepository } from "./repositories/trusted-domains.ts"
+import { memoryUsedHostedPageTokenRepository } from "./repositories/used-hosted-page-tokens.ts"
 import { memoryWebhookDeliveryRepository } from "./repositories/webhook-deliveries.ts"
 import { memoryWebhookEndpointRepository } from "./repositories/webhook-endpoints.ts"
 import {
@@ -53,4 +54,5 @@ export const memoryRepositories = (t: Tables): Repositories => ({
   jobs: memoryJobRepository(t),
   testClocks: memoryTestClockRepository(t),
   trustedDomainConfigs: memoryTrustedDomainConfigRepository(t),
+  usedHostedPageTokens: memoryUsedHostedPageTokenRepository(t),
 })

@@ -28,6 +28,7 @@ import type {
   RecipientId,
   RecipientRecord,
   TrustedDomainConfigRecord,
+  UsedHostedPageTokenRecord,
   WebhookDeliveryId,
   WebhookDeliveryRecord,
   WebhookEndpointId,
@@ -69,6 +70,8 @@ export interface Tables {
   readonly testClocks: Map<string, number>
   /** Trusted-domain configurations, by workspace: at most one each. */
   readonly trustedDomainConfigs: Map<string, TrustedDomainConfigRecord>
+  /** Used-up hosted-page tokens, by token id. */
+  readonly usedHostedPageTokens: Map<string, UsedHostedPageTokenRecord>
 }
 
 export const emptyTables = (): Tables => ({
@@ -94,6 +97,7 @@ export const emptyTables = (): Tables => ({
   jobs: new Map(),
   testClocks: new Map(),
   trustedDomainConfigs: new Map(),
+  usedHostedPageTokens: new Map(),
 })
 
 /** A copy a transaction may change freely: new maps over the same (frozen) records. */
@@ -120,4 +124,5 @@ export const copyTables = (t: Tables): Tables => ({
   jobs: new Map(t.jobs),
   testClocks: new Map(t.testClocks),
   trustedDomainConfigs: new Map(t.trustedDomainConfigs),
+  usedHostedPageTokens: new Map(t.usedHostedPageTokens),
 })

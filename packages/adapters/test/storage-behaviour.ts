@@ -177,6 +177,7 @@ export const describeStorage = (target: StorageTarget): void => {
         "0014_onboarding_attachments",
         "0015_webhook_delivery_lanes",
         "0016_trusted_domains",
+        "0017_used_hosted_page_tokens",
       ])
       expect(
         await reopened.db.selectFrom("companies").selectAll().where("workspace_id", "=", workspaceId).execute(),

@@ -7,6 +7,7 @@ import { concurrencyScenarios } from "./concurrency-scenarios.ts"
 import type { ContractScenario, ScenarioGroup } from "./contract-scenario.ts"
 import { entityScenarios } from "./entity-scenarios.ts"
 import { featureConcurrencyScenarios, featureScenarios } from "./feature-scenarios.ts"
+import { hostedPageTokenScenarios } from "./hosted-page-token-scenarios.ts"
 import { idempotencyScenarios } from "./idempotency-scenarios.ts"
 import { jobScenarios, moneyConcurrencyScenarios } from "./job-scenarios.ts"
 import { modelScenarios } from "./model-run.ts"
@@ -43,6 +44,7 @@ export const scenarioGroups: ReadonlyArray<ScenarioGroup> = [
   jobScenarios,
   testClockScenarios,
   trustedDomainScenarios,
+  hostedPageTokenScenarios,
   moneyConcurrencyScenarios,
   featureScenarios,
   featureConcurrencyScenarios,

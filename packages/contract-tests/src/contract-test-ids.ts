@@ -85,6 +85,7 @@ export const contractTestIds = [
   "test-clocks.per-workspace",
   "test-clocks.jobs",
   "trusted-domains.one-per-workspace",
+  "hosted-page-tokens.used-once",
   "concurrency.payment-idempotency",
   "concurrency.cancel-vs-execute",
   "concurrency.job-claims",

@@ -16,6 +16,7 @@ import { kyselyQuoteRepository } from "./repositories/quotes.ts"
 import { kyselyRecipientRepository } from "./repositories/recipients.ts"
 import { kyselyTestClockRepository } from "./repositories/test-clocks.ts"
 import { kyselyTrustedDomainConfigRepository } from "./repositories/trusted-domains.ts"
+import { kyselyUsedHostedPageTokenRepository } from "./repositories/used-hosted-page-tokens.ts"
 import { kyselyWebhookDeliveryRepository } from "./repositories/webhook-deliveries.ts"
 import { kyselyWebhookEndpointRepository } from "./repositories/webhook-endpoints.ts"
 import {
@@ -58,6 +59,7 @@ export const kyselyRepositoryFactories: RepositoryFactories<Repositories> = {
   jobs: kyselyJobRepository,
   testClocks: kyselyTestClockRepository,
   trustedDomainConfigs: kyselyTrustedDomainConfigRepository,
+  usedHostedPageTokens: kyselyUsedHostedPageTokenRepository,
 }
 
 export const kyselyRepositories: (db: Kysely<StorageTables>) => Repositories =

@@ -50,6 +50,7 @@ export interface StorageTables {
   readonly features: FeaturesTable
   readonly test_clocks: TestClocksTable
   readonly trusted_domain_configs: TrustedDomainConfigsTable
+  readonly used_hosted_page_tokens: UsedHostedPageTokensTable
   readonly webhook_endpoints: WebhookEndpointsTable
   readonly webhook_deliveries: WebhookDeliveriesTable
   readonly entity_onboardings: EntityOnboardingsTable
@@ -143,6 +144,14 @@ export interface TrustedDomainConfigsTable {
   domains: string
   created_at: string
   updated_at: string
+}
+
+/** Row of `used_hosted_page_tokens`: a hosted-page token whose task is done, kept until it expires. */
+export interface UsedHostedPageTokensTable {
+  token_id: string
+  workspace_id: WorkspaceId
+  used_at: string
+  expires_at: string
 }
 
 /** Row of `test_clocks`: a workspace's test clock (sandbox mode). */

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { featureIdentifiers, featureMessages } from "./feature.ts"
-import { required } from "./fields.ts"
-import { ApplicationId, EntityId, RecipientId } from "./ids.ts"
+import { required, Timestamp } from "./fields.ts"
+import { ApplicationId, EntityId, RecipientId, WorkspaceId } from "./ids.ts"
 
 /** Purposes of the tokens issued under an entity: a recipient's bank account, or a feature application. */
 export const recipientTokenPurposes = ["recipient_add_bank_account"] as const
@@ -47,6 +47,8 @@ export const hostedPageTokenMessages = {
   multiCurrencyAccountMissing: "Multi-currency account not found for this entity. Please create an account first.",
   notAString: "must be a string",
   returnUrlTooLong: `is too long (maximum is ${maxReturnUrlLength} characters)`,
+  /** Ours: a token whose task is already done, used again (a hosted page shows its 401 page). */
+  tokenUsedUp: "This link was already used",
 } as const
 
 /** The optional `return_url` of every token request: a string of bounded length, checked against trusted domains later. */
@@ -130,3 +132,15 @@ export const HostedPageToken = Schema.Struct({
   ),
 }).annotations({ identifier: "HostedPageToken" })
 export type HostedPageToken = typeof HostedPageToken.Type
+
+/**
+ * A hosted-page token whose task is done (a bank account added, an onboarding submitted): kept
+ * until it expires, so the page refuses it like an expired one. Only the token's id is stored,
+ * never the token.
+ */
+export const StoredUsedHostedPageToken = Schema.Struct({
+  token_id: Schema.String,
+  workspace_id: WorkspaceId,
+  used_at: Timestamp,
+  expires_at: Timestamp,
+})

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { type Forbidden, Invalid, messages, NotFound, type ProviderFailure } from "../errors.ts"
+import { type Forbidden, Invalid, messages, NotFound, type ProviderFailure, type Unauthenticated } from "../errors.ts"
 import { type BankAccount, BankAccountCreate } from "../model/bank-account.ts"
 import type { AccountDetailId, BankAccountId, CompanyId, RecipientId, RoutingDetailId } from "../model/ids.ts"
 import type { RequirementsSchema } from "../ports/payment-provider.ts"
@@ -12,9 +12,11 @@ import type {
 } from "../ports/storage/index.ts"
 import { maskAccountNumber } from "../rules/account-number-mask.ts"
 import { readPath, validateBeneficiaryDetails } from "../rules/beneficiary-validation.ts"
+import type { HostedPageClaims } from "../rules/hosted-page-jwt.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
 import { type Actor, requireWrite } from "./actor.ts"
 import { decodeBody } from "./decode-body.ts"
+import { useUpHostedPageToken } from "./hosted-page-tokens.ts"
 import type { ServicePorts } from "./ports.ts"
 import { providerCall } from "./provider-call.ts"
 import { bankAccountsWithProfiles, findLiveCompany } from "./scope.ts"
@@ -109,6 +111,15 @@ const detailsOf = (
   return { accountDetails, routingDetails, partyAddress }
 }
 
+/** Options of `createForRecipient`. */
+export interface CreateForRecipientOptions {
+  /**
+   * The hosted-page token the account is added with: used up in the transaction that stores the
+   * account, so the page's link works once (`unauthenticated` on `token`, nothing stored, after).
+   */
+  readonly usingToken?: HostedPageClaims
+}
+
 /** Use cases of bank accounts: created for recipients (validated by the provider's schema), then read-only. */
 export const makeBankAccounts = (ports: ServicePorts) => ({
   /**
@@ -121,7 +132,8 @@ export const makeBankAccounts = (ports: ServicePorts) => ({
     companyId: CompanyId,
     recipientId: RecipientId,
     body: unknown,
-  ): Effect.Effect<BankAccount, Invalid | Forbidden | NotFound | ProviderFailure> =>
+    options: CreateForRecipientOptions = {},
+  ): Effect.Effect<BankAccount, Invalid | Forbidden | NotFound | ProviderFailure | Unauthenticated> =>
     Effect.gen(function* () {
       yield* requireWrite(actor)
       const input = yield* decodeBody(BankAccountCreate, body)
@@ -183,7 +195,15 @@ export const makeBankAccounts = (ports: ServicePorts) => ({
         created_at: at,
         updated_at: at,
       }
-      return yield* storeNewBankAccount(ports, clock, actor.workspaceId, account, profile)
+      const { usingToken } = options
+      return yield* storeNewBankAccount(
+        ports,
+        clock,
+        actor.workspaceId,
+        account,
+        profile,
+        usingToken === undefined ? undefined : (tx) => useUpHostedPageToken(tx, usingToken, clock.now()),
+      )
     }),
 
   get: (actor: Actor, companyId: CompanyId, id: BankAccountId): Effect.Effect<BankAccount, NotFound> =>

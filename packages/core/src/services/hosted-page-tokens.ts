@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { Forbidden, Invalid, messages, NotFound } from "../errors.ts"
+import { Forbidden, Invalid, messages, NotFound, Unauthenticated } from "../errors.ts"
 import type { FeatureIdentifier } from "../model/feature.ts"
 import {
   type FeatureTokenPurpose,
@@ -14,7 +14,7 @@ import {
   recipientTokenPurposes,
   requiredFeatureStatus,
 } from "../model/hosted-page-token.ts"
-import type { ApplicationId, CompanyId, EntityId, RecipientId } from "../model/ids.ts"
+import { type ApplicationId, type CompanyId, type EntityId, type RecipientId, WorkspaceId } from "../model/ids.ts"
 import type { ServerSecret } from "../ports/server-secret.ts"
 import type { Repositories } from "../ports/storage/index.ts"
 import { checkHostedPageCsrfToken, deriveHostedPageCsrfKey, hostedPageCsrfToken } from "../rules/hosted-page-csrf.ts"
@@ -34,16 +34,41 @@ import { findLiveCompany } from "./scope.ts"
 import { inTransaction, type Lifted } from "./transaction.ts"
 import { readWorkspaceClock, workspaceClock } from "./workspace-clock.ts"
 
-/** What `verify` answers: the token's claims, or why it is refused. */
+/** What `verify` answers: the token's claims, or why it is refused (`used`: its task is already done). */
 export type HostedPageVerification =
   | { readonly valid: true; readonly claims: HostedPageClaims }
-  | { readonly valid: false; readonly reason: HostedPageRefusal }
+  | { readonly valid: false; readonly reason: HostedPageRefusal | "used" }
 
 /** Options of `verify`. */
 export interface HostedPageVerifyOptions {
   /** The purposes the page serves; a token of another is refused as `wrong_purpose`. Any purpose when absent. */
   readonly purposes?: ReadonlyArray<HostedPagePurpose>
+  /** Accept a token whose task is done (the page that says so); refused as `used` otherwise. */
+  readonly acceptUsed?: boolean
 }
+
+/**
+ * Marks the token of `claims` used up, in the transaction of the task it was issued for, so the
+ * token is used up exactly when the task commits. Fails `unauthenticated` on `token` when it
+ * already was: the task is then rolled back, and of two racing on one token one commits.
+ *
+ * @example
+ * yield* useUpHostedPageToken(tx, claims, clock.now())
+ */
+export const useUpHostedPageToken = (
+  tx: Lifted<Repositories>,
+  claims: HostedPageClaims,
+  now: Date,
+): Effect.Effect<void, Unauthenticated> =>
+  Effect.gen(function* () {
+    const first = yield* tx.usedHostedPageTokens.markUsed({
+      token_id: claims.tokenId,
+      workspace_id: WorkspaceId.make(claims.workspaceId),
+      used_at: now.toISOString(),
+      expires_at: claims.expiresAt.toISOString(),
+    })
+    if (!first) return yield* Effect.fail(new Unauthenticated({ field: "token", message: msg.tokenUsedUp }))
+  })
 
 const keys = new WeakMap<ServerSecret, Promise<CryptoKey>>()
 
@@ -288,7 +313,7 @@ export const makeHostedPageTokens = (ports: ServicePorts) => {
     /**
      * The claims of a hosted-page token, or why it is refused: `invalid` (tampered, malformed,
      * signed with another key, an API bearer token), `expired` (2 hours after it was issued, by
-     * its workspace's clock), `wrong_purpose` (not one of `options.purposes`). Never fails.
+     * its workspace's clock), `wrong_purpose` (not one of `options.purposes`), `used` (its task is done, unless `options.acceptUsed`). Never fails.
      *
      * @example
      * const checked = await engine.hostedPageTokens.verify(token, { purposes: ["funding_accounts"] })
@@ -309,6 +334,10 @@ export const makeHostedPageTokens = (ports: ServicePorts) => {
         }
         if (options.purposes !== undefined && !options.purposes.includes(claims.purpose)) {
           return { valid: false, reason: "wrong_purpose" } as const
+        }
+        if (options.acceptUsed !== true) {
+          const used = yield* inTransaction(ports.storage, (tx) => tx.usedHostedPageTokens.isUsed(claims.tokenId))
+          if (used) return { valid: false, reason: "used" } as const
         }
         return checked
       }),

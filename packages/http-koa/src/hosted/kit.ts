@@ -112,17 +112,21 @@ export const makeHostedKit = (engine: Engine, basePath: string) => {
   const withToken = (path: string, token: string, extra: Record<string, string> = {}) =>
     `${path}?${new URLSearchParams({ token, ...extra }).toString()}`
 
-  /** The claims of `token` for one of `purposes`, or undefined once the 401 page is rendered. */
+  /**
+   * The claims of `token` for one of `purposes`, or undefined once the 401 page is rendered. A
+   * token whose task is done is refused too, but by the page that says it is done (`acceptUsed`).
+   */
   const verified = async (
     ctx: Context,
     token: string,
     purposes: ReadonlyArray<HostedPagePurpose>,
+    options: { readonly acceptUsed?: boolean } = {},
   ): Promise<HostedPageClaims | undefined> => {
     if (token === "") {
       unauthorized(ctx)
       return undefined
     }
-    const checked = await engine.hostedPageTokens.verify(token, { purposes })
+    const checked = await engine.hostedPageTokens.verify(token, { purposes, ...options })
     if (!checked.valid) {
       unauthorized(ctx)
       return undefined

@@ -22,6 +22,7 @@ import { entityOnboardingSchema } from "./0013-entity-onboarding.ts"
 import { onboardingAttachmentsSchema } from "./0014-onboarding-attachments.ts"
 import { webhookDeliveryLanesSchema } from "./0015-webhook-delivery-lanes.ts"
 import { trustedDomainsSchema } from "./0016-trusted-domains.ts"
+import { usedHostedPageTokensSchema } from "./0017-used-hosted-page-tokens.ts"
 import type { StorageDialect } from "./column-helpers.ts"
 
 export type { StorageDialect } from "./column-helpers.ts"
@@ -52,6 +53,7 @@ export const storageMigrations = (dialect: StorageDialect): MigrationProvider =>
     "0014_onboarding_attachments": onboardingAttachmentsSchema(dialect),
     "0015_webhook_delivery_lanes": webhookDeliveryLanesSchema(dialect),
     "0016_trusted_domains": trustedDomainsSchema(dialect),
+    "0017_used_hosted_page_tokens": usedHostedPageTokensSchema(dialect),
   }),
 })
 

@@ -14,6 +14,7 @@ import type { QuoteRepository } from "./quotes.ts"
 import type { RecipientRepository } from "./recipients.ts"
 import type { TestClockRepository } from "./test-clocks.ts"
 import type { TrustedDomainConfigRepository } from "./trusted-domains.ts"
+import type { UsedHostedPageTokenRepository } from "./used-hosted-page-tokens.ts"
 import type { WebhookDeliveryRepository } from "./webhook-deliveries.ts"
 import type { WebhookEndpointRepository } from "./webhook-endpoints.ts"
 import type { ApiKeyRepository, SettingRepository, WorkspaceRepository } from "./workspaces.ts"
@@ -33,6 +34,7 @@ export type * from "./quotes.ts"
 export type * from "./recipients.ts"
 export type * from "./test-clocks.ts"
 export type * from "./trusted-domains.ts"
+export type * from "./used-hosted-page-tokens.ts"
 export type * from "./webhook-deliveries.ts"
 export type * from "./webhook-endpoints.ts"
 export type * from "./workspaces.ts"
@@ -99,6 +101,8 @@ export interface Repositories {
   readonly testClocks: TestClockRepository
   /** Each workspace's trusted return domains (hosted-page `return_url`). */
   readonly trustedDomainConfigs: TrustedDomainConfigRepository
+  /** Hosted-page tokens whose task is done. */
+  readonly usedHostedPageTokens: UsedHostedPageTokenRepository
 }
 
 /** A slice of a list: rows to skip and rows to return. */

@@ -1,0 +1,18 @@
+import type { StoredUsedHostedPageToken } from "../../model/hosted-page-token.ts"
+
+/** A used-up hosted-page token: the model's `StoredUsedHostedPageToken` Schema. */
+export type UsedHostedPageTokenRecord = typeof StoredUsedHostedPageToken.Type
+
+/**
+ * Hosted-page tokens whose task is done. A token is marked in the transaction that does its task,
+ * so it is used up exactly when the task commits; of two tasks racing on one token, one commits.
+ */
+export interface UsedHostedPageTokenRepository {
+  /**
+   * Marks `row.token_id` used. True when it was not used yet; false, writing nothing, when it
+   * already was (also by a transaction committed since this one began: a unique key decides).
+   */
+  markUsed(row: UsedHostedPageTokenRecord): Promise<boolean>
+  /** Whether `tokenId` is used up. */
+  isUsed(tokenId: string): Promise<boolean>
+}
