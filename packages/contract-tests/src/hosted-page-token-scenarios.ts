@@ -12,7 +12,7 @@ export const hostedPageTokenScenarios: ScenarioGroup = {
     {
       id: "hosted-page-tokens.used-once",
       title:
-        "a recipient token adds one bank account and is used up in the same transaction: used again it is refused with nothing stored, a rolled-back mark leaves it unused, and of racing marks exactly one wins",
+        "a recipient token adds one bank account and is used up in the same transaction: used again it is refused with nothing stored, a rolled-back mark leaves it unused, of racing marks exactly one wins, and the purge forgets it once expired",
       run: async (harness) => {
         const { engine, storage, clock } = harness
         const { actor, company, entity, recipient } = await payingCompany(harness)
@@ -62,6 +62,16 @@ export const hostedPageTokenScenarios: ScenarioGroup = {
         )
         expect(raced.filter(Boolean)).toHaveLength(1)
         expect(await isUsed("hpt_raced")).toBe(true)
+
+        // Once expired, a used token needs no record: the hourly purge forgets it, and no sooner.
+        await engine.hostedPageTokens.purgeUsed()
+        expect(await isUsed(claims.tokenId)).toBe(true)
+        expect(await isUsed("hpt_raced")).toBe(true)
+        clock.advance(7_200_000)
+        expect(await engine.hostedPageTokens.purgeUsed()).toBeGreaterThanOrEqual(2)
+        expect(await isUsed(claims.tokenId)).toBe(false)
+        expect(await isUsed("hpt_raced")).toBe(false)
+        expect(await engine.hostedPageTokens.verify(issued.token)).toEqual({ valid: false, reason: "expired" })
       },
     },
   ],

@@ -12,4 +12,14 @@ export const memoryUsedHostedPageTokenRepository = (
     return true
   },
   isUsed: async (tokenId) => t.usedHostedPageTokens.has(tokenId),
+  purgeExpired: async (now) => {
+    let purged = 0
+    for (const [tokenId, row] of t.usedHostedPageTokens) {
+      if (row.expires_at <= now) {
+        t.usedHostedPageTokens.delete(tokenId)
+        purged += 1
+      }
+    }
+    return purged
+  },
 })

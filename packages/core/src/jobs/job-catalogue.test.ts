@@ -43,6 +43,12 @@ const catalogue = (calls: Array<string>) =>
         return Effect.succeed(0)
       },
     },
+    hostedPageTokens: {
+      purgeUsed: () => {
+        calls.push("purge used tokens")
+        return Effect.succeed(0)
+      },
+    },
   })
 
 describe("the job catalogue", () => {
@@ -50,6 +56,7 @@ describe("the job catalogue", () => {
     const calls: Array<string> = []
     await catalogue(calls).run("execute_payment", { payment_id: "pay_1", workspace_id: "ws_1" })
     await catalogue(calls).run("purge_idempotency", {})
+    await catalogue(calls).run("purge_used_hosted_page_tokens", {})
     await catalogue(calls).run("process_batch", { batch_id: "pb_1", workspace_id: "ws_1" })
     await catalogue(calls).run("expire_batch", { batch_id: "pb_2", workspace_id: "ws_1" })
     await catalogue(calls).run("settle_unknown_payments", {})
@@ -61,6 +68,7 @@ describe("the job catalogue", () => {
     expect(calls).toEqual([
       "execute pay_1 ws_1",
       "purge",
+      "purge used tokens",
       "start pb_1 ws_1",
       "expire pb_2 ws_1",
       "settle unknown",

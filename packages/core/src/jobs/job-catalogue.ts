@@ -2,6 +2,7 @@ import { Effect, Either, type ParseResult, Schema } from "effect"
 import type { DomainError } from "../errors.ts"
 import { PaymentBatchId, PaymentId, WebhookDeliveryId, WorkspaceId } from "../model/ids.ts"
 import type { JobHandlers, JobKind, JobRun } from "../ports/job-runner.ts"
+import type { HostedPageTokens } from "../services/hosted-page-tokens.ts"
 import type { Idempotency } from "../services/idempotency.ts"
 import type { PaymentBatches } from "../services/payment-batches.ts"
 import type { Payments } from "../services/payments.ts"
@@ -59,6 +60,8 @@ export const jobPayloads = {
   deliver_webhook: DeliverWebhookPayload,
   /** Deletes expired idempotency records (scheduled hourly). */
   purge_idempotency: Schema.Struct({}),
+  /** Deletes the used-up hosted-page tokens that have expired anyway (scheduled hourly). */
+  purge_used_hosted_page_tokens: Schema.Struct({}),
   /** Settles the payments left processing whose provider outcome is unknown (scheduled every minute). */
   settle_unknown_payments: Schema.Struct({}),
 } as const
@@ -74,6 +77,7 @@ export const jobAttempts: { readonly [K in JobKindName]: number } = {
   expire_batch: maxJobAttempts,
   deliver_webhook: maxJobAttempts,
   purge_idempotency: 1,
+  purge_used_hosted_page_tokens: 1,
   settle_unknown_payments: 1,
 }
 
@@ -85,6 +89,7 @@ export const jobKinds: ReadonlyArray<JobKind> = [
   { kind: "expire_batch" },
   { kind: "deliver_webhook" },
   { kind: "purge_idempotency", schedule: { cron: "0 * * * *", everyMs: 60 * 60 * 1000 } },
+  { kind: "purge_used_hosted_page_tokens", schedule: { cron: "30 * * * *", everyMs: 60 * 60 * 1000 } },
   { kind: "settle_unknown_payments", schedule: { cron: "* * * * *", everyMs: 60 * 1000 } },
 ]
 
@@ -93,6 +98,7 @@ export interface JobServices {
   readonly payments: Pick<Payments, "execute" | "settleUnknown">
   readonly paymentBatches: Pick<PaymentBatches, "start" | "runLane" | "expire">
   readonly idempotency: Pick<Idempotency, "purgeExpired">
+  readonly hostedPageTokens: Pick<HostedPageTokens, "purgeUsed">
   readonly webhookDeliveries: Pick<WebhookDeliveries, "deliver">
 }
 
@@ -125,6 +131,7 @@ export const jobCatalogue = (services: JobServices): JobHandlers => {
     deliver_webhook: (payload) =>
       services.webhookDeliveries.deliver(payload.delivery_id, payload.workspace_id, payload.attempt_count),
     purge_idempotency: () => services.idempotency.purgeExpired(),
+    purge_used_hosted_page_tokens: () => services.hostedPageTokens.purgeUsed(),
     settle_unknown_payments: () => services.payments.settleUnknown(),
   }
   const decoders = Object.fromEntries(

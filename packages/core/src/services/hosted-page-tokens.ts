@@ -343,6 +343,13 @@ export const makeHostedPageTokens = (ports: ServicePorts) => {
       }),
 
     /**
+     * Forgets the used-up tokens that have expired: refused as expired, they need no record
+     * (the hourly `purge_used_hosted_page_tokens` job). How many were forgotten.
+     */
+    purgeUsed: (): Effect.Effect<number> =>
+      inTransaction(ports.storage, (tx) => tx.usedHostedPageTokens.purgeExpired(ports.clock.now().toISOString())),
+
+    /**
      * The CSRF token the hosted pages put in every form shown to the holder of a verified token:
      * an HMAC of its `jti` under a key of its own (rules/hosted-page-csrf.ts).
      *

@@ -27,4 +27,8 @@ export const kyselyUsedHostedPageTokenRepository = (db: Db): UsedHostedPageToken
       .select("token_id")
       .where("token_id", "=", tokenId)
       .executeTakeFirst()) !== undefined,
+  purgeExpired: async (now) => {
+    const deleted = await db.deleteFrom("used_hosted_page_tokens").where("expires_at", "<=", now).executeTakeFirst()
+    return Number(deleted.numDeletedRows)
+  },
 })

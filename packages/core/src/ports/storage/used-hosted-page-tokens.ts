@@ -15,4 +15,6 @@ export interface UsedHostedPageTokenRepository {
   markUsed(row: UsedHostedPageTokenRecord): Promise<boolean>
   /** Whether `tokenId` is used up. */
   isUsed(tokenId: string): Promise<boolean>
+  /** Deletes the tokens that expired at or before `now` (refused as expired anyway); how many. */
+  purgeExpired(now: string): Promise<number>
 }
