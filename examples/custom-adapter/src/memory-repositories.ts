@@ -1,7 +1,11 @@
 import type { Repositories } from "@payments-engine/core"
 import { memoryJobRepository } from "./memory-job-table.ts"
 import type { Tables } from "./memory-tables.ts"
-import { memoryBankAccountRepository, memoryPaymentProfileRepository } from "./repositories/bank-accounts.ts"
+import {
+  memoryBankAccountRepository,
+  memoryFundingMandateRepository,
+  memoryPaymentProfileRepository,
+} from "./repositories/bank-accounts.ts"
 import { memoryCompanyRepository } from "./repositories/companies.ts"
 import { memoryEntityRepository } from "./repositories/entities.ts"
 import { memoryEventRepository } from "./repositories/events.ts"
@@ -40,6 +44,7 @@ export const memoryRepositories = (t: Tables): Repositories => ({
   recipients: memoryRecipientRepository(t),
   bankAccounts: memoryBankAccountRepository(t),
   paymentProfiles: memoryPaymentProfileRepository(t),
+  fundingMandates: memoryFundingMandateRepository(t),
   quotes: memoryQuoteRepository(t),
   payments: memoryPaymentRepository(t),
   paymentBatches: memoryPaymentBatchRepository(t),

@@ -11,6 +11,7 @@ import type {
   EventId,
   EventRecord,
   FeatureRecord,
+  FundingMandateRecord,
   IdempotencyRecord,
   OnboardingAttachmentId,
   OnboardingId,
@@ -52,6 +53,8 @@ export interface Tables {
   readonly recipients: Map<RecipientId, RecipientRecord>
   readonly bankAccounts: Map<BankAccountId, BankAccountRecord>
   readonly paymentProfiles: Map<PaymentProfileId, PaymentProfileRecord>
+  /** Funding mandates, by bank account: one each at most. */
+  readonly fundingMandates: Map<string, FundingMandateRecord>
   readonly quotes: Map<QuoteId, QuoteRecord>
   readonly payments: Map<PaymentId, PaymentRecord>
   readonly paymentBatches: Map<PaymentBatchId, PaymentBatchRecord>
@@ -83,6 +86,7 @@ export const emptyTables = (): Tables => ({
   recipients: new Map(),
   bankAccounts: new Map(),
   paymentProfiles: new Map(),
+  fundingMandates: new Map(),
   quotes: new Map(),
   payments: new Map(),
   paymentBatches: new Map(),
@@ -110,6 +114,7 @@ export const copyTables = (t: Tables): Tables => ({
   recipients: new Map(t.recipients),
   bankAccounts: new Map(t.bankAccounts),
   paymentProfiles: new Map(t.paymentProfiles),
+  fundingMandates: new Map(t.fundingMandates),
   quotes: new Map(t.quotes),
   payments: new Map(t.payments),
   paymentBatches: new Map(t.paymentBatches),

@@ -178,6 +178,7 @@ export const describeStorage = (target: StorageTarget): void => {
         "0015_webhook_delivery_lanes",
         "0016_trusted_domains",
         "0017_used_hosted_page_tokens",
+        "0018_funding_mandates",
       ])
       expect(
         await reopened.db.selectFrom("companies").selectAll().where("workspace_id", "=", workspaceId).execute(),

@@ -195,13 +195,35 @@ export const bankAccountScenarios: ScenarioGroup = {
     {
       id: "funding-accounts.list-and-remove",
       title:
-        "an entity's funding accounts are listed; one with a pending or processing payment stays, else its debit profile becomes inactive and it leaves the list",
+        "an entity's funding accounts are listed, with the mandate given when linked on the hosted page; one with a pending or processing payment stays, else its debit profile becomes inactive and it leaves the list",
       run: async (harness) => {
         const { engine, storage } = harness
         const paying = await payingCompany(harness)
         const { actor, company, entity, funding } = paying
         const second = await engine.fundingAccounts.link(actor, entity.id, {})
         expect((await engine.fundingAccounts.list(actor, entity.id)).map((a) => a.id)).toEqual([funding.id, second.id])
+        // Linked on the hosted page, an account keeps its mandate; linked otherwise it has none.
+        const mandated = await engine.fundingAccounts.linkWithMandate(actor, entity.id, {
+          institution_id: "test_bank",
+          mandate_email: " ada@example.com ",
+          signatory_name: "Ada Lovelace",
+        })
+        const listed = await engine.fundingAccounts.list(actor, entity.id)
+        expect(listed.map((a) => [a.id, a.mandate])).toEqual([
+          [funding.id, null],
+          [second.id, null],
+          [
+            mandated.id,
+            {
+              email: "ada@example.com",
+              signatory_name: "Ada Lovelace",
+              accepted_at: harness.clock.now().toISOString(),
+            },
+          ],
+        ])
+        const { mandate: _, ...mandatedAccount } = listed[2]!
+        expect(mandatedAccount).toEqual(mandated)
+        await engine.fundingAccounts.remove(actor, entity.id, mandated.id)
         const { payment } = await quoteAndPay(harness, paying, 10, "keeps-the-account")
         expect(payment.status).toBe("pending")
         await expectRefusal(

@@ -1,4 +1,4 @@
-import type { BankAccountRepository, PaymentProfileRepository } from "@payments-engine/core"
+import type { BankAccountRepository, FundingMandateRepository, PaymentProfileRepository } from "@payments-engine/core"
 import type { Tables } from "../memory-tables.ts"
 import { byId, findScoped, freeze, isLive, windowOf } from "./rows.ts"
 
@@ -60,4 +60,13 @@ export const memoryPaymentProfileRepository = (
     t.paymentProfiles.set(id, next)
     return next
   },
+})
+
+/** Funding mandates, one per bank account, scoped by its company. */
+export const memoryFundingMandateRepository = (t: Pick<Tables, "fundingMandates">): FundingMandateRepository => ({
+  insert: async (row) => void t.fundingMandates.set(row.bank_account_id, freeze(row)),
+  listByBankAccounts: async (companyId, ids) =>
+    [...t.fundingMandates.values()]
+      .filter((r) => r.company_id === companyId && ids.includes(r.bank_account_id))
+      .sort((a, b) => (a.bank_account_id < b.bank_account_id ? -1 : a.bank_account_id > b.bank_account_id ? 1 : 0)),
 })

@@ -2,7 +2,11 @@ import type { Repositories } from "@payments-engine/core"
 import type { Kysely } from "kysely"
 import { kyselyJobRepository } from "../jobs/kysely-job-table.ts"
 import { lazyRepositories, type RepositoryFactories } from "./lazy-repositories.ts"
-import { kyselyBankAccountRepository, kyselyPaymentProfileRepository } from "./repositories/bank-accounts.ts"
+import {
+  kyselyBankAccountRepository,
+  kyselyFundingMandateRepository,
+  kyselyPaymentProfileRepository,
+} from "./repositories/bank-accounts.ts"
 import { kyselyCompanyRepository } from "./repositories/companies.ts"
 import { kyselyEntityRepository } from "./repositories/entities.ts"
 import { kyselyEventRepository } from "./repositories/events.ts"
@@ -44,6 +48,7 @@ export const kyselyRepositoryFactories: RepositoryFactories<Repositories> = {
   recipients: kyselyRecipientRepository,
   bankAccounts: kyselyBankAccountRepository,
   paymentProfiles: kyselyPaymentProfileRepository,
+  fundingMandates: kyselyFundingMandateRepository,
   quotes: kyselyQuoteRepository,
   payments: kyselyPaymentRepository,
   paymentBatches: kyselyPaymentBatchRepository,

@@ -42,6 +42,7 @@ export interface StorageTables {
   readonly settings: SettingsTable
   readonly bank_accounts: BankAccountsTable
   readonly payment_profiles: PaymentProfilesTable
+  readonly funding_mandates: FundingMandatesTable
   readonly quotes: QuotesTable
   readonly payments: PaymentsTable
   readonly payment_batches: PaymentBatchesTable
@@ -144,6 +145,15 @@ export interface TrustedDomainConfigsTable {
   domains: string
   created_at: string
   updated_at: string
+}
+
+/** Row of `funding_mandates`: the debit mandate given when a funding account was linked on the hosted page. */
+export interface FundingMandatesTable {
+  bank_account_id: BankAccountId
+  company_id: CompanyId
+  email: string
+  signatory_name: string
+  accepted_at: string
 }
 
 /** Row of `used_hosted_page_tokens`: a hosted-page token whose task is done, kept until it expires. */

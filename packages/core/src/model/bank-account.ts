@@ -154,6 +154,25 @@ export const FundingAccountLink = Schema.Struct({
   institution_id: Schema.optional(Text),
 }).annotations({ identifier: "FundingAccountLink" })
 
+/**
+ * The debit mandate a person gave when linking a funding account on the hosted page: who signed
+ * it, the e-mail it was given under, and when. Kept beside the account, as proof of the
+ * authorisation to debit it; an account linked otherwise (the sandbox helper) has none.
+ */
+export const FundingMandate = Schema.Struct({
+  email: Schema.String,
+  signatory_name: Schema.String,
+  accepted_at: Timestamp,
+}).annotations({ identifier: "FundingMandate" })
+export type FundingMandate = typeof FundingMandate.Type
+
+/** A stored funding mandate: one per funding account. */
+export const StoredFundingMandate = Schema.Struct({
+  ...FundingMandate.fields,
+  bank_account_id: BankAccountId,
+  company_id: CompanyId,
+})
+
 /** A stored payment profile as the API returns it. */
 export const toPaymentProfile = (row: PaymentProfileRecord): PaymentProfile => ({
   id: row.id,

@@ -1,9 +1,9 @@
 import type Router from "@koa/router"
 import {
-  type BankAccount,
   BankAccountId,
   Conflict,
   EntityId,
+  type FundingAccount,
   type HostedPageClaims,
   Invalid,
   NotFound,
@@ -14,14 +14,15 @@ import type { AppState } from "../app-state.ts"
 import { errorsByField, type HostedKit, queryToken } from "./kit.ts"
 import { donePage, type FundingAccountRow, fundingAccountsPage } from "./views/funding-accounts.ts"
 
-/** The name, last four digits and debit-profile status of a funding account. */
-const toRow = (account: BankAccount): FundingAccountRow => {
+/** The name, last four digits, debit-profile status and mandate signatory of a funding account. */
+const toRow = (account: FundingAccount): FundingAccountRow => {
   const debit = account.payment_profiles.find((profile) => profile.usage_type === "debit")
   return {
     id: account.id,
     name: account.routing_details[0]?.bank_name ?? "Bank account",
     last4: (account.account_details[0]?.account_number_mask ?? "").slice(-4),
     status: debit?.status ?? "unknown",
+    ...(account.mandate === null ? {} : { signatory: account.mandate.signatory_name }),
   }
 }
 

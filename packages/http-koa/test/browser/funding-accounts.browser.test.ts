@@ -72,6 +72,7 @@ describe("the funding-accounts page in Chromium", () => {
     await page.getByRole("button", { name: "Link account" }).click()
     await page.waitForLoadState()
     expect(await page.getByRole("status").textContent()).toBe("The bank account is linked.")
+    expect(await page.getByText("Mandate signed by Ada Lovelace").count()).toBe(1)
     const linked = await fundingAccounts()
     expect(linked).toHaveLength(1)
     expect(linked[0]?.owner_id).toBe(eid)

@@ -80,7 +80,8 @@ export interface ReturnSite {
 export const startReturnSite = async (): Promise<ReturnSite> => {
   const visits: Array<string> = []
   const server: Server = createServer((request, response) => {
-    visits.push(request.url ?? "/")
+    // The browser asks for the site's icon on its own; only the pages a person is sent to count.
+    if (request.url !== "/favicon.ico") visits.push(request.url ?? "/")
     response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
     response.end("<!doctype html><title>Back at the site</title><h1>Back at the site</h1>")
   })

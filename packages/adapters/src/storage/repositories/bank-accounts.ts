@@ -3,6 +3,7 @@ import {
   type BankAccountRepository,
   bankAccountOwner,
   type CompanyId,
+  type FundingMandateRepository,
   type PaymentProfileId,
   type PaymentProfileRecord,
   type PaymentProfileRepository,
@@ -188,4 +189,26 @@ export const kyselyPaymentProfileRepository = (db: Db): PaymentProfileRepository
       .executeTakeFirst()
     return row === undefined ? undefined : toProfile(row)
   },
+})
+
+/**
+ * Funding mandates over one Kysely handle, one per bank account (its primary key).
+ *
+ * @example
+ * const mandates = await kyselyFundingMandateRepository(trx).listByBankAccounts(companyId, [accountId])
+ */
+export const kyselyFundingMandateRepository = (db: Db): FundingMandateRepository => ({
+  insert: async (row) => {
+    await db.insertInto("funding_mandates").values(row).execute()
+  },
+  listByBankAccounts: async (companyId, ids) =>
+    ids.length === 0
+      ? []
+      : db
+          .selectFrom("funding_mandates")
+          .selectAll()
+          .where("company_id", "=", companyId)
+          .where("bank_account_id", "in", ids)
+          .orderBy("bank_account_id")
+          .execute(),
 })

@@ -6,6 +6,7 @@ import type {
   ProfileStatus,
   RoutingDetail,
   StoredBankAccount,
+  StoredFundingMandate,
   StoredPaymentProfile,
   UsageType,
 } from "../../model/bank-account.ts"
@@ -43,6 +44,19 @@ export interface BankAccountRepository {
     ownerType: OwnerType,
     ownerIds: ReadonlyArray<EntityId | RecipientId>,
   ): Promise<ReadonlyArray<BankAccountRecord>>
+}
+
+/** A stored funding mandate: the model's `StoredFundingMandate` Schema. */
+export type FundingMandateRecord = typeof StoredFundingMandate.Type
+
+/** The mandates given when funding accounts were linked on the hosted page: one per account at most. */
+export interface FundingMandateRepository {
+  insert(row: FundingMandateRecord): Promise<void>
+  /** The mandates of these accounts of the company, in bank-account id order. */
+  listByBankAccounts(
+    companyId: CompanyId,
+    bankAccountIds: ReadonlyArray<BankAccountId>,
+  ): Promise<ReadonlyArray<FundingMandateRecord>>
 }
 
 /** A stored payment profile: the model's `StoredPaymentProfile` Schema. */

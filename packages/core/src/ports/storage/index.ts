@@ -1,5 +1,5 @@
 import type { JobHandlers, JobRunner, JobRunnerOptions } from "../job-runner.ts"
-import type { BankAccountRepository, PaymentProfileRepository } from "./bank-accounts.ts"
+import type { BankAccountRepository, FundingMandateRepository, PaymentProfileRepository } from "./bank-accounts.ts"
 import type { CompanyRepository } from "./companies.ts"
 import type { EntityRepository } from "./entities.ts"
 import type { EventRepository } from "./events.ts"
@@ -85,6 +85,8 @@ export interface Repositories {
   readonly recipients: RecipientRepository
   readonly bankAccounts: BankAccountRepository
   readonly paymentProfiles: PaymentProfileRepository
+  /** The debit mandates of funding accounts linked on the hosted page. */
+  readonly fundingMandates: FundingMandateRepository
   readonly quotes: QuoteRepository
   readonly payments: PaymentRepository
   readonly paymentBatches: PaymentBatchRepository

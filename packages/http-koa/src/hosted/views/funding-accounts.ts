@@ -8,6 +8,8 @@ export interface FundingAccountRow {
   readonly name: string
   readonly last4: string
   readonly status: string
+  /** Who signed the account's debit mandate, when it was linked here. */
+  readonly signatory?: string
 }
 
 /** Everything the funding-accounts page shows. */
@@ -39,6 +41,7 @@ export const fundingAccountsPage = (frame: Frame, view: FundingAccountsView): VN
               <span>
                 <span class="account-name">${account.name}</span> ending in ${account.last4}
                 <span class="status"> (${account.status})</span>
+                ${account.signatory === undefined ? null : html`<span class="mandate">Mandate signed by ${account.signatory}</span>`}
               </span>
               <form class="inline" method="post" action=${view.actions.remove}>
                 ${hiddenFields(view.token, view.csrf)}
