@@ -1,6 +1,7 @@
 import type { Engine } from "@payments-engine/core"
 import Koa from "koa"
 import type { Logger } from "pino"
+import { apiReference } from "./api-reference/api-reference.ts"
 import type { AppState } from "./app-state.ts"
 import type { BearerTokens } from "./bearer-tokens.ts"
 import { errorLogFields } from "./error-log-fields.ts"
@@ -119,6 +120,7 @@ export const createApp = (options: AppOptions): Koa<AppState> => {
     .use(errorRendering(logger))
     .use(authentication({ tokens: options.tokens, isPublic }))
     .use(router.routes())
+    .use(apiReference().routes())
     .use(hostedPages({ engine: options.engine, basePath: hostedBasePath(options.hostedUrl), logger }).routes())
     .use(async () => {
       throw httpErrors.notFound()

@@ -129,7 +129,8 @@ describe("routing", () => {
   it("answers 404 path / Not found for unknown routes and unsupported methods", async () => {
     const cases: Array<[string, string]> = [
       ["GET", "/nope"],
-      ["GET", "/"],
+      ["POST", "/"],
+      ["POST", "/docs"],
       ["POST", "/health"],
       ["OPTIONS", "/health"],
       ["PUT", "/api/v1/companies"],

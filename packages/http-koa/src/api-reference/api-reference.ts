@@ -1,0 +1,111 @@
+import { readFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { dirname, join } from "node:path"
+import Router from "@koa/router"
+import type { Context } from "koa"
+import type { AppState } from "../app-state.ts"
+import { html, renderDocument } from "../hosted/html.ts"
+
+/**
+ * `GET /docs`: the API reference, Swagger UI (`swagger-ui-dist`, from the npm registry) rendering
+ * `GET /openapi.json`, every file served by the binding itself, so the page works offline. The
+ * page's own start-up script is a file too: the CSP allows scripts from this server only.
+ * `GET /` answers links to the reference, the document and the health check.
+ */
+
+const swaggerUiFolder = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"))
+
+/** The files the page loads, read once when the router is made, by the path they are served at. */
+const assets = (): ReadonlyMap<string, { readonly type: string; readonly body: string }> =>
+  new Map([
+    ["/docs/swagger-ui.css", { type: "text/css; charset=utf-8", body: read(join(swaggerUiFolder, "swagger-ui.css")) }],
+    [
+      "/docs/swagger-ui-bundle.js",
+      { type: "text/javascript; charset=utf-8", body: read(join(swaggerUiFolder, "swagger-ui-bundle.js")) },
+    ],
+    [
+      "/docs/start.js",
+      { type: "text/javascript; charset=utf-8", body: read(new URL("./start.js", import.meta.url).pathname) },
+    ],
+  ])
+
+const read = (path: string) => readFileSync(path, "utf8")
+
+/**
+ * Swagger UI sets inline styles on its elements, and shows the document's images as data URLs;
+ * nothing is fetched from anywhere but this server.
+ */
+const docsPolicy =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+
+const page = renderDocument(
+  html`<html lang="en">
+    <head>
+      <meta charset="utf-8" />
+      <meta name="viewport" content="width=device-width, initial-scale=1" />
+      <title>payments-engine API reference</title>
+      <link rel="stylesheet" href="/docs/swagger-ui.css" />
+    </head>
+    <body>
+      <div id="reference"></div>
+      <noscript>The reference needs JavaScript. The document itself is at <a href="/openapi.json">/openapi.json</a>.</noscript>
+      <script src="/docs/swagger-ui-bundle.js"></script>
+      <script src="/docs/start.js"></script>
+    </body>
+  </html>`,
+)
+
+const home = renderDocument(
+  html`<html lang="en">
+    <head>
+      <meta charset="utf-8" />
+      <meta name="viewport" content="width=device-width, initial-scale=1" />
+      <title>payments-engine</title>
+    </head>
+    <body>
+      <h1>payments-engine</h1>
+      <ul>
+        <li><a href="/docs">API reference</a></li>
+        <li><a href="/openapi.json">OpenAPI document</a></li>
+        <li><a href="/health">Health</a></li>
+      </ul>
+    </body>
+  </html>`,
+)
+
+/** The links of `GET /` for a client that asks for JSON. */
+const homeLinks = { links: { docs: "/docs", openapi: "/openapi.json", health: "/health" } }
+
+/**
+ * The router of `GET /`, `GET /docs` and the reference's files.
+ *
+ * @example
+ * app.use(apiReference().routes())
+ */
+export const apiReference = (): Router<AppState> => {
+  const router = new Router<AppState>()
+  const files = assets()
+  const htmlAnswer = (ctx: Context, body: string) => {
+    ctx.set("Content-Security-Policy", docsPolicy)
+    ctx.set("X-Content-Type-Options", "nosniff")
+    ctx.type = "text/html; charset=utf-8"
+    ctx.body = body
+  }
+  router.get("/", (ctx) => {
+    if (ctx.accepts("html", "json") === "json") {
+      ctx.body = homeLinks
+      return
+    }
+    htmlAnswer(ctx, home)
+  })
+  router.get("/docs", (ctx) => htmlAnswer(ctx, page))
+  for (const [path, file] of files) {
+    router.get(path, (ctx) => {
+      ctx.set("X-Content-Type-Options", "nosniff")
+      ctx.set("Cache-Control", "public, max-age=3600")
+      ctx.type = file.type
+      ctx.body = file.body
+    })
+  }
+  return router
+}
