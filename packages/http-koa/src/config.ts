@@ -2,7 +2,7 @@ import { dirname, join } from "node:path"
 import { parseStorageUrl, type StorageLocation } from "@payments-engine/adapters"
 import { type BatchExecution, defaultBatchExecution } from "@payments-engine/core"
 import { defaultKeyCacheSeconds, defaultTokenLifetimeSeconds, longestKeyCacheSeconds } from "./bearer-tokens.ts"
-import { type LogLevel, logLevels } from "./logger.ts"
+import { type LogFormat, type LogLevel, logFormats, logLevels } from "./logger.ts"
 import {
   maxRateLimit,
   type RateLimitName,
@@ -27,6 +27,8 @@ export interface ServiceConfig {
   readonly hostedUrl: string
   /** `LOG_LEVEL`: `info` by default. */
   readonly logLevel: LogLevel
+  /** `LOG_FORMAT`: `json` lines by default; `pretty` for people reading a terminal (pino-pretty). */
+  readonly logFormat: LogFormat
   /** `PAYMENTS_API_KEY` and `PAYMENTS_API_SECRET`: a key to create at start, in workspace `sandbox`. */
   readonly bootstrapKey: { readonly key: string; readonly secret: string } | undefined
   /** `PAYMENTS_TOKEN_LIFETIME_SECONDS`: bearer token lifetime, 3600 by default. */
@@ -186,6 +188,16 @@ export const loadConfig = (env: Environment): ServiceConfig => {
     else logLevel = level
   }
 
+  const formatText = read(env, "LOG_FORMAT")
+  let logFormat: LogFormat = "json"
+  if (formatText !== undefined) {
+    const lower = formatText.trim().toLowerCase()
+    const format = logFormats.find((candidate) => candidate === lower)
+    if (format === undefined)
+      problems.push(`LOG_FORMAT must be one of ${logFormats.join(", ")}, got ${quote(formatText)}`)
+    else logFormat = format
+  }
+
   const key = read(env, "PAYMENTS_API_KEY")
   const secret = read(env, "PAYMENTS_API_SECRET")
   let bootstrapKey: ServiceConfig["bootstrapKey"]
@@ -265,6 +277,7 @@ export const loadConfig = (env: Environment): ServiceConfig => {
     jwtSecret,
     hostedUrl,
     logLevel,
+    logFormat,
     bootstrapKey,
     tokenLifetimeSeconds,
     keyCacheSeconds,

@@ -1,4 +1,5 @@
 import { type DestinationStream, type LogFn, type Logger, pino } from "pino"
+import { prettyFactory } from "pino-pretty"
 import { withErrorsAllowListed } from "./error-log-fields.ts"
 
 /** The levels `LOG_LEVEL` accepts, most severe first. */
@@ -6,6 +7,12 @@ export const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "s
 
 /** One of {@link logLevels}. */
 export type LogLevel = (typeof logLevels)[number]
+
+/** The formats `LOG_FORMAT` accepts: JSON lines, or pino-pretty's lines for a terminal. */
+export const logFormats = ["json", "pretty"] as const
+
+/** One of {@link logFormats}. */
+export type LogFormat = (typeof logFormats)[number]
 
 /** Options of {@link createLogger}. */
 export interface LoggerOptions {
@@ -24,18 +31,22 @@ const isBrokenPipe = (error: unknown) => (error as { code?: unknown } | null)?.c
  * 100 ms for as long as it fails, and with the pipe's reader gone (EPIPE) that is forever. Once
  * the reader has gone, lines are dropped. A write that fails otherwise loses its line only.
  *
+ * `pretty` shows each line as pino-pretty does (coloured when standard output is a terminal).
+ *
  * @example
  * const logger = createLogger({ destination: standardOutput() })
  */
-export const standardOutput = (): DestinationStream => {
+export const standardOutput = (format: LogFormat = "json"): DestinationStream => {
   const stream = pino.destination({ dest: 1, sync: true })
   let readerGone = false
   stream.on("error", (error: unknown) => {
     if (isBrokenPipe(error)) readerGone = true
   })
+  // pino-pretty's formatter, not its stream: the line is written the same way, synchronously.
+  const shown = format === "pretty" ? prettyFactory({ colorize: process.stdout.isTTY === true }) : undefined
   return {
     write: (line: string) => {
-      if (!readerGone) stream.write(line)
+      if (!readerGone) stream.write(shown === undefined ? line : shown(line))
     },
   }
 }

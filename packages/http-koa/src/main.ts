@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from "./config.ts"
-import { createLogger } from "./logger.ts"
+import { createLogger, standardOutput } from "./logger.ts"
 import { StartupError, startService } from "./server.ts"
 import { exitOnSignals } from "./signals.ts"
 
@@ -23,7 +23,7 @@ const main = async (): Promise<void> => {
     process.stderr.write(`${error.message}\n`)
     process.exit(1)
   }
-  const logger = createLogger({ level: config.logLevel })
+  const logger = createLogger({ level: config.logLevel, destination: standardOutput(config.logFormat) })
   let service: Awaited<ReturnType<typeof startService>>
   try {
     service = await startService(config, { logger })

@@ -113,6 +113,24 @@ describe("npm start", () => {
     }
   })
 
+  it("writes lines for people with LOG_FORMAT=pretty", async () => {
+    const service = startNode(
+      main,
+      childEnvironment({
+        PORT: "0",
+        LOG_LEVEL: "info",
+        LOG_FORMAT: "pretty",
+        DATABASE_URL: `sqlite:${join(folder, "pretty.sqlite")}`,
+      }),
+    )
+    running.add(service)
+    const listening = await service.waitForLine((line) => line.includes("listening"))
+    expect(listening).toMatch(/^\[[0-9:.]+\] INFO: listening$/)
+    expect(() => JSON.parse(listening)).toThrow()
+    await service.waitForLine((line) => /^\s+sandbox: true$/.test(line))
+    expect(await stop(service)).toBe(0)
+  })
+
   it("creates the key of PAYMENTS_API_KEY and PAYMENTS_API_SECRET instead of printing one", async () => {
     const { service, url } = await start({
       DATABASE_URL: `sqlite:${join(folder, "bootstrap.sqlite")}`,
