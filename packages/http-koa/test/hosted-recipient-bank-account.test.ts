@@ -318,9 +318,16 @@ describe.each([
     )
     expect(response.status).toBe(422)
     expectPageHeaders(response)
-    expect(errorOf(response.text, "bank_details-account_routing_value1")).toBe("is not a valid ABA routing number")
-    expect(errorOf(response.text, "bank_details-account_number")).toBe("is too short (minimum is 4 characters)")
-    expect(errorOf(response.text, "address-city")).toBe("is required")
+    expect(errorOf(response.text, "bank_details-account_routing_value1")).toBe(
+      "ABA routing number is not a valid ABA routing number",
+    )
+    expect(errorOf(response.text, "bank_details-account_number")).toBe(
+      "Account number is too short (minimum is 4 characters)",
+    )
+    expect(errorOf(response.text, "address-city")).toBe("City is required")
+    // Above the form, each error links to its field.
+    expect(visibleText(response.text)).toContain("Please correct these 3 fields: Account number is too short")
+    expect(response.text).toContain('<a href="#address-city">City is required</a>')
     expect(errorOf(response.text, "address-street_address")).toBeUndefined()
     expect(response.text).toMatch(
       /<input id="bank_details-account_number"[^>]*aria-invalid="true" aria-describedby="bank_details-account_number-hint bank_details-account_number-error"/,
@@ -349,7 +356,7 @@ describe.each([
     expect(refused.text).toMatch(/<option value="FR" selected>France<\/option>/)
     const missing = await acme.post(paths.details, { token: acme.hosted, csrf, "bank_details.account_currency": "EUR" })
     expect(missing.status).toBe(422)
-    expect(errorOf(missing.text, "bank_details-bank_country_code")).toBe("country_code is required")
+    expect(errorOf(missing.text, "bank_details-bank_country_code")).toBe("Choose the country of the bank")
     expect(missing.text).toMatch(/<option value="EUR" selected>/)
   })
 

@@ -105,16 +105,36 @@ const beneficiaryDetailsOf = (values: Readonly<Record<string, string>>, fields: 
   return details
 }
 
-/** Errors of the engine by field path (`beneficiary_details.` dropped); the rest as problems on top. */
-const placeErrors = (error: Invalid, paths: ReadonlySet<string>) => {
+/**
+ * Errors of the engine by the field path they belong to (`beneficiary_details.` dropped), as
+ * `messageAt` words them; an error it has no field for (the provider's refusal on `base`) goes on top.
+ */
+const placeErrors = (error: Invalid, messageAt: (path: string, message: string) => string | undefined) => {
   const errors: Record<string, string> = {}
   const problems: Array<string> = []
   for (const [field, message] of Object.entries(errorsByField(error))) {
     const path = pathOfParameter[field] ?? field.replace(/^beneficiary_details\./, "")
-    if (paths.has(path)) errors[path] = message
-    else problems.push(field === "base" ? message : `${field.replace(/^beneficiary_details\./, "")} ${message}`)
+    const placed = messageAt(path, message)
+    if (placed !== undefined) errors[path] = placed
+    else problems.push(field === "base" ? message : `${path} ${message}`)
   }
   return { errors, problems }
+}
+
+/** What the first step says of a choice the engine refused: the choice to make, whatever the refusal. */
+const chooseMessages: Readonly<Record<string, string>> = {
+  [choosePaths.country]: "Choose the country of the bank",
+  [choosePaths.currency]: "Choose the currency of the account",
+  [choosePaths.transferMethod]: "Choose how the money is sent",
+}
+
+/** A requirement field's error as a sentence: its label, then the engine's message ("City is required"). */
+const labelledMessages = (fields: ReadonlyArray<RequirementField>) => {
+  const labels = new Map(fields.map((field) => [field.path, field.field.label]))
+  return (path: string, message: string) => {
+    const label = labels.get(path)
+    return label === undefined ? undefined : `${label} ${message}`
+  }
 }
 
 const providerDown =
@@ -187,7 +207,7 @@ export const recipientBankAccountRoutes = (router: Router<AppState>, kit: Hosted
     } catch (error) {
       const values = Object.fromEntries(Object.values(choosePaths).map((path) => [path, typedValue(posted.form, path)]))
       if (error instanceof Invalid) {
-        await showChoose(ctx, 422, posted, { values, ...placeErrors(error, new Set(Object.values(choosePaths))) })
+        await showChoose(ctx, 422, posted, { values, ...placeErrors(error, (path) => chooseMessages[path]) })
         return undefined
       }
       if (error instanceof ProviderFailure) {
@@ -262,7 +282,7 @@ export const recipientBankAccountRoutes = (router: Router<AppState>, kit: Hosted
       )
     } catch (error) {
       if (error instanceof Invalid) {
-        await showDetails(ctx, 422, posted, fields, placeErrors(error, new Set(fields.map((field) => field.path))))
+        await showDetails(ctx, 422, posted, fields, placeErrors(error, labelledMessages(fields)))
         return
       }
       if (error instanceof ProviderFailure) {

@@ -59,10 +59,34 @@ export const choosePaths = {
 /** The id of the input of a field path: its dots as dashes ("bank_details-account_number"). */
 export const fieldId = (path: string) => path.replace(/\./g, "-")
 
-const problemsList = (problems: ReadonlyArray<string>): Child =>
-  problems.length === 0
-    ? null
-    : (html`<div class="problem" role="alert">${problems.map((problem) => html`<p>${problem}</p>`)}</div>` as VNode)
+/** What is wrong, on top: the problems not about one field, then a link to each field with an error. */
+const problemsBox = (
+  problems: ReadonlyArray<string>,
+  errors: Readonly<Record<string, string>>,
+  order: ReadonlyArray<string>,
+): Child => {
+  const withErrors = order.filter((path) => errors[path] !== undefined)
+  if (problems.length === 0 && withErrors.length === 0) return null
+  return html`<div class="problem" role="alert">
+    ${problems.map((problem) => html`<p>${problem}</p>`)}
+    ${
+      withErrors.length === 0
+        ? null
+        : html`<p>${withErrors.length === 1 ? "Please correct this field:" : `Please correct these ${withErrors.length} fields:`}</p>
+          <ul class="error-summary">
+            ${withErrors.map((path) => html`<li><a href=${`#${fieldId(path)}`}>${errors[path]}</a></li>`)}
+          </ul>`
+    }
+  </div>` as VNode
+}
+
+/** The heading of the part of the form a field path belongs to (its first segment). */
+const sectionOf = (path: string) =>
+  path.startsWith("bank_details.")
+    ? "Bank account"
+    : path.startsWith("address.")
+      ? "Address of the account holder"
+      : "Recipient and transfer"
 
 const requiredMark = (required: boolean): Child =>
   required ? (html`<abbr class="required" title="required">*</abbr>` as VNode) : null
@@ -103,7 +127,7 @@ const radios = (
   after: Child = null,
 ): Child => {
   const id = fieldId(path)
-  return html`<fieldset class="field choices" aria-describedby=${describedBy(id, error)}>
+  return html`<fieldset class="field choices" id=${id} aria-describedby=${describedBy(id, error)}>
     <legend>${label} ${requiredMark(required)}</legend>
     ${choices.map(
       (choice) => html`<div class="choice">
@@ -116,7 +140,7 @@ const radios = (
   </fieldset>` as VNode
 }
 
-/** What a person is told about a text field's format: its example and its length. */
+/** What a person is told about a text field's format: its example, else its length and kind of characters. */
 export const hintOf = (field: RequirementField): string | undefined => {
   const rule = field.rule
   if (rule === null) return undefined
@@ -127,18 +151,19 @@ export const hintOf = (field: RequirementField): string | undefined => {
     CLABE: "The 18-digit CLABE.",
   }
   const example = examples[rule.type]
-  const digitsOnly = /^\^\[0-9\]\{\d+(,\d+)?\}\$$/.test(rule.pattern)
+  if (example !== undefined) return example
+  // Free text ("^.+$") has nothing worth saying but its length, which maxlength already holds.
+  if (rule.pattern === "^.+$" || rule.pattern === "") return undefined
+  const kind = /^\^\[0-9\]\{[\d,]+\}\$$/.test(rule.pattern)
+    ? "digits"
+    : /^\^\[A-Z\]\{[\d,]+\}\$$/.test(rule.pattern)
+      ? "capital letters"
+      : "characters"
   const { minimum_length: minimum, maximum_length: maximum } = rule
-  const length =
-    minimum !== null && maximum !== null
-      ? minimum === maximum
-        ? `${minimum} ${digitsOnly ? "digits" : "characters"}.`
-        : `${minimum} to ${maximum} ${digitsOnly ? "digits" : "characters"}.`
-      : maximum !== null
-        ? `At most ${maximum} characters.`
-        : undefined
-  const parts = [example, example === undefined ? length : undefined].filter((part) => part !== undefined)
-  return parts.length === 0 ? undefined : parts.join(" ")
+  if (minimum !== null && maximum !== null) {
+    return minimum === maximum ? `${minimum} ${kind}.` : `${minimum} to ${maximum} ${kind}.`
+  }
+  return maximum === null ? undefined : `At most ${maximum} ${kind}.`
 }
 
 const textInput = (field: RequirementField, value: string, error: string | undefined): Child => {
@@ -196,7 +221,7 @@ export const choosePage = (frame: Frame, view: ChooseView): VNode => {
   return layout(
     frame,
     html`${heading(view.recipientName)}
-      ${problemsList(view.problems)}
+      ${problemsBox(view.problems, view.errors, Object.values(choosePaths))}
       <form method="post" action=${view.action} novalidate>
         ${hiddenFields(view.token, view.csrf)}
         ${select(choosePaths.country, "Country of the bank", view.countries, values[choosePaths.country] ?? "", errors[choosePaths.country], true)}
@@ -207,22 +232,32 @@ export const choosePage = (frame: Frame, view: ChooseView): VNode => {
   )
 }
 
-/** The second step: the requirement fields, each refresh field with its Update button, and Add. */
-export const detailsPage = (frame: Frame, view: DetailsView): VNode =>
-  layout(
+/** The second step: the requirement fields in their sections, each refresh field with its Update button, and Add. */
+export const detailsPage = (frame: Frame, view: DetailsView): VNode => {
+  const fields = view.fields.filter((field) => field.enabled)
+  return layout(
     frame,
     html`${heading(view.recipientName)}
-      ${problemsList(view.problems)}
+      ${problemsBox(
+        view.problems,
+        view.errors,
+        fields.map((field) => field.path),
+      )}
       <form method="post" action=${view.actions.save} novalidate>
         <button type="submit" class="default-submit" tabindex="-1" aria-hidden="true">Add bank account</button>
         ${hiddenFields(view.token, view.csrf)}
-        ${view.fields.filter((field) => field.enabled).map((field) => requirementControl(field, view))}
+        ${fields.map((field, index) => {
+          const section = sectionOf(field.path)
+          const previous = index === 0 ? undefined : sectionOf(fields[index - 1]?.path ?? "")
+          return [section === previous ? null : html`<h2>${section}</h2>`, requirementControl(field, view)]
+        })}
         <div class="actions">
           <button type="submit">Add bank account</button>
           <a href=${view.actions.restart}>Change country or currency</a>
         </div>
       </form>`,
   )
+}
 
 /** The page shown after the account is added when the token has no return URL. */
 export const addedPage = (frame: Frame, recipientName: string): VNode =>
