@@ -96,8 +96,9 @@ describe("the add-bank-account page in Chromium", () => {
     await screenshotBothWidths(page, "recipient-add-bank-account-error")
     expect(await bankAccounts()).toEqual([])
 
+    // Enter in a field adds the account (the form's default button), it does not update the form.
     await page.getByLabel("ABA routing number").fill("021000021")
-    await page.getByRole("button", { name: "Add bank account" }).click()
+    await page.getByLabel("ABA routing number").press("Enter")
     await page.waitForURL(`${site.origin}/**`)
     expect(page.url()).toBe(`${site.origin}/recipients/${rid}?added=1`)
     expect(site.visits).toEqual([`/recipients/${rid}?added=1`])
