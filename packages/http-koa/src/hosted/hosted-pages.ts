@@ -7,6 +7,7 @@ import type { AppState } from "../app-state.ts"
 import { errorLogFields } from "../error-log-fields.ts"
 import { fundingAccountsRoutes } from "./funding-accounts.ts"
 import { makeHostedKit, setSecurityHeaders } from "./kit.ts"
+import { recipientBankAccountRoutes } from "./recipient-bank-account.ts"
 import { messagePage } from "./views/frame.ts"
 
 /**
@@ -64,5 +65,6 @@ export const hostedPages = (options: HostedPagesOptions): Router<AppState> => {
   })
 
   fundingAccountsRoutes(router, kit)
+  recipientBankAccountRoutes(router, kit)
   return router
 }

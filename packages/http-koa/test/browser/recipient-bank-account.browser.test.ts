@@ -1,0 +1,112 @@
+import { openTestSqlite } from "@payments-engine/adapters/testing"
+import type { Browser } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { launchChromium, type ReturnSite, screenshotBothWidths, startReturnSite } from "../support/browser.ts"
+import { signedInEntity, trustDomains } from "../support/entity-client.ts"
+import { startTestService, type TestService } from "../support/test-service.ts"
+
+/**
+ * A person adds a US bank account for a recipient on `/recipient/add-bank-account` in real
+ * Chromium, without JavaScript: chooses the country, changes the clearing system (a `refresh`
+ * field) on the way, fixes the one error shown next to its field, and ends on the return URL;
+ * the account is then seen through the API.
+ */
+const sqlite = openTestSqlite()
+let service: TestService
+let browser: Browser
+let site: ReturnSite
+beforeAll(async () => {
+  service = await startTestService({ storage: await sqlite.factory(), sandbox: true })
+  browser = await launchChromium()
+  site = await startReturnSite()
+})
+afterAll(async () => {
+  await browser?.close()
+  await site?.close()
+  await service?.close()
+  await sqlite.close()
+})
+
+describe("the add-bank-account page in Chromium", () => {
+  it("adds a US account by Fedwire, refusing a bad routing number next to its field, and returns", async () => {
+    const { token, cid, eid } = await signedInEntity(service, "browser-recipient")
+    const recipient = await service.request("POST", `/api/v1/companies/${cid}/recipients`, {
+      token,
+      body: { name: "Jane Supplier" },
+    })
+    expect(recipient.status, recipient.text).toBe(201)
+    const rid = recipient.body.data.id as string
+    await trustDomains(service, token, ["localhost"])
+    const issued = await service.request("POST", `/api/v1/companies/${cid}/entities/${eid}/hosted_page_tokens`, {
+      token,
+      body: {
+        purpose: "recipient_add_bank_account",
+        recipient_id: rid,
+        return_url: `${site.origin}/recipients/${rid}?added=1`,
+      },
+    })
+    expect(issued.status, issued.text).toBe(201)
+    const bankAccounts = async () => {
+      const listed = await service.request("GET", `/api/v1/companies/${cid}/bank_accounts`, { token })
+      type Listed = {
+        owner_id: string
+        routing_details: Array<{ routing_number: string }>
+        payment_profiles: Array<{ usage_type: string; payment_method: string }>
+      }
+      return listed.body.data as Array<Listed>
+    }
+
+    const context = await browser.newContext({ javaScriptEnabled: false })
+    const page = await context.newPage()
+    const opened = await page.goto(`${service.url}/recipient/add-bank-account?token=${issued.body.data.token}`)
+    expect(opened?.status()).toBe(200)
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Add a bank account")
+    await screenshotBothWidths(page, "recipient-add-bank-account")
+
+    await page.getByLabel("Country of the bank").selectOption("US")
+    await page.getByLabel("Currency of the account").selectOption("USD")
+    await page.getByLabel("Local bank transfer").check()
+    await page.getByRole("button", { name: "Continue" }).click()
+    await page.waitForLoadState()
+    expect(await page.getByLabel("Clearing system").inputValue()).toBe("ACH")
+
+    await page.getByLabel("Business name").fill("Jane Supplier LLC")
+    await page.getByLabel("Account number").fill("123456789")
+    await page.getByLabel("ABA routing number").fill("123456789")
+    // Changing the clearing system asks for the form again; what was typed stays.
+    await page.getByLabel("Clearing system").selectOption("FEDWIRE")
+    await page.getByRole("button", { name: "Update form for Clearing system" }).click()
+    await page.waitForLoadState()
+    expect(await page.getByLabel("Clearing system").inputValue()).toBe("FEDWIRE")
+    expect(await page.getByLabel("Business name").inputValue()).toBe("Jane Supplier LLC")
+    expect(await page.getByLabel("Account number").inputValue()).toBe("123456789")
+    await page.getByLabel("Street address").fill("1 Main Street")
+    await page.getByLabel("City").fill("Springfield")
+    await screenshotBothWidths(page, "recipient-add-bank-account-fields")
+
+    await page.getByRole("button", { name: "Add bank account" }).click()
+    await page.waitForLoadState()
+    const routingError = page.locator("#bank_details-account_routing_value1-error")
+    expect(await routingError.textContent()).toBe("ABA routing number is not a valid ABA routing number")
+    expect(await page.locator("p.error").count()).toBe(1)
+    expect(await page.getByLabel("ABA routing number").getAttribute("aria-describedby")).toContain(
+      "bank_details-account_routing_value1-error",
+    )
+    expect(await page.getByLabel("City").inputValue()).toBe("Springfield")
+    await screenshotBothWidths(page, "recipient-add-bank-account-error")
+    expect(await bankAccounts()).toEqual([])
+
+    // Enter in a field adds the account (the form's default button), it does not update the form.
+    await page.getByLabel("ABA routing number").fill("021000021")
+    await page.getByLabel("ABA routing number").press("Enter")
+    await page.waitForURL(`${site.origin}/**`)
+    expect(page.url()).toBe(`${site.origin}/recipients/${rid}?added=1`)
+    expect(site.visits).toEqual([`/recipients/${rid}?added=1`])
+    const [account, ...others] = await bankAccounts()
+    expect(others).toEqual([])
+    expect(account?.owner_id).toBe(rid)
+    expect(account?.routing_details).toMatchObject([{ routing_number: "021000021" }])
+    expect(account?.payment_profiles).toMatchObject([{ usage_type: "credit", payment_method: "wire" }])
+    await context.close()
+  })
+})
