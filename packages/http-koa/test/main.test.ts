@@ -3,7 +3,14 @@ import { connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { childEnvironment, type LineWatcher, logMessage, runNode, startNode } from "./support/child-process.ts"
+import {
+  childEnvironment,
+  type LineWatcher,
+  logMessage,
+  runNode,
+  startNode,
+  startProcess,
+} from "./support/child-process.ts"
 import { acme, readResponse } from "./support/test-service.ts"
 
 /** `npm start` as an operator runs it: `node --import tsx packages/http-koa/src/main.ts`. */
@@ -111,6 +118,30 @@ describe("npm start", () => {
     } finally {
       expect(await stop(second.service)).toBe(0)
     }
+  })
+
+  it("stops when SIGTERM is sent to the npm process of npm start, not only to node", async () => {
+    const npm = startProcess(
+      "npm",
+      ["start", "--silent"],
+      childEnvironment({ PORT: "0", LOG_LEVEL: "info", DATABASE_URL: `sqlite:${join(folder, "npm-start.sqlite")}` }),
+    )
+    running.add(npm)
+    const { port } = JSON.parse(await npm.waitForLine(logMessage("listening"))) as { port: number }
+    npm.child.kill("SIGTERM")
+    await npm.waitForLine(logMessage("stopped"))
+    await npm.exited
+    running.delete(npm)
+    // Nothing listens any more: the node process under npm has ended too.
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, "127.0.0.1")
+      socket.once("connect", () => {
+        socket.destroy()
+        resolve(false)
+      })
+      socket.once("error", () => resolve(true))
+    })
+    expect(refused).toBe(true)
   })
 
   it("writes lines for people with LOG_FORMAT=pretty", async () => {

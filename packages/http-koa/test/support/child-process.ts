@@ -52,8 +52,15 @@ export interface LineWatcher {
 }
 
 /** Starts `node <args>` from the repository root and watches its output. */
-export const startNode = (args: ReadonlyArray<string>, env: NodeJS.ProcessEnv): LineWatcher => {
-  const child = spawn(process.execPath, [...args], { cwd: repositoryRoot, env, stdio: ["ignore", "pipe", "pipe"] })
+export const startNode = (args: ReadonlyArray<string>, env: NodeJS.ProcessEnv): LineWatcher =>
+  startProcess(process.execPath, args, env)
+
+/**
+ * Starts `command` (found on the PATH) in the repository root, watching its standard output line
+ * by line; see {@link startNode}.
+ */
+export const startProcess = (command: string, args: ReadonlyArray<string>, env: NodeJS.ProcessEnv): LineWatcher => {
+  const child = spawn(command, [...args], { cwd: repositoryRoot, env, stdio: ["ignore", "pipe", "pipe"] })
   const lines: Array<string> = []
   const waiters = new Set<{ matches: (line: string) => boolean; resolve: (line: string) => void }>()
   let stderr = ""
