@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs"
 import { parseArgs } from "node:util"
 import { openStorageFromUrl } from "@payments-engine/adapters"
 import { type Engine, isDomainError } from "@payments-engine/core"
@@ -33,12 +34,20 @@ Commands:
 
 Options:
   -h, --help    Show this help
+  -v, --version Print the version of @payments-engine/http-koa
 
 Exit codes: 0 done, 1 failed (database unreachable, no such key), 2 bad arguments.
 
 Environment:
   DATABASE_URL  sqlite:<path>, sqlite::memory: or postgres://... (default sqlite:./data/payments.sqlite)
 `
+
+/** The version of this package; its package.json is one folder up from the sources and from the build alike. */
+const packageVersion = (): string => {
+  const manifest: unknown = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"))
+  const version = (manifest as { version?: unknown }).version
+  return typeof version === "string" ? version : "unknown"
+}
 
 class UsageError extends Error {}
 
@@ -213,6 +222,10 @@ export const runCli = async (args: ReadonlyArray<string>, io: CliIo): Promise<nu
         return 2
       }
       io.stdout(usage)
+      return 0
+    }
+    if (command === "-v" || command === "--version") {
+      io.stdout(`${packageVersion()}\n`)
       return 0
     }
     if (command === "keys" && subcommand === "create") return await keysCreate(rest, io)

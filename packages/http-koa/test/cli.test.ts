@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -70,6 +70,16 @@ describe("payments-engine keys create", () => {
     const result = await cli(["keys", "create", "--workspace=globex"])
     expect(result.code).toBe(0)
     expect(result.stdout).toContain("Scope: write\n")
+  })
+
+  it("prints the package's version for --version and -v", async () => {
+    const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+      version: string
+    }
+    expect(manifest.version).toMatch(/^\d+\.\d+\.\d+/)
+    for (const flag of ["--version", "-v"]) {
+      expect(await cli([flag])).toEqual({ code: 0, stdout: `${manifest.version}\n`, stderr: "" })
+    }
   })
 
   it("prints the usage for --help and exits 2 with the usage for bad arguments", async () => {
