@@ -5,6 +5,7 @@ import type { Context, Next } from "koa"
 import type { Logger } from "pino"
 import type { AppState } from "../app-state.ts"
 import { errorLogFields } from "../error-log-fields.ts"
+import { entityFeatureRoutes } from "./entity-feature.ts"
 import { fundingAccountsRoutes } from "./funding-accounts.ts"
 import { makeHostedKit, setSecurityHeaders } from "./kit.ts"
 import { messagePage } from "./views/frame.ts"
@@ -64,5 +65,6 @@ export const hostedPages = (options: HostedPagesOptions): Router<AppState> => {
   })
 
   fundingAccountsRoutes(router, kit)
+  entityFeatureRoutes(router, kit)
   return router
 }
