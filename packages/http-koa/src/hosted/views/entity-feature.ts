@@ -83,8 +83,8 @@ export const addressFields: ReadonlyArray<TextField> = [
   { name: "business_address.postal_code", label: "ZIP or postal code", autocomplete: "postal-code", maxlength: 32 },
   {
     name: "business_address.country_alpha2",
-    label: "Country code",
-    hint: "Two letters, for example US",
+    label: "Country",
+    hint: "Two-letter code, for example US",
     autocomplete: "country",
     maxlength: 2,
   },
@@ -96,7 +96,7 @@ export const personFields: ReadonlyArray<TextField> = [
   { name: "last_name", label: "Last name", autocomplete: "family-name", maxlength: 100 },
   { name: "email", label: "E-mail", type: "email", autocomplete: "email", maxlength: 254 },
   { name: "date_of_birth", label: "Date of birth", type: "date", autocomplete: "bday", maxlength: 10 },
-  { name: "nationality", label: "Nationality (country code)", hint: "Two letters, for example US", maxlength: 2 },
+  { name: "nationality", label: "Nationality", hint: "Two-letter country code, for example US", maxlength: 2 },
   { name: "job_title", label: "Job title", autocomplete: "organization-title", maxlength: 255 },
 ]
 
@@ -157,7 +157,7 @@ export const entityFeaturePage = (frame: Frame, view: EntityFeatureView): VNode 
   const { actions } = view
   const people = view.persons.map(
     (person) => html`<details class="person" key=${person.id} open=${Object.keys(person.errors).length > 0}>
-      <summary>${person.name}</summary>
+      <summary><span class="person-name">${person.name}</span><span class="summary-action" aria-hidden="true">Edit</span></summary>
       ${sectionForm(view, actions.savePerson, "Save person", [
         html`<input type="hidden" name="person_id" value=${person.id} />`,
         personInputs(`person-${person.id}-`, view, person),
