@@ -283,6 +283,25 @@ describe.each([
     expect(badPerson.text).toMatch(/id="new-role-director"[^>]*checked|checked[^>]*id="new-role-director"/)
     expect((await acme.api("GET", "/onboarding/persons")).body.data).toEqual([])
 
+    // Two people: an error saving one shows on its form only, with what was typed kept.
+    const first = await acme.api("POST", "/onboarding/persons", { first_name: "First" })
+    const second = await acme.api("POST", "/onboarding/persons", { first_name: "Second" })
+    const badEdit = await acme.post(
+      "/entity-feature/persons/save",
+      personForm(acme.hosted, csrf, { person_id: second.body.data.id, first_name: "Second Typed", email: "x@" }),
+    )
+    expect(badEdit.status).toBe(422)
+    expect(errorOf(badEdit.text, `person-${second.body.data.id}-email`)).toBe("must be a valid e-mail address")
+    expect(errorOf(badEdit.text, `person-${first.body.data.id}-email`)).toBeUndefined()
+    expect(errorOf(badEdit.text, "new-email")).toBeUndefined()
+    expect(badEdit.text).toContain('value="Second Typed"')
+    expect(badEdit.text).toMatch(/<details class="person" open><summary><span class="person-name">Second</)
+    const listed = await acme.api("GET", "/onboarding/persons")
+    expect(listed.body.data.map((p: { first_name: string }) => p.first_name)).toEqual(["First", "Second"])
+    for (const person of [first, second]) {
+      expect((await acme.api("DELETE", `/onboarding/persons/${person.body.data.id}`)).status).toBe(204)
+    }
+
     const hostile = `<script>alert("x")</script><img src=x onerror=alert(1)>`
     expect(
       (

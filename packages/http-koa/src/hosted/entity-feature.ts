@@ -177,8 +177,10 @@ export const entityFeatureRoutes = (router: Router<AppState>, kit: HostedKit): v
     extra: { retyped?: Retyped; errors?: Record<string, string>; notice?: string; problem?: string } = {},
   ) => {
     const scope = scopeOf(claims)
-    const [onboarding, csrf] = await Promise.all([
+    // The persons are read on their own: they can be added (through the API) before any onboarding is saved.
+    const [onboarding, storedPersons, csrf] = await Promise.all([
       engine.onboardings.get(kit.actorOf(claims), scope.companyId, scope.entityId),
+      engine.onboardings.allPersons(kit.actorOf(claims), scope.companyId, scope.entityId),
       engine.hostedPageTokens.csrfToken(claims),
     ])
     const { retyped } = extra
@@ -188,7 +190,7 @@ export const entityFeatureRoutes = (router: Router<AppState>, kit: HostedKit): v
       values: retyped?.form === form ? retyped.values : stored,
       errors: retyped === undefined || retyped.form === form ? errors : {},
     })
-    const persons: Array<PersonRow> = (onboarding?.persons ?? []).map((person) => {
+    const persons: Array<PersonRow> = storedPersons.map((person) => {
       const mine = retyped?.form === "person" && retyped.personId === person.id ? retyped : undefined
       return {
         id: person.id,
