@@ -473,6 +473,10 @@ describe.each([
     expect(page.text).not.toContain("Hidden")
     const csrf = await acme.csrfOf()
     for (const path of ["/entity-feature/persons/save", "/entity-feature/persons/remove"]) {
+      for (const id of [theirs.body.data.id, "", "per_nothing", "x".repeat(5000)]) {
+        const response = await acme.post(path, personForm(acme.hosted, csrf, { person_id: id, first_name: "Changed" }))
+        expect(response.status, path).toBe(404)
+      }
       const response = await acme.post(
         path,
         personForm(acme.hosted, csrf, { person_id: theirs.body.data.id, first_name: "Changed" }),
