@@ -93,6 +93,7 @@ export const contractTestIds = [
   "features.enable-and-list",
   "features.status-machine",
   "features.active-integration",
+  "features.submit",
   "features.tenancy",
   "concurrency.feature-enable",
   "concurrency.feature-status",

@@ -13,7 +13,7 @@ import {
   type WorkspaceId,
 } from "@payments-engine/core"
 import { expect } from "vitest"
-import { expectRefusal } from "./contract-harness.ts"
+import { expectRefusal, refusal } from "./contract-harness.ts"
 import type { ScenarioGroup } from "./contract-scenario.ts"
 import { counterIds } from "./test-ports.ts"
 
@@ -215,6 +215,61 @@ export const featureScenarios: ScenarioGroup = {
         )
         expect(stale).toEqual([undefined, undefined])
         expect(await storedFeature(storage, actor.workspaceId, app)).toEqual(before)
+      },
+    },
+    {
+      id: "features.submit",
+      title:
+        "the person's submission moves CREATED and ACTION_REQUIRED to SUBMITTED (the onboarding to submitted) once the business's name, address and a person are given; another entity's application is not found",
+      run: async ({ engine, workspace, clock }) => {
+        const actor = await workspace()
+        const { company, entity } = await companyWithEntity(engine, actor)
+        const other = await companyWithEntity(engine, actor)
+        const { feature } = await engine.features.enable(actor, company.id, entity.id, multiCurrency)
+        const scope = { companyId: company.id, entityId: entity.id, applicationId: feature.application_id }
+        const submit = () => engine.features.submit(actor, scope)
+
+        const nothingYet = await refusal(submit())
+        expect(nothingYet.errors).toEqual([
+          { field: "business_details.business_name", message: featureMessages.businessNameRequired },
+          { field: "business_address.line1", message: featureMessages.addressLineRequired },
+          { field: "business_address.city", message: featureMessages.cityRequired },
+          { field: "business_address.postal_code", message: featureMessages.postalCodeRequired },
+          { field: "business_address.country_alpha2", message: featureMessages.countryRequired },
+          { field: "persons", message: featureMessages.personRequired },
+        ])
+        await engine.onboardings.update(actor, company.id, entity.id, {
+          business_details: { business_name: "Acme" },
+          business_address: { line1: "1 Main St", city: "Springfield", postal_code: "12345", country_alpha2: "US" },
+        })
+        await expectRefusal(submit(), 422, "persons", featureMessages.personRequired)
+        await engine.onboardings.createPerson(actor, company.id, entity.id, {
+          first_name: "Ada",
+          last_name: "Lovelace",
+        })
+        await expectRefusal(
+          engine.features.submit(actor, { ...scope, entityId: other.entity.id }),
+          404,
+          "application_id",
+          featureMessages.applicationNotFound,
+        )
+        await expectRefusal(
+          engine.features.submit({ ...actor, scope: "read" }, scope),
+          403,
+          "base",
+          messages.readOnlyKey,
+        )
+        expect((await engine.features.list(actor, company.id, entity.id))[0]?.status).toBe("CREATED")
+
+        clock.advance(1000)
+        expect(await submit()).toEqual({ ...feature, status: "SUBMITTED" })
+        expect(await engine.onboardings.get(actor, company.id, entity.id)).toMatchObject({
+          status: "submitted",
+          submitted_at: clock.now().toISOString(),
+        })
+        await expectRefusal(submit(), 422, "status", featureMessages.transitionRefused("SUBMITTED", "SUBMITTED"))
+        await engine.features.setStatus(actor, feature.application_id, "ACTION_REQUIRED")
+        expect(await submit()).toEqual({ ...feature, status: "SUBMITTED" })
       },
     },
     {

@@ -458,6 +458,7 @@ class ReadFromOutside extends EntityCommand {
     const reads = (actor: Actor, cid: CompanyId, eid: EntityId): ReadonlyArray<[string, () => Promise<unknown>]> => [
       ["get", () => engine.onboardings.get(actor, cid, eid)],
       ["listPersons", () => engine.onboardings.listPersons(actor, cid, eid)],
+      ["allPersons", () => engine.onboardings.allPersons(actor, cid, eid)],
       ["listAttachments", () => engine.onboardingAttachments.list(actor, cid, eid)],
       ...handle.personIds.map((id): [string, () => Promise<unknown>] => [
         "getPerson",

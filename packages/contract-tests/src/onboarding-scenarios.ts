@@ -139,7 +139,7 @@ export const onboardingScenarios: ScenarioGroup = {
     {
       id: "onboardings.persons",
       title:
-        "persons round-trip and list in id order under their workspace and entity, cut to the window with the count of all; update and delete reach only their own, delete once; the engine stores no readable tax id",
+        "persons round-trip and list in id order under their workspace and entity, cut to the window with the count of all; update and delete reach only their own, delete once; the engine stores no readable tax id; allPersons lists them all before any onboarding is saved",
       run: async (harness) => {
         const port = onPorts(harness)
         const ids = counterIds()
@@ -205,6 +205,19 @@ export const onboardingScenarios: ScenarioGroup = {
         expect((await engine.onboardings.getPerson(actor, owner.id, ent.id, created.id)).identifications).toEqual([
           { ...created.identifications[0], identification_number: "****4321" },
         ])
+        // Before any onboarding is saved, every person is still listed, masked, and only under its entity.
+        expect(await engine.onboardings.get(actor, owner.id, ent.id)).toBeNull()
+        const second = await engine.onboardings.createPerson(actor, owner.id, ent.id, { first_name: "Ada" })
+        expect(await engine.onboardings.allPersons(actor, owner.id, ent.id)).toEqual([
+          await engine.onboardings.getPerson(actor, owner.id, ent.id, created.id),
+          second,
+        ])
+        const otherEntity = await engine.entities.create(
+          actor,
+          (await engine.companies.create(actor, { name: "Else", country: "US", default_currency: "USD" })).id,
+          { name: "Else", country_alpha2: "US" },
+        )
+        expect(await engine.onboardings.allPersons(actor, otherEntity.company_id, otherEntity.id)).toEqual([])
       },
     },
     {

@@ -53,7 +53,7 @@ const makeEffectApi = (ports: ServicePorts) => {
     access: makeAccess(ports),
     companies: makeCompanies(ports),
     entities: makeEntities(ports),
-    /** Entity features (the multi-currency account): enable, list, and the sandbox's status changes. */
+    /** Entity features (the multi-currency account): enable, list, the person's submission, and the sandbox's status changes. */
     features: makeFeatures(ports),
     /** An entity's onboarding data (business details, addresses, identifiers, contact) and its persons. */
     onboardings: makeOnboardings(ports),

@@ -62,7 +62,7 @@ export type { ApiKeyRequest, AuthenticatedKey, IssuedApiKey } from "./services/a
 export type { Actor } from "./services/actor.ts"
 export type { CreateForRecipientOptions } from "./services/bank-accounts.ts"
 export type { CompanyCreateOptions } from "./services/companies.ts"
-export type { FeatureEnabled } from "./services/features.ts"
+export type { FeatureEnabled, SubmitOptions } from "./services/features.ts"
 export type { FundingAccount } from "./services/funding-accounts.ts"
 export type { HostedPageVerification, HostedPageVerifyOptions } from "./services/hosted-page-tokens.ts"
 export type { IdempotencyDecision, StoredResponse } from "./services/idempotency.ts"

@@ -29,6 +29,12 @@ export const featureMessages = {
   statusInvalid: `must be one of: ${featureTargetStatuses.join(", ")}`,
   transitionRefused: (from: string, to: string) => `Cannot change application status from ${from} to ${to}`,
   statusRaced: "Application status was changed by another request; fetch it and try again",
+  businessNameRequired: "Business name is required before submitting",
+  addressLineRequired: "Address line 1 is required before submitting",
+  cityRequired: "City is required before submitting",
+  postalCodeRequired: "Postal code is required before submitting",
+  countryRequired: "Country is required before submitting",
+  personRequired: "Add at least one person before submitting",
 } as const
 
 /**

@@ -302,6 +302,25 @@ export const makeOnboardings = (ports: ServicePorts) => {
         (row) => toOnboardingPerson(row),
       ),
 
+    /**
+     * Every person of the entity, oldest first, unpaged, tax ids masked: also before any
+     * onboarding is saved (when `get` answers null), for a page that shows them all at once.
+     *
+     * @example
+     * const persons = await engine.onboardings.allPersons(actor, cid, eid)
+     */
+    allPersons: (
+      actor: Actor,
+      companyId: CompanyId,
+      entityId: EntityId,
+    ): Effect.Effect<ReadonlyArray<OnboardingPerson>, NotFound> =>
+      inTransaction(ports.storage, (tx) =>
+        Effect.gen(function* () {
+          const entity = yield* findOnboardingEntity(tx, actor, companyId, entityId)
+          return yield* personsOf(tx, actor, entity.id)
+        }),
+      ),
+
     /** A person of the entity, a tax id masked to its last four characters. */
     getPerson: (
       actor: Actor,

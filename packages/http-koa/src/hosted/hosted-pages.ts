@@ -5,6 +5,7 @@ import type { Context, Next } from "koa"
 import type { Logger } from "pino"
 import type { AppState } from "../app-state.ts"
 import { errorLogFields } from "../error-log-fields.ts"
+import { entityFeatureRoutes } from "./entity-feature.ts"
 import { fundingAccountsRoutes } from "./funding-accounts.ts"
 import { makeHostedKit, setSecurityHeaders } from "./kit.ts"
 import { recipientBankAccountRoutes } from "./recipient-bank-account.ts"
@@ -66,5 +67,6 @@ export const hostedPages = (options: HostedPagesOptions): Router<AppState> => {
 
   fundingAccountsRoutes(router, kit)
   recipientBankAccountRoutes(router, kit)
+  entityFeatureRoutes(router, kit)
   return router
 }
