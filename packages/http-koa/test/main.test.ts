@@ -6,8 +6,8 @@ import { afterAll, describe, expect, it } from "vitest"
 import { childEnvironment, type LineWatcher, logMessage, runNode, startNode } from "./support/child-process.ts"
 import { acme, readResponse } from "./support/test-service.ts"
 
-/** `npm start` as an operator runs it: `node --import tsx packages/http-koa/src/main.ts`. */
-const main = ["--import", "tsx", "packages/http-koa/src/main.ts"]
+/** `npm start` as an operator runs it: `node --conditions=source --import tsx packages/http-koa/src/main.ts`. */
+const main = ["--conditions=source", "--import", "tsx", "packages/http-koa/src/main.ts"]
 const folder = mkdtempSync(join(tmpdir(), "payments-engine-main-"))
 const running = new Set<LineWatcher>()
 afterAll(() => {
