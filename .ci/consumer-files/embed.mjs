@@ -49,7 +49,7 @@ try {
   })
   await engine.jobs.runDue()
   const paid = await engine.payments.get(actor, company.id, payment.id)
-  console.log("payment", paid.id, paid.status, paid.instructed_amount, paid.currency ?? "")
+  console.log("payment", paid.id, paid.status, paid.instructed_amount)
   if (paid.status !== "completed" || paid.instructed_amount !== "125.50") process.exitCode = 1
 } finally {
   await engine.close()
