@@ -1,6 +1,12 @@
+import { defaultClientConditions, defaultServerConditions } from "vite"
 import { defineConfig } from "vitest/config"
 
+/** Our packages export `src/*.ts` under the "source" condition: tests run the sources, never a stale build. */
+const sourceFirst = (conditions: ReadonlyArray<string>) => ["source", ...conditions]
+
 export default defineConfig({
+  resolve: { conditions: sourceFirst(defaultClientConditions) },
+  ssr: { resolve: { conditions: sourceFirst(defaultServerConditions) } },
   test: {
     include: [
       "packages/*/src/**/*.test.ts",

@@ -11,7 +11,7 @@
  *
  * Results replace the "## Batches" section of docs/benchmarks.md.
  *
- *   node --import tsx bench/batch-execution.bench.ts   # DATABASE_URL=postgres://... for Postgres too
+ *   node --conditions=source --import tsx bench/batch-execution.bench.ts   # DATABASE_URL=postgres://... for Postgres too
  */
 import { spawn } from "node:child_process"
 import { mkdtempSync } from "node:fs"
@@ -78,7 +78,7 @@ const until = async (done: () => Promise<boolean>) => {
 
 /** A second process running `mode` on the database at `url`, once it says it is ready. */
 const secondProcess = async (url: string, mode: "engine" | "noop") => {
-  const child = spawn(process.execPath, ["--import", "tsx", "bench/batch-worker.ts"], {
+  const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", "bench/batch-worker.ts"], {
     env: { ...process.env, DATABASE_URL: url, MODE: mode },
     stdio: ["ignore", "pipe", "inherit"],
   })

@@ -1,9 +1,23 @@
 #!/usr/bin/env node
-// The `payments-engine` command: Node 20 cannot run TypeScript, so load tsx first, then the CLI.
-import { register } from "tsx/esm/api"
+// The `payments-engine` command. Installed from the registry, it runs the JavaScript build with
+// plain Node. In the repository (the TypeScript sources beside it, maybe no build), it runs the
+// sources as `npm start` does: tsx, and the "source" export condition so that our packages
+// resolve to their `src/*.ts` rather than a build that may be stale or missing.
+import { existsSync } from "node:fs"
+import { register } from "node:module"
 
-register()
-const { runCli } = await import("../src/cli.ts")
+const sources = new URL("../src/cli.ts", import.meta.url)
+const loadCli = async () => {
+  if (!existsSync(sources)) return import("../dist/cli.js")
+  register(
+    "data:text/javascript,export const resolve = (specifier, context, next) => next(specifier, { ...context, conditions: ['source', ...context.conditions] })",
+  )
+  const tsx = await import("tsx/esm/api")
+  tsx.register()
+  return import(sources.href)
+}
+
+const { runCli } = await loadCli()
 process.exitCode = await runCli(process.argv.slice(2), {
   env: process.env,
   stdout: (text) => process.stdout.write(text),

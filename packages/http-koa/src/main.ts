@@ -4,7 +4,7 @@ import { StartupError, startService } from "./server.ts"
 import { exitOnSignals } from "./signals.ts"
 
 /**
- * The service's entry point (`npm start`, i.e. `node --import tsx packages/http-koa/src/main.ts`):
+ * The service's entry point (`npm start`, i.e. `node --conditions=source --import tsx packages/http-koa/src/main.ts`):
  * reads the configuration from the environment, starts the service, and on SIGTERM or SIGINT
  * stops taking requests and jobs, lets those in flight finish (up to 10 s in all), closes the
  * database and exits 0. A bad configuration or a failed start prints a one-paragraph reason and

@@ -9,7 +9,7 @@ import { readResponse } from "./support/test-service.ts"
  * Each trial has a database of its own, so trials run a few at a time.
  */
 
-const main = ["--import", "tsx", "packages/http-koa/src/main.ts"]
+const main = ["--conditions=source", "--import", "tsx", "packages/http-koa/src/main.ts"]
 const serverUrl = process.env.DATABASE_URL
 const trials = 10
 /** Trials at once: each starts two processes, and the machine has few cores. */

@@ -42,7 +42,7 @@ describe("a service process sent 100,000 levels of nesting", () => {
   let childPort: number
   beforeAll(async () => {
     child = startNode(
-      ["--import", "tsx", "packages/http-koa/src/main.ts"],
+      ["--conditions=source", "--import", "tsx", "packages/http-koa/src/main.ts"],
       childEnvironment({ PORT: "0", DATABASE_URL: "sqlite::memory:", PAYMENTS_SANDBOX: "true" }),
     )
     childPort = JSON.parse(await child.waitForLine(logMessage("listening"))).port

@@ -28,7 +28,7 @@ let port: number
 let token: string
 beforeAll(async () => {
   service = startNode(
-    ["--import", "tsx", "packages/http-koa/src/main.ts"],
+    ["--conditions=source", "--import", "tsx", "packages/http-koa/src/main.ts"],
     childEnvironment({
       PORT: "0",
       LOG_LEVEL: "trace",

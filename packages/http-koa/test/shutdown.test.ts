@@ -13,8 +13,13 @@ import { awaitCompleted, queuePayments } from "./support/queued-payments.ts"
  * does not finish; a process whose standard output has gone exits all the same.
  */
 
-const recordingService = ["--import", "tsx", "packages/http-koa/test/support/recording-service.ts"]
-const main = ["--import", "tsx", "packages/http-koa/src/main.ts"]
+const recordingService = [
+  "--conditions=source",
+  "--import",
+  "tsx",
+  "packages/http-koa/test/support/recording-service.ts",
+]
+const main = ["--conditions=source", "--import", "tsx", "packages/http-koa/src/main.ts"]
 const { folder, running, serverUrl, postgresUrl } = processRig("shutdown")
 /** Far beyond the 10 s grace and a process's start: a shutdown that has not ended by then hangs. */
 const hangingAfterMs = 25_000

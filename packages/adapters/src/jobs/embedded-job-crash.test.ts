@@ -24,7 +24,7 @@ interface WorkerExit {
 /** Starts the worker process on the file and waits for it to end, however it ends. */
 const runWorker = (filename: string, startsFile: string): Promise<WorkerExit> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", worker, filename, startsFile], {
+    const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", worker, filename, startsFile], {
       stdio: ["ignore", "pipe", "inherit"],
     })
     let output = ""

@@ -1,4 +1,3 @@
-export { type PGliteStorageDialectOptions, pgliteStorageDialect, SessionLock } from "./pglite/pglite-dialect.ts"
 export { type Payer, payInProcess, paymentRequest, quoteRequest, setUpPayer } from "./sandbox-payer.ts"
 export { openTestPostgres, rawQuery, type TestPostgres, type TestPostgresOptions } from "./test-postgres.ts"
 export { openTestSqlite, type TestSqlite, type TestSqliteOptions } from "./test-sqlite.ts"

@@ -5,6 +5,9 @@
  * with `crypto.subtle.verify`, which compares in constant time. No `node:` module.
  */
 
+// jose's CryptoKey is the host's Web Crypto key type without naming the DOM library's global, which
+// a consumer type-checking for Node (no "dom" lib) does not have.
+import type { CryptoKey } from "jose"
 import { minimumServerSecretLength } from "./idempotency-fingerprint.ts"
 
 /** The HKDF label of the CSRF key; a new version makes every form rendered before refuse. */

@@ -6,7 +6,7 @@
  * audience {@link hostedPageTokenAudience}; both are checked as well. No `node:` module.
  */
 
-import { errors as joseErrors, jwtVerify, SignJWT } from "jose"
+import { type CryptoKey, errors as joseErrors, jwtVerify, SignJWT } from "jose"
 import { type HostedPagePurpose, hostedPagePurposes } from "../model/hosted-page-token.ts"
 import { minimumServerSecretLength } from "./idempotency-fingerprint.ts"
 

@@ -1,3 +1,7 @@
+// jose's CryptoKey is the host's Web Crypto key type without naming the DOM library's global, which
+// a consumer type-checking for Node (no "dom" lib) does not have.
+import type { CryptoKey } from "jose"
+
 /** The parts of a request that must match for a replay. */
 export interface FingerprintedRequest {
   readonly method: string

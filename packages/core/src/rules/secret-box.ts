@@ -7,6 +7,9 @@
  * (`crypto.subtle`), no `node:` module.
  */
 
+// jose's CryptoKey is the host's Web Crypto key type without naming the DOM library's global, which
+// a consumer type-checking for Node (no "dom" lib) does not have.
+import type { CryptoKey } from "jose"
 import { minimumServerSecretLength } from "./idempotency-fingerprint.ts"
 
 /** The AES-GCM key of sealed secrets and its public id (8 hex digits, derived apart from the key). */

@@ -9,7 +9,7 @@ import { html, renderDocument } from "../hosted/html.ts"
 /**
  * `GET /docs`: the API reference, Swagger UI (`swagger-ui-dist`, from the npm registry) rendering
  * `GET /openapi.json`, every file served by the binding itself, so the page works offline. The
- * page's own start-up script is a file too: the CSP allows scripts from this server only.
+ * page's own start-up script is served as a file too: the CSP allows scripts from this server only.
  * `GET /` answers links to the reference, the document and the health check.
  */
 
@@ -23,13 +23,22 @@ const assets = (): ReadonlyMap<string, { readonly type: string; readonly body: s
       "/docs/swagger-ui-bundle.js",
       { type: "text/javascript; charset=utf-8", body: read(join(swaggerUiFolder, "swagger-ui-bundle.js")) },
     ],
-    [
-      "/docs/start.js",
-      { type: "text/javascript; charset=utf-8", body: read(new URL("./start.js", import.meta.url).pathname) },
-    ],
+    ["/docs/start.js", { type: "text/javascript; charset=utf-8", body: startScript }],
   ])
 
 const read = (path: string) => readFileSync(path, "utf8")
+
+/** Starts Swagger UI on the service's own document; served as a file, since the CSP allows no inline script. */
+const startScript = `window.addEventListener("load", () => {
+  window.SwaggerUIBundle({
+    url: "/openapi.json",
+    dom_id: "#reference",
+    deepLinking: true,
+    validatorUrl: null,
+    tryItOutEnabled: false,
+  })
+})
+`
 
 /**
  * Swagger UI sets inline styles on its elements, and shows the document's images as data URLs;

@@ -3,7 +3,7 @@ import { once } from "node:events"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 
-/** The repository root, where `node --import tsx` finds tsx. */
+/** The repository root, where `node --conditions=source --import tsx` finds tsx. */
 export const repositoryRoot = fileURLToPath(new URL("../../../..", import.meta.url))
 
 /** The environment of a child: ours without the service's variables, plus `overrides`. */

@@ -22,7 +22,12 @@ export interface ProcessRig {
   readonly startRecordingService: (env: Record<string, string>) => Promise<LineWatcher>
 }
 
-const recordingService = ["--import", "tsx", "packages/http-koa/test/support/recording-service.ts"]
+const recordingService = [
+  "--conditions=source",
+  "--import",
+  "tsx",
+  "packages/http-koa/test/support/recording-service.ts",
+]
 
 /**
  * The set-up every test file of real service processes repeats: a folder, the children to kill

@@ -5,7 +5,7 @@ import { defaultFeeSchedule, type FeeRule } from "@payments-engine/core"
  * The README's "Sandbox test values" tables, generated from the sandbox's own data
  * (`sandboxTestBanks`, `sandboxExamples`, `sandboxUsdRates`) and the core's default fee schedule,
  * so a test can hold the README to them. Print them with
- * `node --import tsx -e 'import("./packages/http-koa/test/support/readme-tables.ts").then((m) => console.log(m.sandboxValueTables()))'`.
+ * `node --conditions=source --import tsx -e 'import("./packages/http-koa/test/support/readme-tables.ts").then((m) => console.log(m.sandboxValueTables()))'`.
  */
 
 const row = (cells: ReadonlyArray<string>) => `| ${cells.join(" | ")} |`

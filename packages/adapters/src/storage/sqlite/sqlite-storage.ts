@@ -1,6 +1,5 @@
 import { mkdirSync } from "node:fs"
 import { dirname, resolve } from "node:path"
-import Database from "better-sqlite3"
 import { Kysely } from "kysely"
 import { createKyselyStorage, type KyselyStorage } from "../kysely-storage.ts"
 import type { StorageTables } from "../storage-tables.ts"
@@ -19,6 +18,20 @@ export interface SqliteStorageOptions {
 const memory = ":memory:"
 
 /**
+ * better-sqlite3, loaded when a SQLite storage is opened: it is an optional peer dependency (a
+ * native module), so an embedder on Postgres need not install it.
+ */
+const loadBetterSqlite3 = async () => {
+  try {
+    return (await import("better-sqlite3")).default
+  } catch (error) {
+    throw new Error("openSqliteStorage needs the better-sqlite3 package: npm install better-sqlite3", {
+      cause: error,
+    })
+  }
+}
+
+/**
  * Opens (creating when needed) a SQLite database with better-sqlite3 and returns the migrated
  * storage on it: WAL journal, `busy_timeout` and foreign keys on. One process only
  * (`capabilities.multiProcess` is false).
@@ -33,6 +46,7 @@ export const openSqliteStorage = async (options: SqliteStorageOptions): Promise<
   const { filename, busyTimeoutMs = 5000, onClose } = options
   if (filename.trim() === "") throw new Error('openSqliteStorage: filename is empty (use ":memory:" for memory)')
   if (filename !== memory) mkdirSync(dirname(resolve(filename)), { recursive: true })
+  const Database = await loadBetterSqlite3()
   const database = new Database(filename)
   try {
     database.pragma(`busy_timeout = ${Math.max(0, Math.trunc(busyTimeoutMs))}`)

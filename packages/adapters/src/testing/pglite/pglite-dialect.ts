@@ -7,8 +7,8 @@ import {
   PostgresAdapter,
   PostgresIntrospector,
   PostgresQueryCompiler,
+  type QueryResult,
 } from "kysely"
-import { KyselyPGlite } from "kysely-pglite"
 import { quoteIdentifier } from "../../storage/postgres/postgres-storage.ts"
 
 /**
@@ -42,16 +42,27 @@ export interface PGliteStorageDialectOptions {
   readonly lock?: SessionLock
 }
 
+/** PGlite as one Kysely connection: SQL text and parameters passed through as they are. */
+const pgliteConnection = (client: PGlite): DatabaseConnection => ({
+  executeQuery: async <R>(query: CompiledQuery) => {
+    const result = await client.query<R>(query.sql, [...query.parameters])
+    const counted: QueryResult<R> = { rows: result.rows }
+    return result.affectedRows === undefined ? counted : { ...counted, numAffectedRows: BigInt(result.affectedRows) }
+  },
+  streamQuery: () => {
+    throw new Error("PGlite cannot stream query results")
+  },
+})
+
 /**
- * `kysely-pglite`'s dialect made safe to share one PGlite among several Kysely instances, each in
- * its own schema. PGlite is a single session and `kysely-pglite` 0.6 hands that session to every
- * caller at once, so concurrent transactions would interleave; here a connection is handed out
- * under a lock shared per PGlite, with that instance's `search_path` set first. Destroying the
- * Kysely instance leaves the PGlite open: it belongs to whoever created it.
+ * A Kysely dialect on PGlite, safe to share one PGlite among several Kysely instances, each in
+ * its own schema. PGlite is a single session, so concurrent transactions would interleave; here
+ * the connection is handed out under a lock shared per PGlite, with that instance's
+ * `search_path` set first. Destroying the Kysely instance leaves the PGlite open: it belongs to
+ * whoever created it.
  *
- * Only the driver comes from `kysely-pglite` (it passes SQL text and parameters through); the
- * compiler, adapter and introspector are this package's Kysely's own, because `kysely-pglite`
- * 0.6 brings an older Kysely whose compiler does not know every node ours builds.
+ * The driver is this file's own (a dozen lines) rather than `kysely-pglite`'s: that package
+ * brings `kysely-codegen`, a CLI stack and a second, older Kysely into every install.
  *
  * @example
  * const pglite = await PGlite.create()
@@ -59,7 +70,6 @@ export interface PGliteStorageDialectOptions {
  * const db = new Kysely<StorageTables>({ dialect: pgliteStorageDialect(pglite, { schema: "a", lock }) })
  */
 export const pgliteStorageDialect = (client: PGlite, options: PGliteStorageDialectOptions = {}): Dialect => {
-  const pglite = new KyselyPGlite(client).dialect
   const lock = options.lock ?? new SessionLock()
   const searchPath =
     options.schema === undefined
@@ -70,14 +80,16 @@ export const pgliteStorageDialect = (client: PGlite, options: PGliteStorageDiale
     createIntrospector: (db) => new PostgresIntrospector(db),
     createQueryCompiler: () => new PostgresQueryCompiler(),
     createDriver: (): Driver => {
-      const driver = pglite.createDriver() as unknown as Driver
       const releases = new Map<DatabaseConnection, () => void>()
+      const run = async (connection: DatabaseConnection, sql: string) => {
+        await connection.executeQuery(CompiledQuery.raw(sql))
+      }
       return {
-        init: () => driver.init(),
+        init: async () => {},
         acquireConnection: async () => {
           const release = await lock.acquire()
           try {
-            const connection = await driver.acquireConnection()
+            const connection = pgliteConnection(client)
             if (searchPath !== undefined) await connection.executeQuery(searchPath)
             releases.set(connection, release)
             return connection
@@ -86,16 +98,12 @@ export const pgliteStorageDialect = (client: PGlite, options: PGliteStorageDiale
             throw error
           }
         },
-        beginTransaction: (connection, settings) => driver.beginTransaction(connection, settings),
-        commitTransaction: (connection) => driver.commitTransaction(connection),
-        rollbackTransaction: (connection) => driver.rollbackTransaction(connection),
+        beginTransaction: (connection) => run(connection, "begin"),
+        commitTransaction: (connection) => run(connection, "commit"),
+        rollbackTransaction: (connection) => run(connection, "rollback"),
         releaseConnection: async (connection) => {
-          try {
-            await driver.releaseConnection(connection)
-          } finally {
-            releases.get(connection)?.()
-            releases.delete(connection)
-          }
+          releases.get(connection)?.()
+          releases.delete(connection)
         },
         destroy: async () => {},
       }

@@ -1,0 +1,57 @@
+// Uses the public API of every package as a TypeScript consumer would, so that the consumer's own
+// strict tsc (no skipLibCheck, no allowImportingTsExtensions) checks the published declarations.
+import {
+  createSandboxBankLinker,
+  createSandboxPaymentProvider,
+  type KyselyStorage,
+  openSqliteStorage,
+  randomIds,
+  scryptHasher,
+  systemClock,
+} from "@payments-engine/adapters"
+import { openTestSqlite } from "@payments-engine/adapters/testing"
+import { type ContractReader, runContractSuite, testServerSecret } from "@payments-engine/contract-tests"
+import { type Actor, createEngine, type Engine, isDomainError } from "@payments-engine/core"
+import { bearerTokens, createApp, createServiceEngine, loadConfig } from "@payments-engine/http-koa"
+
+export const embed = async (): Promise<Engine> => {
+  const storage: KyselyStorage = await openSqliteStorage({ filename: ":memory:" })
+  return createEngine({
+    storage,
+    clock: systemClock,
+    ids: randomIds(),
+    hasher: scryptHasher(),
+    serverSecret: testServerSecret,
+    paymentProvider: createSandboxPaymentProvider(),
+    bankLinker: createSandboxBankLinker(),
+  })
+}
+
+export const companyNames = async (engine: Engine, actor: Actor): Promise<string[]> => {
+  try {
+    const page = await engine.companies.list(actor, {})
+    return page.data.map((company) => company.name)
+  } catch (error) {
+    if (isDomainError(error)) return error.errors.map((e) => `${e.field}: ${e.message}`)
+    throw error
+  }
+}
+
+export const serve = async () => {
+  const config = loadConfig({})
+  const engine = createServiceEngine({
+    storage: await openSqliteStorage({ filename: ":memory:" }),
+    serverSecret: testServerSecret,
+  })
+  const tokens = bearerTokens({ secret: "a".repeat(32), confirm: (claims) => engine.access.tokenActor(claims) })
+  return { config, app: createApp({ engine, tokens }) }
+}
+
+export const contractSuite = (reader: (storage: KyselyStorage) => ContractReader) => {
+  const sqlite = openTestSqlite({ file: true })
+  runContractSuite({ name: "sqlite", factory: sqlite.factory, teardown: sqlite.close, reader })
+}
+
+// The declarations are real types, not `any`: a wrong call is a type error.
+// @ts-expect-error filename must be a string
+export const refused = () => openSqliteStorage({ filename: 42 })
