@@ -17,6 +17,7 @@ export {
   type ServiceConfig,
 } from "./config.ts"
 export { HttpError, httpErrors, httpStatusOf, statusOfKind } from "./http-error.ts"
+export { jobLogTo } from "./job-log.ts"
 export { createLogger, type Logger, type LoggerOptions, type LogLevel, logLevels } from "./logger.ts"
 export { type OpenApiDocument, type OpenApiOptions, openApiDocument } from "./openapi/openapi-document.ts"
 export { type PageLinks, pagingLinks } from "./paging-links.ts"
