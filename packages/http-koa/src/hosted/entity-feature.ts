@@ -280,35 +280,27 @@ export const entityFeatureRoutes = (router: Router<AppState>, kit: HostedKit): v
     await show(ctx, 200, token, claims, notice === undefined ? {} : { notice })
   })
 
-  router.post(paths.business, async (ctx) => {
-    const checked = await checkedPost(ctx)
-    if (checked === undefined) return
-    const { form, claims } = checked
-    const values = typedValues(form, businessFields)
-    const scope = scopeOf(claims)
-    await saveSection(
-      ctx,
-      checked,
-      { form: "business", values },
-      () => engine.onboardings.update(kit.actorOf(claims), scope.companyId, scope.entityId, nested(values)),
-      { notice: "business", section: "business" },
-    )
-  })
-
-  router.post(paths.address, async (ctx) => {
-    const checked = await checkedPost(ctx)
-    if (checked === undefined) return
-    const { form, claims } = checked
-    const values = typedValues(form, addressFields)
-    const scope = scopeOf(claims)
-    await saveSection(
-      ctx,
-      checked,
-      { form: "address", values },
-      () => engine.onboardings.update(kit.actorOf(claims), scope.companyId, scope.entityId, nested(values)),
-      { notice: "address", section: "address" },
-    )
-  })
+  // The business details and the business address: each a part of the onboarding, saved as the API's PATCH.
+  const onboardingSections = [
+    { path: paths.business, section: "business", fields: businessFields },
+    { path: paths.address, section: "address", fields: addressFields },
+  ] as const
+  for (const { path, section, fields } of onboardingSections) {
+    router.post(path, async (ctx) => {
+      const checked = await checkedPost(ctx)
+      if (checked === undefined) return
+      const { form, claims } = checked
+      const values = typedValues(form, fields)
+      const scope = scopeOf(claims)
+      await saveSection(
+        ctx,
+        checked,
+        { form: section, values },
+        () => engine.onboardings.update(kit.actorOf(claims), scope.companyId, scope.entityId, nested(values)),
+        { notice: section, section },
+      )
+    })
+  }
 
   router.post(paths.addPerson, async (ctx) => {
     const checked = await checkedPost(ctx)
