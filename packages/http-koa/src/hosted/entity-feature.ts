@@ -394,13 +394,7 @@ export const entityFeatureRoutes = (router: Router<AppState>, kit: HostedKit): v
   })
 
   router.get(paths.done, async (ctx) => {
-    const token = queryToken(ctx)
-    // Until the application is submitted with it, the token's page is the form, not this one.
-    if ((await engine.hostedPageTokens.verify(token, { purposes })).valid) {
-      kit.seeOther(ctx, kit.withToken(paths.page, token))
-      return
-    }
-    const claims = await kit.verified(ctx, token, purposes, { acceptUsed: true })
+    const claims = await kit.usedUpClaims(ctx, purposes, paths.page)
     if (claims === undefined) return
     kit.render(ctx, 200, submittedPage(kit.frame("Application submitted")), claims.returnUrl)
   })

@@ -135,6 +135,24 @@ export const makeHostedKit = (engine: Engine, basePath: string) => {
   }
 
   /**
+   * The claims of the token of a page that says its task is done, which only a used-up token
+   * opens: an unused one is sent (303) to `formPath`, its task's form; a refused one gets the
+   * 401 page. Undefined once either is answered.
+   */
+  const usedUpClaims = async (
+    ctx: Context,
+    purposes: ReadonlyArray<HostedPagePurpose>,
+    formPath: string,
+  ): Promise<HostedPageClaims | undefined> => {
+    const token = queryToken(ctx)
+    if ((await engine.hostedPageTokens.verify(token, { purposes })).valid) {
+      seeOther(ctx, withToken(formPath, token))
+      return undefined
+    }
+    return verified(ctx, token, purposes, { acceptUsed: true })
+  }
+
+  /**
    * A POST's form and claims, once its token and CSRF token hold; else the 413 (form too large),
    * 401 (token) or 403 (CSRF, with a link `back`) page is rendered and undefined returned.
    */
@@ -179,6 +197,7 @@ export const makeHostedKit = (engine: Engine, basePath: string) => {
     seeOther,
     withToken,
     verified,
+    usedUpClaims,
     verifiedForm,
     actorOf,
   }

@@ -308,13 +308,7 @@ export const recipientBankAccountRoutes = (router: Router<AppState>, kit: Hosted
   })
 
   router.get(paths.done, async (ctx) => {
-    const token = queryToken(ctx)
-    // Until its account is added, the token's page is the form, not this one.
-    if ((await engine.hostedPageTokens.verify(token, { purposes })).valid) {
-      kit.seeOther(ctx, kit.withToken(paths.page, token))
-      return
-    }
-    const claims = await kit.verified(ctx, token, purposes, { acceptUsed: true })
+    const claims = await kit.usedUpClaims(ctx, purposes, paths.page)
     if (claims === undefined) return
     const recipientName = await recipientNameOf(ctx, claims)
     if (recipientName === undefined) return
