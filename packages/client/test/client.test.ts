@@ -142,7 +142,7 @@ describe("the typed client", () => {
     const { data } = await dataOf(client.GET("/api/v1/companies"))
     expect(data).toEqual([])
     const companies = sent.filter((s) => s.path === "/api/v1/companies")
-    expect(companies.length).toBeGreaterThanOrEqual(3)
+    expect(companies.length).toBe(3)
     expect(Date.now() - started).toBeGreaterThanOrEqual(900)
   })
 
@@ -238,7 +238,8 @@ describe("the typed client", () => {
     )
     expect(await verifyWebhook(body.replace("pay_1", "pay_2"), headers, endpoint.webhook_secret)).toBe(false)
     expect(await verifyWebhook(body, headers, `${endpoint.webhook_secret}x`)).toBe(false)
-    expect(await verifyWebhook(body, { "Service-Signature": "sha256=00" }, endpoint.webhook_secret)).toBe(false)
+    const truncated = { "Service-Signature": headers["Service-Signature"].slice(0, -2) }
+    expect(await verifyWebhook(body, truncated, endpoint.webhook_secret)).toBe(false)
     expect(await verifyWebhook(body, {}, endpoint.webhook_secret)).toBe(false)
   })
 })
