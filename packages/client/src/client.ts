@@ -90,19 +90,21 @@ export const createPaymentsClient = (options: PaymentsClientOptions): PaymentsCl
     // From our own clock and the lifetime, not the server's expires_at: clocks may differ.
     return { token: data.access_token, expiresAt: startedAt + data.expires_in * 1000 }
   }
+  /** The current token, from a new session when there is none or it expires within the margin. */
   const token = async (): Promise<string> => {
-    const current = session === undefined ? undefined : await session.catch(() => undefined)
-    if (current === undefined || current.expiresAt - refreshMarginMs <= now()) {
-      const opening = openSession()
-      session = opening
-      try {
-        return (await opening).token
-      } catch (error) {
-        if (session === opening) session = undefined
-        throw error
-      }
+    const pending = session
+    const current = pending === undefined ? undefined : await pending.catch(() => undefined)
+    if (current !== undefined && current.expiresAt - refreshMarginMs > now()) return current.token
+    // Another call replaced the session while this one waited: share its new one.
+    if (session !== pending) return token()
+    const opening = openSession()
+    session = opening
+    try {
+      return (await opening).token
+    } catch (error) {
+      if (session === opening) session = undefined
+      throw error
     }
-    return current.token
   }
 
   const authorized = async (request: Request): Promise<Response> => {
@@ -111,6 +113,7 @@ export const createPaymentsClient = (options: PaymentsClientOptions): PaymentsCl
     if (write && !headers.has("Idempotency-Key")) headers.set("Idempotency-Key", crypto.randomUUID())
     const stale = await token()
     headers.set("Authorization", `Bearer ${stale}`)
+    // Only clones of it are sent, so its body is still there for the retry after a 401.
     const first = new Request(request, { headers })
     const response = await sendWithRetries(first)
     if (response.status !== 401) return response
@@ -118,7 +121,7 @@ export const createPaymentsClient = (options: PaymentsClientOptions): PaymentsCl
     await response.body?.cancel()
     if (session !== undefined && (await session.catch(() => undefined))?.token === stale) session = undefined
     headers.set("Authorization", `Bearer ${await token()}`)
-    return sendWithRetries(new Request(request, { headers }))
+    return sendWithRetries(new Request(first, { headers }))
   }
 
   const client = createClient<paths>({ baseUrl: options.baseUrl, fetch: authorized })

@@ -84,16 +84,25 @@ describe("the typed client", () => {
     const { client, sent, sessions } = await clientOf(service, "client-401")
     await dataOf(client.GET("/api/v1/companies"))
     service.clock.advance((tokenLifetimeSeconds + 1) * 1000)
-    const { data } = await dataOf(client.GET("/api/v1/companies"))
-    expect(data).toEqual([])
+    const { data: company } = await dataOf(client.POST("/api/v1/companies", { body: acme }))
+    expect(company.name).toBe("Acme Inc")
     expect(sessions()).toBe(2)
     expect(sent.map((s) => `${s.method} ${s.path}`)).toEqual([
       "POST /api/v1/sessions",
       "GET /api/v1/companies",
-      "GET /api/v1/companies",
+      "POST /api/v1/companies",
       "POST /api/v1/sessions",
-      "GET /api/v1/companies",
+      "POST /api/v1/companies",
     ])
+    const [refused, retried] = sent.filter((s) => s.method === "POST" && s.path === "/api/v1/companies")
+    expect(retried?.headers.get("Idempotency-Key")).toBe(refused?.headers.get("Idempotency-Key"))
+  })
+
+  it("opens one session for requests sent at once", async () => {
+    const service = await start()
+    const { client, sessions } = await clientOf(service, "client-concurrent")
+    await Promise.all([1, 2, 3].map(() => dataOf(client.GET("/api/v1/companies"))))
+    expect(sessions()).toBe(1)
   })
 
   it("creates a company and a recipient, each POST with an idempotency key of its own", async () => {
