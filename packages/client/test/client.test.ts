@@ -98,11 +98,17 @@ describe("the typed client", () => {
     expect(retried?.headers.get("Idempotency-Key")).toBe(refused?.headers.get("Idempotency-Key"))
   })
 
-  it("opens one session for requests sent at once", async () => {
+  it("opens one session for requests sent at once, and one new one when they find it expiring", async () => {
     const service = await start()
-    const { client, sessions } = await clientOf(service, "client-concurrent")
-    await Promise.all([1, 2, 3].map(() => dataOf(client.GET("/api/v1/companies"))))
+    const { client, sessions } = await clientOf(service, "client-concurrent", {
+      now: () => service.clock.now().getTime(),
+    })
+    const three = () => Promise.all([1, 2, 3].map(() => dataOf(client.GET("/api/v1/companies"))))
+    await three()
     expect(sessions()).toBe(1)
+    service.clock.advance((tokenLifetimeSeconds - 10) * 1000)
+    await three()
+    expect(sessions()).toBe(2)
   })
 
   it("creates a company and a recipient, each POST with an idempotency key of its own", async () => {
