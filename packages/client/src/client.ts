@@ -4,9 +4,11 @@ import type { paths } from "./generated/api.ts"
 
 /** Options of {@link createPaymentsClient}. */
 export interface PaymentsClientOptions {
-  /** Where the service is, e.g. `https://payments.example.com`; paths start with `/api/v1`. */
+  /** Where the service is, e.g. `https://payments.example.com` or a mount path under it; paths start with `/api/v1`. */
   readonly baseUrl: string
+  /** The API key's id (`api_key`), exchanged with its secret for bearer tokens. */
   readonly apiKey: string
+  /** The API key's secret (`api_secret`); sent only to `POST /api/v1/sessions`. */
   readonly apiSecret: string
   /** The fetch to send with (a test's, a proxy agent's); the global one by default. */
   readonly fetch?: (request: Request) => Promise<Response>
@@ -79,7 +81,7 @@ export const createPaymentsClient = (options: PaymentsClientOptions): PaymentsCl
   const openSession = async () => {
     const startedAt = now()
     const response = await sendWithRetries(
-      new Request(new URL("/api/v1/sessions", options.baseUrl), {
+      new Request(`${options.baseUrl.replace(/\/$/, "")}/api/v1/sessions`, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ api_key: options.apiKey, api_secret: options.apiSecret }),

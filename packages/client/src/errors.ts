@@ -2,6 +2,7 @@
 export interface FieldProblem {
   /** The request field, dotted for nested ones, or `base`/`body`/`path`/`token`. */
   readonly field: string
+  /** What is wrong with it, in words a person can read. */
   readonly message: string
 }
 

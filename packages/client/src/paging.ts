@@ -1,6 +1,8 @@
 /** One page of a list endpoint, as every list answers. */
 export interface Page<Item> {
+  /** The page's items. */
   readonly data: ReadonlyArray<Item>
+  /** `next` is null on the last page. */
   readonly links: { readonly next: string | null }
 }
 
