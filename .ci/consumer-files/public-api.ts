@@ -10,6 +10,14 @@ import {
   systemClock,
 } from "@payments-engine/adapters"
 import { openTestSqlite } from "@payments-engine/adapters/testing"
+import {
+  createPaymentsClient,
+  dataOf,
+  eachItem,
+  type PaymentsApiError,
+  type PaymentsClient,
+  verifyWebhook,
+} from "@payments-engine/client"
 import { type ContractReader, runContractSuite, testServerSecret } from "@payments-engine/contract-tests"
 import { type Actor, createEngine, type Engine, isDomainError } from "@payments-engine/core"
 import { bearerTokens, createApp, createServiceEngine, loadConfig } from "@payments-engine/http-koa"
@@ -55,3 +63,28 @@ export const contractSuite = (reader: (storage: KyselyStorage) => ContractReader
 // The declarations are real types, not `any`: a wrong call is a type error.
 // @ts-expect-error filename must be a string
 export const refused = () => openSqliteStorage({ filename: 42 })
+
+export const client: PaymentsClient = createPaymentsClient({
+  baseUrl: "http://localhost:3000",
+  apiKey: "k",
+  apiSecret: "s",
+})
+
+export const recipientNames = async (cid: string): Promise<string[]> => {
+  const names: string[] = []
+  const page = (page: number) =>
+    dataOf(client.GET("/api/v1/companies/{cid}/recipients", { params: { path: { cid }, query: { page } } }))
+  for await (const recipient of eachItem(page)) names.push(recipient.name)
+  return names
+}
+
+export const fieldsOf = (error: PaymentsApiError): string[] => error.errors.map((e) => e.field)
+
+export const signed = (body: string, headers: Record<string, string>): Promise<boolean> =>
+  verifyWebhook(body, headers, "secret")
+
+export const misspelled = () =>
+  client.POST("/api/v1/companies", {
+    // @ts-expect-error default_curency is not a field of a new company
+    body: { name: "Acme", country: "US", default_curency: "USD" },
+  })

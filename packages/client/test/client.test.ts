@@ -1,0 +1,281 @@
+import { readFile } from "node:fs/promises"
+import { openTestSqlite } from "@payments-engine/adapters/testing"
+import { webhookSignatureHeaders } from "@payments-engine/core"
+import { RateLimiterMemory } from "rate-limiter-flexible"
+import { afterAll, afterEach, describe, expect, it } from "vitest"
+import { generousRateLimits, startTestService, type TestService } from "../../http-koa/test/support/test-service.ts"
+import { generatedPath, generatedTypes } from "../scripts/generated-types.ts"
+import {
+  createPaymentsClient,
+  dataOf,
+  eachItem,
+  eachPage,
+  PaymentsApiError,
+  type PaymentsClientOptions,
+  verifyWebhook,
+} from "../src/index.ts"
+
+/*
+ * The typed client against the real service on SQLite over a socket: sessions and their refresh,
+ * idempotency keys, retries on 429, typed errors, paging and webhook signatures.
+ */
+
+const sqlite = openTestSqlite()
+const running: Array<TestService> = []
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((service) => service.close()))
+})
+afterAll(sqlite.close)
+
+const tokenLifetimeSeconds = 600
+
+const start = async (options: Partial<Parameters<typeof startTestService>[0]> = {}) => {
+  const service = await startTestService({ storage: await sqlite.factory(), tokenLifetimeSeconds, ...options })
+  running.push(service)
+  return service
+}
+
+/** What the client sent, as the service received it. */
+interface Sent {
+  readonly method: string
+  readonly path: string
+  readonly headers: Headers
+}
+
+/** A client of a fresh API key in `workspace`, recording every request it sends. */
+const clientOf = async (service: TestService, workspace: string, options: Partial<PaymentsClientOptions> = {}) => {
+  const key = await service.engine.access.createApiKey({ workspace, scope: "write" })
+  const sent: Array<Sent> = []
+  const client = createPaymentsClient({
+    baseUrl: service.url,
+    apiKey: key.api_key,
+    apiSecret: key.api_secret,
+    fetch: (request) => {
+      sent.push({ method: request.method, path: new URL(request.url).pathname, headers: request.headers })
+      return fetch(request)
+    },
+    ...options,
+  })
+  const sessions = () => sent.filter((s) => s.path === "/api/v1/sessions").length
+  return { client, sent, sessions }
+}
+
+const acme = { name: "Acme Inc", country: "US", default_currency: "USD" }
+
+describe("the typed client", () => {
+  it("opens a session on the first request and a new one shortly before the token expires", async () => {
+    const service = await start()
+    const { client, sessions } = await clientOf(service, "client-refresh", {
+      now: () => service.clock.now().getTime(),
+    })
+    await dataOf(client.GET("/api/v1/companies"))
+    await dataOf(client.GET("/api/v1/companies"))
+    expect(sessions()).toBe(1)
+    // Ten seconds before expiry: inside the client's margin, so it does not risk the old token.
+    service.clock.advance((tokenLifetimeSeconds - 10) * 1000)
+    const { data } = await dataOf(client.GET("/api/v1/companies"))
+    expect(data).toEqual([])
+    expect(sessions()).toBe(2)
+  })
+
+  it("opens a new session once when a request comes back 401, and sends the request again", async () => {
+    const service = await start()
+    // The client's own clock (the real one) does not see the service's time pass.
+    const { client, sent, sessions } = await clientOf(service, "client-401")
+    await dataOf(client.GET("/api/v1/companies"))
+    service.clock.advance((tokenLifetimeSeconds + 1) * 1000)
+    const { data: company } = await dataOf(client.POST("/api/v1/companies", { body: acme }))
+    expect(company.name).toBe("Acme Inc")
+    expect(sessions()).toBe(2)
+    expect(sent.map((s) => `${s.method} ${s.path}`)).toEqual([
+      "POST /api/v1/sessions",
+      "GET /api/v1/companies",
+      "POST /api/v1/companies",
+      "POST /api/v1/sessions",
+      "POST /api/v1/companies",
+    ])
+    const [refused, retried] = sent.filter((s) => s.method === "POST" && s.path === "/api/v1/companies")
+    expect(retried?.headers.get("Idempotency-Key")).toBe(refused?.headers.get("Idempotency-Key"))
+  })
+
+  it("opens one session for requests sent at once, and one new one when they find it expiring", async () => {
+    const service = await start()
+    const { client, sessions } = await clientOf(service, "client-concurrent", {
+      now: () => service.clock.now().getTime(),
+    })
+    const three = () => Promise.all([1, 2, 3].map(() => dataOf(client.GET("/api/v1/companies"))))
+    await three()
+    expect(sessions()).toBe(1)
+    service.clock.advance((tokenLifetimeSeconds - 10) * 1000)
+    await three()
+    expect(sessions()).toBe(2)
+  })
+
+  it("creates a company and a recipient, each POST with an idempotency key of its own", async () => {
+    const service = await start()
+    const { client, sent } = await clientOf(service, "client-create")
+    const { data: company } = await dataOf(client.POST("/api/v1/companies", { body: acme }))
+    expect(company).toMatchObject({ name: "Acme Inc", country: "US", default_currency: "USD" })
+    const { data: recipient } = await dataOf(
+      client.POST("/api/v1/companies/{cid}/recipients", {
+        params: { path: { cid: company.id } },
+        body: { name: "Jane Supplier", email: "jane@example.com" },
+      }),
+    )
+    expect(recipient).toMatchObject({ name: "Jane Supplier", email: "jane@example.com" })
+    const keys = sent.filter((s) => s.path !== "/api/v1/sessions").map((s) => s.headers.get("Idempotency-Key"))
+    expect(keys).toHaveLength(2)
+    for (const key of keys) expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+    expect(keys[0]).not.toBe(keys[1])
+  })
+
+  it("sends the caller's idempotency key, so a write sent again gets the same answer", async () => {
+    const service = await start()
+    const { client } = await clientOf(service, "client-idempotent")
+    const create = () =>
+      dataOf(client.POST("/api/v1/companies", { body: acme, headers: { "Idempotency-Key": "create-acme-1" } }))
+    const first = await create()
+    const again = await create()
+    expect(again).toEqual(first)
+    expect(await dataOf(client.GET("/api/v1/companies"))).toMatchObject({ meta: { total_records: 1 } })
+  })
+
+  it("waits as long as Retry-After says when refused with 429, then succeeds", async () => {
+    const service = await start({
+      // One request a second: the 429's Retry-After is 1 s, the only wait of this file.
+      rateLimits: {
+        limits: { ...generousRateLimits, general: 1 },
+        store: {
+          limiter: (name, points) => new RateLimiterMemory({ keyPrefix: name, points, duration: 1 }),
+          close: async () => undefined,
+        },
+      },
+    })
+    const { client, sent } = await clientOf(service, "client-429")
+    const started = Date.now()
+    await dataOf(client.GET("/api/v1/companies"))
+    const { data } = await dataOf(client.GET("/api/v1/companies"))
+    expect(data).toEqual([])
+    const companies = sent.filter((s) => s.path === "/api/v1/companies")
+    expect(companies.length).toBe(3)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900)
+  })
+
+  it("does not retry a write it cannot send twice safely", async () => {
+    const service = await start()
+    let calls = 0
+    const { client } = await clientOf(service, "client-unsafe", {
+      backoffMs: 1,
+      fetch: (request) => {
+        if (request.method === "DELETE") {
+          calls++
+          return Promise.reject(new TypeError("fetch failed"))
+        }
+        return fetch(request)
+      },
+    })
+    const { data: company } = await dataOf(client.POST("/api/v1/companies", { body: acme }))
+    await expect(client.DELETE("/api/v1/companies/{id}", { params: { path: { id: company.id } } })).rejects.toThrow(
+      "fetch failed",
+    )
+    expect(calls).toBe(1)
+  })
+
+  it("retries a request lost to a network error, with the same idempotency key", async () => {
+    const service = await start()
+    const keys: Array<string | null> = []
+    let failures = 2
+    const { client } = await clientOf(service, "client-network", {
+      backoffMs: 1,
+      fetch: (request) => {
+        if (new URL(request.url).pathname === "/api/v1/companies") {
+          keys.push(request.headers.get("Idempotency-Key"))
+          if (failures-- > 0) return Promise.reject(new TypeError("fetch failed"))
+        }
+        return fetch(request)
+      },
+    })
+    const { data: company } = await dataOf(client.POST("/api/v1/companies", { body: acme }))
+    expect(company.name).toBe("Acme Inc")
+    expect(keys).toHaveLength(3)
+    expect(new Set(keys).size).toBe(1)
+  })
+
+  it("throws a PaymentsApiError with the status and the API's field errors", async () => {
+    const service = await start()
+    const { client } = await clientOf(service, "client-errors")
+    const refused = await client
+      .POST("/api/v1/companies", { body: { ...acme, country: "Atlantis" } })
+      .catch((error: unknown) => error)
+    expect(refused).toBeInstanceOf(PaymentsApiError)
+    const error = refused as PaymentsApiError
+    expect(error.status).toBe(422)
+    expect(error.errors).toEqual([{ field: "country", message: expect.any(String) }])
+    expect(error.requestId).toEqual(expect.any(String))
+  })
+
+  it("goes through every page of a list", async () => {
+    const service = await start()
+    const { client } = await clientOf(service, "client-paging")
+    for (const name of ["A", "B", "C", "D", "E"]) {
+      await dataOf(client.POST("/api/v1/companies", { body: { ...acme, name: `Company ${name}` } }))
+    }
+    const page = (page: number) => dataOf(client.GET("/api/v1/companies", { params: { query: { page, per_page: 2 } } }))
+    const pages: Array<number> = []
+    for await (const companies of eachPage(page)) pages.push(companies.length)
+    expect(pages).toEqual([2, 2, 1])
+    const names: Array<string> = []
+    for await (const company of eachItem(page)) names.push(company.name)
+    expect(names.sort()).toEqual(["Company A", "Company B", "Company C", "Company D", "Company E"])
+  })
+
+  it("verifies a webhook signed with an endpoint's secret, and refuses a changed body or another secret", async () => {
+    const service = await start({ sandbox: true })
+    const { client } = await clientOf(service, "client-webhooks")
+    const { data: company } = await dataOf(client.POST("/api/v1/companies", { body: acme }))
+    const { data: endpoint } = await dataOf(
+      client.POST("/api/v1/companies/{cid}/webhook_endpoints", {
+        params: { path: { cid: company.id } },
+        body: { url: "http://127.0.0.1:9/hooks", event_names: ["PaymentEvents::CompletedEvent"] },
+      }),
+    )
+    // Signed by the engine's own signer, as a delivery is.
+    const body = JSON.stringify({ event: "PaymentEvents::CompletedEvent", data: { id: "pay_1" } })
+    const headers = await webhookSignatureHeaders({
+      body,
+      eventId: "evt_1",
+      timestamp: 1767225600,
+      secrets: [endpoint.webhook_secret],
+    })
+    expect(await verifyWebhook(body, headers, endpoint.webhook_secret)).toBe(true)
+    expect(await verifyWebhook(new TextEncoder().encode(body), new Headers(headers), endpoint.webhook_secret)).toBe(
+      true,
+    )
+    expect(await verifyWebhook(body.replace("pay_1", "pay_2"), headers, endpoint.webhook_secret)).toBe(false)
+    expect(await verifyWebhook(body, headers, `${endpoint.webhook_secret}x`)).toBe(false)
+    const truncated = { "Service-Signature": headers["Service-Signature"].slice(0, -2) }
+    expect(await verifyWebhook(body, truncated, endpoint.webhook_secret)).toBe(false)
+    expect(await verifyWebhook(body, {}, endpoint.webhook_secret)).toBe(false)
+  })
+})
+
+describe("the generated types", () => {
+  it("are those a fresh generation from the service's OpenAPI document writes", async () => {
+    expect(await readFile(generatedPath, "utf8"), "run `npm run generate -w packages/client`").toBe(
+      await generatedTypes(),
+    )
+  })
+
+  it("make a misspelled request field a type error (checked by tsc, never run)", () => {
+    const misspelled = (client: ReturnType<typeof createPaymentsClient>) =>
+      client.POST("/api/v1/companies", {
+        body: {
+          name: "Acme Inc",
+          country: "US",
+          // @ts-expect-error `default_curency` is not a field of CompanyCreate
+          default_curency: "EUR",
+        },
+      })
+    expect(misspelled).toBeTypeOf("function")
+  })
+})
