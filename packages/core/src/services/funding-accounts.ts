@@ -281,8 +281,8 @@ export const makeFundingAccounts = (ports: ServicePorts) => {
 
     /**
      * The hosted page's link: checks the bank and the mandate (`mandate_email`, `signatory_name`),
-     * every field at once in one `invalid`, then links as {@link link} does. The mandate is checked,
-     * not kept yet (no column holds it).
+     * every field at once in one `invalid`, then links as {@link link} does and keeps the mandate
+     * (e-mail, signatory, when) with the account, in the same transaction.
      *
      * @example
      * await engine.fundingAccounts.linkWithMandate(actor, entityId, { institution_id: "sandbox_tartan", mandate_email: "a@b.co", signatory_name: "Ada" })
