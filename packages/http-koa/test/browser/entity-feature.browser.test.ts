@@ -1,33 +1,17 @@
-import { openTestSqlite } from "@payments-engine/adapters/testing"
-import type { Browser } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { launchChromium, type ReturnSite, screenshotBothWidths, startReturnSite } from "../support/browser.ts"
+import { describe, expect, it } from "vitest"
+import { hostedPageRig, screenshotBothWidths } from "../support/browser.ts"
 import { signedInEntity, trustDomains } from "../support/entity-client.ts"
-import { startTestService, type TestService } from "../support/test-service.ts"
 
 /**
  * A person completes the multi-currency onboarding on `/entity-feature` in real Chromium, without
  * JavaScript: business details (one refused next to its field), address, a person, submit, and
  * ends on the return URL; the feature is SUBMITTED through the API. Then the pending-action page.
  */
-const sqlite = openTestSqlite()
-let service: TestService
-let browser: Browser
-let site: ReturnSite
-beforeAll(async () => {
-  service = await startTestService({ storage: await sqlite.factory(), sandbox: true })
-  browser = await launchChromium()
-  site = await startReturnSite()
-})
-afterAll(async () => {
-  await browser?.close()
-  await site?.close()
-  await service?.close()
-  await sqlite.close()
-})
+const rig = hostedPageRig()
 
 describe("the entity-feature page in Chromium", () => {
   it("completes the onboarding section by section, submits, returns, and answers a pending action", async () => {
+    const { service, browser, site } = rig
     const { token, cid, eid } = await signedInEntity(service, "browser-entity-feature")
     const base = `/api/v1/companies/${cid}/entities/${eid}`
     const enabled = await service.request("POST", `${base}/features`, {

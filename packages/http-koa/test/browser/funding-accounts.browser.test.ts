@@ -1,32 +1,16 @@
-import { openTestSqlite } from "@payments-engine/adapters/testing"
-import type { Browser } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { launchChromium, type ReturnSite, screenshotBothWidths, startReturnSite } from "../support/browser.ts"
+import { describe, expect, it } from "vitest"
+import { hostedPageRig, screenshotBothWidths } from "../support/browser.ts"
 import { signedInEntity, trustDomains } from "../support/entity-client.ts"
-import { startTestService, type TestService } from "../support/test-service.ts"
 
 /**
  * A person links and removes a funding account on `/funding-accounts` in real Chromium, without
  * JavaScript, and ends on the return URL; the account and its removal are seen through the API.
  */
-const sqlite = openTestSqlite()
-let service: TestService
-let browser: Browser
-let site: ReturnSite
-beforeAll(async () => {
-  service = await startTestService({ storage: await sqlite.factory(), sandbox: true })
-  browser = await launchChromium()
-  site = await startReturnSite()
-})
-afterAll(async () => {
-  await browser?.close()
-  await site?.close()
-  await service?.close()
-  await sqlite.close()
-})
+const rig = hostedPageRig()
 
 describe("the funding-accounts page in Chromium", () => {
   it("links an account with its mandate, refuses a bad e-mail next to its field, removes it, and returns", async () => {
+    const { service, browser, site } = rig
     const { token, cid, eid } = await signedInEntity(service, "browser-funding")
     const enabled = await service.request("POST", `/api/v1/companies/${cid}/entities/${eid}/features`, {
       token,

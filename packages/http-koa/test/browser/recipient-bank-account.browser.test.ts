@@ -1,9 +1,6 @@
-import { openTestSqlite } from "@payments-engine/adapters/testing"
-import type { Browser } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { launchChromium, type ReturnSite, screenshotBothWidths, startReturnSite } from "../support/browser.ts"
+import { describe, expect, it } from "vitest"
+import { hostedPageRig, screenshotBothWidths } from "../support/browser.ts"
 import { signedInEntity, trustDomains } from "../support/entity-client.ts"
-import { startTestService, type TestService } from "../support/test-service.ts"
 
 /**
  * A person adds a US bank account for a recipient on `/recipient/add-bank-account` in real
@@ -11,24 +8,11 @@ import { startTestService, type TestService } from "../support/test-service.ts"
  * field) on the way, fixes the one error shown next to its field, and ends on the return URL;
  * the account is then seen through the API.
  */
-const sqlite = openTestSqlite()
-let service: TestService
-let browser: Browser
-let site: ReturnSite
-beforeAll(async () => {
-  service = await startTestService({ storage: await sqlite.factory(), sandbox: true })
-  browser = await launchChromium()
-  site = await startReturnSite()
-})
-afterAll(async () => {
-  await browser?.close()
-  await site?.close()
-  await service?.close()
-  await sqlite.close()
-})
+const rig = hostedPageRig()
 
 describe("the add-bank-account page in Chromium", () => {
   it("adds a US account by Fedwire, refusing a bad routing number next to its field, and returns", async () => {
+    const { service, browser, site } = rig
     const { token, cid, eid } = await signedInEntity(service, "browser-recipient")
     const recipient = await service.request("POST", `/api/v1/companies/${cid}/recipients`, {
       token,

@@ -4,8 +4,10 @@ import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { openTestSqlite } from "@payments-engine/adapters/testing"
 import { type Browser, chromium, type Page } from "playwright-core"
-import { expect } from "vitest"
+import { afterAll, beforeAll, expect } from "vitest"
+import { startTestService, type TestService } from "./test-service.ts"
 
 /**
  * Real Chromium for the hosted pages' browser tests: Debian's `chromium` package (installed by
@@ -100,4 +102,36 @@ export const startReturnSite = async (): Promise<ReturnSite> => {
     visits,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
+}
+
+/** What a hosted page's browser test drives: a sandbox service on a SQLite file, Chromium, and a return site. */
+export interface HostedPageRig {
+  readonly service: TestService
+  readonly browser: Browser
+  readonly site: ReturnSite
+}
+
+/**
+ * Registers the file's `beforeAll` and `afterAll` that start and stop a {@link HostedPageRig};
+ * its members are there once `beforeAll` has run.
+ *
+ * @example
+ * const rig = hostedPageRig()
+ * it("...", async () => { const { service, browser, site } = rig })
+ */
+export const hostedPageRig = (): HostedPageRig => {
+  const sqlite = openTestSqlite()
+  const rig = {} as { service: TestService; browser: Browser; site: ReturnSite }
+  beforeAll(async () => {
+    rig.service = await startTestService({ storage: await sqlite.factory(), sandbox: true })
+    rig.browser = await launchChromium()
+    rig.site = await startReturnSite()
+  })
+  afterAll(async () => {
+    await rig.browser?.close()
+    await rig.site?.close()
+    await rig.service?.close()
+    await sqlite.close()
+  })
+  return rig
 }
