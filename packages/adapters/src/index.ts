@@ -37,13 +37,8 @@ export {
   type StorageDialect,
   storageMigrations,
 } from "./storage/migrations/storage-migrations.ts"
-export {
-  ensureSchema,
-  graphileWorkerSchema,
-  openPostgresStorage,
-  type PostgresStorageOptions,
-  quoteIdentifier,
-} from "./storage/postgres/postgres-storage.ts"
+export { ensureSchema, graphileWorkerSchema, quoteIdentifier } from "./storage/postgres/postgres-schemas.ts"
+export { openPostgresStorage, type PostgresStorageOptions } from "./storage/postgres/postgres-storage.ts"
 export { sqliteStorageDialect } from "./storage/sqlite/sqlite-dialect.ts"
 export { openSqliteStorage, type SqliteStorageOptions } from "./storage/sqlite/sqlite-storage.ts"
 export type * from "./storage/storage-tables.ts"

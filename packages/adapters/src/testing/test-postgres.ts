@@ -3,12 +3,8 @@ import type { PGlite } from "@electric-sql/pglite"
 import { CompiledQuery, Kysely } from "kysely"
 import pg from "pg"
 import { createKyselyStorage, type KyselyStorage } from "../storage/kysely-storage.ts"
-import {
-  ensureSchema,
-  graphileWorkerSchema,
-  openPostgresStorage,
-  quoteIdentifier,
-} from "../storage/postgres/postgres-storage.ts"
+import { ensureSchema, graphileWorkerSchema, quoteIdentifier } from "../storage/postgres/postgres-schemas.ts"
+import { openPostgresStorage } from "../storage/postgres/postgres-storage.ts"
 import type { StorageTables } from "../storage/storage-tables.ts"
 import { parseStorageUrl } from "../storage/storage-url.ts"
 import { pgliteStorageDialect, SessionLock } from "./pglite/pglite-dialect.ts"
