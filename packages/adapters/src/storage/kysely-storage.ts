@@ -25,8 +25,8 @@ export interface KyselyStorageOptions {
   readonly capabilities?: StorageCapabilities
   /**
    * Where the storage's jobs are queued and run, made over the storage's Kysely instance:
-   * {@link openPostgresStorage} passes graphile-worker's ({@link graphileKyselyJobs}), which
-   * several processes share. By default
+   * `openPostgresStorage` passes graphile-worker's (`graphileKyselyJobs` of
+   * `@payments-engine/adapters/postgres`), which several processes share. By default
    * ({@link embeddedKyselyJobs}) jobs are rows of the storage's `jobs` table, run in-process by the
    * embedded runner: right for SQLite and PGlite, one process only.
    *
@@ -64,8 +64,9 @@ export interface KyselyStorage extends Storage {
  * first (a no-op when they ran before), then answers every `transaction` in a Kysely transaction.
  * A rejected `work` rolls back and rejects with the same reason. `close()` destroys the instance.
  *
- * Most callers want {@link openSqliteStorage}, {@link openPostgresStorage} or
- * {@link openStorageFromUrl}, which build the Kysely instance too.
+ * Most callers want {@link openSqliteStorage}, `openPostgresStorage` (of
+ * `@payments-engine/adapters/postgres`) or {@link openStorageFromUrl}, which build the Kysely
+ * instance too.
  *
  * @example
  * import Database from "better-sqlite3"
