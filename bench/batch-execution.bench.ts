@@ -19,12 +19,8 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { performance } from "node:perf_hooks"
 import { createInterface } from "node:readline"
-import {
-  graphileWorkerSchema,
-  type KyselyStorage,
-  openPostgresStorage,
-  openSqliteStorage,
-} from "@payments-engine/adapters"
+import { type KyselyStorage, openSqliteStorage } from "@payments-engine/adapters"
+import { graphileWorkerSchema, openPostgresStorage } from "@payments-engine/adapters/postgres"
 import { quoteRequest, setUpPayer } from "@payments-engine/adapters/testing"
 import { defaultBatchExecution, type Engine, JobId, maxBatchPayments, type PaymentBatchId } from "@payments-engine/core"
 import pg from "pg"

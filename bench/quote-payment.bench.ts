@@ -14,12 +14,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { cpus, loadavg, totalmem, type } from "node:os"
 import { join } from "node:path"
 import { performance } from "node:perf_hooks"
-import {
-  graphileWorkerSchema,
-  type KyselyStorage,
-  openPostgresStorage,
-  openSqliteStorage,
-} from "@payments-engine/adapters"
+import { type KyselyStorage, openSqliteStorage } from "@payments-engine/adapters"
+import { graphileWorkerSchema, openPostgresStorage } from "@payments-engine/adapters/postgres"
 import { payInProcess, setUpPayer } from "@payments-engine/adapters/testing"
 import Database from "better-sqlite3"
 import pg from "pg"

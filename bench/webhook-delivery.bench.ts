@@ -16,13 +16,8 @@ import type { AddressInfo } from "node:net"
 import { cpus, loadavg, tmpdir, type } from "node:os"
 import { join } from "node:path"
 import { performance } from "node:perf_hooks"
-import {
-  createHttpWebhookTransport,
-  graphileWorkerSchema,
-  type KyselyStorage,
-  openPostgresStorage,
-  openSqliteStorage,
-} from "@payments-engine/adapters"
+import { createHttpWebhookTransport, type KyselyStorage, openSqliteStorage } from "@payments-engine/adapters"
+import { graphileWorkerSchema, openPostgresStorage } from "@payments-engine/adapters/postgres"
 import { setUpPayer } from "@payments-engine/adapters/testing"
 import { webhookSignatureHeaders } from "@payments-engine/core"
 import { benchEngine } from "./bench-engine.ts"

@@ -19,13 +19,6 @@ export {
   type JobTable,
   type QueuedJob,
 } from "./jobs/embedded-job-runner.ts"
-export {
-  deadWorkerMs,
-  type GraphileJobsOptions,
-  graphileJobRunner,
-  graphileKyselyJobs,
-  migrateGraphileJobs,
-} from "./jobs/graphile-job-runner.ts"
 export { embeddedKyselyJobs, type KyselyJobs, kyselyJobTable } from "./jobs/kysely-job-table.ts"
 export * from "./sandbox/index.ts"
 export { type ScryptHasherOptions, scryptHasher } from "./secrets/scrypt-hasher.ts"
@@ -37,13 +30,9 @@ export {
   type StorageDialect,
   storageMigrations,
 } from "./storage/migrations/storage-migrations.ts"
-export {
-  ensureSchema,
-  graphileWorkerSchema,
-  openPostgresStorage,
-  type PostgresStorageOptions,
-  quoteIdentifier,
-} from "./storage/postgres/postgres-storage.ts"
+// The Postgres storage and graphile-worker's runner are in `./postgres.ts` (the `/postgres`
+// subpath): they load pg and graphile-worker, optional peers this entry must load without.
+export { ensureSchema, graphileWorkerSchema, quoteIdentifier } from "./storage/postgres/postgres-schemas.ts"
 export { sqliteStorageDialect } from "./storage/sqlite/sqlite-dialect.ts"
 export { openSqliteStorage, type SqliteStorageOptions } from "./storage/sqlite/sqlite-storage.ts"
 export type * from "./storage/storage-tables.ts"

@@ -3,7 +3,7 @@ import { brandId, CompanyId, WorkspaceId } from "@payments-engine/core"
 import { sql } from "kysely"
 import pg from "pg"
 import { describe, expect, it } from "vitest"
-import { graphileWorkerSchema, openPostgresStorage } from "../src/index.ts"
+import { graphileWorkerSchema, openPostgresStorage } from "../src/postgres.ts"
 import { openTestPostgres } from "../src/testing/index.ts"
 import { describeStorage } from "./storage-behaviour.ts"
 

@@ -26,7 +26,8 @@ export interface RateLimitOptions {
   readonly limits?: Partial<RateLimitSettings>
   /**
    * Where the counters live: this process's memory by default. Give a shared store
-   * (`openPostgresRateLimitStore`) when several processes serve one API. The caller closes it.
+   * (`openPostgresRateLimitStore` of `@payments-engine/http-koa/postgres`) when several
+   * processes serve one API. The caller closes it.
    */
   readonly store?: RateLimitStore
 }

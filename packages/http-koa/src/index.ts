@@ -21,13 +21,9 @@ export { jobLogTo } from "./job-log.ts"
 export { createLogger, type Logger, type LoggerOptions, type LogLevel, logLevels } from "./logger.ts"
 export { type OpenApiDocument, type OpenApiOptions, openApiDocument } from "./openapi/openapi-document.ts"
 export { type PageLinks, pagingLinks } from "./paging-links.ts"
-export {
-  createRateLimitTable,
-  openPostgresRateLimitStore,
-  type PostgresRateLimitStoreOptions,
-  rateLimitSchema,
-  rateLimitTable,
-} from "./rate-limits/postgres-rate-limit-store.ts"
+// The Postgres rate-limit store is in `./postgres.ts` (the `/postgres` subpath): it loads pg, an
+// optional peer this entry must load without.
+export { rateLimitSchema, rateLimitTable } from "./rate-limits/rate-limit-schema.ts"
 export {
   defaultRateLimits,
   maxRateLimit,

@@ -10,7 +10,7 @@ import type { ServiceConfig } from "./config.ts"
 import { errorLogFields } from "./error-log-fields.ts"
 import { jobLogTo } from "./job-log.ts"
 import { createLogger } from "./logger.ts"
-import { openPostgresRateLimitStore, rateLimitSchema } from "./rate-limits/postgres-rate-limit-store.ts"
+import { rateLimitSchema } from "./rate-limits/rate-limit-schema.ts"
 import { memoryRateLimitStore, type RateLimitStore } from "./rate-limits/rate-limit-store.ts"
 import { apiRoutes } from "./routes/api-routes.ts"
 import { sandboxRoutes } from "./routes/sandbox-routes.ts"
@@ -92,17 +92,21 @@ const describe = (error: unknown) => (error instanceof Error ? error.message : S
 
 /**
  * The rate limits' counters: in memory with SQLite (one process owns the file), in a table of the
- * Postgres database otherwise, so that every process on it counts against the same limits.
+ * Postgres database otherwise, so that every process on it counts against the same limits. The
+ * Postgres store is loaded only then: it imports pg, which a service on SQLite need not install.
  */
 const openRateLimitStore = async (config: ServiceConfig): Promise<RateLimitStore> => {
   const database = config.database
   if (database.dialect === "sqlite") return memoryRateLimitStore()
-  return openPostgresRateLimitStore({
-    connectionString: database.connectionString,
-    schema: rateLimitSchema(database.schema),
-  }).catch((error: unknown) => {
+  try {
+    const { openPostgresRateLimitStore } = await import("./rate-limits/postgres-rate-limit-store.ts")
+    return await openPostgresRateLimitStore({
+      connectionString: database.connectionString,
+      schema: rateLimitSchema(database.schema),
+    })
+  } catch (error) {
     throw new StartupError(`Cannot create the rate limit table in Postgres: ${describe(error)}`, { cause: error })
-  })
+  }
 }
 
 /**

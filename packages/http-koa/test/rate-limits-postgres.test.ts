@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto"
 import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createRateLimitTable, openPostgresRateLimitStore } from "../src/rate-limits/postgres-rate-limit-store.ts"
+import { createRateLimitTable, openPostgresRateLimitStore } from "../src/postgres.ts"
 import { childEnvironment, type LineWatcher, logMessage, startNode } from "./support/child-process.ts"
 import { readResponse, type TestResponse } from "./support/test-service.ts"
 

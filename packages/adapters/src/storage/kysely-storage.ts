@@ -7,8 +7,7 @@ import type {
   StorageCapabilities,
 } from "@payments-engine/core"
 import type { Kysely } from "kysely"
-import { type GraphileJobsOptions, graphileKyselyJobs } from "../jobs/graphile-job-runner.ts"
-import { embeddedKyselyJobs } from "../jobs/kysely-job-table.ts"
+import { embeddedKyselyJobs, type KyselyJobs } from "../jobs/kysely-job-table.ts"
 import { kyselyRepositoryFactories } from "./kysely-repositories.ts"
 import { lazyRepositories } from "./lazy-repositories.ts"
 import { migrateStorage, type StorageDialect } from "./migrations/storage-migrations.ts"
@@ -25,11 +24,19 @@ export interface KyselyStorageOptions {
    */
   readonly capabilities?: StorageCapabilities
   /**
-   * Runs jobs on graphile-worker in this schema of the same Postgres database (its schema must
-   * be migrated first). Without it, jobs are rows of the storage's `jobs` table, run in-process
-   * by the embedded runner: right for SQLite and PGlite, one process only.
+   * Where the storage's jobs are queued and run, made over the storage's Kysely instance:
+   * `openPostgresStorage` passes graphile-worker's (`graphileKyselyJobs` of
+   * `@payments-engine/adapters/postgres`), which several processes share. By default
+   * ({@link embeddedKyselyJobs}) jobs are rows of the storage's `jobs` table, run in-process by the
+   * embedded runner: right for SQLite and PGlite, one process only.
+   *
+   * @example
+   * const storage = await createKyselyStorage(db, {
+   *   dialect: "postgres",
+   *   jobs: (storageDb) => graphileKyselyJobs(storageDb, { pool, workerSchema: "graphile_worker" }),
+   * })
    */
-  readonly graphile?: GraphileJobsOptions
+  readonly jobs?: (db: Kysely<StorageTables>) => KyselyJobs
   /**
    * Runs after `close()` has destroyed the Kysely instance, for resources the caller owns
    * (a temporary file, a schema to drop). Not run when opening fails.
@@ -57,8 +64,9 @@ export interface KyselyStorage extends Storage {
  * first (a no-op when they ran before), then answers every `transaction` in a Kysely transaction.
  * A rejected `work` rolls back and rejects with the same reason. `close()` destroys the instance.
  *
- * Most callers want {@link openSqliteStorage}, {@link openPostgresStorage} or
- * {@link openStorageFromUrl}, which build the Kysely instance too.
+ * Most callers want {@link openSqliteStorage}, `openPostgresStorage` (of
+ * `@payments-engine/adapters/postgres`) or {@link openStorageFromUrl}, which build the Kysely
+ * instance too.
  *
  * @example
  * import Database from "better-sqlite3"
@@ -79,7 +87,7 @@ export const createKyselyStorage = async (
     concurrentTransactions: dialect === "postgres",
   }
   let closing: Promise<void> | undefined
-  const jobs = options.graphile === undefined ? embeddedKyselyJobs(db) : graphileKyselyJobs(db, options.graphile)
+  const jobs = (options.jobs ?? embeddedKyselyJobs)(db)
   // Whether a transaction queued jobs (or brought some closer), keyed by its handle: a runner of
   // this process is told once they exist, that is after the commit.
   const queuedIn = new WeakSet<Kysely<StorageTables>>()

@@ -1,5 +1,4 @@
 import type { KyselyStorage } from "./kysely-storage.ts"
-import { openPostgresStorage } from "./postgres/postgres-storage.ts"
 import { openSqliteStorage } from "./sqlite/sqlite-storage.ts"
 
 /** Where a `DATABASE_URL` points, once read. */
@@ -46,12 +45,39 @@ export const parseStorageUrl = (url: string): StorageLocation => {
   throw new Error(`Unsupported DATABASE_URL scheme "${scheme}:"; ${expected}`)
 }
 
+/** The packages the Postgres storage loads: optional peer dependencies, absent on SQLite. */
+const postgresPackages = ["pg", "graphile-worker"]
+
+/** Whether `error` is Node failing to find one of {@link postgresPackages}, from ESM or CommonJS. */
+const isMissingPostgresPackage = (error: unknown): boolean => {
+  if (!(error instanceof Error)) return false
+  const code = (error as { code?: unknown }).code
+  if (code !== "ERR_MODULE_NOT_FOUND" && code !== "MODULE_NOT_FOUND") return false
+  return postgresPackages.some((name) => error.message.includes(`'${name}'`))
+}
+
+/**
+ * The Postgres storage (`@payments-engine/adapters/postgres`), loaded for a postgres:// URL only:
+ * it imports pg and graphile-worker, which an embedder on SQLite need not install.
+ */
+const loadPostgresStorage = async () => {
+  try {
+    return await import("./postgres/postgres-storage.ts")
+  } catch (error) {
+    if (!isMissingPostgresPackage(error)) throw error
+    throw new Error(
+      `a postgres:// DATABASE_URL needs the pg and graphile-worker packages: npm install ${postgresPackages.join(" ")}`,
+      { cause: error },
+    )
+  }
+}
+
 /** Options of {@link openStorageFromUrl}. */
 export interface OpenStorageOptions {
   /**
    * One-time set-up of the migrated storage (a first API key, say). On Postgres it runs under the
    * start-up lock, so processes starting together on one database set up one after another, each
-   * seeing what the one before did; see {@link openPostgresStorage}. When it rejects, the storage
+   * seeing what the one before did; see `openPostgresStorage`. When it rejects, the storage
    * is closed and opening rejects with its reason.
    */
   readonly setUp?: (storage: KyselyStorage) => Promise<void>
@@ -59,7 +85,9 @@ export interface OpenStorageOptions {
 
 /**
  * Opens the storage a `DATABASE_URL` names (see {@link parseStorageUrl}): SQLite through
- * {@link openSqliteStorage}, Postgres through {@link openPostgresStorage}.
+ * {@link openSqliteStorage}, Postgres through `openPostgresStorage` of
+ * `@payments-engine/adapters/postgres`, loaded only then. Without the pg and graphile-worker
+ * packages a postgres:// URL rejects with an Error saying to install them.
  *
  * @example
  * const storage = await openStorageFromUrl(process.env.DATABASE_URL ?? "sqlite:./data/payments.sqlite")
@@ -68,6 +96,7 @@ export const openStorageFromUrl = async (url: string, options: OpenStorageOption
   const { setUp } = options
   const location = parseStorageUrl(url)
   if (location.dialect === "postgres") {
+    const { openPostgresStorage } = await loadPostgresStorage()
     return openPostgresStorage({
       connectionString: location.connectionString,
       ...(location.schema === undefined ? {} : { schema: location.schema }),

@@ -1,14 +1,8 @@
 import { randomBytes } from "node:crypto"
 import type { PGlite } from "@electric-sql/pglite"
 import { CompiledQuery, Kysely } from "kysely"
-import pg from "pg"
 import { createKyselyStorage, type KyselyStorage } from "../storage/kysely-storage.ts"
-import {
-  ensureSchema,
-  graphileWorkerSchema,
-  openPostgresStorage,
-  quoteIdentifier,
-} from "../storage/postgres/postgres-storage.ts"
+import { ensureSchema, graphileWorkerSchema, quoteIdentifier } from "../storage/postgres/postgres-schemas.ts"
 import type { StorageTables } from "../storage/storage-tables.ts"
 import { parseStorageUrl } from "../storage/storage-url.ts"
 import { pgliteStorageDialect, SessionLock } from "./pglite/pglite-dialect.ts"
@@ -38,6 +32,8 @@ const onServer = (connectionString: string): TestPostgres => {
   const open = async (schema: string) => {
     if (closed) throw new Error("openTestPostgres: the source is closed")
     try {
+      // Loaded here, not at import: the testing entry serves SQLite and PGlite without pg installed.
+      const { openPostgresStorage } = await import("../storage/postgres/postgres-storage.ts")
       const storage = tracker.track(await openPostgresStorage({ connectionString, schema, maxConnections: 5 }))
       schemas.set(storage, schema)
       if (!created.includes(schema)) created.push(schema)
@@ -64,6 +60,7 @@ const onServer = (connectionString: string): TestPostgres => {
       closed = true
       await tracker.closeAll()
       if (created.length === 0) return
+      const { default: pg } = await import("pg")
       const client = new pg.Client({ connectionString })
       await client.connect()
       try {

@@ -1,5 +1,6 @@
 import pg from "pg"
 import { RateLimiterMemory, RateLimiterPostgres } from "rate-limiter-flexible"
+import { rateLimitTable } from "./rate-limit-schema.ts"
 import { rateLimitWindowSeconds } from "./rate-limit-settings.ts"
 import type { RateLimitStore } from "./rate-limit-store.ts"
 
@@ -13,9 +14,6 @@ export interface PostgresRateLimitStoreOptions {
   readonly maxConnections?: number
 }
 
-/** The table of every limit's counters, one row per limit and key. */
-export const rateLimitTable = "rate_limits"
-
 /** A quoted identifier; rate-limiter-flexible quotes names without escaping, so `"` is refused. */
 const identifier = (name: string) => {
   if (
@@ -28,16 +26,6 @@ const identifier = (name: string) => {
   }
   return `"${name}"`
 }
-
-/**
- * The schema of the counters beside a storage schema (its own, so the storage's migrations never
- * meet it): `<schema>_rate_limits`, or `payments_rate_limits` beside the default schema.
- *
- * @example
- * rateLimitSchema("tenant_a") // "tenant_a_rate_limits"
- */
-export const rateLimitSchema = (storageSchema: string | undefined): string =>
-  storageSchema === undefined ? "payments_rate_limits" : `${storageSchema}_rate_limits`
 
 /**
  * Creates the schema and table of the counters unless they exist, in the columns

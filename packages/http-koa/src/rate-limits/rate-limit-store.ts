@@ -3,8 +3,8 @@ import { rateLimitWindowSeconds } from "./rate-limit-settings.ts"
 
 /**
  * Where the counters of the rate limits live: in the process ({@link memoryRateLimitStore}), or
- * in a database several processes share (`openPostgresRateLimitStore`), so that a limit holds
- * across them.
+ * in a database several processes share (`openPostgresRateLimitStore` of
+ * `@payments-engine/http-koa/postgres`), so that a limit holds across them.
  */
 export interface RateLimitStore {
   /** A limiter of `points` requests per window ({@link rateLimitWindowSeconds}), its keys prefixed by `name`. */

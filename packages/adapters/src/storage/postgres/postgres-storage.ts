@@ -1,9 +1,10 @@
 import { CompiledQuery, Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from "kysely"
 import pg from "pg"
-import { migrateGraphileJobs } from "../../jobs/graphile-job-runner.ts"
+import { graphileKyselyJobs, migrateGraphileJobs } from "../../jobs/graphile-job-runner.ts"
 import { createKyselyStorage, type KyselyStorage } from "../kysely-storage.ts"
 import { type preparedQuery, preparedStatementName } from "../prepared-query.ts"
 import type { StorageTables } from "../storage-tables.ts"
+import { ensureSchema, graphileWorkerSchema, quoteIdentifier } from "./postgres-schemas.ts"
 import { withStartupLock } from "./startup-lock.ts"
 
 /** Options of {@link openPostgresStorage}. */
@@ -28,37 +29,6 @@ export interface PostgresStorageOptions {
    * rejects, the storage is closed and opening rejects with its reason.
    */
   readonly setUp?: (storage: KyselyStorage) => Promise<void>
-}
-
-/**
- * Quotes a Postgres identifier, doubling inner quotes.
- *
- * @example
- * quoteIdentifier('my "schema"') // "\"my \"\"schema\"\"\""
- */
-export const quoteIdentifier = (name: string): string => {
-  if (name.length === 0 || name.length > 63 || name.includes("\u0000")) {
-    throw new Error(`invalid Postgres identifier ${JSON.stringify(name)}: 1 to 63 characters, no NUL`)
-  }
-  return `"${name.replaceAll('"', '""')}"`
-}
-
-/**
- * Creates a schema unless it exists. `create schema if not exists` can still fail when another
- * session creates it at the same moment; that case counts as success.
- *
- * @example
- * await ensureSchema(db, "tenant_a")
- */
-export const ensureSchema = async <DB>(db: Kysely<DB>, schema: string): Promise<void> => {
-  try {
-    await db.executeQuery(CompiledQuery.raw(`create schema if not exists ${quoteIdentifier(schema)}`))
-  } catch (error) {
-    const { rows } = await db.executeQuery<{ found: number }>(
-      CompiledQuery.raw("select 1 as found from pg_namespace where nspname = $1", [schema]),
-    )
-    if (rows.length === 0) throw error
-  }
 }
 
 /**
@@ -97,25 +67,6 @@ const namingStatements = (pool: pg.Pool): PostgresPool => {
 }
 
 /**
- * The schema of graphile-worker's jobs: its default, or beside the storage's own schema (its
- * table names would clash with the storage's inside one schema).
- *
- * @example
- * graphileWorkerSchema("payments") // "payments_graphile_worker"
- */
-export const graphileWorkerSchema = (schema: string | undefined): string => {
-  if (schema === undefined) return "graphile_worker"
-  const workerSchema = `${schema}_graphile_worker`
-  // Postgres cuts longer names to 63 bytes, and two storages could then share one job queue.
-  if (new TextEncoder().encode(workerSchema).length > 63) {
-    throw new Error(
-      `schema name too long: ${JSON.stringify(schema)} leaves no room for its job schema (47 bytes at most)`,
-    )
-  }
-  return workerSchema
-}
-
-/**
  * Connects to Postgres with a `pg` pool and returns the migrated storage on it. Several engine
  * processes may share the database (`capabilities.multiProcess` is true), and may start together:
  * they migrate (graphile-worker's schema, then the storage's) and run `setUp` one at a time.
@@ -150,7 +101,11 @@ export const openPostgresStorage = async (options: PostgresStorageOptions): Prom
       if (schema !== undefined) await ensureSchema(db, schema)
       const graphile = { pool, workerSchema: graphileWorkerSchema(schema) }
       await migrateGraphileJobs(graphile)
-      const storage = await createKyselyStorage(db, { dialect: "postgres", graphile, ...(onClose ? { onClose } : {}) })
+      const storage = await createKyselyStorage(db, {
+        dialect: "postgres",
+        jobs: (storageDb) => graphileKyselyJobs(storageDb, graphile),
+        ...(onClose ? { onClose } : {}),
+      })
       await setUp?.(storage)
       return storage
     })

@@ -9,7 +9,7 @@ import {
   PostgresQueryCompiler,
   type QueryResult,
 } from "kysely"
-import { quoteIdentifier } from "../../storage/postgres/postgres-storage.ts"
+import { quoteIdentifier } from "../../storage/postgres/postgres-schemas.ts"
 
 /**
  * A FIFO lock. PGlite is one Postgres session: whoever holds the lock owns that session, from

@@ -1,0 +1,15 @@
+/*
+ * `@payments-engine/adapters/postgres`: what needs the pg driver or graphile-worker, the two
+ * optional peer dependencies an embedder on SQLite leaves out (npm install pg graphile-worker).
+ * The main entry never loads this module except through `openStorageFromUrl` with a postgres:// URL.
+ */
+export {
+  deadWorkerMs,
+  type GraphileJobsOptions,
+  graphileJobRunner,
+  graphileKyselyJobs,
+  migrateGraphileJobs,
+} from "./jobs/graphile-job-runner.ts"
+// Driver-free, so the main entry has them too; here as well, so a Postgres caller needs one import.
+export { ensureSchema, graphileWorkerSchema, quoteIdentifier } from "./storage/postgres/postgres-schemas.ts"
+export { openPostgresStorage, type PostgresStorageOptions } from "./storage/postgres/postgres-storage.ts"
