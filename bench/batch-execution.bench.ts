@@ -11,7 +11,7 @@
  *
  * Results replace the "## Batches" section of docs/benchmarks.md.
  *
- *   node --conditions=source --import tsx bench/batch-execution.bench.ts   # DATABASE_URL=postgres://... for Postgres too
+ *   npm run build && node --import tsx bench/batch-execution.bench.ts   # DATABASE_URL=postgres://... for Postgres too
  */
 import { spawn } from "node:child_process"
 import { mkdtempSync } from "node:fs"
@@ -74,7 +74,8 @@ const until = async (done: () => Promise<boolean>) => {
 
 /** A second process running `mode` on the database at `url`, once it says it is ready. */
 const secondProcess = async (url: string, mode: "engine" | "noop") => {
-  const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", "bench/batch-worker.ts"], {
+  // The parent's own flags, so that the second process runs the same code (the build, under npm run bench).
+  const child = spawn(process.execPath, [...process.execArgv, "bench/batch-worker.ts"], {
     env: { ...process.env, DATABASE_URL: url, MODE: mode },
     stdio: ["ignore", "pipe", "inherit"],
   })

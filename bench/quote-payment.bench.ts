@@ -258,6 +258,15 @@ const measurePostgres = async (connectionString: string): Promise<Measurement> =
   return { database: "Postgres (pg, same machine)", engine, limits, http }
 }
 
+/**
+ * Which code ran: `npm run bench` measures the build, as installed. The sources run through tsx,
+ * whose esbuild keeps function names by defining `name` on every function it creates, which
+ * slows the engine by about a tenth (docs/benchmarks.md, "The build, not the sources").
+ */
+const codeMeasured = import.meta.resolve("@payments-engine/core").includes("/src/")
+  ? "the sources through tsx (not comparable with the build; `npm run bench` measures the build)"
+  : "the packages' build (`dist/`, as installed), which `npm run bench` makes first"
+
 const ratio = (part: number, whole: number) => (part / whole).toFixed(2)
 
 const getBytes = (results: ReadonlyArray<Measurement>) => results.find((r) => r.http.get)?.http.get?.bytes ?? 0
@@ -277,6 +286,7 @@ const report = (results: ReadonlyArray<Measurement>) => {
     `Machine: ${type()} ${process.arch}, ${cpus().length} × ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}.`,
     `Date: ${new Date().toISOString().slice(0, 10)}. Payments per run: ${payments}; each figure is the best of ${rounds} runs.`,
     `Load average when the run began: ${startLoad.toFixed(1)} (other work on the machine slows every figure; the ratios suffer less).`,
+    `Code measured: ${codeMeasured}.`,
     "",
     "| Database | Engine (payments/s) | Limit, two transactions | Engine / limit | Limit, one transaction | Engine / that |",
     "|---|---|---|---|---|---|",

@@ -8,7 +8,7 @@
  *
  * Results replace the "## Webhook deliveries" section of docs/benchmarks.md.
  *
- *   node --conditions=source --import tsx bench/webhook-delivery.bench.ts
+ *   npm run build && node --import tsx bench/webhook-delivery.bench.ts
  */
 import { mkdtempSync } from "node:fs"
 import { createServer } from "node:http"
