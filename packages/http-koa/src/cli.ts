@@ -6,6 +6,7 @@ import { jwtSecretFor } from "./bootstrap.ts"
 import { databaseUrlOf, type Environment, jwtSecretOf } from "./config.ts"
 import { httpStatusOf } from "./http-error.ts"
 import { formatKeyListing, parseGrace } from "./key-commands.ts"
+import { serveFromEnvironment } from "./serve.ts"
 import { createServiceEngine } from "./service-engine.ts"
 
 /** Where the command writes, and the environment it reads (`DATABASE_URL`). */
@@ -19,6 +20,10 @@ export interface CliIo {
 export const usage = `Usage: payments-engine <command> [options]
 
 Commands:
+  serve
+      Run the service: the HTTP API, the hosted pages and the background jobs, configured by
+      the environment below (PORT 3000, SQLite in ./data and sandbox providers by default).
+      Logs JSON lines to standard output; stops cleanly on SIGTERM or SIGINT.
   keys create --workspace <name> [--scope read|write]
       Create an API key in a workspace (created when missing) and print its key and secret.
       The secret is shown this once; only its hash is stored. Scope is write by default.
@@ -36,10 +41,12 @@ Options:
   -h, --help    Show this help
   -v, --version Print the version of @payments-engine/http-koa
 
-Exit codes: 0 done, 1 failed (database unreachable, no such key), 2 bad arguments.
+Exit codes: 0 done, 1 failed (database unreachable, no such key, the service cannot start),
+2 bad arguments.
 
 Environment:
   DATABASE_URL  sqlite:<path>, sqlite::memory: or postgres://... (default sqlite:./data/payments.sqlite)
+  PORT, LOG_LEVEL, LOG_FORMAT, PAYMENTS_*  the service's settings (serve); see the README
 `
 
 /** The version of this package; its package.json is one folder up from the sources and from the build alike. */
@@ -204,7 +211,9 @@ const withEngine = async (io: CliIo, what: string, work: (engine: Engine) => Pro
 
 /**
  * The `payments-engine` operator command. Returns the exit code: 0 on success, 2 for bad
- * arguments (with the usage on stderr), 1 when the database cannot be reached.
+ * arguments (with the usage on stderr), 1 when the database cannot be reached. `serve` resolves
+ * with 0 once the service listens, and the process then runs until SIGTERM or SIGINT (see
+ * {@link serveFromEnvironment}); it writes to the process's own standard output and error.
  *
  * @example
  * process.exitCode = await runCli(process.argv.slice(2), {
@@ -227,6 +236,11 @@ export const runCli = async (args: ReadonlyArray<string>, io: CliIo): Promise<nu
     if (command === "-v" || command === "--version") {
       io.stdout(`${packageVersion()}\n`)
       return 0
+    }
+    if (command === "serve") {
+      if (subcommand === "-h" || subcommand === "--help") return help(io)
+      if (subcommand !== undefined) throw new UsageError(`Unexpected argument: ${subcommand}`)
+      return await serveFromEnvironment(io.env)
     }
     if (command === "keys" && subcommand === "create") return await keysCreate(rest, io)
     if (command === "keys" && subcommand === "list") return await keysList(rest, io)

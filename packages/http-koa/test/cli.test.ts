@@ -107,7 +107,8 @@ describe("payments-engine keys create", () => {
       [["keys", "list", "extra"], "Unexpected argument: extra"],
       [["keys", "list", "--workspace", " "], "--workspace needs a name"],
       [["keys", "list", "--workspace", "w".repeat(101)], "workspace must be 1 to 100 characters"],
-      [["serve"], "Unknown command: serve"],
+      [["serve", "extra"], "Unexpected argument: extra"],
+      [["server"], "Unknown command: server"],
       [["keys", "create", "--workspace", " ".repeat(3)], "--workspace <name> is required"],
       [["keys", "create", "--workspace", "w".repeat(101)], "workspace must be 1 to 100 characters"],
     ]
@@ -125,6 +126,7 @@ describe("payments-engine keys create", () => {
       ["keys", "list", "-h"],
       ["keys", "revoke", "-h"],
       ["keys", "rotate", "--help"],
+      ["serve", "--help"],
     ]) {
       expect({ args, ...(await runInProcess(args)) }).toEqual({ args, code: 0, stdout: usage, stderr: "" })
     }

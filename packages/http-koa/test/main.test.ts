@@ -36,6 +36,17 @@ const stop = async (service: LineWatcher) => {
   return code
 }
 
+/** Whether nothing listens on `port` any more. */
+const refusesConnections = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, "127.0.0.1")
+    socket.once("connect", () => {
+      socket.destroy()
+      resolve(false)
+    })
+    socket.once("error", () => resolve(true))
+  })
+
 const sessionOf = async (url: string, apiKey: string, apiSecret: string) =>
   readResponse(
     await fetch(`${url}/api/v1/sessions`, {
@@ -133,15 +144,38 @@ describe("npm start", () => {
     await npm.exited
     running.delete(npm)
     // Nothing listens any more: the node process under npm has ended too.
-    const refused = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, "127.0.0.1")
-      socket.once("connect", () => {
-        socket.destroy()
-        resolve(false)
-      })
-      socket.once("error", () => resolve(true))
-    })
-    expect(refused).toBe(true)
+    expect(await refusesConnections(port)).toBe(true)
+  })
+
+  it("runs as payments-engine serve too, and stops on SIGTERM sent to the node process", async () => {
+    const service = startNode(
+      ["packages/http-koa/bin/payments-engine.js", "serve"],
+      childEnvironment({ PORT: "0", LOG_LEVEL: "info", DATABASE_URL: `sqlite:${join(folder, "serve.sqlite")}` }),
+    )
+    running.add(service)
+    const { url } = JSON.parse(await service.waitForLine(logMessage("listening"))) as { url: string }
+    expect((await fetch(`${url}/health`)).status).toBe(200)
+    expect(await stop(service)).toBe(0)
+    expect(service.lines.filter((line) => line.includes('"msg":"stopped"'))).toHaveLength(1)
+  })
+
+  it("stops when SIGTERM is sent to the npm process of npx payments-engine serve", async () => {
+    // npm passes the signal to the shell it runs the command in, which ends without passing it
+    // on: the service must notice that it lost its launcher.
+    const npx = startProcess(
+      "npx",
+      ["payments-engine", "serve"],
+      childEnvironment({ PORT: "0", LOG_LEVEL: "info", DATABASE_URL: `sqlite:${join(folder, "npx-serve.sqlite")}` }),
+    )
+    running.add(npx)
+    const { port } = JSON.parse(await npx.waitForLine(logMessage("listening"))) as { port: number }
+    npx.child.kill("SIGTERM")
+    await npx.exited
+    // npm is gone at once; the service, its grandchild, holds the output until it has stopped.
+    await npx.outputEnded
+    running.delete(npx)
+    expect(npx.lines.filter(logMessage("stopped"))).toHaveLength(1)
+    expect(await refusesConnections(port)).toBe(true)
   })
 
   it("writes lines for people with LOG_FORMAT=pretty", async () => {

@@ -49,6 +49,11 @@ export interface LineWatcher {
   waitForLine(matches: (line: string) => boolean): Promise<string>
   /** Resolves with the exit code. */
   readonly exited: Promise<number | null>
+  /**
+   * Resolves once standard output has ended: every process holding it is gone, the child's own
+   * children included (a shell's, npm's), which may outlive the child.
+   */
+  readonly outputEnded: Promise<void>
 }
 
 /** Starts `node <args>` from the repository root and watches its output. */
@@ -67,7 +72,9 @@ export const startProcess = (command: string, args: ReadonlyArray<string>, env: 
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
     stderr += chunk
   })
-  createInterface({ input: child.stdout as NodeJS.ReadableStream }).on("line", (line) => {
+  const reader = createInterface({ input: child.stdout as NodeJS.ReadableStream })
+  const outputEnded = once(reader, "close").then(() => undefined)
+  reader.on("line", (line) => {
     lines.push(line)
     for (const waiter of waiters) {
       if (waiter.matches(line)) {
@@ -82,6 +89,7 @@ export const startProcess = (command: string, args: ReadonlyArray<string>, env: 
     lines,
     stderr: () => stderr,
     exited,
+    outputEnded,
     waitForLine: (matches) => {
       const seen = lines.find(matches)
       if (seen !== undefined) return Promise.resolve(seen)
