@@ -47,8 +47,12 @@ it("serves the payments API under /payments beside its own route that calls the 
   const listed = await fetch(`${api}/companies/${company.body.data.id}/recipients`, {
     headers: { authorization: `Bearer ${token}` },
   })
-  const names = ((await listed.json()) as { data: Array<{ name: string }> }).data.map((recipient) => recipient.name)
-  expect(names.sort()).toEqual(["Api Supplier", "Jane Supplier"])
+  const page = (await listed.json()) as { data: Array<{ name: string }>; links: { first: string } }
+  expect(page.data.map((recipient) => recipient.name).sort()).toEqual(["Api Supplier", "Jane Supplier"])
+  // The API's links name the mount, so a client can follow them.
+  expect(page.links.first).toMatch(/^\/payments\/api\/v1\/companies\/[^/]+\/recipients\?/)
+  const first = await fetch(`${server.url}${page.links.first}`, { headers: { authorization: `Bearer ${token}` } })
+  expect(first.status).toBe(200)
   // The Koa app logs to the host's logger, with the path it saw under the mount.
   expect(logLines).toContainEqual(
     expect.objectContaining({ msg: "request", method: "POST", path: "/api/v1/companies", status: 201 }),

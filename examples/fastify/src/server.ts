@@ -62,6 +62,8 @@ export const startServer = async (options: ServerOptions = {}): Promise<RunningS
     engine,
     tokens: bearerTokens({ secret, confirm: (claims) => engine.access.tokenActor(claims) }),
     logger: fastify.log,
+    // Where it is mounted below: put back in the URLs it answers with (paging links, say).
+    mountPath: paymentsPrefix,
   }).callback()
 
   await fastify.register(

@@ -61,9 +61,18 @@ export interface AppOptions {
   readonly trustedProxyHops?: number
   /**
    * The URL of the hosted pages (`PAYMENTS_HOSTED_URL`): they are served under its path ("/" when
-   * absent), by this same app.
+   * absent, or the {@link mountPath}), by this same app.
    */
   readonly hostedUrl?: string
+  /**
+   * Where a host server mounts this app, such as `/payments`, when not at its root. The host
+   * takes it off the URL before the app sees the request (see docs/embedding.md); the app puts it
+   * back in the URLs it answers with: the `links` of lists, the links of `GET /` and of the API
+   * reference, the OpenAPI document's `servers` (unless `openApi.serverUrl` says otherwise), and
+   * the hosted pages' links, whose `hostedUrl` path must then start with it. "" (the root) by
+   * default.
+   */
+  readonly mountPath?: string
 }
 
 /**
@@ -82,12 +91,20 @@ export interface AppOptions {
 export const createApp = (options: AppOptions): Koa<AppState> => {
   const logger = options.logger ?? createLogger()
   const routes = options.routes ?? apiRoutes
+  const mountPath = checkedMountPath(options.mountPath ?? "")
+  const hostedPath = hostedPublicPath(options.hostedUrl, mountPath)
   let document: OpenApiDocument | undefined
   const openApi = () => {
-    document ??= openApiDocument(routes, options.openApi)
+    document ??= openApiDocument(
+      routes,
+      mountPath === "" || options.openApi?.serverUrl !== undefined
+        ? options.openApi
+        : { ...options.openApi, serverUrl: mountPath },
+    )
     return document
   }
   const { router, isPublic } = registerRoutes(routes, {
+    mountPath,
     engine: options.engine,
     tokens: options.tokens,
     logger,
@@ -121,14 +138,33 @@ export const createApp = (options: AppOptions): Koa<AppState> => {
     .use(errorRendering(logger))
     .use(authentication({ tokens: options.tokens, isPublic }))
     .use(router.routes())
-    .use(apiReference().routes())
-    .use(hostedPages({ engine: options.engine, basePath: hostedBasePath(options.hostedUrl), logger }).routes())
+    .use(apiReference({ mountPath }).routes())
+    .use(hostedPages({ engine: options.engine, basePath: hostedPath, mountPath, logger }).routes())
     .use(async () => {
       throw httpErrors.notFound()
     })
   return app
 }
 
-/** The path the hosted pages are served under: that of `hostedUrl` without its trailing slash ("" for the root). */
-const hostedBasePath = (hostedUrl: string | undefined): string =>
-  hostedUrl === undefined ? "" : new URL(hostedUrl).pathname.replace(/\/+$/, "")
+/** A mount path as {@link AppOptions.mountPath} takes it: "" or `/a/b`, no trailing slash, query or fragment. */
+const checkedMountPath = (mountPath: string): string => {
+  if (mountPath === "" || /^(\/[^/?#\s]+)+$/.test(mountPath)) return mountPath
+  throw new RangeError(
+    `createApp: mountPath must be "" or a path such as "/payments" (no trailing slash), got ${JSON.stringify(mountPath)}`,
+  )
+}
+
+/**
+ * The path the hosted pages are reached at, as their links show it: that of `hostedUrl` without
+ * its trailing slash, or the mount path when `hostedUrl` is absent. It is under the mount path,
+ * since this app serves them.
+ */
+const hostedPublicPath = (hostedUrl: string | undefined, mountPath: string): string => {
+  const path = hostedUrl === undefined ? mountPath : new URL(hostedUrl).pathname.replace(/\/+$/, "")
+  if (path !== mountPath && !path.startsWith(`${mountPath}/`)) {
+    throw new RangeError(
+      `createApp: the path of hostedUrl (${JSON.stringify(path)}) must start with mountPath (${JSON.stringify(mountPath)}): this app serves the hosted pages`,
+    )
+  }
+  return path
+}

@@ -272,7 +272,7 @@ export const entityFeatureRoutes = (router: Router<AppState>, kit: HostedKit): v
     )
   }
 
-  router.get(paths.page, async (ctx) => {
+  router.get(kit.route(paths.page), async (ctx) => {
     const token = queryToken(ctx)
     const claims = await kit.verified(ctx, token, purposes)
     if (claims === undefined || !(await stillWaiting(ctx, claims))) return
@@ -286,7 +286,7 @@ export const entityFeatureRoutes = (router: Router<AppState>, kit: HostedKit): v
     { path: paths.address, section: "address", fields: addressFields },
   ] as const
   for (const { path, section, fields } of onboardingSections) {
-    router.post(path, async (ctx) => {
+    router.post(kit.route(path), async (ctx) => {
       const checked = await checkedPost(ctx)
       if (checked === undefined) return
       const { form, claims } = checked
@@ -302,7 +302,7 @@ export const entityFeatureRoutes = (router: Router<AppState>, kit: HostedKit): v
     })
   }
 
-  router.post(paths.addPerson, async (ctx) => {
+  router.post(kit.route(paths.addPerson), async (ctx) => {
     const checked = await checkedPost(ctx)
     if (checked === undefined) return
     const { form, claims } = checked
@@ -324,7 +324,7 @@ export const entityFeatureRoutes = (router: Router<AppState>, kit: HostedKit): v
     )
   })
 
-  router.post(paths.savePerson, async (ctx) => {
+  router.post(kit.route(paths.savePerson), async (ctx) => {
     const checked = await checkedPost(ctx)
     if (checked === undefined) return
     const { form, claims } = checked
@@ -348,7 +348,7 @@ export const entityFeatureRoutes = (router: Router<AppState>, kit: HostedKit): v
     )
   })
 
-  router.post(paths.removePerson, async (ctx) => {
+  router.post(kit.route(paths.removePerson), async (ctx) => {
     const checked = await checkedPost(ctx)
     if (checked === undefined) return
     const { form, claims } = checked
@@ -370,7 +370,7 @@ export const entityFeatureRoutes = (router: Router<AppState>, kit: HostedKit): v
   })
 
   // The one place the page submits the application; the submission uses the token up.
-  router.post(paths.submit, async (ctx) => {
+  router.post(kit.route(paths.submit), async (ctx) => {
     const checked = await checkedPost(ctx)
     if (checked === undefined) return
     const { token, claims } = checked
@@ -393,7 +393,7 @@ export const entityFeatureRoutes = (router: Router<AppState>, kit: HostedKit): v
     kit.seeOther(ctx, claims.returnUrl ?? kit.withToken(paths.done, token), claims.returnUrl)
   })
 
-  router.get(paths.done, async (ctx) => {
+  router.get(kit.route(paths.done), async (ctx) => {
     const claims = await kit.usedUpClaims(ctx, purposes, paths.page)
     if (claims === undefined) return
     kit.render(ctx, 200, submittedPage(kit.frame("Application submitted")), claims.returnUrl)

@@ -76,7 +76,7 @@ export const fundingAccountsRoutes = (router: Router<AppState>, kit: HostedKit):
     )
   }
 
-  router.get(paths.page, async (ctx) => {
+  router.get(kit.route(paths.page), async (ctx) => {
     const token = queryToken(ctx)
     const claims = await kit.verified(ctx, token, ["funding_accounts"])
     if (claims === undefined) return
@@ -84,7 +84,7 @@ export const fundingAccountsRoutes = (router: Router<AppState>, kit: HostedKit):
     await show(ctx, 200, token, claims, notice === undefined ? {} : { notice })
   })
 
-  router.post(paths.link, async (ctx) => {
+  router.post(kit.route(paths.link), async (ctx) => {
     const checked = await kit.verifiedForm(ctx, ["funding_accounts"], paths.page)
     if (checked === undefined) return
     const { form, token, claims } = checked
@@ -110,7 +110,7 @@ export const fundingAccountsRoutes = (router: Router<AppState>, kit: HostedKit):
     kit.seeOther(ctx, kit.withToken(paths.page, token, { notice: "linked" }), claims.returnUrl)
   })
 
-  router.post(paths.remove, async (ctx) => {
+  router.post(kit.route(paths.remove), async (ctx) => {
     const checked = await kit.verifiedForm(ctx, ["funding_accounts"], paths.page)
     if (checked === undefined) return
     const { form, token, claims } = checked
@@ -135,14 +135,14 @@ export const fundingAccountsRoutes = (router: Router<AppState>, kit: HostedKit):
     kit.seeOther(ctx, kit.withToken(paths.page, token, { notice: "removed" }), claims.returnUrl)
   })
 
-  router.post(paths.done, async (ctx) => {
+  router.post(kit.route(paths.done), async (ctx) => {
     const checked = await kit.verifiedForm(ctx, ["funding_accounts"], paths.page)
     if (checked === undefined) return
     const { token, claims } = checked
     kit.seeOther(ctx, claims.returnUrl ?? kit.withToken(paths.done, token), claims.returnUrl)
   })
 
-  router.get(paths.done, async (ctx) => {
+  router.get(kit.route(paths.done), async (ctx) => {
     const claims = await kit.verified(ctx, queryToken(ctx), ["funding_accounts"])
     if (claims === undefined) return
     kit.render(ctx, 200, donePage(kit.frame("Done")), claims.returnUrl)

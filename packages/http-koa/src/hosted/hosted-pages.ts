@@ -23,8 +23,13 @@ const css = readFileSync(new URL("./hosted.css", import.meta.url), "utf8")
 /** Options of {@link hostedPages}. */
 export interface HostedPagesOptions {
   readonly engine: Engine
-  /** The path the pages are served under (the path of `PAYMENTS_HOSTED_URL`): "" or "/pay", no trailing slash. */
+  /** The path the pages are reached at (the path of `PAYMENTS_HOSTED_URL`): "" or "/pay", no trailing slash. */
   readonly basePath: string
+  /**
+   * Where a host mounts the app ("" at its root), the start of `basePath`: the host takes it off
+   * the URL, so the pages are routed without it and link with it.
+   */
+  readonly mountPath?: string
   /** Where a page that broke is logged. */
   readonly logger: Logger
 }
@@ -38,7 +43,7 @@ export interface HostedPagesOptions {
 export const hostedPages = (options: HostedPagesOptions): Router<AppState> => {
   const { engine, basePath, logger } = options
   const router = new Router<AppState>()
-  const kit = makeHostedKit(engine, basePath)
+  const kit = makeHostedKit(engine, basePath, options.mountPath ?? "")
 
   /** A page that broke answers an HTML 500 with the same headers, and is logged as a defect. */
   router.use(async (ctx: Context, next: Next) => {
@@ -58,7 +63,7 @@ export const hostedPages = (options: HostedPagesOptions): Router<AppState> => {
     }
   })
 
-  router.get(kit.cssHref, (ctx) => {
+  router.get(kit.route(kit.cssHref), (ctx) => {
     setSecurityHeaders(ctx)
     ctx.set("Cache-Control", "public, max-age=3600")
     ctx.type = "text/css; charset=utf-8"

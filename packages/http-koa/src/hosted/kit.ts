@@ -83,9 +83,9 @@ export const queryToken = (ctx: Context): string => (typeof ctx.query.token === 
  *
  * @example
  * const kit = makeHostedKit(engine, "/pay")
- * router.get(kit.path("/funding-accounts"), async (ctx) => { const claims = await kit.verified(ctx, kit.queryToken(ctx), ["funding_accounts"]) })
+ * router.get(kit.route(kit.path("/funding-accounts")), async (ctx) => { const claims = await kit.verified(ctx, kit.queryToken(ctx), ["funding_accounts"]) })
  */
-export const makeHostedKit = (engine: Engine, basePath: string) => {
+export const makeHostedKit = (engine: Engine, basePath: string, mountPath = "") => {
   const cssHref = `${basePath}/hosted.css`
   /** The frame of a page titled `title`. */
   const frame = (title: string): Frame => ({ title, cssHref })
@@ -189,8 +189,10 @@ export const makeHostedKit = (engine: Engine, basePath: string) => {
   return {
     engine,
     cssHref,
-    /** The served path of a page path such as "/funding-accounts". */
+    /** The path a page such as "/funding-accounts" is reached at, for links, forms and redirects. */
     path: (page: string) => `${basePath}${page}`,
+    /** What the app routes for a {@link path}: the host took the mount path off the URL. */
+    route: (path: string) => path.slice(mountPath.length),
     frame,
     render,
     unauthorized,

@@ -249,7 +249,7 @@ export const recipientBankAccountRoutes = (router: Router<AppState>, kit: Hosted
     return recipientName === undefined ? undefined : { ...checked, recipientName }
   }
 
-  router.get(paths.page, async (ctx) => {
+  router.get(kit.route(paths.page), async (ctx) => {
     const token = queryToken(ctx)
     const claims = await kit.verified(ctx, token, purposes)
     if (claims === undefined) return
@@ -265,10 +265,10 @@ export const recipientBankAccountRoutes = (router: Router<AppState>, kit: Hosted
     const fields = await fieldsOrFirstStep(ctx, posted)
     if (fields !== undefined) await showDetails(ctx, 200, posted, fields)
   }
-  router.post(paths.details, showFields)
-  router.post(paths.refresh, showFields)
+  router.post(kit.route(paths.details), showFields)
+  router.post(kit.route(paths.refresh), showFields)
 
-  router.post(paths.save, async (ctx) => {
+  router.post(kit.route(paths.save), async (ctx) => {
     const posted = await session(ctx)
     if (posted === undefined) return
     const fields = await fieldsOrFirstStep(ctx, posted)
@@ -307,7 +307,7 @@ export const recipientBankAccountRoutes = (router: Router<AppState>, kit: Hosted
     kit.seeOther(ctx, claims.returnUrl ?? kit.withToken(paths.done, posted.token), claims.returnUrl)
   })
 
-  router.get(paths.done, async (ctx) => {
+  router.get(kit.route(paths.done), async (ctx) => {
     const claims = await kit.usedUpClaims(ctx, purposes, paths.page)
     if (claims === undefined) return
     const recipientName = await recipientNameOf(ctx, claims)

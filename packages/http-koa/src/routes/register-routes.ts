@@ -28,6 +28,8 @@ import {
 
 /** What the registered routes need. */
 export interface RouteDependencies {
+  /** Where a host mounts the app ("" at its root, the default): put back in front of the paging links. */
+  readonly mountPath?: string
   readonly engine: Engine
   readonly tokens: BearerTokens
   readonly logger: Logger
@@ -46,7 +48,7 @@ export interface RegisteredRoutes {
   readonly isPublic: (method: string, path: string) => boolean
 }
 
-const render = (ctx: AppContext, route: RouteSpec, value: unknown): void => {
+const render = (ctx: AppContext, route: RouteSpec, value: unknown, mountPath: string): void => {
   const response = route.response
   switch (response.kind) {
     case "data": {
@@ -61,7 +63,7 @@ const render = (ctx: AppContext, route: RouteSpec, value: unknown): void => {
       const page = value as Page<unknown>
       ctx.status = route.status
       const meta = response.meta === "webhook" ? webhookPageMeta(page) : page.meta
-      ctx.body = { data: page.data, meta, links: pagingLinks(ctx.path, ctx.querystring, page) }
+      ctx.body = { data: page.data, meta, links: pagingLinks(`${mountPath}${ctx.path}`, ctx.querystring, page) }
       return
     }
     case "created-or-existing": {
@@ -119,7 +121,7 @@ const handler =
     }
     const value =
       route.auth === "bearer" ? await route.handle({ ...call, actor: requireActor(ctx) }) : await route.handle(call)
-    render(ctx, route, value)
+    render(ctx, route, value, dependencies.mountPath ?? "")
   }
 
 /** The limit of each row category counted per API key and workspace. */

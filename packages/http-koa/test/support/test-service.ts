@@ -1,5 +1,5 @@
 import { mkdtemp, rm } from "node:fs/promises"
-import { createServer, type Server } from "node:http"
+import { createServer, type RequestListener, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -109,7 +109,26 @@ export interface TestServiceOptions {
   readonly extraRoutes?: ReadonlyArray<RouteSpec>
   /** `PAYMENTS_HOSTED_URL`: the hosted pages are served under its path (the root by default). */
   readonly hostedUrl?: string
+  /**
+   * Serve the app mounted at this path, as a host server would: the server takes it off the URL
+   * before the app sees the request, and answers 404 itself outside it. Requests then name it.
+   */
+  readonly mountPath?: string
 }
+
+/** A host's handler that serves `handler` at `mountPath`, taking the path off the URL as Express's `app.use(path, ...)` does. */
+const mounted =
+  (mountPath: string, handler: RequestListener): RequestListener =>
+  (request, response) => {
+    const url = request.url ?? "/"
+    const rest = url.slice(mountPath.length)
+    if (!url.startsWith(mountPath) || !(rest === "" || rest.startsWith("/") || rest.startsWith("?"))) {
+      response.writeHead(404).end("not the app's")
+      return
+    }
+    request.url = rest.startsWith("/") ? rest : `/${rest}`
+    handler(request, response)
+  }
 
 /**
  * Every rate limit at its maximum: tests about something else send thousands of requests with
@@ -191,7 +210,9 @@ export const startTestService = async (options: TestServiceOptions): Promise<Tes
   const rateLimits = options.rateLimits ?? { limits: generousRateLimits }
   const hops = options.trustedProxyHops === undefined ? {} : { trustedProxyHops: options.trustedProxyHops }
   const hosted = options.hostedUrl === undefined ? {} : { hostedUrl: options.hostedUrl }
-  const server = createServer(createApp({ engine, tokens, logger, routes, rateLimits, ...hops, ...hosted }).callback())
+  const mountPath = options.mountPath ?? ""
+  const app = createApp({ engine, tokens, logger, routes, rateLimits, ...hops, ...hosted, mountPath })
+  const server = createServer(mountPath === "" ? app.callback() : mounted(mountPath, app.callback()))
   const port = await listen(server)
   const url = `http://127.0.0.1:${port}`
 
@@ -226,7 +247,7 @@ export const startTestService = async (options: TestServiceOptions): Promise<Tes
     request,
     signIn: async (workspace, scope = "write") => {
       const key = await real.access.createApiKey({ workspace, scope })
-      const response = await request("POST", "/api/v1/sessions", {
+      const response = await request("POST", `${mountPath}/api/v1/sessions`, {
         body: { api_key: key.api_key, api_secret: key.api_secret },
       })
       if (response.status !== 201) throw new Error(`sign-in failed: ${response.status} ${response.text}`)
