@@ -36,6 +36,28 @@ const stop = async (service: LineWatcher) => {
   return code
 }
 
+/**
+ * Starts the service through npm (`command` is npm or npx), sends SIGTERM to npm's process, not to
+ * node, and checks that the service stopped as on its own SIGTERM: it logged `stopped` once and
+ * nothing listens on its port any more.
+ */
+const expectStopsOnSigtermToNpm = async (command: string, args: ReadonlyArray<string>, database: string) => {
+  const npm = startProcess(
+    command,
+    args,
+    childEnvironment({ PORT: "0", LOG_LEVEL: "info", DATABASE_URL: `sqlite:${join(folder, database)}` }),
+  )
+  running.add(npm)
+  const { port } = JSON.parse(await npm.waitForLine(logMessage("listening"))) as { port: number }
+  npm.child.kill("SIGTERM")
+  await npm.exited
+  // npm may be gone before the service, which holds the output until it has stopped.
+  await npm.outputEnded
+  running.delete(npm)
+  expect(npm.lines.filter(logMessage("stopped"))).toHaveLength(1)
+  expect(await refusesConnections(port)).toBe(true)
+}
+
 /** Whether nothing listens on `port` any more. */
 const refusesConnections = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -132,19 +154,7 @@ describe("npm start", () => {
   })
 
   it("stops when SIGTERM is sent to the npm process of npm start, not only to node", async () => {
-    const npm = startProcess(
-      "npm",
-      ["start", "--silent"],
-      childEnvironment({ PORT: "0", LOG_LEVEL: "info", DATABASE_URL: `sqlite:${join(folder, "npm-start.sqlite")}` }),
-    )
-    running.add(npm)
-    const { port } = JSON.parse(await npm.waitForLine(logMessage("listening"))) as { port: number }
-    npm.child.kill("SIGTERM")
-    await npm.waitForLine(logMessage("stopped"))
-    await npm.exited
-    running.delete(npm)
-    // Nothing listens any more: the node process under npm has ended too.
-    expect(await refusesConnections(port)).toBe(true)
+    await expectStopsOnSigtermToNpm("npm", ["start", "--silent"], "npm-start.sqlite")
   })
 
   it("runs as payments-engine serve too, and stops on SIGTERM sent to the node process", async () => {
@@ -162,20 +172,7 @@ describe("npm start", () => {
   it("stops when SIGTERM is sent to the npm process of npx payments-engine serve", async () => {
     // npm passes the signal to the shell it runs the command in, which ends without passing it
     // on: the service must notice that it lost its launcher.
-    const npx = startProcess(
-      "npx",
-      ["payments-engine", "serve"],
-      childEnvironment({ PORT: "0", LOG_LEVEL: "info", DATABASE_URL: `sqlite:${join(folder, "npx-serve.sqlite")}` }),
-    )
-    running.add(npx)
-    const { port } = JSON.parse(await npx.waitForLine(logMessage("listening"))) as { port: number }
-    npx.child.kill("SIGTERM")
-    await npx.exited
-    // npm is gone at once; the service, its grandchild, holds the output until it has stopped.
-    await npx.outputEnded
-    running.delete(npx)
-    expect(npx.lines.filter(logMessage("stopped"))).toHaveLength(1)
-    expect(await refusesConnections(port)).toBe(true)
+    await expectStopsOnSigtermToNpm("npx", ["payments-engine", "serve"], "npx-serve.sqlite")
   })
 
   it("writes lines for people with LOG_FORMAT=pretty", async () => {
