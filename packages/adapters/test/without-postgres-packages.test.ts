@@ -12,14 +12,8 @@ import { describe, expect, it } from "vitest"
 
 const repositoryRoot = fileURLToPath(new URL("../../..", import.meta.url))
 
-/**
- * A resolve hook under which Node looks for pg and graphile-worker (and their subpaths) from the
- * filesystem root, where they are not: their imports fail as they would if they were not installed.
- */
-const hidePostgresPackages = `export const resolve = (specifier, context, next) =>
-  next(specifier, /^(pg|graphile-worker)(\\/|$)/.test(specifier) ? { ...context, parentURL: "file:///" } : context)`
-const registerHook = `import { register } from "node:module"
-register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hidePostgresPackages)}`)})`
+/** `--import` of this makes pg and graphile-worker unresolvable in a child process. */
+const withoutPostgresPackages = fileURLToPath(new URL("./without-postgres/register.mjs", import.meta.url))
 
 /** Runs an ES module `script` from the repository root, on our sources, without pg and graphile-worker. */
 const runWithoutPostgresPackages = async (script: string) => {
@@ -33,7 +27,7 @@ const runWithoutPostgresPackages = async (script: string) => {
       "--import",
       "tsx",
       "--import",
-      `data:text/javascript,${encodeURIComponent(registerHook)}`,
+      withoutPostgresPackages,
       "--input-type=module",
       "-e",
       script,

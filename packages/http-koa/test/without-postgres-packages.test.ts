@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { childEnvironment, type LineWatcher, logMessage, runNode, startNode } from "./support/child-process.ts"
 
@@ -7,15 +8,11 @@ import { childEnvironment, type LineWatcher, logMessage, runNode, startNode } fr
  * were absent. `.ci/consumer` checks the same on a real install without them.
  */
 
-/**
- * A resolve hook under which Node looks for pg and graphile-worker (and their subpaths) from the
- * filesystem root, where they are not: their imports fail as they would if they were not installed.
- */
-const hidePostgresPackages = `export const resolve = (specifier, context, next) =>
-  next(specifier, /^(pg|graphile-worker)(\\/|$)/.test(specifier) ? { ...context, parentURL: "file:///" } : context)`
-const registerHook = `import { register } from "node:module"
-register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hidePostgresPackages)}`)})`
-const withoutPostgresPackages = ["--import", `data:text/javascript,${encodeURIComponent(registerHook)}`]
+/** Node's flags that make pg and graphile-worker unresolvable in a child (the adapters' tests' hook). */
+const withoutPostgresPackages = [
+  "--import",
+  fileURLToPath(new URL("../../adapters/test/without-postgres/register.mjs", import.meta.url)),
+]
 
 /** `npm start`, without pg and graphile-worker. */
 const main = ["--conditions=source", "--import", "tsx", ...withoutPostgresPackages, "packages/http-koa/src/main.ts"]
