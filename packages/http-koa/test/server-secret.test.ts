@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { loadConfig } from "../src/config.ts"
 import { createLogger } from "../src/logger.ts"
 import { type RunningService, startService } from "../src/server.ts"
-import { legacySecretSetting } from "../src/server-secret.ts"
+import { legacySecretSetting, serverSecretFor } from "../src/server-secret.ts"
 import { StartupError } from "../src/startup-error.ts"
 import { fastHasher, readResponse, type TestResponse } from "./support/test-service.ts"
 
@@ -122,6 +122,19 @@ describe("a fresh start in sandbox mode without PAYMENTS_JWT_SECRET", () => {
       expect(readFileSync(file, "utf8").trim()).toBe(secret)
     } finally {
       await second.close()
+    }
+  })
+
+  it("is created once when many resolve it at the same moment: all get the one the file keeps", async () => {
+    const folder = freshFolder()
+    const storage = await openStorageFromUrl(`sqlite:${join(folder, "payments.sqlite")}`)
+    try {
+      const config = { jwtSecret: undefined, serverSecretFile: join(folder, "server-secret") }
+      const secrets = await Promise.all(Array.from({ length: 20 }, () => serverSecretFor(config, storage)))
+      expect(new Set(secrets)).toEqual(new Set([readFileSync(config.serverSecretFile, "utf8").trim()]))
+      expect(readdirSync(folder).filter((name) => name.endsWith(".tmp"))).toEqual([])
+    } finally {
+      await storage.close()
     }
   })
 
