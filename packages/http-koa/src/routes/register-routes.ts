@@ -19,7 +19,7 @@ import {
 import { pagingLinks } from "../paging-links.ts"
 import type { RateLimitName } from "../rate-limits/rate-limit-settings.ts"
 import type { RateLimiting } from "../rate-limits/rate-limiting.ts"
-import { webhookErrorRendering, webhookPageMeta } from "../webhook-errors.ts"
+import { webhookBodyValidation, webhookErrorRendering, webhookPageMeta } from "../webhook-errors.ts"
 import { attachmentDisposition } from "./content-disposition.ts"
 import {
   acceptsIdempotencyKey,
@@ -183,7 +183,8 @@ export const registerRoutes = (routes: ReadonlyArray<RouteSpec>, dependencies: R
     else if (category !== undefined) chain.push(rateLimit(limiting, limitOfCategory[category], apiKeyOfCaller))
     if (route.request !== undefined) {
       const limits = [dependencies.bodyLimitBytes, route.maxBodyBytes].filter((limit) => limit !== undefined)
-      chain.push(jsonBody(limits.length === 0 ? {} : { limitBytes: Math.min(...limits) }))
+      const reader = jsonBody(limits.length === 0 ? {} : { limitBytes: Math.min(...limits) })
+      chain.push(route.errorShape === "webhook" ? webhookBodyValidation(reader) : reader)
     }
     // An upload's own limit (10 MB for attachments) replaces the JSON one on its route only.
     if (route.upload !== undefined) chain.push(multipartForm({ maxFileBytes: route.upload.maxFileBytes }))
