@@ -6,6 +6,7 @@ import type { Logger } from "pino"
 import { createApp } from "./app.ts"
 import { bearerTokens } from "./bearer-tokens.ts"
 import { bootstrapApiKey } from "./bootstrap.ts"
+import { answerClientErrors } from "./client-errors.ts"
 import type { ServiceConfig } from "./config.ts"
 import { errorLogFields } from "./error-log-fields.ts"
 import { jobLogTo } from "./job-log.ts"
@@ -185,6 +186,7 @@ export const startService = async (
       hostedUrl: config.hostedUrl,
     })
     const listening = createServer(app.callback())
+    answerClientErrors(listening, logger)
     await listen(listening, config.port, options.host).catch((error: unknown) => {
       throw new StartupError(`Cannot listen on port ${config.port}: ${describe(error)}`, { cause: error })
     })
