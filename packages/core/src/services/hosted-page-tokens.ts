@@ -167,8 +167,8 @@ const findApplication = (tx: Lifted<Repositories>, actor: Actor, id: Application
 export const makeHostedPageTokens = (ports: ServicePorts) => {
   /**
    * Signs `scope` at the workspace's time, with the return URL the workspace trusts, as the token
-   * object. The key is read before the transaction: the service keeps its secret in storage, and
-   * on SQLite a second transaction inside this one would wait for it forever.
+   * object. The key is read before the transaction: a secret read from storage (as an embedder's
+   * `ServerSecret` may) would need a second transaction, which on SQLite waits for this one forever.
    */
   const issue = (
     key: CryptoKey,
