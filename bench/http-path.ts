@@ -206,7 +206,7 @@ const startApp = async (engine: Engine) => {
         general: maxRateLimit,
         quotes: maxRateLimit,
         payments: maxRateLimit,
-        sessionsPerKey: maxRateLimit,
+        failedSessions: maxRateLimit,
         sessionsPerAddress: maxRateLimit,
       }),
     },

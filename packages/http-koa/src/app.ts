@@ -4,6 +4,7 @@ import type { Logger } from "pino"
 import { apiReference } from "./api-reference/api-reference.ts"
 import type { AppState } from "./app-state.ts"
 import type { BearerTokens } from "./bearer-tokens.ts"
+import { clientErrorMessage, isHttpParserError } from "./client-errors.ts"
 import { errorLogFields } from "./error-log-fields.ts"
 import { hostedPages } from "./hosted/hosted-pages.ts"
 import { httpErrors } from "./http-error.ts"
@@ -121,10 +122,13 @@ export const createApp = (options: AppOptions): Koa<AppState> => {
   }
   const app = new Koa<AppState>({ proxy: hops > 0, maxIpsCount: hops })
   app.silent = true
-  // Koa reports here what broke after the answer was chosen, such as a parser error on the socket.
-  app.on("error", (error: unknown, ctx?: { state?: Partial<AppState> }) =>
-    logger.error({ request_id: ctx?.state?.requestId, err: errorLogFields(error) }, "response failed"),
-  )
+  // Koa reports here what broke after the answer was chosen, such as a parser error on the socket:
+  // that one is the client's doing, not the service's, so it is no `error`.
+  app.on("error", (error: unknown, ctx?: { state?: Partial<AppState> }) => {
+    const fields = { request_id: ctx?.state?.requestId, err: errorLogFields(error) }
+    if (isHttpParserError(error)) logger.info(fields, clientErrorMessage)
+    else logger.error(fields, "response failed")
+  })
   const isClosing = options.isClosing
   if (isClosing !== undefined) {
     app.use(async (ctx, next) => {

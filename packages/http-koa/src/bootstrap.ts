@@ -1,23 +1,8 @@
-import { randomBytes } from "node:crypto"
 import type { Engine } from "@payments-engine/core"
 import type { ServiceConfig } from "./config.ts"
 
 /** The workspace of the bootstrap key. */
 export const bootstrapWorkspace = "sandbox"
-
-/** Name of the setting that keeps the generated JWT secret. */
-export const jwtSecretSetting = "http.jwt_secret"
-
-/**
- * The secret that signs bearer tokens: `PAYMENTS_JWT_SECRET`, or (sandbox mode, where
- * {@link loadConfig} lets it be unset) a random one generated once and kept in the database, so
- * tokens survive restarts and every process on the database shares it.
- *
- * @example
- * const secret = await jwtSecretFor(config, engine)
- */
-export const jwtSecretFor = async (config: Pick<ServiceConfig, "jwtSecret">, engine: Engine): Promise<string> =>
-  config.jwtSecret ?? engine.access.settingOrInit(jwtSecretSetting, () => randomBytes(32).toString("base64url"))
 
 /**
  * Makes sure someone can call the API. With `PAYMENTS_API_KEY` and `PAYMENTS_API_SECRET` set, that

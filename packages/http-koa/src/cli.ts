@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs"
 import { parseArgs } from "node:util"
-import { openStorageFromUrl } from "@payments-engine/adapters"
+import { openStorageFromUrl, parseStorageUrl } from "@payments-engine/adapters"
 import { type Engine, isDomainError } from "@payments-engine/core"
-import { jwtSecretFor } from "./bootstrap.ts"
-import { databaseUrlOf, type Environment, jwtSecretOf } from "./config.ts"
+import { databaseUrlOf, type Environment, jwtSecretOf, serverSecretFileOf } from "./config.ts"
 import { httpStatusOf } from "./http-error.ts"
 import { formatKeyListing, parseGrace } from "./key-commands.ts"
 import { serveFromEnvironment } from "./serve.ts"
+import { serverSecretFor } from "./server-secret.ts"
 import { createServiceEngine } from "./service-engine.ts"
 
 /** Where the command writes, and the environment it reads (`DATABASE_URL`). */
@@ -179,16 +179,27 @@ const help = (io: CliIo) => {
  */
 const withEngine = async (io: CliIo, what: string, work: (engine: Engine) => Promise<void>): Promise<number> => {
   let storage: Awaited<ReturnType<typeof openStorageFromUrl>>
+  const databaseUrl = databaseUrlOf(io.env)
   try {
-    storage = await openStorageFromUrl(databaseUrlOf(io.env))
+    storage = await openStorageFromUrl(databaseUrl)
   } catch (error) {
     io.stderr(`Cannot open the database of DATABASE_URL: ${describe(error)}\n`)
     return 1
   }
   // the commands queue no request with an Idempotency-Key; the secret is the service's all the same
+  let secret: Promise<string> | undefined
+  const secretConfig = {
+    jwtSecret: jwtSecretOf(io.env),
+    serverSecretFile: serverSecretFileOf(io.env, parseStorageUrl(databaseUrl)),
+  }
   const engine: Engine = createServiceEngine({
     storage,
-    serverSecret: { read: () => jwtSecretFor({ jwtSecret: jwtSecretOf(io.env) }, engine) },
+    serverSecret: {
+      read: () => {
+        secret ??= serverSecretFor(secretConfig, storage)
+        return secret
+      },
+    },
   })
   try {
     await work(engine)

@@ -21,8 +21,19 @@ export interface ServiceConfig {
   readonly database: StorageLocation
   /** `PAYMENTS_SANDBOX`: true by default with SQLite, false with Postgres. */
   readonly sandbox: boolean
-  /** `PAYMENTS_JWT_SECRET`; when undefined (sandbox only) one is generated and kept in the database. */
+  /**
+   * `PAYMENTS_JWT_SECRET`; when undefined (sandbox only) one is generated and kept in
+   * {@link ServiceConfig.serverSecretFile}, never in the database.
+   */
   readonly jwtSecret: string | undefined
+  /**
+   * `PAYMENTS_SECRET_FILE`: where sandbox mode keeps the secret it generates when
+   * `PAYMENTS_JWT_SECRET` is unset. By default `server-secret` beside the SQLite file
+   * (`./data/server-secret` with the default database), and `./data/server-secret` with Postgres;
+   * undefined with an in-memory SQLite database, whose secret lives and dies with the process as
+   * the database does.
+   */
+  readonly serverSecretFile: string | undefined
   /** `PAYMENTS_HOSTED_URL`: `http://localhost:<PORT>` by default, without a trailing slash. */
   readonly hostedUrl: string
   /** `LOG_LEVEL`: `info` by default. */
@@ -71,6 +82,19 @@ export const defaultAttachmentsDirectory = (database: StorageLocation): string =
     ? join(dirname(database.filename), "attachments")
     : join("data", "attachments")
 
+/**
+ * Where the generated server secret is kept when `PAYMENTS_SECRET_FILE` is unset: `server-secret`
+ * beside the SQLite file, else `./data/server-secret`; undefined for an in-memory database.
+ *
+ * @example
+ * defaultServerSecretFile({ dialect: "sqlite", filename: "./data/payments.sqlite" }) // "data/server-secret"
+ */
+export const defaultServerSecretFile = (database: StorageLocation): string | undefined => {
+  if (database.dialect === "postgres") return join("data", "server-secret")
+  if (database.filename === ":memory:" || database.filename === "") return undefined
+  return join(dirname(database.filename), "server-secret")
+}
+
 /** Shortest `PAYMENTS_JWT_SECRET` accepted. */
 export const minimumJwtSecretLength = 32
 
@@ -109,6 +133,13 @@ export const databaseUrlOf = (env: Environment): string => read(env, "DATABASE_U
  * operator command also uses.
  */
 export const jwtSecretOf = (env: Environment): string | undefined => read(env, "PAYMENTS_JWT_SECRET")
+
+/**
+ * The server secret's file of an environment (`PAYMENTS_SECRET_FILE`, else
+ * {@link defaultServerSecretFile}): what the operator command also uses.
+ */
+export const serverSecretFileOf = (env: Environment, database: StorageLocation): string | undefined =>
+  read(env, "PAYMENTS_SECRET_FILE") ?? defaultServerSecretFile(database)
 
 const parseBoolean = (value: string): boolean | undefined => {
   const lower = value.trim().toLowerCase()
@@ -267,6 +298,7 @@ export const loadConfig = (env: Environment): ServiceConfig => {
   }
 
   const attachmentsDirectory = read(env, "PAYMENTS_ATTACHMENTS_DIR") ?? defaultAttachmentsDirectory(database)
+  const serverSecretFile = serverSecretFileOf(env, database)
 
   if (problems.length > 0) throw new ConfigError(problems)
   return {
@@ -275,6 +307,7 @@ export const loadConfig = (env: Environment): ServiceConfig => {
     database,
     sandbox,
     jwtSecret,
+    serverSecretFile,
     hostedUrl,
     logLevel,
     logFormat,

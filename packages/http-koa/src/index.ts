@@ -6,7 +6,7 @@ export {
   bearerTokens,
   defaultTokenLifetimeSeconds,
 } from "./bearer-tokens.ts"
-export { bootstrapApiKey, bootstrapWorkspace, jwtSecretFor } from "./bootstrap.ts"
+export { bootstrapApiKey, bootstrapWorkspace } from "./bootstrap.ts"
 export { type CliIo, runCli, usage } from "./cli.ts"
 export {
   ConfigError,
@@ -50,8 +50,9 @@ export { sandboxRoutes } from "./routes/sandbox-routes.ts"
 export {
   type RunningService,
   type StartServiceOptions,
-  StartupError,
   sandboxProvidersWarning,
   startService,
 } from "./server.ts"
+export { legacySecretSetting, serverSecretFileMode, serverSecretFor } from "./server-secret.ts"
 export { createServiceEngine, type ServiceEngineOptions } from "./service-engine.ts"
+export { StartupError } from "./startup-error.ts"

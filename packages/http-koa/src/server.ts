@@ -5,7 +5,8 @@ import type { Clock, Engine, PaymentProvider, SecretHasher, Storage, WorkspaceId
 import type { Logger } from "pino"
 import { createApp } from "./app.ts"
 import { bearerTokens } from "./bearer-tokens.ts"
-import { bootstrapApiKey, jwtSecretFor } from "./bootstrap.ts"
+import { bootstrapApiKey } from "./bootstrap.ts"
+import { answerClientErrors } from "./client-errors.ts"
 import type { ServiceConfig } from "./config.ts"
 import { errorLogFields } from "./error-log-fields.ts"
 import { jobLogTo } from "./job-log.ts"
@@ -14,7 +15,11 @@ import { rateLimitSchema } from "./rate-limits/rate-limit-schema.ts"
 import { memoryRateLimitStore, type RateLimitStore } from "./rate-limits/rate-limit-store.ts"
 import { apiRoutes } from "./routes/api-routes.ts"
 import { sandboxRoutes } from "./routes/sandbox-routes.ts"
+import { serverSecretFor } from "./server-secret.ts"
 import { createServiceEngine } from "./service-engine.ts"
+import { StartupError } from "./startup-error.ts"
+
+export { StartupError }
 
 /** How long a shutdown waits in all for the requests and the job in flight. */
 export const shutdownGraceMs = 10_000
@@ -61,17 +66,6 @@ export interface RunningService {
   close(graceMs?: number): Promise<void>
 }
 
-/**
- * The service could not start (database unreachable, port taken); the message says why, for the
- * operator.
- *
- * @example
- * startService(config).catch((error) => { if (error instanceof StartupError) console.error(error.message) })
- */
-export class StartupError extends Error {
-  override readonly name = "StartupError"
-}
-
 const listen = (server: Server, port: number, host: string | undefined) =>
   new Promise<void>((resolve, reject) => {
     server.once("error", reject)
@@ -112,7 +106,7 @@ const openRateLimitStore = async (config: ServiceConfig): Promise<RateLimitStore
 /**
  * Starts the service of a configuration: opens (and migrates) the storage, builds the engine
  * (in sandbox mode with a test clock per workspace and the sandbox helper routes), resolves the
- * JWT secret, bootstraps an API key, opens the rate limits' store (see `openRateLimitStore`),
+ * server secret (see `serverSecretFor`), bootstraps an API key, opens the rate limits' store (see `openRateLimitStore`),
  * starts the storage's background job runner (which also purges expired idempotency records
  * hourly), and listens. Outside sandbox
  * mode it logs {@link sandboxProvidersWarning}. Fails with a {@link StartupError} whose message
@@ -129,12 +123,11 @@ export const startService = async (
   const logger = options.logger ?? createLogger({ level: config.logLevel })
   const clock = options.clock ?? systemClock
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`))
-  const engineOn = (storage: Storage): Engine => {
-    const engine: Engine = createServiceEngine({
+  const engineOn = (storage: Storage, secret: string): Engine =>
+    createServiceEngine({
       storage,
       clock,
-      // read when the first Idempotency-Key arrives, after the engine exists: sandbox mode keeps it in the database
-      serverSecret: { read: () => jwtSecretFor(config, engine) },
+      serverSecret: { read: async () => secret },
       // In the sandbox each workspace's clock can be moved forward by its helper; elsewhere time is real.
       testClocks: config.sandbox,
       // DECISIONS "URL safety": sandbox mode may send webhooks to a receiver on this machine.
@@ -145,16 +138,15 @@ export const startService = async (
       ...(options.hasher === undefined ? {} : { hasher: options.hasher }),
       ...(options.paymentProvider === undefined ? {} : { paymentProvider: options.paymentProvider }),
     })
-    return engine
-  }
-  // The secret and the bootstrap key are settled while no other process starts on the database,
-  // so processes starting together share one secret and print one key.
+  // The secret and the bootstrap key are settled before serving: processes starting together share
+  // one secret (its file is created atomically) and, as the set-up runs under Postgres's start-up
+  // lock, print one key.
   let prepared: { readonly engine: Engine; readonly secret: string } | undefined
   await openStorageFromUrl(config.databaseUrl, {
     setUp: async (opened) => {
       try {
-        const engine = engineOn(opened)
-        const secret = await jwtSecretFor(config, engine)
+        const secret = await serverSecretFor(config, opened)
+        const engine = engineOn(opened, secret)
         await bootstrapApiKey(engine, config.bootstrapKey, print)
         prepared = { engine, secret }
       } catch (error) {
@@ -194,6 +186,7 @@ export const startService = async (
       hostedUrl: config.hostedUrl,
     })
     const listening = createServer(app.callback())
+    answerClientErrors(listening, logger)
     await listen(listening, config.port, options.host).catch((error: unknown) => {
       throw new StartupError(`Cannot listen on port ${config.port}: ${describe(error)}`, { cause: error })
     })

@@ -1,6 +1,7 @@
 import { type DomainError, isDomainError, type Page } from "@payments-engine/core"
 import { Schema } from "effect"
 import type { AppContext, AppMiddleware } from "./app-state.ts"
+import { HttpError } from "./http-error.ts"
 import { FieldError } from "./openapi/openapi-schemas.ts"
 
 /**
@@ -41,6 +42,18 @@ const webhookCodeOf = (
   }
 }
 
+const renderWebhookError = (
+  ctx: AppContext,
+  { code, status }: NonNullable<ReturnType<typeof webhookCodeOf>>,
+  errors: DomainError["errors"],
+) => {
+  const details = errors.map(({ field, message }) => ({ field, message }))
+  const message =
+    code === "validation_error" && details.length !== 1 ? "Validation failed" : (details[0]?.message ?? "")
+  ctx.status = status
+  ctx.body = { error: { code, message, details } }
+}
+
 /**
  * Renders the webhook routes' own errors (validation and not found, from the engine) in their
  * shape; anything else goes on to the general rendering (`{ errors: [...] }`): a read-only key's
@@ -55,13 +68,33 @@ export const webhookErrorRendering: AppMiddleware = async (ctx: AppContext, next
   } catch (error) {
     const mapped = isDomainError(error) ? webhookCodeOf(error) : undefined
     if (mapped === undefined || !isDomainError(error)) throw error
-    const details = error.errors.map(({ field, message }) => ({ field, message }))
-    const message =
-      mapped.code === "validation_error" && details.length !== 1 ? "Validation failed" : (details[0]?.message ?? "")
-    ctx.status = mapped.status
-    ctx.body = { error: { code: mapped.code, message, details } }
+    renderWebhookError(ctx, mapped, error.errors)
   }
 }
+
+/**
+ * Runs the body reader `reader` of a webhook route, rendering the validation errors it finds
+ * itself (422: a field holding the NUL character) in the webhook shape, like the engine's. Its
+ * other refusals (400 malformed JSON, 413, 415) keep the general shape, as does whatever the rest
+ * of the chain throws through it.
+ *
+ * @example
+ * chain.push(webhookBodyValidation(jsonBody()))
+ */
+export const webhookBodyValidation =
+  (reader: AppMiddleware): AppMiddleware =>
+  async (ctx, next) => {
+    let read = false
+    try {
+      await reader(ctx, () => {
+        read = true
+        return next()
+      })
+    } catch (error) {
+      if (read || !(error instanceof HttpError) || error.status !== 422) throw error
+      renderWebhookError(ctx, { code: "validation_error", status: 422 }, error.errors)
+    }
+  }
 
 /**
  * The spec's `meta` of the webhook endpoint list: current_page, total_pages, total_count, per_page.

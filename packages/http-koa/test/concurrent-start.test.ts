@@ -1,12 +1,18 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { openStorageFromUrl } from "@payments-engine/adapters"
 import pg from "pg"
 import { afterAll, describe, expect, it } from "vitest"
+import { legacySecretSetting } from "../src/server-secret.ts"
 import { childEnvironment, type LineWatcher, logMessage, startNode } from "./support/child-process.ts"
 import { readResponse } from "./support/test-service.ts"
 
 /*
  * Two `npm start` processes at the same moment on an empty Postgres database, ten times, with and
  * without PAYMENTS_API_KEY: both migrate, both serve, and the bootstrap key exists exactly once.
- * Each trial has a database of its own, so trials run a few at a time.
+ * In sandbox mode without PAYMENTS_JWT_SECRET, both use one generated secret from one file. Each
+ * trial has a database of its own, so trials run a few at a time.
  */
 
 const main = ["--conditions=source", "--import", "tsx", "packages/http-koa/src/main.ts"]
@@ -16,6 +22,7 @@ const trials = 10
 const trialsAtOnce = 3
 const running = new Set<LineWatcher>()
 const databases: Array<string> = []
+const secretFolder = mkdtempSync(join(tmpdir(), "pe-startup-secret-"))
 
 const admin = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
   const client = new pg.Client({ connectionString: serverUrl })
@@ -29,6 +36,7 @@ const admin = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => 
 
 afterAll(async () => {
   for (const service of running) service.child.kill("SIGKILL")
+  rmSync(secretFolder, { recursive: true, force: true })
   if (serverUrl === undefined) return
   await admin(async (client) => {
     for (const name of databases) await client.query(`drop database if exists "${name}" with (force)`)
@@ -101,10 +109,10 @@ const stopAll = async (started: ReadonlyArray<Started>) => {
 const keyLinesOf = (started: ReadonlyArray<Started>) =>
   started.flatMap(({ service }) => service.lines.filter((line) => /^API (key|secret): /.test(line)))
 
-/** Runs `trial(i)` for every i, `trialsAtOnce` at a time. */
-const inBatches = async (trial: (i: number) => Promise<void>) => {
-  for (let first = 0; first < trials; first += trialsAtOnce) {
-    const batch = Array.from({ length: Math.min(trialsAtOnce, trials - first) }, (_, k) => first + k)
+/** Runs `trial(i)` for every i below `count`, `trialsAtOnce` at a time. */
+const inBatches = async (trial: (i: number) => Promise<void>, count = trials) => {
+  for (let first = 0; first < count; first += trialsAtOnce) {
+    const batch = Array.from({ length: Math.min(trialsAtOnce, count - first) }, (_, k) => first + k)
     await Promise.all(batch.map(trial))
   }
 }
@@ -148,5 +156,53 @@ describe.skipIf(serverUrl === undefined)("two processes starting together on an 
         await dropDatabase(databaseUrl)
       }
     })
+  }, 240_000)
+
+  it("in sandbox mode without PAYMENTS_JWT_SECRET, both use one secret from one file, also one moved out of the database", async () => {
+    await inBatches(async (i) => {
+      const databaseUrl = await freshDatabase(`secret${i}`)
+      const secretFile = join(secretFolder, `trial-${i}`, "server-secret")
+      // Odd trials start on a database an earlier version left its generated secret in.
+      const legacy = i % 2 === 1 ? `a-secret-an-earlier-version-kept-${i}-0123456789` : undefined
+      if (legacy !== undefined) {
+        const storage = await openStorageFromUrl(databaseUrl)
+        await storage.transaction((tx) => tx.settings.putIfAbsent(legacySecretSetting, legacy))
+        await storage.close()
+      }
+      const started = await startTwo(databaseUrl, {
+        PAYMENTS_JWT_SECRET: "",
+        PAYMENTS_SANDBOX: "true",
+        PAYMENTS_SECRET_FILE: secretFile,
+        PAYMENTS_API_KEY: "pk_from_env",
+        PAYMENTS_API_SECRET: "sk_from_env_secret",
+      })
+      try {
+        // A token of either process is good at the other: they sign with one secret.
+        for (const [from, to] of [started, started.slice().reverse()]) {
+          const session = await readResponse(
+            await fetch(`${from?.url}/api/v1/sessions`, {
+              method: "POST",
+              headers: { "Content-Type": "application/json" },
+              body: JSON.stringify({ api_key: "pk_from_env", api_secret: "sk_from_env_secret" }),
+            }),
+          )
+          const token = session.body.data.access_token as string
+          const listed = await fetch(`${to?.url}/api/v1/companies`, { headers: { Authorization: `Bearer ${token}` } })
+          expect(listed.status, `trial ${i}`).toBe(200)
+        }
+        const secret = readFileSync(secretFile, "utf8").trim()
+        expect(secret.length, `trial ${i}`).toBeGreaterThanOrEqual(32)
+        if (legacy !== undefined) expect(secret, `trial ${i}`).toBe(legacy)
+        expect(statSync(secretFile).mode & 0o777, `trial ${i}`).toBe(0o600)
+        expect(readdirSync(join(secretFolder, `trial-${i}`)), `trial ${i}`).toEqual(["server-secret"])
+        const storage = await openStorageFromUrl(databaseUrl)
+        const settings = await storage.db.selectFrom("settings").selectAll().execute()
+        await storage.close()
+        expect(settings.filter((row) => row.name === legacySecretSetting || row.value.includes(secret))).toEqual([])
+      } finally {
+        await stopAll(started)
+        await dropDatabase(databaseUrl)
+      }
+    }, 4)
   }, 240_000)
 })

@@ -21,6 +21,7 @@ describe("loadConfig", () => {
       database: { dialect: "sqlite", filename: "./data/payments.sqlite" },
       sandbox: true,
       jwtSecret: undefined,
+      serverSecretFile: "data/server-secret",
       hostedUrl: "http://localhost:3000",
       logLevel: "info",
       logFormat: "json",
@@ -33,7 +34,7 @@ describe("loadConfig", () => {
         quotes: 300,
         payments: 300,
         multiCurrency: 100,
-        sessionsPerKey: 20,
+        failedSessions: 20,
         sessionsPerAddress: 60,
       },
       trustedProxyHops: 0,
@@ -58,12 +59,13 @@ describe("loadConfig", () => {
       PAYMENTS_RATE_LIMIT_QUOTES: "30",
       PAYMENTS_RATE_LIMIT_PAYMENTS: "31",
       PAYMENTS_RATE_LIMIT_MULTI_CURRENCY: "10",
-      PAYMENTS_RATE_LIMIT_SESSIONS_PER_KEY: "5",
+      PAYMENTS_RATE_LIMIT_FAILED_SESSIONS: "5",
       PAYMENTS_RATE_LIMIT_SESSIONS_PER_ADDRESS: "6",
       PAYMENTS_TRUSTED_PROXY_HOPS: "2",
       PAYMENTS_BATCH_CONCURRENCY: "3",
       PAYMENTS_BATCH_RATE: "50",
       PAYMENTS_ATTACHMENTS_DIR: "/srv/payments/attachments",
+      PAYMENTS_SECRET_FILE: "/srv/payments/secret",
     })
     expect(config).toMatchObject({
       port: 8080,
@@ -81,16 +83,20 @@ describe("loadConfig", () => {
         quotes: 30,
         payments: 31,
         multiCurrency: 10,
-        sessionsPerKey: 5,
+        failedSessions: 5,
         sessionsPerAddress: 6,
       },
       trustedProxyHops: 2,
       batchExecution: { concurrency: 3, perSecond: 50 },
       attachmentsDirectory: "/srv/payments/attachments",
+      serverSecretFile: "/srv/payments/secret",
     })
-    expect(loadConfig({ DATABASE_URL: "sqlite:/var/lib/payments/db.sqlite" }).attachmentsDirectory).toBe(
-      "/var/lib/payments/attachments",
-    )
+    expect(loadConfig({ DATABASE_URL: "sqlite:/var/lib/payments/db.sqlite" })).toMatchObject({
+      attachmentsDirectory: "/var/lib/payments/attachments",
+      serverSecretFile: "/var/lib/payments/server-secret",
+    })
+    // An in-memory database's secret lives and dies with the process, as the database does.
+    expect(loadConfig({ DATABASE_URL: "sqlite::memory:" }).serverSecretFile).toBeUndefined()
     expect(loadConfig({ DATABASE_URL: "sqlite::memory:" }).attachmentsDirectory).toBe("data/attachments")
     expect(loadConfig({ PAYMENTS_RATE_LIMIT_QUOTES: "7" }).rateLimits).toMatchObject({ quotes: 7, general: 1000 })
     expect(loadConfig({ PORT: "8080" }).hostedUrl).toBe("http://localhost:8080")
@@ -103,6 +109,7 @@ describe("loadConfig", () => {
     expect(loadConfig({ DATABASE_URL: url, PAYMENTS_SANDBOX: "true" })).toMatchObject({
       sandbox: true,
       jwtSecret: undefined,
+      serverSecretFile: "data/server-secret",
     })
     expect(problemsOf({ PAYMENTS_SANDBOX: "false" })).toEqual([
       expect.stringContaining("PAYMENTS_JWT_SECRET is required"),

@@ -121,7 +121,7 @@ describe.each([
       })
     })
 
-    it("answers the rules of the recipient: required, of this company, live; the path's entity of this company", async () => {
+    it("answers the rules of the recipient: required, of this company, live; the path's entity of this company, else 404", async () => {
       const acme = await client("hpt-recipient-rules")
       const other = await client("hpt-recipient-stranger")
       const sibling = await service.request("POST", "/api/v1/companies", {
@@ -145,15 +145,22 @@ describe.each([
       expectError(await acme.entityToken({ purpose, recipient_id: acme.rid }), 422, "recipient_id", notOfCompany)
 
       const body = { purpose, recipient_id: other.rid }
-      expectError(
-        await service.request("POST", `/api/v1/companies/${acme.cid}/entities/${other.eid}/hosted_page_tokens`, {
-          token: acme.token,
-          body,
-        }),
-        422,
-        "entity_id",
-        "Entity does not belong to this company",
-      )
+      // Another company's entity in the path is missing, as every other path id of another company.
+      const siblingEntity = await service.request("POST", `/api/v1/companies/${sibling.body.data.id}/entities`, {
+        token: acme.token,
+        body: { name: "Sibling", country_alpha2: "US" },
+      })
+      for (const eid of [other.eid, siblingEntity.body.data.id, "ent_nope"]) {
+        expectError(
+          await service.request("POST", `/api/v1/companies/${acme.cid}/entities/${eid}/hosted_page_tokens`, {
+            token: acme.token,
+            body: { purpose, recipient_id: acme.rid },
+          }),
+          404,
+          "entity_id",
+          "Entity not found or not accessible in this company",
+        )
+      }
       expectError(
         await service.request("POST", `/api/v1/companies/${other.cid}/entities/${other.eid}/hosted_page_tokens`, {
           token: acme.token,

@@ -57,7 +57,9 @@ const start = async () => {
       PAYMENTS_API_KEY: apiKey,
       PAYMENTS_API_SECRET: apiSecret,
       PAYMENTS_RATE_LIMIT_GENERAL: "6",
-      PAYMENTS_RATE_LIMIT_SESSIONS_PER_KEY: "3",
+      PAYMENTS_RATE_LIMIT_FAILED_SESSIONS: "3",
+      // The tests play clients at several addresses through X-Forwarded-For.
+      PAYMENTS_TRUSTED_PROXY_HOPS: "1",
     }),
   )
   running.add(service)
@@ -67,11 +69,11 @@ const start = async () => {
 const send = async (url: string, path: string, init: RequestInit = {}): Promise<TestResponse> =>
   readResponse(await fetch(`${url}${path}`, init))
 
-const signIn = (url: string) =>
+const signIn = (url: string, from = "192.0.2.1", secret = apiSecret) =>
   send(url, "/api/v1/sessions", {
     method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ api_key: apiKey, api_secret: apiSecret }),
+    headers: { "Content-Type": "application/json", "X-Forwarded-For": from },
+    body: JSON.stringify({ api_key: apiKey, api_secret: secret }),
   })
 
 const listCompanies = (url: string, token: string) =>
@@ -101,11 +103,14 @@ describe.skipIf(serverUrl === undefined)("rate limits of several processes on on
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1)
     }
 
-    // Sessions per key: one taken on the first process, two more on either, then none.
-    expect((await signIn(second)).status).toBe(201)
-    expect((await signIn(first)).status).toBe(201)
-    expect((await signIn(second)).status).toBe(429)
-    expect((await signIn(first)).status).toBe(429)
+    // Failed sessions per key and address: three wrong secrets from one address, on either
+    // process, spend that address's attempts at the key on both; the owner elsewhere signs in.
+    const guesses = [first, second, first].map((url, i) => signIn(url, "198.51.100.7", `sk_guess_${i}`))
+    expect((await Promise.all(guesses)).map((answer) => answer.status)).toEqual([401, 401, 401])
+    expect((await signIn(second, "198.51.100.7")).status).toBe(429)
+    expect((await signIn(first, "198.51.100.7")).status).toBe(429)
+    expect((await signIn(second, "192.0.2.1")).status).toBe(201)
+    expect((await signIn(first, "192.0.2.1")).status).toBe(201)
   }, 60_000)
 
   it("create their table safely when several processes start at once", async () => {

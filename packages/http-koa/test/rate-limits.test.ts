@@ -191,22 +191,49 @@ describe("the rate limits of POST /api/v1/sessions", () => {
       ...(forwardedFor === undefined ? {} : { headers: { "X-Forwarded-For": forwardedFor } }),
     })
 
-  it("count per API key: wrong secrets for one key are refused past the limit, also the right one", async () => {
-    const service = await start({ sessionsPerKey: 3, sessionsPerAddress: 100 }, 1)
+  it("count failures per API key and client address: a stranger's wrong secrets never lock out the owner", async () => {
+    const service = await start({ failedSessions: 20, sessionsPerAddress: 100 }, 1)
     const body = await signInBody(service, "acme")
-    // Each guess from another address, so only the per-key limit can refuse.
-    for (let i = 0; i < 3; i++) {
-      const guess = await post(service, { ...body, api_secret: `sk_guess_${i}` }, `198.51.100.${i + 1}`)
+    const attacker = "198.51.100.1"
+    for (let i = 0; i < 20; i++) {
+      const guess = await post(service, { ...body, api_secret: `sk_guess_${i}` }, attacker)
       expectError(guess, 401, "api_key", "Invalid API key or secret")
-      expectLimit(guess, 3, 2 - i)
+      expectLimit(guess, 20, 19 - i)
     }
-    expectRefused(await post(service, body, "198.51.100.10"), 3)
-    const otherKey = await post(service, await signInBody(service, "acme"), "198.51.100.11")
-    expect(otherKey.status).toBe(201)
+    for (let i = 20; i < 25; i++)
+      expectRefused(await post(service, { ...body, api_secret: `sk_guess_${i}` }, attacker), 20)
+    // The right secret from the attacker's address is refused too: that address's attempts are spent.
+    expectRefused(await post(service, body, attacker), 20)
+    const owner = await post(service, body, "192.0.2.1")
+    expect(owner.status).toBe(201)
+    expectRefused(await post(service, body, attacker), 20)
+    // Another key from the attacker's address still has its own attempts.
+    expect((await post(service, await signInBody(service, "acme"), attacker)).status).toBe(201)
+  })
+
+  it("count every attempt at once, so guesses sent together cannot pass the limit", async () => {
+    const service = await start({ failedSessions: 3, sessionsPerAddress: 100 })
+    const body = await signInBody(service, "acme")
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => post(service, { ...body, api_secret: `sk_guess_${i}` })),
+    )
+    expect(answers.map((answer) => answer.status).sort()).toEqual([401, 401, 401, 429, 429, 429, 429, 429, 429, 429])
+  })
+
+  it("forget a key's failures from an address once it signs in there, and count only wrong secrets", async () => {
+    const service = await start({ failedSessions: 3, sessionsPerAddress: 100 })
+    const body = await signInBody(service, "acme")
+    const guess = (i: number) => post(service, { ...body, api_secret: `sk_guess_${i}` })
+    expect([(await guess(1)).status, (await guess(2)).status]).toEqual([401, 401])
+    expect((await post(service, body)).status).toBe(201)
+    // A body the route refuses for another reason spends nothing.
+    for (let i = 0; i < 5; i++) expect((await post(service, { api_key: body.api_key })).status).toBe(400)
+    for (let i = 3; i < 6; i++) expect((await guess(i)).status).toBe(401)
+    expectRefused(await guess(6), 3)
   })
 
   it("count per client address across keys, whatever the body", async () => {
-    const service = await start({ sessionsPerKey: 100, sessionsPerAddress: 3 })
+    const service = await start({ failedSessions: 100, sessionsPerAddress: 3 })
     await post(service, { api_key: "pk_guess_1", api_secret: "x" })
     await post(service, "not an object")
     const third = await post(service, { api_key: "pk_guess_2", api_secret: "x" })
@@ -219,7 +246,7 @@ describe("the rate limits of POST /api/v1/sessions", () => {
   })
 
   it("behind a trusted proxy, count the address it forwarded, not what the client wrote before it", async () => {
-    const service = await start({ sessionsPerKey: 100, sessionsPerAddress: 2 }, 1)
+    const service = await start({ failedSessions: 100, sessionsPerAddress: 2 }, 1)
     const from = (client: string, spoofed = "") =>
       post(service, { api_key: "pk_guess", api_secret: "x" }, `${spoofed}${client}`)
     await from("192.0.2.1", "10.0.0.1, ")
@@ -234,9 +261,9 @@ describe("the rate limits of POST /api/v1/sessions", () => {
   })
 
   it("tell of the limit with fewer requests left", async () => {
-    const keyTighter = await start({ sessionsPerKey: 2, sessionsPerAddress: 10 })
+    const keyTighter = await start({ failedSessions: 2, sessionsPerAddress: 10 })
     expectLimit(await post(keyTighter, await signInBody(keyTighter, "acme")), 2, 1)
-    const addressTighter = await start({ sessionsPerKey: 5, sessionsPerAddress: 3 })
+    const addressTighter = await start({ failedSessions: 5, sessionsPerAddress: 3 })
     const body = await signInBody(addressTighter, "acme")
     expectLimit(await post(addressTighter, body), 3, 2)
     expectLimit(await post(addressTighter, body), 3, 1)

@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createSandboxPaymentProvider, openStorageFromUrl, sandboxExamples } from "@payments-engine/adapters"
 import { deriveFingerprintKey, requestFingerprint } from "@payments-engine/core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { bootstrapWorkspace, jwtSecretSetting } from "../src/bootstrap.ts"
+import { bootstrapWorkspace } from "../src/bootstrap.ts"
 import { loadConfig } from "../src/config.ts"
 import { createLogger } from "../src/logger.ts"
 import { type RunningService, sandboxProvidersWarning, startService } from "../src/server.ts"
@@ -250,7 +250,7 @@ describe("the service outside sandbox mode", () => {
 })
 
 describe("the service's idempotency fingerprints", () => {
-  it("are keyed by its JWT secret: PAYMENTS_JWT_SECRET, or the one sandbox mode generates and keeps", async () => {
+  it("are keyed by its JWT secret: PAYMENTS_JWT_SECRET, or the one sandbox mode generates and keeps in its file", async () => {
     const configured = "a-configured-jwt-secret-0123456789abcdef"
     for (const env of [{ PAYMENTS_JWT_SECRET: configured }, {}] as Array<Record<string, string>>) {
       const started = await start(env)
@@ -264,7 +264,7 @@ describe("the service's idempotency fingerprints", () => {
           replayed: "true",
         })
         const { engine } = started.service
-        const secret = env.PAYMENTS_JWT_SECRET ?? (await engine.access.settingOrInit(jwtSecretSetting, () => "unused"))
+        const secret = env.PAYMENTS_JWT_SECRET ?? readFileSync(join(folder, "server-secret"), "utf8").trim()
         const workspaceId = (await engine.access.ensureWorkspace(bootstrapWorkspace)).id
         const storage = await openStorageFromUrl(started.databaseUrl)
         const row = await storage.transaction((tx) => tx.idempotency.find(workspaceId, "k-1"))

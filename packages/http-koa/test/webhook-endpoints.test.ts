@@ -212,6 +212,41 @@ describe.each([
     })
   })
 
+  it("refuses the NUL character in the webhook shape on create and update, by both paths, keyed or not", async () => {
+    const c = await client("webhooks-nul")
+    const nul = "must not contain the NUL character (U+0000)"
+    expectWebhookError(
+      await c.create({ url: "https://example.com/\u0000", event_names: [completed] }),
+      422,
+      "validation_error",
+      [{ field: "url", message: nul }],
+    )
+    expectWebhookError(
+      await service.request("POST", c.base, {
+        token: c.token,
+        body: { url: "https://example.com/hooks", event_names: [completed, "x\u0000"] },
+        headers: { "Idempotency-Key": "nul-create" },
+      }),
+      422,
+      "validation_error",
+      [{ field: "event_names.1", message: nul }],
+    )
+    expectWebhookError(await c.create({ "u\u0000rl": "https://example.com/hooks" }), 422, "validation_error", [
+      { field: "body", message: nul },
+    ])
+    const created = await c.create({ url: "https://example.com/hooks", event_names: [completed] })
+    expect(created.status).toBe(201)
+    const id = created.body.data.id as string
+    for (const path of [`${c.base}/${id}`, `/api/v1/webhook_endpoints/${id}`]) {
+      expectWebhookError(await c.call("PATCH", path, { url: "https://example.com/\u0000" }), 422, "validation_error", [
+        { field: "url", message: nul },
+      ])
+    }
+    // Nothing was written: the endpoint is as created.
+    const shown = await c.call("GET", `${c.base}/${id}`)
+    expect(shown.body.data.url).toBe("https://example.com/hooks")
+  })
+
   it("allows http to localhost and 127.0.0.1 in sandbox mode only", async () => {
     const sandbox = await client("webhooks-local")
     const live = await client("webhooks-local-live", production)

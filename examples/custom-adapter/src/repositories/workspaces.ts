@@ -51,4 +51,5 @@ export const memorySettingRepository = (t: Pick<Tables, "settings">): SettingRep
     t.settings.set(name, value)
     return value
   },
+  remove: async (name) => t.settings.delete(name),
 })

@@ -43,7 +43,6 @@ export const hostedPageTokenMessages = {
   /** Ours: an entity that is not of a company of the caller's workspace (the spec's 422, body not shown). */
   entityNotOfWorkspace: "Entity does not belong to a company of this workspace",
   /** Ours: the path's entity is not of the path's company, for a recipient token (the spec's 422, body not shown). */
-  entityNotOfCompany: "Entity does not belong to this company",
   multiCurrencyAccountMissing: "Multi-currency account not found for this entity. Please create an account first.",
   notAString: "must be a string",
   returnUrlTooLong: `is too long (maximum is ${maxReturnUrlLength} characters)`,

@@ -129,6 +129,21 @@ const readPurpose = (body: unknown): Effect.Effect<HostedPagePurpose, Invalid> =
     : Effect.fail(Invalid.missing("purpose", msg.purposeInvalid))
 }
 
+/**
+ * The path's entity, live and of the path's company, else 404 `entity_id` as if missing: another
+ * company's entity answers as every other path id of another company does, for every purpose.
+ */
+const findPathEntity = (tx: Lifted<Repositories>, companyId: CompanyId, entityId: EntityId) =>
+  tx.entities
+    .findActive(companyId, entityId)
+    .pipe(
+      Effect.flatMap((entity) =>
+        entity === undefined
+          ? Effect.fail(new NotFound({ field: "entity_id", message: messages.entityNotFound }))
+          : Effect.succeed(entity),
+      ),
+    )
+
 /** The workspace's application `id` while its company and entity are live, else 404 `application_id`. */
 const findApplication = (tx: Lifted<Repositories>, actor: Actor, id: ApplicationId) =>
   Effect.gen(function* () {
@@ -152,8 +167,8 @@ const findApplication = (tx: Lifted<Repositories>, actor: Actor, id: Application
 export const makeHostedPageTokens = (ports: ServicePorts) => {
   /**
    * Signs `scope` at the workspace's time, with the return URL the workspace trusts, as the token
-   * object. The key is read before the transaction: the service keeps its secret in storage, and
-   * on SQLite a second transaction inside this one would wait for it forever.
+   * object. The key is read before the transaction: a secret read from storage (as an embedder's
+   * `ServerSecret` may) would need a second transaction, which on SQLite waits for this one forever.
    */
   const issue = (
     key: CryptoKey,
@@ -189,6 +204,8 @@ export const makeHostedPageTokens = (ports: ServicePorts) => {
      * A token for a page about one entity: `recipient_add_bank_account` (a recipient of the
      * company), or `onboarding` / `pending_action` (the entity's multi-currency application while
      * CREATED / ACTION_REQUIRED). `funding_accounts` is 400 `purpose` here (see `createForFunding`).
+     * The path's company and entity must be live and the caller's, else 404 (`company_id`,
+     * `entity_id`) as if missing, whatever the purpose.
      *
      * @example
      * const { token } = await engine.hostedPageTokens.createForEntity(actor, cid, eid, {
@@ -213,8 +230,7 @@ export const makeHostedPageTokens = (ports: ServicePorts) => {
           return yield* inTransaction(ports.storage, (tx) =>
             Effect.gen(function* () {
               const company = yield* findLiveCompany(tx, actor, companyId)
-              const entity = yield* tx.entities.findActive(company.id, entityId)
-              if (entity === undefined) return yield* Effect.fail(Invalid.rule("entity_id", msg.entityNotOfCompany))
+              const entity = yield* findPathEntity(tx, company.id, entityId)
               const recipient = yield* tx.recipients.findActive(company.id, input.recipient_id)
               if (recipient === undefined) {
                 return yield* Effect.fail(Invalid.rule("recipient_id", msg.recipientNotOfCompany))
@@ -235,10 +251,7 @@ export const makeHostedPageTokens = (ports: ServicePorts) => {
         return yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
             const company = yield* findLiveCompany(tx, actor, companyId)
-            const entity = yield* tx.entities.findActive(company.id, entityId)
-            if (entity === undefined) {
-              return yield* Effect.fail(new NotFound({ field: "entity_id", message: messages.entityNotFound }))
-            }
+            const entity = yield* findPathEntity(tx, company.id, entityId)
             const application = yield* findApplication(tx, actor, input.application_id)
             if (application.entity_id !== entity.id) {
               return yield* Effect.fail(Invalid.rule("application_id", msg.applicationOfAnotherEntity))

@@ -18,6 +18,9 @@ const fakeStorage = () => {
       if (!this.values.has(name)) this.values.set(name, value)
       return this.values.get(name) ?? value
     }
+    async remove(name: string) {
+      return this.values.delete(name)
+    }
   }
   const settings = Object.freeze(new Settings())
   const companies = Object.freeze({

@@ -20,6 +20,9 @@ import { messagePage } from "./views/frame.ts"
 
 const css = readFileSync(new URL("./hosted.css", import.meta.url), "utf8")
 
+/** The first segment of every page's paths, which is the pages' alone when they share the root with the API. */
+const pageRoots = ["/funding-accounts", "/recipient", "/entity-feature", "/hosted.css"]
+
 /** Options of {@link hostedPages}. */
 export interface HostedPagesOptions {
   readonly engine: Engine
@@ -73,5 +76,21 @@ export const hostedPages = (options: HostedPagesOptions): Router<AppState> => {
   fundingAccountsRoutes(router, kit)
   recipientBankAccountRoutes(router, kit)
   entityFeatureRoutes(router, kit)
+
+  // Registered last, so a page's own route answers first: what no page serves under the pages'
+  // path (every path under it, or, when that is the root the API shares, under each page) is a
+  // page too, not the API's JSON.
+  const notFound = (ctx: Context) =>
+    kit.render(
+      ctx,
+      404,
+      messagePage(
+        kit.frame("Page not found"),
+        "This page does not exist",
+        "Please check the link, or ask for a new one from the service that sent you here.",
+      ),
+    )
+  const prefixes = kit.route(basePath) === "" ? pageRoots.map((root) => kit.path(root)) : [basePath]
+  for (const prefix of prefixes) router.all(`${kit.route(prefix)}{/*rest}`, notFound)
   return router
 }

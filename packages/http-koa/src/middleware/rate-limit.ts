@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto"
+import { isDomainError } from "@payments-engine/core"
 import type { AppContext, AppMiddleware } from "../app-state.ts"
 import { httpErrors } from "../http-error.ts"
 import { clientAddressKey } from "../rate-limits/client-address.ts"
@@ -18,19 +19,36 @@ export const apiKeyOfCaller: RateLimitKey = (ctx) => {
 export const clientAddress: RateLimitKey = (ctx) => (ctx.ip === "" ? undefined : clientAddressKey(ctx.ip))
 
 /**
- * The `api_key` of a parsed sessions body, hashed so any length of text makes a short key.
- * Bodies without a text `api_key` are refused by the route anyway and count only per address.
+ * The `api_key` of a parsed sessions body (hashed, so any length of text makes a short key) and
+ * the client address: failed sign-ins count under both, so a stranger's wrong secrets spend only
+ * the stranger's own attempts, never the key owner's. Bodies without a text `api_key` are refused
+ * by the route anyway and count only per address.
  */
-export const apiKeyOfBody: RateLimitKey = (ctx) => {
+export const apiKeyAndAddressOfBody: RateLimitKey = (ctx) => {
   const body = ctx.state.body
   const key = typeof body === "object" && body !== null ? (body as { api_key?: unknown }).api_key : undefined
-  return typeof key === "string" ? createHash("sha256").update(key).digest("base64url") : undefined
+  if (typeof key !== "string") return undefined
+  return `${createHash("sha256").update(key).digest("base64url")}@${clientAddress(ctx) ?? "-"}`
 }
 
 const report = (ctx: AppContext, outcome: RateLimitOutcome) => {
   ctx.set("X-RateLimit-Limit", String(outcome.limit))
   ctx.set("X-RateLimit-Remaining", String(outcome.remaining))
   ctx.set("X-RateLimit-Reset", String(outcome.resetAt))
+}
+
+/** Writes the headers of `outcome` when it is the limit that refused or has fewer requests left. */
+const reportIfTighter = (ctx: AppContext, outcome: RateLimitOutcome) => {
+  const earlier = ctx.state.rateLimit
+  if (outcome.retryAfterSeconds !== undefined || earlier === undefined || outcome.remaining < earlier.remaining) {
+    ctx.state.rateLimit = outcome
+    report(ctx, outcome)
+  }
+}
+
+const refuse = (ctx: AppContext, outcome: RateLimitOutcome): never => {
+  ctx.set("Retry-After", String(outcome.retryAfterSeconds))
+  throw httpErrors.rateLimited()
 }
 
 /**
@@ -48,15 +66,34 @@ export const rateLimit =
     const key = keyOf(ctx)
     if (key === undefined) return next()
     const outcome = await limiting.consume(name, key)
-    const refused = outcome.retryAfterSeconds !== undefined
-    const earlier = ctx.state.rateLimit
-    if (refused || earlier === undefined || outcome.remaining < earlier.remaining) {
-      ctx.state.rateLimit = outcome
-      report(ctx, outcome)
-    }
-    if (refused) {
-      ctx.set("Retry-After", String(outcome.retryAfterSeconds))
-      throw httpErrors.rateLimited()
-    }
+    reportIfTighter(ctx, outcome)
+    if (outcome.retryAfterSeconds !== undefined) refuse(ctx, outcome)
     return next()
+  }
+
+/**
+ * Like {@link rateLimit}, but keeps only the requests the engine refuses as unauthenticated
+ * (failed sign-ins, rate-limiter-flexible's "login endpoint protection"). Every request is counted
+ * as it arrives, so attempts sent all at once cannot slip past the limit; one that succeeds
+ * forgets the failures before it, and one refused for another reason (a field missing) is given
+ * back.
+ *
+ * @example
+ * chain.push(failedAttemptLimit(limiting, "failedSessions", apiKeyAndAddressOfBody))
+ */
+export const failedAttemptLimit =
+  (limiting: RateLimiting, name: RateLimitName, keyOf: RateLimitKey): AppMiddleware =>
+  async (ctx, next) => {
+    const key = keyOf(ctx)
+    if (key === undefined) return next()
+    const outcome = await limiting.consume(name, key)
+    reportIfTighter(ctx, outcome)
+    if (outcome.retryAfterSeconds !== undefined) refuse(ctx, outcome)
+    try {
+      await next()
+    } catch (error) {
+      if (!(isDomainError(error) && error.kind === "unauthenticated")) await limiting.giveBack(name, key)
+      throw error
+    }
+    await limiting.forget(name, key)
   }

@@ -11,8 +11,11 @@ export interface RateLimitSettings {
   readonly payments: number
   /** The multi-currency endpoints: an entity's features, listed and enabled. */
   readonly multiCurrency: number
-  /** `POST /api/v1/sessions` per `api_key` of the body, against guessing one key's secret. */
-  readonly sessionsPerKey: number
+  /**
+   * Failed `POST /api/v1/sessions` (401) per `api_key` of the body and client address, against
+   * guessing one key's secret; counted by address too, so nobody else can spend the owner's.
+   */
+  readonly failedSessions: number
   /** `POST /api/v1/sessions` per client address, against guessing across keys. */
   readonly sessionsPerAddress: number
 }
@@ -26,7 +29,7 @@ export const defaultRateLimits: RateLimitSettings = {
   quotes: 300,
   payments: 300,
   multiCurrency: 100,
-  sessionsPerKey: 20,
+  failedSessions: 20,
   sessionsPerAddress: 60,
 }
 
@@ -42,7 +45,7 @@ export const rateLimitVariables: { readonly [K in RateLimitName]: string } = {
   quotes: "PAYMENTS_RATE_LIMIT_QUOTES",
   payments: "PAYMENTS_RATE_LIMIT_PAYMENTS",
   multiCurrency: "PAYMENTS_RATE_LIMIT_MULTI_CURRENCY",
-  sessionsPerKey: "PAYMENTS_RATE_LIMIT_SESSIONS_PER_KEY",
+  failedSessions: "PAYMENTS_RATE_LIMIT_FAILED_SESSIONS",
   sessionsPerAddress: "PAYMENTS_RATE_LIMIT_SESSIONS_PER_ADDRESS",
 }
 

@@ -18,6 +18,10 @@ export interface RateLimitOutcome {
 export interface RateLimiting {
   /** Counts one request of `key` against the limit `name`. Rejects only when the store fails. */
   consume(name: RateLimitName, key: string): Promise<RateLimitOutcome>
+  /** Gives back one request counted for `key` against the limit `name` (one that should not count). */
+  giveBack(name: RateLimitName, key: string): Promise<void>
+  /** Forgets what `key` spent of the limit `name` (a sign-in that succeeded ends a run of failures). */
+  forget(name: RateLimitName, key: string): Promise<void>
 }
 
 const outcomeOf = (limit: number, result: RateLimiterRes, refused: boolean): RateLimitOutcome => {
@@ -40,16 +44,25 @@ export const rateLimiting = (store: RateLimitStore, settings: RateLimitSettings)
   for (const name of Object.keys(settings) as Array<RateLimitName>) {
     limiters.set(name, store.limiter(name, settings[name]))
   }
+  const limiterOf = (name: RateLimitName) => {
+    const limiter = limiters.get(name)
+    if (limiter === undefined) throw new Error(`rateLimiting: no limit named ${name}`)
+    return limiter
+  }
   return {
     consume: async (name, key) => {
-      const limiter = limiters.get(name)
-      if (limiter === undefined) throw new Error(`rateLimiting: no limit named ${name}`)
       try {
-        return outcomeOf(settings[name], await limiter.consume(key), false)
+        return outcomeOf(settings[name], await limiterOf(name).consume(key), false)
       } catch (error) {
         if (error instanceof RateLimiterRes) return outcomeOf(settings[name], error, true)
         throw error
       }
+    },
+    giveBack: async (name, key) => {
+      await limiterOf(name).reward(key, 1)
+    },
+    forget: async (name, key) => {
+      await limiterOf(name).delete(key)
     },
   }
 }

@@ -9,11 +9,17 @@ import { bearerTokenOf, requireActor } from "../middleware/authentication.ts"
 import { idempotency } from "../middleware/idempotency.ts"
 import { jsonBody } from "../middleware/json-body.ts"
 import { multipartForm } from "../middleware/multipart-form.ts"
-import { apiKeyOfBody, apiKeyOfCaller, clientAddress, rateLimit } from "../middleware/rate-limit.ts"
+import {
+  apiKeyAndAddressOfBody,
+  apiKeyOfCaller,
+  clientAddress,
+  failedAttemptLimit,
+  rateLimit,
+} from "../middleware/rate-limit.ts"
 import { pagingLinks } from "../paging-links.ts"
 import type { RateLimitName } from "../rate-limits/rate-limit-settings.ts"
 import type { RateLimiting } from "../rate-limits/rate-limiting.ts"
-import { webhookErrorRendering, webhookPageMeta } from "../webhook-errors.ts"
+import { webhookBodyValidation, webhookErrorRendering, webhookPageMeta } from "../webhook-errors.ts"
 import { attachmentDisposition } from "./content-disposition.ts"
 import {
   acceptsIdempotencyKey,
@@ -151,7 +157,8 @@ const authenticated =
 /**
  * Registers every row of the route table in a Koa router (case-sensitive paths): bearer check,
  * the row's rate limit (before the body is read, so a refused request costs little; sessions
- * count per client address first, then per `api_key` once the body is parsed), JSON body for
+ * count per client address first, then their failures per `api_key` and address once the body is
+ * parsed), JSON body for
  * rows with a request schema (a `multipart/form-data` form, within its file limit, for rows with an upload), `Idempotency-Key` for authenticated POST and PATCH, then the handler, whose value is rendered as the row says (`{ data }`, a page with `meta` and
  * `links`, 204, or as is).
  *
@@ -176,11 +183,12 @@ export const registerRoutes = (routes: ReadonlyArray<RouteSpec>, dependencies: R
     else if (category !== undefined) chain.push(rateLimit(limiting, limitOfCategory[category], apiKeyOfCaller))
     if (route.request !== undefined) {
       const limits = [dependencies.bodyLimitBytes, route.maxBodyBytes].filter((limit) => limit !== undefined)
-      chain.push(jsonBody(limits.length === 0 ? {} : { limitBytes: Math.min(...limits) }))
+      const reader = jsonBody(limits.length === 0 ? {} : { limitBytes: Math.min(...limits) })
+      chain.push(route.errorShape === "webhook" ? webhookBodyValidation(reader) : reader)
     }
     // An upload's own limit (10 MB for attachments) replaces the JSON one on its route only.
     if (route.upload !== undefined) chain.push(multipartForm({ maxFileBytes: route.upload.maxFileBytes }))
-    if (category === "sessions") chain.push(rateLimit(limiting, "sessionsPerKey", apiKeyOfBody))
+    if (category === "sessions") chain.push(failedAttemptLimit(limiting, "failedSessions", apiKeyAndAddressOfBody))
     if (acceptsIdempotencyKey(route))
       chain.push(idempotency({ engine: dependencies.engine, logger: dependencies.logger }))
     if (route.errorShape === "webhook") chain.push(webhookErrorRendering)

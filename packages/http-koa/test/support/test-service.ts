@@ -140,7 +140,7 @@ export const generousRateLimits: RateLimitSettings = {
   quotes: maxRateLimit,
   payments: maxRateLimit,
   multiCurrency: maxRateLimit,
-  sessionsPerKey: maxRateLimit,
+  failedSessions: maxRateLimit,
   sessionsPerAddress: maxRateLimit,
 }
 

@@ -140,4 +140,8 @@ export const kyselySettingRepository = (db: Db): SettingRepository => ({
     )
     return "inserted" in outcome ? outcome.inserted : outcome.existing
   },
+  remove: async (name) => {
+    const result = await db.deleteFrom("settings").where("name", "=", name).executeTakeFirst()
+    return result.numDeletedRows > 0n
+  },
 })

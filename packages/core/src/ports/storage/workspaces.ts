@@ -50,4 +50,6 @@ export interface SettingRepository {
   get(name: string): Promise<string | undefined>
   /** Stores the value unless the setting exists; returns the stored value either way. */
   putIfAbsent(name: string, value: string): Promise<string>
+  /** Erases the setting if it exists (a value moved out of the database); true if there was one. */
+  remove(name: string): Promise<boolean>
 }
