@@ -49,5 +49,5 @@ export const benchEngine = (
 export const noopRunner = (storage: Storage): JobRunner =>
   storage.createJobRunner(
     { kinds: [{ kind: noopKind }], run: async () => {} },
-    { clock: systemClock, concurrency: defaultBatchExecution.concurrency },
+    { clock: systemClock, lanes: { default: defaultBatchExecution.concurrency } },
   )

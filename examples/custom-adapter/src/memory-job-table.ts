@@ -53,14 +53,22 @@ export const memoryJobTable = (inJobs: InJobs): JobTable => {
       return true
     })
   return {
-    due: (now, kinds, limit) =>
+    due: (now, kinds, limit, busyQueues) =>
       inJobs((jobs) =>
         waiting(jobs, kinds)
-          .filter((j) => j.run_at <= now)
-          .slice(0, limit),
+          .filter((j) => j.run_at <= now && (j.queue == null || !busyQueues.includes(j.queue)))
+          .slice(0, limit)
+          .map((j) => ({ ...j, queue: j.queue ?? null })),
       ),
-    nextRunAt: (kinds) => inJobs((jobs) => waiting(jobs, kinds)[0]?.run_at),
-    take: (id, change) => update(id, change),
+    nextRunAt: (kinds, after) => inJobs((jobs) => waiting(jobs, kinds).find((j) => j.run_at > after)?.run_at),
+    // Only as read: a job another runner has run since is not taken again.
+    take: (id, change) =>
+      inJobs((jobs) => {
+        const job = jobs.get(id)
+        if (job === undefined || job.given_up || job.attempts !== change.attempts - 1) return false
+        jobs.set(id, Object.freeze({ ...job, ...change }))
+        return true
+      }),
     finish: (id) => inJobs((jobs) => void jobs.delete(id)),
     retry: async (id, change) => void (await update(id, change)),
     giveUp: async (id, change) => void (await update(id, { ...change, given_up: true })),

@@ -1391,7 +1391,7 @@ describe("the contract suite fails a broken adapter", () => {
 
   it("fails, rather than hangs, a test whose job queue never empties", async () => {
     await expect(runContractTest("payments.create-and-execute", { factory: neverSettleJobs, reader })).rejects.toThrow(
-      /jobs still due after \d+ rounds/,
+      /jobs still due after \d+ runs/,
     )
   })
 

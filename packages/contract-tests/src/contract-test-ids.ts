@@ -79,6 +79,7 @@ export const contractTestIds = [
   "lookups.workspace-name",
   "timestamps.stored-as-given",
   "jobs.run-once",
+  "jobs.lanes",
   "jobs.remove-unstarted",
   "jobs.retry-and-fail",
   "events.outbox",

@@ -12,7 +12,7 @@ import {
   type Storage,
   type WorkspaceId,
 } from "@payments-engine/core"
-import { expect } from "vitest"
+import { expect, vi } from "vitest"
 import type { Harness } from "./contract-harness.ts"
 import type { ScenarioGroup } from "./contract-scenario.ts"
 import {
@@ -32,6 +32,8 @@ import { testBeneficiary } from "./test-providers.ts"
 
 /** A kind of job only these scenarios queue; runners made for them run nothing else. */
 const testKind = "contract_test_job"
+/** A second kind, in a lane of its own (`jobs.lanes`). */
+const slowTestKind = "contract_test_slow_job"
 const tenMinutes = 10 * 60 * 1000
 
 /**
@@ -71,19 +73,22 @@ export const queueTestJob = (
     readonly key?: string
     readonly maxAttempts?: number
     readonly workspaceId?: WorkspaceId
+    readonly kind?: string
+    readonly queue?: string
   } = {},
   tx?: Repositories,
 ) => {
   const now = harness.clock.now()
   const job = {
     id: brandId("job", `job_${name}_${now.getTime()}`),
-    kind: testKind,
+    kind: options.kind ?? testKind,
     payload: JSON.stringify({ name }),
     run_at: new Date(now.getTime() + (options.delayMs ?? 0)).toISOString(),
     key: options.key ?? null,
     max_attempts: options.maxAttempts ?? 1,
     created_at: now.toISOString(),
     workspace_id: options.workspaceId ?? null,
+    ...(options.queue === undefined ? {} : { queue: options.queue }),
   }
   return tx ? tx.jobs.enqueue(job) : harness.storage.transaction((each) => each.jobs.enqueue(job))
 }
@@ -136,6 +141,50 @@ export const jobScenarios: ScenarioGroup = {
         // A job that ran and is not settled (still queued) would be given up later as interrupted.
         expect(troubles()).toEqual([])
         await runner.stop()
+      },
+    },
+    {
+      id: "jobs.lanes",
+      title:
+        "a started runner runs each lane's jobs in that lane's own slots, each as a slot frees: a lane whose slots are held by jobs that do not end holds back no other lane's job, and a job of a queue does not start while another of its queue runs, though a job of no queue runs beside it",
+      run: async (harness) => {
+        const held: Array<() => void> = []
+        const started: Array<string> = []
+        const ended: Array<string> = []
+        const handlers: JobHandlers = {
+          kinds: [
+            { kind: slowTestKind, lane: "slow" },
+            { kind: testKind, lane: "fast" },
+          ],
+          run: async (_kind, payload) => {
+            const { name } = payload as TestPayload
+            started.push(name)
+            // The first job of each lane holds its slot until released, as a silent receiver would.
+            if (name.endsWith("-held")) await new Promise<void>((resolve) => held.push(resolve))
+            ended.push(name)
+          },
+        }
+        const runner = harness.storage.createJobRunner(handlers, { clock: harness.clock, lanes: { slow: 1, fast: 2 } })
+        await queueTestJob(harness, "slow-held", { kind: slowTestKind })
+        await queueTestJob(harness, "slow-next", { kind: slowTestKind })
+        await queueTestJob(harness, "queued-held", { queue: "q1" })
+        await queueTestJob(harness, "queued-next", { queue: "q1" })
+        await queueTestJob(harness, "free", {})
+        runner.start()
+        try {
+          // The fast lane's second slot runs the job of no queue while the slow lane's one slot
+          // and the queue q1 are held; neither's next job has started.
+          await vi.waitFor(() => expect(ended).toContain("free"), { timeout: 15_000, interval: 20 })
+          expect(started.sort()).toEqual(["free", "queued-held", "slow-held"])
+        } finally {
+          for (let look = 0; look < 750 && (held.length > 0 || started.length < 5); look += 1) {
+            for (const release of held.splice(0)) release()
+            await new Promise((resolve) => setTimeout(resolve, 20))
+          }
+          await vi.waitFor(() => expect(ended).toHaveLength(5), { timeout: 15_000, interval: 20 })
+          await runner.stop()
+        }
+        expect(ended.sort()).toEqual(["free", "queued-held", "queued-next", "slow-held", "slow-next"])
       },
     },
     {

@@ -1,6 +1,6 @@
 import type { Effect } from "effect"
 import type { DomainError } from "./errors.ts"
-import { jobCatalogue } from "./jobs/job-catalogue.ts"
+import { defaultJobLaneConcurrency, type JobLaneConcurrency, jobCatalogue } from "./jobs/job-catalogue.ts"
 import type { BankLinkProvider } from "./ports/bank-link-provider.ts"
 import type { BlobStore, FileTypeDetector } from "./ports/blob-store.ts"
 import type { JobRunner, JobRunnerLog, JobRunReport, JobRunScope } from "./ports/job-runner.ts"
@@ -141,6 +141,12 @@ export interface EngineOptions extends EnginePorts {
   /** How batches run their payments; 5 at once and 20 started a second unless said otherwise. */
   readonly batchExecution?: Partial<BatchExecution>
   /**
+   * Jobs run at once per process in the lanes other than `batches` (whose slots are
+   * `batchExecution.concurrency`): {@link defaultJobLaneConcurrency} for those not given. Each
+   * lane's jobs take only its slots, so single payments never wait for batches or deliveries.
+   */
+  readonly jobConcurrency?: Partial<Omit<JobLaneConcurrency, "batches">>
+  /**
    * Allow `http://localhost` and `http://127.0.0.1` webhook endpoint URLs (sandbox mode, for
    * local receivers); false by default: `https:` only.
    */
@@ -189,6 +195,16 @@ export const createEngine = (options: EngineOptions): Engine => {
       `batchExecution.concurrency must be a whole number of at least 1, got ${batchExecution.concurrency}`,
     )
   }
+  const lanes: JobLaneConcurrency = {
+    ...defaultJobLaneConcurrency,
+    ...options.jobConcurrency,
+    batches: batchExecution.concurrency,
+  }
+  for (const [lane, slots] of Object.entries(lanes)) {
+    if (!Number.isSafeInteger(slots) || slots < 1) {
+      throw new RangeError(`jobConcurrency.${lane} must be a whole number of at least 1, got ${slots}`)
+    }
+  }
   if (!(batchExecution.perSecond > 0)) {
     throw new RangeError(
       `batchExecution.perSecond must be above 0 (Infinity for no limit), got ${batchExecution.perSecond}`,
@@ -208,7 +224,7 @@ export const createEngine = (options: EngineOptions): Engine => {
   const jobRunner = () => {
     runner ??= ports.storage.createJobRunner(jobCatalogue(effect), {
       clock: ports.clock,
-      concurrency: ports.batchExecution.concurrency,
+      lanes,
       ...(options.jobLog === undefined ? {} : { log: options.jobLog }),
     })
     return runner

@@ -1,6 +1,6 @@
 import { dirname, join } from "node:path"
 import { parseStorageUrl, type StorageLocation } from "@payments-engine/adapters"
-import { type BatchExecution, defaultBatchExecution } from "@payments-engine/core"
+import { type BatchExecution, defaultBatchExecution, defaultJobLaneConcurrency } from "@payments-engine/core"
 import { defaultKeyCacheSeconds, defaultTokenLifetimeSeconds, longestKeyCacheSeconds } from "./bearer-tokens.ts"
 import { type LogFormat, type LogLevel, logFormats, logLevels } from "./logger.ts"
 import {
@@ -52,6 +52,12 @@ export interface ServiceConfig {
    * default, 1 to 10000).
    */
   readonly batchExecution: BatchExecution
+  /**
+   * `PAYMENTS_PAYMENT_CONCURRENCY` (single payments executed at once per process, 5 by default)
+   * and `PAYMENTS_WEBHOOK_CONCURRENCY` (webhook delivery jobs at once per process, one endpoint
+   * each, 10 by default), 1 to 100: each lane of background work has its own slots.
+   */
+  readonly jobConcurrency: { readonly payments: number; readonly webhooks: number }
   /** `PAYMENTS_RATE_LIMIT_*`: requests per minute of each rate limit (see `rateLimitVariables`). */
   readonly rateLimits: RateLimitSettings
   /** `PAYMENTS_TRUSTED_PROXY_HOPS`: reverse proxies in front that append to `X-Forwarded-For`; 0 by default. */
@@ -288,6 +294,18 @@ export const loadConfig = (env: Environment): ServiceConfig => {
     else batchExecution.perSecond = n
   }
 
+  const jobConcurrency = { payments: defaultJobLaneConcurrency.payments, webhooks: defaultJobLaneConcurrency.webhooks }
+  for (const [lane, variable] of [
+    ["payments", "PAYMENTS_PAYMENT_CONCURRENCY"],
+    ["webhooks", "PAYMENTS_WEBHOOK_CONCURRENCY"],
+  ] as const) {
+    const text = read(env, variable)
+    if (text === undefined) continue
+    const n = parseInteger(text, 1, 100)
+    if (n === undefined) problems.push(`${variable} must be an integer from 1 to 100, got ${quote(text)}`)
+    else jobConcurrency[lane] = n
+  }
+
   const hopsText = read(env, "PAYMENTS_TRUSTED_PROXY_HOPS")
   let trustedProxyHops = 0
   if (hopsText !== undefined) {
@@ -315,6 +333,7 @@ export const loadConfig = (env: Environment): ServiceConfig => {
     tokenLifetimeSeconds,
     keyCacheSeconds,
     batchExecution,
+    jobConcurrency,
     rateLimits: rateLimitSettings(limits),
     trustedProxyHops,
     attachmentsDirectory,

@@ -133,6 +133,7 @@ export const startService = async (
       // DECISIONS "URL safety": sandbox mode may send webhooks to a receiver on this machine.
       allowLocalWebhookUrls: config.sandbox,
       batchExecution: config.batchExecution,
+      jobConcurrency: config.jobConcurrency,
       jobLog: jobLogTo(logger),
       attachmentsDirectory: config.attachmentsDirectory,
       ...(options.hasher === undefined ? {} : { hasher: options.hasher }),

@@ -15,6 +15,7 @@ import {
   type Clock,
   createEngine,
   type Engine,
+  type EngineOptions,
   type FeeSchedule,
   type JobRunnerLog,
   type PaymentProvider,
@@ -47,6 +48,8 @@ export interface ServiceEngineOptions {
   readonly jobLog?: JobRunnerLog
   /** How batches run their payments; the engine's defaults (5 at once, 20 a second) when absent. */
   readonly batchExecution?: Partial<BatchExecution>
+  /** Jobs at once per process in the payments, webhooks and housekeeping lanes; the engine's defaults when absent. */
+  readonly jobConcurrency?: EngineOptions["jobConcurrency"]
   /** Sandbox mode: webhook endpoints may be `http://localhost` or `http://127.0.0.1` too; false by default. */
   readonly allowLocalWebhookUrls?: boolean
   /** How long one webhook delivery attempt may take; 30 s unless said otherwise (tests shorten it). */
@@ -86,6 +89,7 @@ export const createServiceEngine = (options: ServiceEngineOptions): Engine => {
     ...(options.jobLog === undefined ? {} : { jobLog: options.jobLog }),
     testClocks: options.testClocks ?? false,
     ...(options.batchExecution === undefined ? {} : { batchExecution: options.batchExecution }),
+    ...(options.jobConcurrency === undefined ? {} : { jobConcurrency: options.jobConcurrency }),
     allowLocalWebhookUrls: options.allowLocalWebhookUrls ?? false,
     webhookTransport: createHttpWebhookTransport({ allowLoopback: options.allowLocalWebhookUrls ?? false }),
     ...(options.webhookTimeoutMs === undefined ? {} : { webhookTimeoutMs: options.webhookTimeoutMs }),

@@ -29,6 +29,7 @@ describe("loadConfig", () => {
       tokenLifetimeSeconds: 3600,
       keyCacheSeconds: 30,
       batchExecution: { concurrency: 5, perSecond: 20 },
+      jobConcurrency: { payments: 5, webhooks: 10 },
       rateLimits: {
         general: 1000,
         quotes: 300,
@@ -64,6 +65,8 @@ describe("loadConfig", () => {
       PAYMENTS_TRUSTED_PROXY_HOPS: "2",
       PAYMENTS_BATCH_CONCURRENCY: "3",
       PAYMENTS_BATCH_RATE: "50",
+      PAYMENTS_PAYMENT_CONCURRENCY: "7",
+      PAYMENTS_WEBHOOK_CONCURRENCY: "20",
       PAYMENTS_ATTACHMENTS_DIR: "/srv/payments/attachments",
       PAYMENTS_SECRET_FILE: "/srv/payments/secret",
     })
@@ -78,6 +81,7 @@ describe("loadConfig", () => {
       bootstrapKey: { key: "pk_boot", secret: "sk_boot_secret" },
       tokenLifetimeSeconds: 600,
       keyCacheSeconds: 0,
+      jobConcurrency: { payments: 7, webhooks: 20 },
       rateLimits: {
         general: 2000,
         quotes: 30,
@@ -140,6 +144,8 @@ describe("loadConfig", () => {
       PAYMENTS_TRUSTED_PROXY_HOPS: "11",
       PAYMENTS_BATCH_CONCURRENCY: "0",
       PAYMENTS_BATCH_RATE: "fast",
+      PAYMENTS_PAYMENT_CONCURRENCY: "101",
+      PAYMENTS_WEBHOOK_CONCURRENCY: "0",
     })
     expect(problems).toEqual([
       'PORT must be an integer from 0 to 65535, got "http"',
@@ -156,6 +162,8 @@ describe("loadConfig", () => {
       'PAYMENTS_RATE_LIMIT_QUOTES must be an integer from 1 to 1000000, got "0"',
       'PAYMENTS_BATCH_CONCURRENCY must be an integer from 1 to 100, got "0"',
       'PAYMENTS_BATCH_RATE must be an integer from 1 to 10000, got "fast"',
+      'PAYMENTS_PAYMENT_CONCURRENCY must be an integer from 1 to 100, got "101"',
+      'PAYMENTS_WEBHOOK_CONCURRENCY must be an integer from 1 to 100, got "0"',
       'PAYMENTS_TRUSTED_PROXY_HOPS must be an integer from 0 to 10, got "11"',
     ])
     expect(problems.join("\n")).not.toContain("short-secret-value")

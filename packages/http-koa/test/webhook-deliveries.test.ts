@@ -1,10 +1,10 @@
 import { once } from "node:events"
-import { createServer, type IncomingHttpHeaders } from "node:http"
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import type { KyselyStorage } from "@payments-engine/adapters"
 import { openTestPostgres, openTestSqlite } from "@payments-engine/adapters/testing"
 import { type JobRequest, type Storage, verifyWebhookSignature } from "@payments-engine/core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import {
   advanceClock,
   createQuote,
@@ -30,8 +30,10 @@ interface Received {
 }
 
 const received: Received[] = []
-/** Status each path answers with, 200 unless set; `hang` never answers. */
-const answers = new Map<string, number | "hang" | "abort">()
+/** Status each path answers with, 200 unless set; `hang` never answers; `hold` waits in `held`. */
+const answers = new Map<string, number | "hang" | "abort" | "hold">()
+/** Requests answered `hold`, not answered yet: a test ends each when it chooses. */
+const held: Array<ServerResponse> = []
 const receiver = createServer(async (req, res) => {
   const chunks: Buffer[] = []
   for await (const chunk of req) chunks.push(chunk as Buffer)
@@ -39,6 +41,7 @@ const receiver = createServer(async (req, res) => {
   received.push({ path, headers: req.headers, body: Buffer.concat(chunks) })
   const answer = answers.get(path) ?? 200
   if (answer === "hang") return
+  if (answer === "hold") return void held.push(res)
   if (answer === "abort") return res.writeHead(410, { "webhook-delivery": "abort-message" }).end("gone")
   res.writeHead(answer, answer === 302 ? { Location: "http://127.0.0.1:1/elsewhere" } : {}).end(`answer ${answer}`)
 })
@@ -112,7 +115,7 @@ describe.each([
       body: { name },
     })
   const at = (path: string) => received.filter((r) => r.path === `/${name}${path}`)
-  const answer = (path: string, with_: number | "hang" | "abort") => answers.set(`/${name}${path}`, with_)
+  const answer = (path: string, with_: number | "hang" | "abort" | "hold") => answers.set(`/${name}${path}`, with_)
 
   it("delivers the events an endpoint subscribes to, once each, as the outbox has them, signed both ways", async () => {
     const payer = await setUpPayer(service, "webhooks-deliver")
@@ -244,6 +247,35 @@ describe.each([
     await advanceClock(service, payer.token, 60)
     expect(at("/abort")).toHaveLength(1)
     expect(at("/created")).toHaveLength(2)
+  })
+
+  it("sends nothing more of what a lane holds once its endpoint is deactivated mid-lane", async () => {
+    const payer = await setUpPayer(service, "webhooks-mid-lane")
+    const endpoint = await endpointAt(payer, "/mid-lane", ["entity.updated"])
+    answer("/mid-lane", "hold")
+    for (let i = 0; i < 12; i++) expect((await renameEntity(payer, `Mid Lane ${i}`)).status).toBe(200)
+    // One lane takes all twelve and sends ten at once; the receiver holds those ten.
+    const running = service.runJobs()
+    await vi.waitFor(() => expect(at("/mid-lane")).toHaveLength(10), { timeout: 10_000 })
+    const toggled = await service.request("PATCH", `/api/v1/webhook_endpoints/${endpoint.id}/toggle`, {
+      token: payer.token,
+    })
+    expect(toggled.body.data.active).toBe(false)
+    for (const res of held.splice(0)) res.writeHead(500).end()
+    await running
+    // The two the lane had not sent yet are never sent: they fail unsent.
+    expect(at("/mid-lane")).toHaveLength(10)
+    const deliveries = (await deliveriesOf(payer, endpoint.id)).body.data as Array<{
+      state: string
+      attempt_count: number
+      attempts: Array<{ error: string | null }>
+    }>
+    const unsent = deliveries.filter((d) => d.attempt_count === 0)
+    expect(unsent).toHaveLength(2)
+    for (const d of unsent) {
+      expect(d.state).toBe("failed")
+      expect(d.attempts.at(-1)).toMatchObject({ error: "endpoint_disabled" })
+    }
   })
 
   it("stops delivering to an endpoint deactivated or deleted, and a resend sends one again now whatever its state", async () => {

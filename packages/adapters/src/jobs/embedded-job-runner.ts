@@ -1,10 +1,10 @@
 import {
+  defaultJobLane,
   type JobHandlers,
   JobId,
   type JobRequest,
   type JobRunner,
   type JobRunnerOptions,
-  type JobRunReport,
   type JobRunScope,
   type WorkspaceId,
 } from "@payments-engine/core"
@@ -22,23 +22,34 @@ export interface QueuedJob {
   readonly max_attempts: number
   /** The workspace the job works for; null for the engine's own upkeep. */
   readonly workspace_id: WorkspaceId | null
+  /** Its queue (`JobRequest.queue`): one job of a queue runs at a time. */
+  readonly queue: string | null
 }
 
 /**
  * The rows the embedded runner works on, outside any engine transaction. The runner claims in
- * memory (the runners of one storage take turns), so a storage that offers this table must be
- * used by one process only (`capabilities.multiProcess` false): a crash drops the claims with the
- * process, and the jobs run again as soon as the storage is reopened.
+ * memory (the runners of one storage share their claims), so a storage that offers this table
+ * must be used by one process only (`capabilities.multiProcess` false): a crash drops the claims
+ * with the process, and the jobs run again as soon as the storage is reopened.
  */
 export interface JobTable {
-  /** Queued jobs of these kinds due at `now`, oldest `run_at` first (then id), at most `limit`. */
-  due(now: string, kinds: ReadonlyArray<string>, limit: number): Promise<ReadonlyArray<QueuedJob>>
-  /** The earliest `run_at` of queued jobs of these kinds. */
-  nextRunAt(kinds: ReadonlyArray<string>): Promise<string | undefined>
+  /**
+   * Queued jobs of these kinds due at `now`, outside the queues `busyQueues`, oldest `run_at`
+   * first (then id), at most `limit`.
+   */
+  due(
+    now: string,
+    kinds: ReadonlyArray<string>,
+    limit: number,
+    busyQueues: ReadonlyArray<string>,
+  ): Promise<ReadonlyArray<QueuedJob>>
+  /** The earliest `run_at` after `after` of queued jobs of these kinds. */
+  nextRunAt(kinds: ReadonlyArray<string>, after: string): Promise<string | undefined>
   /**
    * The job starts a run: its attempt counts before the handler runs, in a write of its own, so a
    * job that kills the process each time it runs still reaches its `max_attempts`. False when the
-   * job is no longer queued (removed since the round read it: `tx.jobs.removeUnstarted`): it does not run.
+   * job is no longer queued with one attempt fewer (removed since it was read:
+   * `tx.jobs.removeUnstarted`; or run by another runner since): it does not run.
    */
   take(id: JobId, change: { attempts: number; updated_at: string }): Promise<boolean>
   /** The job is done: it leaves the table. */
@@ -54,46 +65,47 @@ export interface JobTable {
 /** Delay before attempt n+1 after n failed ones (1 s, 5 s, 25 s, 125 s). */
 export const embeddedRetryDelayMs = (failures: number): number => 1000 * 5 ** Math.max(0, failures - 1)
 
-/** What a round did: jobs run (as reported) and jobs settled, counting those given up unrun. */
-interface Round {
-  readonly settled: number
-  readonly ran: number
-  readonly report: JobRunReport
-}
-
-/** Jobs read per query of due jobs. */
+/** Jobs read per query of due jobs, besides those already in hand. */
 const batchSize = 20
 /** Longest sleep of a started runner: due times are by the engine clock, which may be moved. */
 const maxSleepMs = 1000
 /**
- * Batches of {@link JobRunner.runDue} at most, so a job that stays due cannot hold a caller
+ * Jobs one {@link JobRunner.runDue} starts at most, so a job that stays due cannot hold a caller
  * forever. A batch of 500 payments run in one lane queues each next payment as the last one
- * ends: 500 rounds, with room to spare.
+ * ends: 500 jobs, with room to spare.
  */
-const maxRounds = 1000
+const maxRuns = 20_000
 
 /**
- * The jobs of one storage, shared by every runner made from it: the runners take turns, so a
- * job read as due by one is run by it alone. `notify()` after a transaction that queued jobs
- * commits wakes them.
+ * The jobs of one storage, shared by every runner made from it: a job one runner has in hand is
+ * left alone by the others. `notify()` after a transaction that queued jobs commits wakes them.
  */
 export interface EmbeddedJobQueue {
   createRunner(handlers: JobHandlers, options: JobRunnerOptions): JobRunner
   notify(): void
 }
 
+/** One lane of a runner: its kinds, its slots, and how many of them are taken. */
+interface Lane {
+  readonly kinds: Array<string>
+  readonly slots: number
+  running: number
+}
+
 /**
  * The embedded job runner: jobs are rows of the storage's own database (SQLite, PGlite, memory),
- * run in this process. It claims in memory, counts each run in the table as it starts (so a job
- * that kills the process is given up after its `max_attempts` runs, not run forever), retries with backoff by the engine's clock
+ * run in this process. Each lane of kinds has its own slots, and a job starts as soon as a slot
+ * of its lane frees (no round waits for its slowest job), one job of a queue at a time. It claims
+ * in memory, counts each run in the table as it starts (so a job that kills the process is given
+ * up after its `max_attempts` runs, not run forever), retries with backoff by the engine's clock
  * ({@link embeddedRetryDelayMs}), gives a job up after its `max_attempts`, queues scheduled
- * kinds, and wakes when a transaction that queued jobs commits. A job costs two writes of its own
- * (its attempt counted, its row leaving the table) besides what its handler does, and reading due jobs is shared by
- * up to twenty jobs.
+ * kinds, and wakes when a transaction that queued jobs commits or a job of its own ends. A job
+ * costs two writes of its own (its attempt counted, its row leaving the table) besides what its
+ * handler does, and reading due jobs is shared by up to twenty jobs.
  *
  * @example
  * const queue = embeddedJobQueue(table)
- * const runner = queue.createRunner(handlers, { clock })
+ * const runner = queue.createRunner(handlers, { clock, lanes: { payments: 5, webhooks: 10 } })
  * runner.start()
  */
 export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
@@ -101,10 +113,16 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
   const wakeAll = () => {
     for (const wake of listeners) wake()
   }
+  /** Jobs a runner of this storage has started and not settled, each with its settling. */
+  const inHand = new Map<JobId, Promise<void>>()
+  /** The queues of those jobs: no other job of them starts meanwhile. */
+  const busyQueues = new Set<string>()
+  /** Told once when a job of this storage next settles: runDue waits so for jobs in hand. */
+  const settleWaiters = new Set<() => void>()
   let turn: Promise<unknown> = Promise.resolve()
   /**
-   * Runs `work` when no other runner of this storage is in a round. A round reads due jobs in a
-   * batch; another runner reading the same batch would run a job this one has just finished.
+   * Runs `work` when no other runner of this storage is reading due jobs: two reading at once
+   * would both see a job as not in hand.
    */
   const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
     const mine = turn.then(work)
@@ -114,9 +132,21 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
 
   const createRunner = (handlers: JobHandlers, options: JobRunnerOptions): JobRunner => {
     const { clock, log } = options
-    const concurrency = Math.max(1, options.concurrency ?? 1)
+    const lanes = new Map<string, Lane>()
+    const laneOf = new Map<string, Lane>()
+    for (const { kind, lane: name = defaultJobLane } of handlers.kinds) {
+      let lane = lanes.get(name)
+      if (lane === undefined) {
+        lane = { kinds: [], slots: Math.max(1, options.lanes?.[name] ?? 1), running: 0 }
+        lanes.set(name, lane)
+      }
+      lane.kinds.push(kind)
+      laneOf.set(kind, lane)
+    }
     const kinds = handlers.kinds.map((k) => k.kind)
     const iso = (date: Date) => date.toISOString()
+    /** This runner's jobs in flight, which `stop` waits for. */
+    const mine = new Set<Promise<void>>()
 
     /** Runs a due job, or gives it up unrun when its last counted run never settled. */
     const runOne = async (job: QueuedJob): Promise<"done" | "failed" | "abandoned"> => {
@@ -151,33 +181,45 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
     }
 
     /**
-     * Runs a batch of the jobs due now, `concurrency` at a time, in this runner's turn: `settled` counts
-     * the jobs it ran or gave up, `ran` those it ran, `report` those of the scope's workspace (all
-     * of them without one).
+     * Starts the due jobs that find a free slot in their lane and their queue free, in this
+     * runner's turn, and answers how many it started; `settled` hears of each as it ends.
      */
-    const round = (scope: JobRunScope = {}): Promise<Round> =>
+    const fill = (settled: (job: QueuedJob, outcome: "done" | "failed" | "abandoned") => void): Promise<number> =>
       inTurn(async () => {
-        let ran = 0
-        let settled = 0
-        const report = { ran: 0, failed: 0 }
-        const due = await table.due(iso(clock.now()), kinds, batchSize)
-        let next = 0
-        // `concurrency` workers take the batch's jobs in order, each one job at a time.
-        const worker = async () => {
-          while (next < due.length && !stopped) {
-            const job = due[next]!
-            next += 1
-            const outcome = await runOne(job)
-            settled += 1
-            if (outcome === "abandoned") continue
-            ran += 1
-            if (scope.workspaceId !== undefined && job.workspace_id !== scope.workspaceId) continue
-            report.ran += 1
-            if (outcome === "failed") report.failed += 1
-          }
+        const open = [...lanes.values()].filter((lane) => lane.running < lane.slots)
+        if (stopped || open.length === 0) return 0
+        const due = await table.due(
+          iso(clock.now()),
+          open.flatMap((lane) => lane.kinds),
+          batchSize + inHand.size,
+          [...busyQueues],
+        )
+        let started = 0
+        for (const job of due) {
+          const lane = laneOf.get(job.kind)
+          if (lane === undefined || lane.running >= lane.slots || inHand.has(job.id)) continue
+          if (job.queue !== null && busyQueues.has(job.queue)) continue
+          lane.running += 1
+          if (job.queue !== null) busyQueues.add(job.queue)
+          const run: Promise<void> = runOne(job)
+            .then(
+              (outcome) => settled(job, outcome),
+              (error: unknown) => log?.({ error }),
+            )
+            .finally(() => {
+              lane.running -= 1
+              inHand.delete(job.id)
+              mine.delete(run)
+              if (job.queue !== null) busyQueues.delete(job.queue)
+              wakeAll()
+              for (const waiter of settleWaiters) waiter()
+              settleWaiters.clear()
+            })
+          inHand.set(job.id, run)
+          mine.add(run)
+          started += 1
         }
-        await Promise.all(Array.from({ length: Math.min(concurrency, due.length) }, worker))
-        return { settled, ran, report }
+        return started
       })
 
     /** The slot of each scheduled kind this runner last queued: a wake-up queues only a new one. */
@@ -211,10 +253,15 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
     let running: Promise<void> | undefined
     let again = false
 
+    /**
+     * Sleeps until the next job falls due (or a second, as the engine clock may be moved): jobs
+     * due now that did not start wait for a slot or their queue, and the end of a job wakes it.
+     */
     const sleep = async () => {
-      const next = await table.nextRunAt(kinds)
+      const now = clock.now()
+      const next = await table.nextRunAt(kinds, iso(now))
       if (stopped) return
-      const wait = next === undefined ? maxSleepMs : Date.parse(next) - clock.now().getTime()
+      const wait = next === undefined ? maxSleepMs : Date.parse(next) - now.getTime()
       clearTimeout(timer)
       timer = setTimeout(wake, Math.max(0, Math.min(wait, maxSleepMs)))
       timer.unref?.()
@@ -223,8 +270,7 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
     const pass = async () => {
       try {
         await schedule()
-        const { settled } = await round()
-        if (settled > 0) again = true
+        if ((await fill(() => {})) > 0) again = true
         if (!again) await sleep()
       } catch (error) {
         log?.({ error })
@@ -256,28 +302,40 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
         listeners.add(wake)
         wake()
       },
-      runDue: async (scope) => {
+      runDue: async (scope: JobRunScope = {}) => {
+        const report = { ran: 0, failed: 0 }
         let ranAll = 0
-        let ran = 0
-        let failed = 0
-        for (let rounds = 0; rounds < maxRounds; rounds += 1) {
-          const batch = await round(scope)
-          ranAll += batch.ran
-          ran += batch.report.ran
-          failed += batch.report.failed
-          if (batch.settled === 0) {
-            // The started runners look again: a scheduled kind that just ran needs its next slot.
-            if (ranAll > 0) wakeAll()
-            return { ran, failed }
-          }
+        let runs = 0
+        const counted = (job: QueuedJob, outcome: "done" | "failed" | "abandoned") => {
+          if (outcome === "abandoned") return
+          ranAll += 1
+          if (scope.workspaceId !== undefined && job.workspace_id !== scope.workspaceId) return
+          report.ran += 1
+          if (outcome === "failed") report.failed += 1
         }
-        throw new Error(`jobs still due after ${maxRounds} rounds of ${batchSize}: is a job failing to settle?`)
+        const settledOnce = () => new Promise<void>((resolve) => settleWaiters.add(resolve))
+        for (;;) {
+          const settling = settledOnce()
+          const startedNow = await fill(counted)
+          runs += startedNow
+          if (runs > maxRuns) {
+            throw new Error(`jobs still due after ${maxRuns} runs: is a job failing to settle?`)
+          }
+          if (startedNow > 0) continue
+          if (inHand.size === 0) break
+          // Nothing more can start until a job in hand (this runner's or another's) ends.
+          await settling
+        }
+        // The started runners look again: a scheduled kind that just ran needs its next slot.
+        if (ranAll > 0) wakeAll()
+        return report
       },
       stop: async () => {
         stopped = true
         listeners.delete(wake)
         clearTimeout(timer)
         await running
+        await Promise.all([...mine])
       },
     }
   }

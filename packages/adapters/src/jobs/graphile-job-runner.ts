@@ -1,11 +1,13 @@
 import { EventEmitter } from "node:events"
-import type {
-  JobHandlers,
-  JobRepository,
-  JobRunner,
-  JobRunnerOptions,
-  JobRunReport,
-  JobRunScope,
+import {
+  defaultJobLane,
+  type JobHandlers,
+  type JobKind,
+  type JobRepository,
+  type JobRunner,
+  type JobRunnerOptions,
+  type JobRunReport,
+  type JobRunScope,
 } from "@payments-engine/core"
 import {
   type JobHelpers,
@@ -35,10 +37,15 @@ export interface GraphileJobsOptions {
   readonly workerSchema: string
 }
 
-/** A worker whose heartbeat is older than this has died; its jobs are unlocked for others. */
-export const deadWorkerMs = 15_000
+/**
+ * A worker whose heartbeat is older than this has died; its jobs are unlocked for others. Five
+ * beats missed: a process killed mid-job has its jobs run again within about seven seconds (this,
+ * a beat, and graphile-worker's poll), inside the 30 s crash-recovery bound with room for a
+ * restart; a live process would have to stall its event loop this long to be taken for dead.
+ */
+export const deadWorkerMs = 5_000
 /** How often live workers beat, and how often dead workers' jobs are looked for. */
-const heartbeatMs = 5_000
+const heartbeatMs = 1_000
 /** How long {@link JobRunner.runDue} waits at most for jobs another worker has in hand. */
 const inHandWaitMs = 30_000
 /**
@@ -76,6 +83,8 @@ interface GraphileJob {
   readonly key: string | null
   /** The job's one flag (its workspace), or null. */
   readonly flag: string | null
+  /** Its graphile-worker `queue_name`, or null. */
+  readonly queue: string | null
 }
 
 /**
@@ -121,6 +130,7 @@ const addJob = (db: Db, workerSchema: string, job: GraphileJob) =>
   sql`select from ${sql.id(workerSchema, "add_job")}(
     identifier => ${job.kind},
     payload => ${job.payload}::json,
+    queue_name => ${job.queue}::text,
     run_at => now() + ${job.delayMs} * interval '1 millisecond',
     max_attempts => ${job.maxAttempts},
     job_key => ${job.key},
@@ -148,6 +158,12 @@ export const graphileJobRepository = (
       maxAttempts: request.max_attempts,
       key: request.key,
       flag: request.workspace_id === null ? null : workspaceFlag(request.workspace_id),
+      queue: request.queue ?? null,
+    }
+    // A job of a queue goes through add_job, which also keeps graphile-worker's queue row.
+    if (job.queue !== null) {
+      await addJob(db, workerSchema, job)
+      return
     }
     const [result] = await insertJob(db, job)
     if (result?.known !== true) await addJob(db, workerSchema, job)
@@ -190,18 +206,30 @@ export const graphileJobRunner = (
   const offset = () => clock.now().getTime() - Date.now()
   let knownOffset = offset()
   /** Settles once graphile-worker's run has started (or failed to). */
-  let background: Promise<void> | undefined
-  let current: Runner | undefined
-  let relaunch: ReturnType<typeof setTimeout> | undefined
+  /** Each lane's graphile-worker run: settles once it has started (or failed to). */
+  const background = new Map<string, Promise<void>>()
+  /** Each lane's run while it is ours to stop. */
+  const current = new Map<string, Runner>()
+  const relaunch = new Map<string, ReturnType<typeof setTimeout>>()
+  /** The kinds of each lane (`JobKind.lane`). */
+  const lanes = new Map<string, Array<JobKind>>()
+  for (const kind of handlers.kinds) {
+    const lane = kind.lane ?? defaultJobLane
+    lanes.set(lane, [...(lanes.get(lane) ?? []), kind])
+  }
   let heartbeat: ReturnType<typeof setInterval> | undefined
   let stopped = false
   let stopOnce: Promise<void> | undefined
 
   /** The tasks, counting in `count` the runs of the scope's workspace (every run without one). */
-  const tasks = (count?: { ran: number; failed: number }, scope: JobRunScope = {}): TaskList => {
+  const tasks = (
+    count?: { ran: number; failed: number },
+    scope: JobRunScope = {},
+    kinds: ReadonlyArray<JobKind> = handlers.kinds,
+  ): TaskList => {
     const flag = scope.workspaceId === undefined ? undefined : workspaceFlag(scope.workspaceId)
     return Object.fromEntries(
-      handlers.kinds.map(({ kind }) => [
+      kinds.map(({ kind }) => [
         kind,
         async (payload: unknown, helpers: JobHelpers) => {
           const counted = count !== undefined && (flag === undefined || helpers.job.flags?.[flag] === true)
@@ -315,24 +343,15 @@ export const graphileJobRunner = (
 
   return {
     start: () => {
-      if (background !== undefined || stopped) return
+      if (background.size > 0 || stopped) return
       startHeartbeat()
-      const cron = parseCronItems(
-        handlers.kinds.flatMap((k) =>
-          k.schedule === undefined
-            ? []
-            : [
-                {
-                  task: k.kind,
-                  match: k.schedule.cron,
-                  identifier: k.kind,
-                  options: { backfillPeriod: 0, maxAttempts: 1 },
-                },
-              ],
-        ),
-      )
       const exitCodeAtStart = process.exitCode
-      const launch = async (): Promise<void> => {
+      /**
+       * One graphile-worker run per lane, with the lane's kinds as its task list and the lane's
+       * concurrency: a lane's jobs take only its own workers, so deliveries waiting on a silent
+       * receiver never hold a payment back. Each run keeps a LISTEN connection of the pool.
+       */
+      const launch = async (lane: string, kinds: ReadonlyArray<JobKind>): Promise<void> => {
         try {
           const migrated = await latestMigration()
           const workerEvents = events()
@@ -342,23 +361,37 @@ export const graphileJobRunner = (
           // then on its runner refuses a second stop, so it is no longer ours to stop.
           workerEvents.on("stop", () => {
             stopping = true
-            if (current === runner) current = undefined
+            if (runner !== undefined && current.get(lane) === runner) current.delete(lane)
           })
+          const cron = parseCronItems(
+            kinds.flatMap((k) =>
+              k.schedule === undefined
+                ? []
+                : [
+                    {
+                      task: k.kind,
+                      match: k.schedule.cron,
+                      identifier: k.kind,
+                      options: { backfillPeriod: 0, maxAttempts: 1 },
+                    },
+                  ],
+            ),
+          )
           runner = await run(
             {
               pgPool: pool,
               schema: workerSchema,
-              concurrency: Math.max(1, options.concurrency ?? 1),
+              concurrency: Math.max(1, options.lanes?.[lane] ?? 1),
               noHandleSignals: true,
               pollInterval: 1000,
               logger,
               events: workerEvents,
               parsedCronItems: cron,
             },
-            tasks(),
+            tasks(undefined, {}, kinds),
           )
-          if (!stopping) current = runner
-          const onEnd = () => void ended(migrated)
+          if (!stopping) current.set(lane, runner)
+          const onEnd = () => void ended(lane, kinds, migrated)
           runner.promise.then(onEnd, onEnd)
         } catch (error) {
           log?.({ error })
@@ -370,7 +403,7 @@ export const graphileJobRunner = (
        * worker of the database and sets exit code 57. When our schema is as it was, the
        * migration was elsewhere: the exit code is not ours, and the worker starts again.
        */
-      const ended = async (migrated: number) => {
+      const ended = async (lane: string, kinds: ReadonlyArray<JobKind>, migrated: number) => {
         if (stopped) return
         try {
           if ((await latestMigration()) !== migrated) {
@@ -384,12 +417,13 @@ export const graphileJobRunner = (
           log?.({ error })
         }
         if (stopped) return
-        relaunch = setTimeout(() => {
-          background = launch()
+        const timer = setTimeout(() => {
+          background.set(lane, launch(lane, kinds))
         }, relaunchDelayMs)
-        relaunch.unref()
+        timer.unref()
+        relaunch.set(lane, timer)
       }
-      background = launch()
+      for (const [lane, kinds] of lanes) background.set(lane, launch(lane, kinds))
     },
     runDue: async (scope): Promise<JobRunReport> => {
       startHeartbeat()
@@ -418,11 +452,11 @@ export const graphileJobRunner = (
       stopOnce ??= (async () => {
         stopped = true
         clearInterval(heartbeat)
-        clearTimeout(relaunch)
-        await background
-        const runner = current
-        current = undefined
-        await runner?.stop()
+        for (const timer of relaunch.values()) clearTimeout(timer)
+        await Promise.all(background.values())
+        const runners = [...current.values()]
+        current.clear()
+        await Promise.all(runners.map((runner) => runner.stop()))
       })()
       return stopOnce
     },

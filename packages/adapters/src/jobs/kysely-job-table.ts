@@ -24,18 +24,21 @@ const insertQueuedJob = preparedQuery((db: Db, job: JobRequest) =>
       created_at: job.created_at,
       updated_at: job.created_at,
       workspace_id: job.workspace_id,
+      queue: job.queue ?? null,
     })
     // The conflict target names the partial index's condition, so SQLite and Postgres both use it.
     .onConflict((oc) => oc.column("job_key").where(sql<boolean>`state = 'queued' and job_key is not null`).doNothing()),
 )
 
 /** Taking a job is on every job's path: compiled once. */
-const takeJob = preparedQuery((db: Db, take: { id: JobId; attempts: number; updated_at: string }) =>
+const takeJob = preparedQuery((db: Db, take: { id: JobId; attempts: number; read: number; updated_at: string }) =>
   db
     .updateTable("jobs")
     .set({ attempts: take.attempts, updated_at: take.updated_at })
     .where("id", "=", take.id)
     .where("state", "=", "queued")
+    // As read: a job another runner has run since (and retried) is not taken again now.
+    .where("attempts", "=", take.read)
     .returning("id"),
 )
 
@@ -82,30 +85,34 @@ export const kyselyJobRepository = (db: Db): JobRepository => ({
  * const queue = embeddedJobQueue(kyselyJobTable(db))
  */
 export const kyselyJobTable = (db: Db): JobTable => ({
-  due: async (now, kinds, limit) => {
+  due: async (now, kinds, limit, busyQueues) => {
     if (kinds.length === 0) return []
-    const query = db
+    let query = db
       .selectFrom("jobs")
-      .select(["id", "kind", "payload", "run_at", "attempts", "max_attempts", "workspace_id"])
+      .select(["id", "kind", "payload", "run_at", "attempts", "max_attempts", "workspace_id", "queue"])
       .where("state", "=", "queued")
       .where("run_at", "<=", now)
       .where("kind", "in", kinds)
+    if (busyQueues.length > 0) {
+      query = query.where((eb) => eb.or([eb("queue", "is", null), eb("queue", "not in", busyQueues)]))
+    }
     const rows = await query.orderBy("run_at").orderBy("id").limit(limit).execute()
     return rows.map(
       (row): QueuedJob => ({ ...row, attempts: Number(row.attempts), max_attempts: Number(row.max_attempts) }),
     )
   },
-  nextRunAt: async (kinds) => {
+  nextRunAt: async (kinds, after) => {
     if (kinds.length === 0) return undefined
     const query = db
       .selectFrom("jobs")
       .select((eb) => eb.fn.min("run_at").as("next"))
       .where("state", "=", "queued")
+      .where("run_at", ">", after)
       .where("kind", "in", kinds)
     return (await query.executeTakeFirst())?.next ?? undefined
   },
   take: async (id, change) => {
-    const taken = await takeJob(db, { id, ...change })
+    const taken = await takeJob(db, { id, ...change, read: change.attempts - 1 })
     return taken.length > 0
   },
   finish: async (id) => {

@@ -296,6 +296,8 @@ export interface JobsTable {
   updated_at: string
   /** The workspace whose test clock moves the job; null for the engine's own upkeep. */
   workspace_id: WorkspaceId | null
+  /** One job of a queue runs at a time; null for none. */
+  queue: string | null
 }
 
 /** Row of `events`, the transactional outbox. */

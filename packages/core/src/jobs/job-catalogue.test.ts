@@ -98,11 +98,24 @@ describe("the job catalogue", () => {
   it("tells runners the hourly schedule of the idempotency purge and the minutely one of unknown outcomes", () => {
     expect(catalogue([]).kinds).toContainEqual({
       kind: "purge_idempotency",
+      lane: "housekeeping",
       schedule: { cron: "0 * * * *", everyMs: 3_600_000 },
     })
     expect(catalogue([]).kinds).toContainEqual({
       kind: "settle_unknown_payments",
+      lane: "housekeeping",
       schedule: { cron: "* * * * *", everyMs: 60_000 },
     })
+  })
+
+  it("puts single payments, batches and webhook deliveries in lanes of their own", () => {
+    const laneOf = (kind: string) => catalogue([]).kinds.find((k) => k.kind === kind)?.lane
+    expect(laneOf("execute_payment")).toBe("payments")
+    expect(["process_batch", "execute_batch_payments", "expire_batch"].map(laneOf)).toEqual([
+      "batches",
+      "batches",
+      "batches",
+    ])
+    expect(laneOf("deliver_webhook")).toBe("webhooks")
   })
 })

@@ -81,16 +81,42 @@ export const jobAttempts: { readonly [K in JobKindName]: number } = {
   settle_unknown_payments: 1,
 }
 
-/** The kinds as runners see them, with their schedules. */
-export const jobKinds: ReadonlyArray<JobKind> = [
-  { kind: "execute_payment" },
-  { kind: "execute_batch_payments" },
-  { kind: "process_batch" },
-  { kind: "expire_batch" },
-  { kind: "deliver_webhook" },
-  { kind: "purge_idempotency", schedule: { cron: "0 * * * *", everyMs: 60 * 60 * 1000 } },
-  { kind: "purge_used_hosted_page_tokens", schedule: { cron: "30 * * * *", everyMs: 60 * 60 * 1000 } },
-  { kind: "settle_unknown_payments", schedule: { cron: "* * * * *", everyMs: 60 * 1000 } },
+/**
+ * The lanes background work runs in, each with slots of its own (`JobRunnerOptions.lanes`): a
+ * payment's execution never waits for a webhook delivery, a batch's lanes never take the slots
+ * of single payments, and upkeep never takes either's.
+ */
+export type JobLaneName = "payments" | "batches" | "webhooks" | "housekeeping"
+
+/** Jobs run at once in each lane, per process. */
+export type JobLaneConcurrency = { readonly [L in JobLaneName]: number }
+
+/**
+ * The lanes' concurrency when the engine is given none: `batches` is the batch concurrency
+ * (`batchExecution.concurrency`), so these are the other three. A delivery job sends up to ten
+ * deliveries of one endpoint at once, and one endpoint has one job running at a time, so ten
+ * webhook slots serve ten endpoints that wait on their receivers' timeouts at once.
+ */
+export const defaultJobLaneConcurrency: Omit<JobLaneConcurrency, "batches"> = {
+  payments: 5,
+  webhooks: 10,
+  housekeeping: 1,
+}
+
+/** The kinds as runners see them, with their lanes and schedules. */
+export const jobKinds: ReadonlyArray<JobKind & { readonly lane: JobLaneName }> = [
+  { kind: "execute_payment", lane: "payments" },
+  { kind: "execute_batch_payments", lane: "batches" },
+  { kind: "process_batch", lane: "batches" },
+  { kind: "expire_batch", lane: "batches" },
+  { kind: "deliver_webhook", lane: "webhooks" },
+  { kind: "purge_idempotency", lane: "housekeeping", schedule: { cron: "0 * * * *", everyMs: 60 * 60 * 1000 } },
+  {
+    kind: "purge_used_hosted_page_tokens",
+    lane: "housekeeping",
+    schedule: { cron: "30 * * * *", everyMs: 60 * 60 * 1000 },
+  },
+  { kind: "settle_unknown_payments", lane: "housekeeping", schedule: { cron: "* * * * *", everyMs: 60 * 1000 } },
 ]
 
 /** The services the handlers call. */

@@ -21,6 +21,12 @@ export const StoredJob = Schema.Struct({
    * nothing. Null for no such limit.
    */
   key: Schema.NullOr(Schema.String),
+  /**
+   * Jobs of one queue run one at a time, whatever the runner's concurrency (the webhook deliveries
+   * of one endpoint: a receiver that never answers holds one slot, not all of them); absent or
+   * null for none. Graphile-worker's `queue_name`.
+   */
+  queue: Schema.optional(Schema.NullOr(Schema.String)),
   /** Runs at most, failed ones included; the last failure gives the job up. */
   max_attempts: Schema.Number,
   /** The engine's now when the job was queued. */

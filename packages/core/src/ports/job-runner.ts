@@ -5,6 +5,12 @@ import type { Clock } from "./clock.ts"
 export interface JobKind {
   readonly kind: string
   /**
+   * The lane its jobs run in ({@link JobRunnerOptions.lanes}): a lane's jobs take only its own
+   * slots, so a kind that waits long (webhook deliveries) never holds back another lane's. Kinds
+   * without one share the lane `default`.
+   */
+  readonly lane?: string
+  /**
    * A job of this kind is queued on this schedule, if any: `cron` for runners that read cron
    * syntax, `everyMs` (the same period, from the epoch) for those that do not; tried once.
    */
@@ -59,11 +65,15 @@ export interface JobRunnerOptions {
   readonly clock: Clock
   readonly log?: JobRunnerLog
   /**
-   * Jobs one runner runs at once, 1 when absent. The engine asks for its batch concurrency, so a
-   * single process can have that many payments of a batch in flight.
+   * Jobs one runner runs at once in each lane, by lane name ({@link JobKind.lane}); 1 in a lane
+   * not named. Each lane starts a job as soon as one of its slots frees, whatever the other lanes
+   * are doing. The engine names its lanes in `jobLanes`.
    */
-  readonly concurrency?: number
+  readonly lanes?: Readonly<Record<string, number>>
 }
+
+/** The lane of kinds that name none. */
+export const defaultJobLane = "default"
 
 /**
  * Runs the jobs of one storage. Each storage brings the runner that fits it (rows in the database

@@ -17,7 +17,7 @@ import type { EventRecord, Repositories, WebhookDeliveryRecord } from "../ports/
 import { enqueueJob } from "./jobs-queue.ts"
 import type { EnginePorts } from "./ports.ts"
 import type { Lifted } from "./transaction.ts"
-import { deliveryJobKey } from "./webhook-deliveries.ts"
+import { deliveryJobKey, deliveryQueue } from "./webhook-deliveries.ts"
 
 /**
  * An event for the outbox: a payload of the catalogue (made by one of the builders below) and
@@ -120,6 +120,7 @@ export const fanOutEvents = (
             payload: { delivery_id: row.id, workspace_id: row.workspace_id, attempt_count: 0 },
             key: deliveryJobKey(row.id, 0),
             workspaceId: row.workspace_id,
+            queue: deliveryQueue(row.endpoint_id),
           })
         }
       }

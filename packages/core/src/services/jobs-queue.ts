@@ -9,7 +9,8 @@ import type { Lifted } from "./transaction.ts"
  * Queues background work in the caller's transaction, so it exists exactly when the change that
  * needs it commits, due at once. `key` keeps a second job for the same thing out while one waits
  * or runs, where a second could be queued: a job queued with the status change it carries out
- * needs none, since the compare-and-set of that change happens once; `delayMs` makes it due later; `workspaceId` names the workspace whose test clock moves the job. Times are the
+ * needs none, since the compare-and-set of that change happens once; `delayMs` makes it due later; `queue` runs it after
+ * the other jobs of its queue, never beside them; `workspaceId` names the workspace whose test clock moves the job. Times are the
  * engine's clock (`ports.clock`), never a workspace's: a workspace's move brings its jobs closer.
  */
 export const enqueueJob = <K extends JobKindName>(
@@ -22,6 +23,8 @@ export const enqueueJob = <K extends JobKindName>(
     readonly workspaceId: WorkspaceId
     /** Due this long after now (engine time); at once when left out. */
     readonly delayMs?: number
+    /** Jobs of one queue run one at a time (`JobRequest.queue`); none when left out. */
+    readonly queue?: string
   },
 ): Effect.Effect<void> => {
   const at = ports.clock.now()
@@ -36,6 +39,7 @@ export const enqueueJob = <K extends JobKindName>(
       max_attempts: jobAttempts[job.kind],
       created_at: now,
       workspace_id: job.workspaceId,
+      ...(job.queue === undefined ? {} : { queue: job.queue }),
     })
     .pipe(Effect.asVoid)
 }

@@ -50,6 +50,12 @@ export const maxLaneDeliveries = 50
 const laneSendsAtOnce = 10
 
 /**
+ * The queue of an endpoint's delivery jobs: one runs at a time, so an endpoint whose receiver
+ * never answers holds one slot of the webhook lane, whatever its number of deliveries.
+ */
+export const deliveryQueue = (endpointId: WebhookEndpointId) => `deliver_webhook:${endpointId}`
+
+/**
  * The key of a delivery's job for its attempt after `attemptCount` ones: a lane that takes the
  * delivery removes that job (`tx.jobs.removeUnstarted`).
  */
@@ -147,6 +153,7 @@ export const makeWebhookDeliveries = (ports: ServicePorts) => {
           kind: "deliver_webhook",
           payload: { delivery_id: moved.id, workspace_id: moved.workspace_id, attempt_count: moved.attempt_count },
           workspaceId: moved.workspace_id,
+          queue: deliveryQueue(moved.endpoint_id),
           // A resend keeps the count, so a key would fold it into a retry already waiting.
           ...(plan.counted ? { key: deliveryJobKey(moved.id, moved.attempt_count) } : {}),
           ...(action.delayMs === undefined ? {} : { delayMs: action.delayMs }),
@@ -249,8 +256,29 @@ export const makeWebhookDeliveries = (ports: ServicePorts) => {
           endpoint.previous_secret !== null && (endpoint.previous_secret_expires_at ?? "") > now
             ? yield* secretOf(endpoint.id, endpoint.previous_secret)
             : undefined
-        /** One attempt of `row`: what the log keeps of it, and the machine event it is. */
+        /** Whether the endpoint is still active: one deactivated or deleted meanwhile gets no further attempt. */
+        const stillActive = inTransaction(ports.storage, (tx) =>
+          Effect.map(tx.webhookEndpoints.find(endpoint.workspace_id, endpoint.id), (now) => now?.active === true),
+        )
+        /** One attempt of `row`, unless the endpoint is no longer active: what the log keeps, and the machine event. */
         const send = (row: WebhookDeliveryRecord) =>
+          Effect.gen(function* () {
+            if (!(yield* stillActive)) {
+              const at = clock.now().toISOString()
+              const logged: WebhookDeliveryAttempt = {
+                number: row.attempt_count,
+                attempted_at: at,
+                status_code: null,
+                duration_ms: 0,
+                error: "endpoint_disabled",
+                response_excerpt: null,
+              }
+              return { logged, event: { type: "disable" } as DeliveryEvent, counted: false }
+            }
+            return { ...(yield* attempt(row)), counted: true }
+          })
+        /** One attempt of `row`: what the log keeps of it, and the machine event it is. */
+        const attempt = (row: WebhookDeliveryRecord) =>
           Effect.promise(async (): Promise<{ logged: WebhookDeliveryAttempt; event: DeliveryEvent }> => {
             const number = row.attempt_count + 1
             const at = clock.now().toISOString()
@@ -281,7 +309,8 @@ export const makeWebhookDeliveries = (ports: ServicePorts) => {
             const plans = new Map<string, PlannedMove>()
             const writes: Array<WebhookDeliveryMove> = []
             rows.forEach((row, i) => {
-              const plan = plannedMove(now, row, outcomes[i]!.event, { logged: outcomes[i]!.logged, counted: true })
+              const { event, logged, counted } = outcomes[i]!
+              const plan = plannedMove(now, row, event, { logged, counted })
               if (plan === undefined) return
               plans.set(row.id, plan)
               writes.push({ id: row.id, from: row, change: plan.change })

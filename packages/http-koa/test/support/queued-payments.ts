@@ -63,13 +63,66 @@ export const deliveryStatusesOf = async (databaseUrl: string) => {
 }
 
 /**
+ * Two workspaces' pending payments, `count` each, queued through an engine of this process, which
+ * then lets the database go. With `endpoint`, workspace A first subscribes `endpoint.count`
+ * endpoints at `endpoint.url` to its entity updates and completed payments, and updates its entity
+ * `count` times, so deliveries to each are due beside the payments; workspace B has no webhook.
+ */
+export const queueTwoWorkspaces = async (
+  databaseUrl: string,
+  count: number,
+  endpoint?: { readonly url: string; readonly count: number },
+) => {
+  const engine = await queuingEngine(databaseUrl)
+  const a = await setUpPayer(engine, "isolation-a")
+  const b = await setUpPayer(engine, "isolation-b")
+  if (endpoint !== undefined) {
+    for (let i = 0; i < endpoint.count; i++) {
+      await engine.webhookEndpoints.create(a.actor, a.companyId, {
+        url: `${endpoint.url}/${i}`,
+        event_names: ["entity.updated", "PaymentEvents::CompletedEvent"],
+      })
+    }
+    const entity = (await engine.entities.list(a.actor, a.companyId)).data[0]!
+    for (let i = 0; i < count; i++) {
+      await engine.entities.update(a.actor, a.companyId, entity.id, { name: `isolation ${i}` })
+    }
+  }
+  const pay = async (payer: typeof a, label: string) => {
+    const ids: Array<PaymentId> = []
+    for (let i = 0; i < count; i++) {
+      const quote = await engine.quotes.create(payer.actor, payer.companyId, quoteRequest(payer, i))
+      ids.push(
+        (await engine.payments.create(payer.actor, payer.companyId, paymentRequest(quote.id, i, label))).payment.id,
+      )
+    }
+    return ids
+  }
+  const inA = await pay(a, "isolation-a")
+  const inB = await pay(b, "isolation-b")
+  await engine.close()
+  return { inA, inB }
+}
+
+/** When each payment was last written (its completion, once completed), in ms since the epoch. */
+export const updatedAtOf = async (databaseUrl: string, ids: ReadonlyArray<PaymentId>) => {
+  const storage = (await openStorageFromUrl(databaseUrl)) as KyselyStorage
+  try {
+    const rows = await storage.db.selectFrom("payments").select(["id", "updated_at"]).where("id", "in", ids).execute()
+    return rows.map((row) => Date.parse(row.updated_at))
+  } finally {
+    await storage.close()
+  }
+}
+
+/**
  * Pending payments queued through an engine of this process, which then lets the database go:
  * their execute_payment jobs wait for a service to run them.
  */
-export const queuePayments = async (databaseUrl: string, count: number, label: string): Promise<Array<string>> => {
+export const queuePayments = async (databaseUrl: string, count: number, label: string): Promise<Array<PaymentId>> => {
   const engine = await queuingEngine(databaseUrl)
   const payer = await setUpPayer(engine, label)
-  const ids: Array<string> = []
+  const ids: Array<PaymentId> = []
   for (let i = 0; i < count; i++) {
     const quote = await engine.quotes.create(payer.actor, payer.companyId, quoteRequest(payer, i))
     ids.push(
