@@ -10,6 +10,7 @@ import { idempotency } from "../middleware/idempotency.ts"
 import { jsonBody } from "../middleware/json-body.ts"
 import { multipartForm } from "../middleware/multipart-form.ts"
 import { apiKeyOfBody, apiKeyOfCaller, clientAddress, rateLimit } from "../middleware/rate-limit.ts"
+import { type UploadLimits, uploadSlots } from "../middleware/upload-slots.ts"
 import { pagingLinks } from "../paging-links.ts"
 import type { RateLimitName } from "../rate-limits/rate-limit-settings.ts"
 import type { RateLimiting } from "../rate-limits/rate-limiting.ts"
@@ -39,6 +40,10 @@ export interface RouteDependencies {
   readonly bodyLimitBytes?: number
   /** Counts requests against the rate limits the rows name. */
   readonly rateLimiting: RateLimiting
+  /** Uploads in progress at once, per API key and in all; {@link defaultUploadLimits} when absent. */
+  readonly uploadLimits?: UploadLimits
+  /** Where uploads are spooled while their request runs; the system's temporary directory when absent. */
+  readonly uploadSpoolDirectory?: string
 }
 
 /** A router of the route table, and which matches need no token. */
@@ -164,6 +169,8 @@ export const registerRoutes = (routes: ReadonlyArray<RouteSpec>, dependencies: R
   const router = new Router<AppState>({ sensitive: true })
   const publicNames = new Set<string>()
   const names = new Set<string>()
+  // One count for every upload route of the app: a process's uploads in progress, by key and in all.
+  const slots = uploadSlots(dependencies.uploadLimits)
   for (const route of routes) {
     if (names.has(route.operationId)) throw new Error(`registerRoutes: duplicate operationId ${route.operationId}`)
     names.add(route.operationId)
@@ -178,8 +185,17 @@ export const registerRoutes = (routes: ReadonlyArray<RouteSpec>, dependencies: R
       const limits = [dependencies.bodyLimitBytes, route.maxBodyBytes].filter((limit) => limit !== undefined)
       chain.push(jsonBody(limits.length === 0 ? {} : { limitBytes: Math.min(...limits) }))
     }
-    // An upload's own limit (10 MB for attachments) replaces the JSON one on its route only.
-    if (route.upload !== undefined) chain.push(multipartForm({ maxFileBytes: route.upload.maxFileBytes }))
+    // An upload's own limit (10 MiB for attachments) replaces the JSON one on its route only.
+    if (route.upload !== undefined)
+      chain.push(
+        multipartForm({
+          maxFileBytes: route.upload.maxFileBytes,
+          slots,
+          ...(dependencies.uploadSpoolDirectory === undefined
+            ? {}
+            : { spoolDirectory: dependencies.uploadSpoolDirectory }),
+        }),
+      )
     if (category === "sessions") chain.push(rateLimit(limiting, "sessionsPerKey", apiKeyOfBody))
     if (acceptsIdempotencyKey(route))
       chain.push(idempotency({ engine: dependencies.engine, logger: dependencies.logger }))
