@@ -104,14 +104,20 @@ describe("onboarding attachments through the engine", () => {
     const { engine, actor, cid, eid } = await engineWith(blobs)
     const mebibyte = 1024 * 1024
     let pulled = 0
-    /** `count` chunks of 1 MiB, a PDF by its first bytes; throws after `failAfter` chunks when given. */
-    async function* chunks(count: number, failAfter?: number): AsyncIterable<Uint8Array> {
-      for (let i = 0; i < count; i += 1) {
-        if (i === failAfter) throw new Error("the client went away")
-        pulled += 1
-        const chunk = new Uint8Array(mebibyte).fill(0x20)
-        if (i === 0) chunk.set(pdf)
-        yield chunk
+    let closed = 0
+    /** `count` chunks of 1 MiB, a PDF by its first bytes (else text); throws after `failAfter` chunks when given. */
+    async function* chunks(count: number, failAfter?: number, first = pdf): AsyncIterable<Uint8Array> {
+      try {
+        for (let i = 0; i < count; i += 1) {
+          if (i === failAfter) throw new Error("the client went away")
+          pulled += 1
+          const chunk = new Uint8Array(mebibyte).fill(0x20)
+          if (i === 0) chunk.set(first)
+          yield chunk
+        }
+      } finally {
+        // The source is closed however its reading ends: a spool file's descriptor, for one.
+        closed += 1
       }
     }
     const streamed = await engine.onboardingAttachments.create(actor, cid, eid, {
@@ -136,8 +142,20 @@ describe("onboarding attachments through the engine", () => {
         }),
       ),
     ).toEqual({ kind: "invalid", errors: [{ field: "file", message: "File is too large (maximum is 10 MiB)" }] })
-    // Read only until it passed the limit, not to its end.
+    // Read only until it passed the limit, not to its end, and closed.
     expect(pulled).toBe(11)
+    expect(closed).toBe(2)
+    pulled = 0
+    expect(
+      await refusal(
+        engine.onboardingAttachments.create(actor, cid, eid, {
+          document_type: "other",
+          file: { name: "notes.pdf", bytes: chunks(20, undefined, new TextEncoder().encode("plain text")) },
+        }),
+      ),
+    ).toMatchObject({ kind: "invalid", errors: [{ field: "file" }] })
+    // Its type told from the first chunk, nothing more read, and closed.
+    expect([pulled, closed]).toEqual([1, 3])
     await expect(
       engine.onboardingAttachments.create(actor, cid, eid, {
         document_type: "other",

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto"
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises"
+import { mkdtemp, readdir, readFile, readlink, rm } from "node:fs/promises"
 import { Agent, type ClientRequest, request as httpRequest } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -434,6 +434,30 @@ describe.each([
     )
     expectError(over, 413, "body", "Payload too large")
     expect((await c.call("GET", c.base)).body.data.map((a: { id: string }) => a.id)).toEqual([accepted.body.data.id])
+    expect(await readdir(spool)).toEqual([])
+  })
+
+  it("keeps no spool file open once an upload is refused before its bytes are read (404, 403) or for its type (422)", async () => {
+    const owner = await client("attachments-spool-refused")
+    const other = await client("attachments-spool-other")
+    await activateIntegration(storage, owner.cid, owner.eid)
+    const file = { bytes: pdf, name: "x.pdf" }
+    expect((await other.upload(formOf({ file, document_type: "other" }), {}, owner.base)).status).toBe(404)
+    expect((await owner.upload(formOf({ file, document_type: "other" }))).status).toBe(403)
+    const typed = formOf({ file: { bytes: text, name: "t.pdf" }, document_type: "other" })
+    expect((await other.upload(typed)).status).toBe(422)
+    /** Files this process holds open under the spool directory, removed ones included. */
+    const openSpoolFiles = async () => {
+      const links = await Promise.all(
+        (await readdir("/proc/self/fd")).map((fd) => readlink(join("/proc/self/fd", fd)).catch(() => "")),
+      )
+      return links.filter((target) => target.startsWith(spool))
+    }
+    // A stream destroyed closes its descriptor on a later turn of the event loop.
+    for (let i = 0; i < 50 && (await openSpoolFiles()).length > 0; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+    expect(await openSpoolFiles()).toEqual([])
     expect(await readdir(spool)).toEqual([])
   })
 

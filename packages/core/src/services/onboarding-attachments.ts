@@ -71,7 +71,13 @@ const headOf = async (file: Uint8Array | AsyncIterable<Uint8Array>): Promise<Hea
   async function* whole(): AsyncIterable<Uint8Array> {
     yield* read
     if (ended) return
-    for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) yield next.value
+    try {
+      for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) yield next.value
+      ended = true
+    } finally {
+      // Stopped early (too large, a failed write): the source is closed all the same.
+      if (!ended) await iterator.return?.()
+    }
   }
   return {
     head: head.subarray(0, sniffedBytes),

@@ -160,7 +160,10 @@ const readForm = (ctx: AppContext, maxFileBytes: number, spoolPath: string): Pro
       ).then(
         () => {
           if (stream.truncated) return
-          const bytes = () => createReadStream(spoolPath)
+          // Opened only when read, so that a request refused before its bytes holds no file open.
+          const bytes = (): AsyncIterable<Uint8Array> => ({
+            [Symbol.asyncIterator]: () => createReadStream(spoolPath)[Symbol.asyncIterator](),
+          })
           file = { field: name, name: info.filename ?? "", size, sha256: hash.digest("hex"), bytes }
         },
         // A refusal destroyed the stream and already answers; anything else (the disk) is a fault.
