@@ -126,7 +126,16 @@ const readForm = (ctx: AppContext, maxFileBytes: number, spoolPath: string): Pro
       })
       reject(error)
     }
-    const tooLarge = () => fail(httpErrors.tooLarge())
+    /**
+     * What arrives until the answer is out is discarded rather than left unread: a socket closed
+     * on unread bytes is reset, and a reset can drop the 413 before the client reads it (seen
+     * once the spool's disk writes made the socket's buffer fill while the file was read). Node
+     * closes the connection right after the answer, so no more of the body than that is read.
+     */
+    const tooLarge = () => {
+      fail(httpErrors.tooLarge())
+      req.resume()
+    }
 
     // Busboy bounds each part, not the whole: a chunked body of endless preamble stops here.
     const count = (chunk: Buffer) => {
@@ -202,7 +211,8 @@ const readForm = (ctx: AppContext, maxFileBytes: number, spoolPath: string): Pro
  * - an upload past the caller's or the process's share of uploads in progress (`slots`): 429
  *   or 503 with `Retry-After`, before any byte of it is read;
  * - a file that grows past the limit (a file of exactly the limit is accepted), or a body past
- *   that total (chunked): 413 as soon as it does, nothing more is read and the connection is closed;
+ *   that total (chunked): 413 as soon as it does, and the connection is closed right after the
+ *   answer (a file's bytes arriving until then are discarded, so that the close is not a reset);
  * - a second file (422 `file`), too many fields or parts (400 `body`), a text field over 1 KiB
  *   (422 on its name), a form that cannot be read (400 `body`); these close the connection too,
  *   so no refused body is read to its end.
