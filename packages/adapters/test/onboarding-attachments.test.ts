@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto"
 import { testServerSecret } from "@payments-engine/contract-tests"
 import { type Actor, attachmentMaxBytes, createEngine, type Engine, isDomainError } from "@payments-engine/core"
 import { afterEach, describe, expect, it } from "vitest"
@@ -89,13 +90,80 @@ describe("onboarding attachments through the engine", () => {
           file: { name: "big.pdf", bytes: big },
         }),
       ),
-    ).toEqual({ kind: "invalid", errors: [{ field: "file", message: "File is too large (maximum is 10 MB)" }] })
+    ).toEqual({ kind: "invalid", errors: [{ field: "file", message: "File is too large (maximum is 10 MiB)" }] })
     expect(blobs.keys()).toEqual([])
     const exact = await engine.onboardingAttachments.create(actor, cid, eid, {
       document_type: "other",
       file: { name: "exact.pdf", bytes: big.subarray(0, attachmentMaxBytes) },
     })
     expect(exact.size_bytes).toBe(attachmentMaxBytes)
+  })
+
+  it("stores a streamed file as it is read, with its size and SHA-256; a stream past 10 MiB is 422 file, and it or a failing one leaves nothing stored", async () => {
+    const blobs = createMemoryBlobStore()
+    const { engine, actor, cid, eid } = await engineWith(blobs)
+    const mebibyte = 1024 * 1024
+    let pulled = 0
+    let closed = 0
+    /** `count` chunks of 1 MiB, a PDF by its first bytes (else text); throws after `failAfter` chunks when given. */
+    async function* chunks(count: number, failAfter?: number, first = pdf): AsyncIterable<Uint8Array> {
+      try {
+        for (let i = 0; i < count; i += 1) {
+          if (i === failAfter) throw new Error("the client went away")
+          pulled += 1
+          const chunk = new Uint8Array(mebibyte).fill(0x20)
+          if (i === 0) chunk.set(first)
+          yield chunk
+        }
+      } finally {
+        // The source is closed however its reading ends: a spool file's descriptor, for one.
+        closed += 1
+      }
+    }
+    const streamed = await engine.onboardingAttachments.create(actor, cid, eid, {
+      document_type: "other",
+      file: { name: "streamed.pdf", bytes: chunks(3) },
+    })
+    const whole = Buffer.alloc(3 * mebibyte, 0x20)
+    whole.set(pdf)
+    expect(streamed).toMatchObject({
+      size_bytes: 3 * mebibyte,
+      sha256: createHash("sha256").update(whole).digest("hex"),
+      content_type: "application/pdf",
+    })
+    expect(blobs.keys()).toEqual([streamed.id])
+
+    pulled = 0
+    expect(
+      await refusal(
+        engine.onboardingAttachments.create(actor, cid, eid, {
+          document_type: "other",
+          file: { name: "endless.pdf", bytes: chunks(20) },
+        }),
+      ),
+    ).toEqual({ kind: "invalid", errors: [{ field: "file", message: "File is too large (maximum is 10 MiB)" }] })
+    // Read only until it passed the limit, not to its end, and closed.
+    expect(pulled).toBe(11)
+    expect(closed).toBe(2)
+    pulled = 0
+    expect(
+      await refusal(
+        engine.onboardingAttachments.create(actor, cid, eid, {
+          document_type: "other",
+          file: { name: "notes.pdf", bytes: chunks(20, undefined, new TextEncoder().encode("plain text")) },
+        }),
+      ),
+    ).toMatchObject({ kind: "invalid", errors: [{ field: "file" }] })
+    // Its type told from the first chunk, nothing more read, and closed.
+    expect([pulled, closed]).toEqual([1, 3])
+    await expect(
+      engine.onboardingAttachments.create(actor, cid, eid, {
+        document_type: "other",
+        file: { name: "cut.pdf", bytes: chunks(5, 2) },
+      }),
+    ).rejects.toThrow("the client went away")
+    expect(blobs.keys()).toEqual([streamed.id])
+    expect((await engine.onboardingAttachments.list(actor, cid, eid)).data.map((a) => a.id)).toEqual([streamed.id])
   })
 
   it("works without a blob store until an attachment is uploaded, which then fails naming the missing option", async () => {

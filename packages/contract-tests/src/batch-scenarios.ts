@@ -10,6 +10,7 @@ import {
   type PaymentBatchRepository,
   type PaymentRecord,
   quoteLifetimeMs,
+  startSlotIntervalMs,
   type Window,
 } from "@payments-engine/core"
 import { expect } from "vitest"
@@ -558,7 +559,7 @@ export const batchScenarios: ScenarioGroup = {
         "a batch holds its payments until processed, then runs each once in its lanes and start slots, repricing expired quotes, and ends with exact counts and one PaymentBatchCompletedEvent",
       run: async (harness) => {
         const { clock, storage, paymentProvider } = harness
-        // Two lanes for four payments; a high rate, so that each start slot is 1 ms of a stopped clock.
+        // Two lanes for four payments; a high rate, so that each start slot is 2 ms of a stopped clock.
         const engine = harness.batchEngine({ concurrency: 2, perSecond: 1000 })
         const paying = await payingCompany(harness)
         const { actor, company } = paying
@@ -628,8 +629,8 @@ export const batchScenarios: ScenarioGroup = {
           created_at: t0,
           updated_at: t4,
         })
-        // Four payments took one slot each, a millisecond apart from the run's time.
-        expect((await storedBatch(storage, batch.id))?.next_slot_at).toBe(plusMs(t4, 4))
+        // Four payments took one slot each, an interval at the rate apart from the run's time.
+        expect((await storedBatch(storage, batch.id))?.next_slot_at).toBe(plusMs(t4, 4 * startSlotIntervalMs(1000)))
         const listed = await engine.payments.list(actor, company.id, { payment_batch_id: batch.id })
         expect(listed.data.map((p) => [p.id, p.status])).toEqual([
           [keptIds[0], "completed"],

@@ -89,13 +89,12 @@ export const testBlobStore = (): TestBlobStore => {
   return {
     has: (key) => blobs.has(key),
     put: async (key, bytes) => {
-      if (bytes instanceof Uint8Array) {
-        blobs.set(key, bytes.slice())
-        return
-      }
       const chunks: Array<number> = []
-      for await (const chunk of bytes) chunks.push(...chunk)
-      blobs.set(key, Uint8Array.from(chunks))
+      for await (const chunk of bytes instanceof Uint8Array ? [bytes] : bytes) chunks.push(...chunk)
+      const whole = Uint8Array.from(chunks)
+      blobs.set(key, whole)
+      const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", whole))
+      return { size: whole.length, sha256: Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("") }
     },
     get: async (key) => {
       const bytes = blobs.get(key)

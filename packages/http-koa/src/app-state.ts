@@ -14,7 +14,7 @@ export interface AppState {
    * `Idempotency-Key` fingerprints (fields, and the file's name, size and SHA-256).
    */
   body?: unknown
-  /** The `multipart/form-data` body of an upload route, its file read whole. */
+  /** The `multipart/form-data` body of an upload route, its file received whole into a spool file. */
   form?: MultipartForm
   /** The rate limit the `X-RateLimit-*` headers tell of, once one counted the request. */
   rateLimit?: RateLimitOutcome

@@ -13,6 +13,7 @@ import { accessLog } from "./middleware/access-log.ts"
 import { authentication } from "./middleware/authentication.ts"
 import { errorRendering } from "./middleware/error-rendering.ts"
 import { requestId } from "./middleware/request-id.ts"
+import type { UploadLimits } from "./middleware/upload-slots.ts"
 import { type OpenApiDocument, type OpenApiOptions, openApiDocument } from "./openapi/openapi-document.ts"
 import { type RateLimitSettings, rateLimitSettings } from "./rate-limits/rate-limit-settings.ts"
 import { memoryRateLimitStore, type RateLimitStore } from "./rate-limits/rate-limit-store.ts"
@@ -53,6 +54,16 @@ export interface AppOptions {
   readonly isClosing?: () => boolean
   /** The rate limits: the defaults, counted in memory, when absent. */
   readonly rateLimits?: RateLimitOptions
+  /**
+   * Uploads in progress at once in this app: per API key (past it, 429) and in all (past it,
+   * 503), both with `Retry-After`; `defaultUploadLimits` (4 and 32) when absent.
+   */
+  readonly uploads?: UploadLimits
+  /**
+   * Where an upload's file is written while its request runs (one file per upload, mode 0600,
+   * removed when the request ends): the system's temporary directory by default.
+   */
+  readonly uploadSpoolDirectory?: string
   /**
    * How many reverse proxies in front of the app each append the address they received from to
    * `X-Forwarded-For`: the client address (`ctx.ip`, which the sessions limit counts) is then the
@@ -111,6 +122,8 @@ export const createApp = (options: AppOptions): Koa<AppState> => {
     logger,
     openApi,
     ...(options.bodyLimitBytes === undefined ? {} : { bodyLimitBytes: options.bodyLimitBytes }),
+    ...(options.uploads === undefined ? {} : { uploadLimits: options.uploads }),
+    ...(options.uploadSpoolDirectory === undefined ? {} : { uploadSpoolDirectory: options.uploadSpoolDirectory }),
     rateLimiting: rateLimiting(
       options.rateLimits?.store ?? memoryRateLimitStore(),
       rateLimitSettings(options.rateLimits?.limits),

@@ -3,6 +3,7 @@ import { parseStorageUrl, type StorageLocation } from "@payments-engine/adapters
 import { type BatchExecution, defaultBatchExecution, defaultJobLaneConcurrency } from "@payments-engine/core"
 import { defaultKeyCacheSeconds, defaultTokenLifetimeSeconds, longestKeyCacheSeconds } from "./bearer-tokens.ts"
 import { type LogFormat, type LogLevel, logFormats, logLevels } from "./logger.ts"
+import { defaultUploadLimits, type UploadLimits } from "./middleware/upload-slots.ts"
 import {
   maxRateLimit,
   type RateLimitName,
@@ -68,6 +69,44 @@ export interface ServiceConfig {
    * and `./data/attachments` with Postgres or an in-memory SQLite database.
    */
   readonly attachmentsDirectory: string
+  /**
+   * `PAYMENTS_UPLOADS_PER_KEY` (4 by default, 1 to 1000) and `PAYMENTS_UPLOADS_PER_PROCESS` (32
+   * by default, 1 to 10000): uploads in progress at once, past which an upload is answered 429
+   * (the key's) or 503 (the process's) with `Retry-After`.
+   */
+  readonly uploads: UploadLimits
+  /** The HTTP server's timeouts and connection cap (see {@link HttpServerLimits}). */
+  readonly httpServer: HttpServerLimits
+}
+
+/**
+ * What the service's Node HTTP server allows a client, all shorter than Node's own defaults, so
+ * that a client dripping its headers or body, or holding connections open, costs little.
+ */
+export interface HttpServerLimits {
+  /** `PAYMENTS_HEADERS_TIMEOUT_SECONDS` (20 by default): a request's headers must all arrive within it, else 408 and the connection closes. */
+  readonly headersTimeoutMs: number
+  /**
+   * `PAYMENTS_REQUEST_TIMEOUT_SECONDS` (120 by default, at least the headers timeout): a
+   * request, headers and body, must all arrive within it, else 408 and the connection closes
+   * (a 10 MiB upload at 1 Mbit/s takes about 84 s).
+   */
+  readonly requestTimeoutMs: number
+  /** `PAYMENTS_KEEP_ALIVE_TIMEOUT_SECONDS` (5 by default): a kept-alive connection with no request is closed after it. */
+  readonly keepAliveTimeoutMs: number
+  /** `PAYMENTS_IDLE_TIMEOUT_SECONDS` (60 by default): a connection on which nothing moves either way for this long is closed. */
+  readonly idleTimeoutMs: number
+  /** `PAYMENTS_MAX_CONNECTIONS` (1000 by default): connections past it are closed as soon as they are accepted. */
+  readonly maxConnections: number
+}
+
+/** The server limits when no variable is set. */
+export const defaultHttpServerLimits: HttpServerLimits = {
+  headersTimeoutMs: 20_000,
+  requestTimeoutMs: 120_000,
+  keepAliveTimeoutMs: 5_000,
+  idleTimeoutMs: 60_000,
+  maxConnections: 1000,
 }
 
 /** The environment, as `process.env` has it. */
@@ -318,6 +357,31 @@ export const loadConfig = (env: Environment): ServiceConfig => {
   const attachmentsDirectory = read(env, "PAYMENTS_ATTACHMENTS_DIR") ?? defaultAttachmentsDirectory(database)
   const serverSecretFile = serverSecretFileOf(env, database)
 
+  /** An integer variable within `min` and `max`, `fallback` when unset. */
+  const integer = (name: string, min: number, max: number, fallback: number): number => {
+    const text = read(env, name)
+    if (text === undefined) return fallback
+    const n = parseInteger(text, min, max)
+    if (n === undefined) problems.push(`${name} must be an integer from ${min} to ${max}, got ${quote(text)}`)
+    return n ?? fallback
+  }
+  const uploads: UploadLimits = {
+    perKey: integer("PAYMENTS_UPLOADS_PER_KEY", 1, 1000, defaultUploadLimits.perKey),
+    perProcess: integer("PAYMENTS_UPLOADS_PER_PROCESS", 1, 10_000, defaultUploadLimits.perProcess),
+  }
+  const seconds = (name: string, fallbackMs: number) => integer(name, 1, 3600, fallbackMs / 1000) * 1000
+  const httpServer: HttpServerLimits = {
+    headersTimeoutMs: seconds("PAYMENTS_HEADERS_TIMEOUT_SECONDS", defaultHttpServerLimits.headersTimeoutMs),
+    requestTimeoutMs: seconds("PAYMENTS_REQUEST_TIMEOUT_SECONDS", defaultHttpServerLimits.requestTimeoutMs),
+    keepAliveTimeoutMs: seconds("PAYMENTS_KEEP_ALIVE_TIMEOUT_SECONDS", defaultHttpServerLimits.keepAliveTimeoutMs),
+    idleTimeoutMs: seconds("PAYMENTS_IDLE_TIMEOUT_SECONDS", defaultHttpServerLimits.idleTimeoutMs),
+    maxConnections: integer("PAYMENTS_MAX_CONNECTIONS", 1, 1_000_000, defaultHttpServerLimits.maxConnections),
+  }
+  // Node refuses a headers timeout longer than the request's.
+  if (httpServer.headersTimeoutMs > httpServer.requestTimeoutMs) {
+    problems.push("PAYMENTS_HEADERS_TIMEOUT_SECONDS must not be longer than PAYMENTS_REQUEST_TIMEOUT_SECONDS")
+  }
+
   if (problems.length > 0) throw new ConfigError(problems)
   return {
     port,
@@ -337,5 +401,7 @@ export const loadConfig = (env: Environment): ServiceConfig => {
     rateLimits: rateLimitSettings(limits),
     trustedProxyHops,
     attachmentsDirectory,
+    uploads,
+    httpServer,
   }
 }

@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:http"
+import { createServer, type RequestListener, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { openStorageFromUrl, systemClock } from "@payments-engine/adapters"
 import type { Clock, Engine, PaymentProvider, SecretHasher, Storage, WorkspaceId } from "@payments-engine/core"
@@ -7,7 +7,7 @@ import { createApp } from "./app.ts"
 import { bearerTokens } from "./bearer-tokens.ts"
 import { bootstrapApiKey } from "./bootstrap.ts"
 import { answerClientErrors } from "./client-errors.ts"
-import type { ServiceConfig } from "./config.ts"
+import type { HttpServerLimits, ServiceConfig } from "./config.ts"
 import { errorLogFields } from "./error-log-fields.ts"
 import { jobLogTo } from "./job-log.ts"
 import { createLogger } from "./logger.ts"
@@ -64,6 +64,26 @@ export interface RunningService {
    * answers a payment id it has seen with its first outcome, never executing it twice.
    */
   close(graceMs?: number): Promise<void>
+}
+
+/**
+ * A Node HTTP server with the configuration's timeouts and connection cap. Node looks for
+ * requests past their headers or request timeout only every `connectionsCheckingInterval` (30 s
+ * by default), so it looks as often as a fifth of the shorter timeout, at most every second.
+ */
+const limitedServer = (handler: RequestListener, limits: HttpServerLimits): Server => {
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, Math.ceil(limits.headersTimeoutMs / 5)),
+    },
+    handler,
+  )
+  server.timeout = limits.idleTimeoutMs
+  server.maxConnections = limits.maxConnections
+  return server
 }
 
 const listen = (server: Server, port: number, host: string | undefined) =>
@@ -185,8 +205,9 @@ export const startService = async (
       rateLimits: { limits: config.rateLimits, store: rateLimitStore },
       trustedProxyHops: config.trustedProxyHops,
       hostedUrl: config.hostedUrl,
+      uploads: config.uploads,
     })
-    const listening = createServer(app.callback())
+    const listening = limitedServer(app.callback(), config.httpServer)
     answerClientErrors(listening, logger)
     await listen(listening, config.port, options.host).catch((error: unknown) => {
       throw new StartupError(`Cannot listen on port ${config.port}: ${describe(error)}`, { cause: error })

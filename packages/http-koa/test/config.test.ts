@@ -40,6 +40,14 @@ describe("loadConfig", () => {
       },
       trustedProxyHops: 0,
       attachmentsDirectory: "data/attachments",
+      uploads: { perKey: 4, perProcess: 32 },
+      httpServer: {
+        headersTimeoutMs: 20_000,
+        requestTimeoutMs: 120_000,
+        keepAliveTimeoutMs: 5_000,
+        idleTimeoutMs: 60_000,
+        maxConnections: 1000,
+      },
     })
   })
 
@@ -69,6 +77,13 @@ describe("loadConfig", () => {
       PAYMENTS_WEBHOOK_CONCURRENCY: "20",
       PAYMENTS_ATTACHMENTS_DIR: "/srv/payments/attachments",
       PAYMENTS_SECRET_FILE: "/srv/payments/secret",
+      PAYMENTS_UPLOADS_PER_KEY: "2",
+      PAYMENTS_UPLOADS_PER_PROCESS: "9",
+      PAYMENTS_HEADERS_TIMEOUT_SECONDS: "10",
+      PAYMENTS_REQUEST_TIMEOUT_SECONDS: "30",
+      PAYMENTS_KEEP_ALIVE_TIMEOUT_SECONDS: "2",
+      PAYMENTS_IDLE_TIMEOUT_SECONDS: "15",
+      PAYMENTS_MAX_CONNECTIONS: "200",
     })
     expect(config).toMatchObject({
       port: 8080,
@@ -94,6 +109,14 @@ describe("loadConfig", () => {
       batchExecution: { concurrency: 3, perSecond: 50 },
       attachmentsDirectory: "/srv/payments/attachments",
       serverSecretFile: "/srv/payments/secret",
+      uploads: { perKey: 2, perProcess: 9 },
+      httpServer: {
+        headersTimeoutMs: 10_000,
+        requestTimeoutMs: 30_000,
+        keepAliveTimeoutMs: 2_000,
+        idleTimeoutMs: 15_000,
+        maxConnections: 200,
+      },
     })
     expect(loadConfig({ DATABASE_URL: "sqlite:/var/lib/payments/db.sqlite" })).toMatchObject({
       attachmentsDirectory: "/var/lib/payments/attachments",
@@ -146,6 +169,8 @@ describe("loadConfig", () => {
       PAYMENTS_BATCH_RATE: "fast",
       PAYMENTS_PAYMENT_CONCURRENCY: "101",
       PAYMENTS_WEBHOOK_CONCURRENCY: "0",
+      PAYMENTS_UPLOADS_PER_KEY: "0",
+      PAYMENTS_MAX_CONNECTIONS: "many",
     })
     expect(problems).toEqual([
       'PORT must be an integer from 0 to 65535, got "http"',
@@ -165,6 +190,11 @@ describe("loadConfig", () => {
       'PAYMENTS_PAYMENT_CONCURRENCY must be an integer from 1 to 100, got "101"',
       'PAYMENTS_WEBHOOK_CONCURRENCY must be an integer from 1 to 100, got "0"',
       'PAYMENTS_TRUSTED_PROXY_HOPS must be an integer from 0 to 10, got "11"',
+      'PAYMENTS_UPLOADS_PER_KEY must be an integer from 1 to 1000, got "0"',
+      'PAYMENTS_MAX_CONNECTIONS must be an integer from 1 to 1000000, got "many"',
+    ])
+    expect(problemsOf({ PAYMENTS_HEADERS_TIMEOUT_SECONDS: "200" })).toEqual([
+      "PAYMENTS_HEADERS_TIMEOUT_SECONDS must not be longer than PAYMENTS_REQUEST_TIMEOUT_SECONDS",
     ])
     expect(problems.join("\n")).not.toContain("short-secret-value")
     expect(problemsOf({ PORT: "65536" })).toHaveLength(1)

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto"
-import { readdir, readFile } from "node:fs/promises"
-import { Agent, request as httpRequest } from "node:http"
+import { mkdtemp, readdir, readFile, readlink, rm } from "node:fs/promises"
+import { Agent, type ClientRequest, request as httpRequest } from "node:http"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { KyselyStorage } from "@payments-engine/adapters"
 import { openTestPostgres, openTestSqlite } from "@payments-engine/adapters/testing"
@@ -15,8 +16,9 @@ import { activateIntegration, readResponse, startTestService, type TestService }
  * An onboarding's attachments over HTTP on a real socket, on SQLite and Postgres: uploads as
  * `multipart/form-data` of real (tiny) PDF, PNG and JPEG files, their type told by their bytes
  * and never by the name or declared type, downloads byte for byte, deletes that remove the file
- * from the data directory, 413 before an oversized body is sent, tenancy and the 403 of an active
- * integration.
+ * from the data directory, a file of exactly 10 MiB accepted and one byte more refused (413 before
+ * an oversized body is sent), spool files removed whatever the end of their request, uploads in
+ * progress capped per key (429) and per process (503), tenancy and the 403 of an active integration.
  */
 const sqlite = openTestSqlite()
 const postgres = openTestPostgres()
@@ -50,6 +52,13 @@ const jpeg = Buffer.from(
 const text = new TextEncoder().encode("Not a PDF at all, whatever its name says.\n")
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex")
+
+/** A PDF (by its first bytes) of exactly `size` bytes: the minimal one, padded with spaces. */
+const pdfOfSize = (size: number) => {
+  const bytes = Buffer.alloc(size, 0x20)
+  bytes.set(pdf.subarray(0, Math.min(pdf.length, size)))
+  return bytes
+}
 
 const modifyIntegration = "Cannot modify onboarding for entity with active payment integration"
 
@@ -177,12 +186,15 @@ describe.each([
 ])("onboarding attachments on %s", (_name, factory) => {
   let service: TestService
   let storage: Storage
+  let spool: string
   beforeAll(async () => {
     storage = (await factory()) as KyselyStorage
-    service = await startTestService({ storage, sandbox: true })
+    spool = await mkdtemp(join(tmpdir(), "upload-spool-"))
+    service = await startTestService({ storage, sandbox: true, uploadSpoolDirectory: spool })
   })
   afterAll(async () => {
     await service.close()
+    await rm(spool, { recursive: true, force: true })
   })
 
   /** A workspace with one company and its US entity, signed in. */
@@ -409,6 +421,46 @@ describe.each([
     expect((await c.call("GET", c.base)).body.meta.total_records).toBe(1)
   })
 
+  it("accepts a file of exactly 10 MiB (10,485,760 bytes) byte for byte, answers 413 to one byte more, and leaves no spool file", async () => {
+    const c = await client("attachments-exact-limit")
+    const largest = pdfOfSize(10 * 1024 * 1024)
+    const accepted = await c.upload(formOf({ file: { bytes: largest, name: "largest.pdf" }, document_type: "other" }))
+    expect(accepted.status).toBe(201)
+    expect(accepted.body.data).toMatchObject({ size_bytes: 10_485_760, sha256: sha256(largest) })
+    const stored = await readFile(join(service.attachmentsDirectory, accepted.body.data.id))
+    expect(stored.equals(largest)).toBe(true)
+    const over = await c.upload(
+      formOf({ file: { bytes: pdfOfSize(10 * 1024 * 1024 + 1), name: "over.pdf" }, document_type: "other" }),
+    )
+    expectError(over, 413, "body", "Payload too large")
+    expect((await c.call("GET", c.base)).body.data.map((a: { id: string }) => a.id)).toEqual([accepted.body.data.id])
+    expect(await readdir(spool)).toEqual([])
+  })
+
+  it("keeps no spool file open once an upload is refused before its bytes are read (404, 403) or for its type (422)", async () => {
+    const owner = await client("attachments-spool-refused")
+    const other = await client("attachments-spool-other")
+    await activateIntegration(storage, owner.cid, owner.eid)
+    const file = { bytes: pdf, name: "x.pdf" }
+    expect((await other.upload(formOf({ file, document_type: "other" }), {}, owner.base)).status).toBe(404)
+    expect((await owner.upload(formOf({ file, document_type: "other" }))).status).toBe(403)
+    const typed = formOf({ file: { bytes: text, name: "t.pdf" }, document_type: "other" })
+    expect((await other.upload(typed)).status).toBe(422)
+    /** Files this process holds open under the spool directory, removed ones included. */
+    const openSpoolFiles = async () => {
+      const links = await Promise.all(
+        (await readdir("/proc/self/fd")).map((fd) => readlink(join("/proc/self/fd", fd)).catch(() => "")),
+      )
+      return links.filter((target) => target.startsWith(spool))
+    }
+    // A stream destroyed closes its descriptor on a later turn of the event loop.
+    for (let i = 0; i < 50 && (await openSpoolFiles()).length > 0; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+    expect(await openSpoolFiles()).toEqual([])
+    expect(await readdir(spool)).toEqual([])
+  })
+
   it("answers 413 to a body declared over 10 MB before any of it is sent, and closes the connection", async () => {
     const c = await client("attachments-declared")
     const answer = await oversizedUpload(service.url, c.base, c.token, {
@@ -494,6 +546,102 @@ describe("an attachment whose row cannot be written", () => {
       expect(await readdir(join(service.attachmentsDirectory, ".incoming"))).toEqual([])
     } finally {
       await service.close()
+    }
+  })
+})
+
+/** An upload whose body is sent in part and held open: its file part has begun, its end is not sent. */
+interface HeldUpload {
+  /** Sends the rest of the body and answers the status. */
+  finish(): Promise<number>
+  /** Goes away with the body half sent. */
+  abort(): void
+}
+
+const holdUpload = (url: string, path: string, token: string): HeldUpload => {
+  const boundary = "----held"
+  const req: ClientRequest = httpRequest(new URL(path, url), {
+    method: "POST",
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": `multipart/form-data; boundary=${boundary}` },
+    agent: new Agent({ keepAlive: false }),
+  })
+  const answered = new Promise<number>((resolve, reject) => {
+    req.on("response", (response) => {
+      response.resume()
+      response.on("end", () => resolve(response.statusCode ?? 0))
+    })
+    req.on("error", reject)
+  })
+  answered.catch(() => {})
+  req.write(
+    `--${boundary}\r\nContent-Disposition: form-data; name="document_type"\r\n\r\nother\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="held.pdf"\r\n\r\n%PDF-1.4\n`,
+  )
+  return {
+    finish: () => {
+      req.end(`${" ".repeat(1024)}\r\n--${boundary}--\r\n`)
+      return answered
+    },
+    abort: () => req.destroy(),
+  }
+}
+
+describe("uploads in progress", () => {
+  it("are capped per API key (429) and per process (503) with Retry-After, and free their slot and spool file when they end, finished or cut short", async () => {
+    const spool = await mkdtemp(join(tmpdir(), "upload-spool-"))
+    const storage = await sqlite.factory()
+    const service = await startTestService({
+      storage,
+      sandbox: true,
+      uploads: { perKey: 2, perProcess: 3 },
+      uploadSpoolDirectory: spool,
+    })
+    /** Waits until `count` uploads are being spooled (each one's slot is taken before its file begins). */
+    const spooling = async (count: number) => {
+      for (let i = 0; i < 500 && (await readdir(spool)).length !== count; i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+      expect(await readdir(spool)).toHaveLength(count)
+    }
+    try {
+      const [a, b, c] = await Promise.all(
+        ["uploads-a", "uploads-b", "uploads-c"].map((workspace) => signedInEntity(service, workspace)),
+      )
+      const base = (who: { cid: string; eid: string }) =>
+        `/api/v1/companies/${who.cid}/entities/${who.eid}/onboarding/attachments`
+      const upload = async (who: { token: string; cid: string; eid: string }) =>
+        readResponse(
+          await fetch(`${service.url}${base(who)}`, {
+            method: "POST",
+            headers: { Authorization: `Bearer ${who.token}` },
+            body: formOf({ file: { bytes: pdf, name: "small.pdf" }, document_type: "other" }),
+          }),
+        )
+      const a1 = holdUpload(service.url, base(a!), a!.token)
+      const a2 = holdUpload(service.url, base(a!), a!.token)
+      await spooling(2)
+      const keyFull = await upload(a!)
+      expectError(keyFull, 429, "base", "Too many uploads in progress for this API key. Please try again later.")
+      expect(keyFull.headers.get("retry-after")).toBe("5")
+      const b1 = holdUpload(service.url, base(b!), b!.token)
+      await spooling(3)
+      const processFull = await upload(c!)
+      expectError(processFull, 503, "base", "Too many uploads in progress. Please try again later.")
+      expect(processFull.headers.get("retry-after")).toBe("5")
+
+      expect(await a1.finish()).toBe(201)
+      a2.abort()
+      await spooling(1)
+      expect((await upload(a!)).status).toBe(201)
+      expect((await upload(c!)).status).toBe(201)
+      expect(await b1.finish()).toBe(201)
+      expect(await readdir(spool)).toEqual([])
+      const count = async (who: { token: string; cid: string; eid: string }) =>
+        (await service.request("GET", base(who), { token: who.token })).body.meta.total_records
+      expect([await count(a!), await count(b!), await count(c!)]).toEqual([2, 1, 1])
+    } finally {
+      await service.close()
+      await rm(spool, { recursive: true, force: true })
     }
   })
 })

@@ -325,7 +325,7 @@ describe("GET /openapi.json", () => {
     ])
   })
 
-  it("describes the attachment routes: a multipart upload, the 10 MB limit, a binary download and the delete", () => {
+  it("describes the attachment routes: a multipart upload, the 10 MiB limit stated exactly, the upload caps, a binary download and the delete", () => {
     const base = "/api/v1/companies/{cid}/entities/{eid}/onboarding/attachments"
     const upload = document.paths[base].post
     expect(upload.operationId).toBe("createOnboardingAttachment")
@@ -348,9 +348,13 @@ describe("GET /openapi.json", () => {
     expect(upload.responses["201"].content["application/json"].schema.properties.data).toEqual({
       $ref: "#/components/schemas/OnboardingAttachment",
     })
-    expect(upload.responses["413"].description).toContain("10 MB")
+    expect(upload.requestBody.description).toContain("at most 10 MiB (10,485,760 bytes)")
+    expect(form.properties.file.description).toContain("at most 10 MiB (10,485,760 bytes)")
+    expect(upload.responses["413"].description).toContain("File over 10 MiB (10,485,760 bytes)")
+    expect(upload.responses["429"].description).toContain("uploads in progress")
+    expect(upload.responses["503"].description).toContain("uploads in progress")
     expect(Object.keys(upload.responses)).toEqual(
-      expect.arrayContaining(["400", "401", "403", "404", "409", "413", "415", "422", "429"]),
+      expect.arrayContaining(["400", "401", "403", "404", "409", "413", "415", "422", "429", "503"]),
     )
     expect(document.components.schemas.OnboardingAttachment.required).toEqual([
       "id",

@@ -280,10 +280,9 @@ describe.each([
         { field: "url", message: "URL must not resolve to a loopback, private, link-local or metadata address" },
       ])
     }
-    // A public address is taken; so is a name that does not resolve yet (its deliveries will say so).
+    // A public address is taken.
     const made = await live.create({ url: "https://93.184.216.34/hooks", event_names: [completed] })
     expect(made.status, made.text).toBe(201)
-    expect((await live.create({ url: "https://hooks.example.invalid/", event_names: [completed] })).status).toBe(201)
     const changed = await live.call("PATCH", `/api/v1/webhook_endpoints/${made.body.data.id}`, {
       url: "https://10.0.0.1/hooks",
     })
@@ -292,6 +291,25 @@ describe.each([
     const sandbox = await client("webhooks-private-sandbox")
     expect((await sandbox.create({ url: "https://127.0.0.1/hooks", event_names: [completed] })).status).toBe(201)
     expect((await sandbox.create({ url: "https://10.1.2.3/hooks", event_names: [completed] })).status).toBe(422)
+  })
+
+  it("refuses a URL whose host does not resolve outside sandbox mode, at create and update; sandbox mode takes it", async () => {
+    // RFC 6761: no name under .invalid ever resolves, so this needs no network.
+    const unresolvable = "https://hooks.example.invalid/in"
+    const message = "URL host could not be resolved (no DNS address found for it)"
+    const live = await client("webhooks-unresolvable-live", production)
+    expectWebhookError(await live.create({ url: unresolvable, event_names: [completed] }), 422, "validation_error", [
+      { field: "url", message },
+    ])
+    const made = await live.create({ url: "https://93.184.216.34/hooks", event_names: [completed] })
+    expect(made.status, made.text).toBe(201)
+    const changed = await live.call("PATCH", `/api/v1/webhook_endpoints/${made.body.data.id}`, { url: unresolvable })
+    expectWebhookError(changed, 422, "validation_error", [{ field: "url", message }])
+    expect((await live.call("GET", `/api/v1/webhook_endpoints/${made.body.data.id}`)).body.data.url).toBe(
+      "https://93.184.216.34/hooks",
+    )
+    const sandbox = await client("webhooks-unresolvable-sandbox")
+    expect((await sandbox.create({ url: unresolvable, event_names: [completed] })).status).toBe(201)
   })
 
   it("updates, toggles and deletes by either path; events kept keep their subscription ids", async () => {

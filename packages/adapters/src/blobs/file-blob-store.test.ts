@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto"
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -8,6 +9,7 @@ import { fileTypeDetector } from "./file-type-detector.ts"
 import { createMemoryBlobStore } from "./memory-blob-store.ts"
 
 const bytesOf = (text: string) => new TextEncoder().encode(text)
+const sha256Of = (text: string) => createHash("sha256").update(text).digest("hex")
 
 const readAll = async (blobs: BlobStore, key: string): Promise<string | undefined> => {
   const stream = await blobs.get(key)
@@ -33,11 +35,11 @@ describe.each([
   ["the filesystem store", () => createFileBlobStore({ directory: join(directory, "store") }) as BlobStore],
   ["the memory store", () => createMemoryBlobStore() as BlobStore],
 ])("%s", (_name, make) => {
-  it("puts bytes or chunks, reads them back, replaces them, and deletes them once", async () => {
+  it("puts bytes or chunks, answering their size and SHA-256, reads them back, replaces them, and deletes them once", async () => {
     const blobs = make()
     expect(await blobs.get("att_1")).toBeUndefined()
-    await blobs.put("att_1", bytesOf("first"))
-    await blobs.put("att_2", chunksOf("sec", "ond"))
+    expect(await blobs.put("att_1", bytesOf("first"))).toEqual({ size: 5, sha256: sha256Of("first") })
+    expect(await blobs.put("att_2", chunksOf("sec", "ond"))).toEqual({ size: 6, sha256: sha256Of("second") })
     expect(await readAll(blobs, "att_1")).toBe("first")
     expect(await readAll(blobs, "att_2")).toBe("second")
     await blobs.put("att_1", bytesOf("again"))
@@ -45,6 +47,16 @@ describe.each([
     expect(await blobs.delete("att_1")).toBe(true)
     expect(await blobs.delete("att_1")).toBe(false)
     expect(await blobs.get("att_1")).toBeUndefined()
+  })
+
+  it("keeps nothing of chunks whose reading throws (an upload refused or cut short)", async () => {
+    const blobs = make()
+    async function* failing(): AsyncIterable<Uint8Array> {
+      yield bytesOf("part")
+      throw new Error("the client went away")
+    }
+    await expect(blobs.put("att_3", failing())).rejects.toThrow("the client went away")
+    expect(await blobs.get("att_3")).toBeUndefined()
   })
 
   it.each([

@@ -1,7 +1,7 @@
-import { randomBytes } from "node:crypto"
+import { createHash, randomBytes } from "node:crypto"
 import { mkdir, open, rename, rm, unlink } from "node:fs/promises"
 import { join, resolve, sep } from "node:path"
-import type { BlobStore } from "@payments-engine/core"
+import type { BlobStore, StoredBlob } from "@payments-engine/core"
 import { checkedBlobKey } from "./blob-keys.ts"
 
 /** Options of {@link createFileBlobStore}. */
@@ -22,9 +22,10 @@ const isMissing = (error: unknown) => (error as { readonly code?: unknown } | nu
 
 /**
  * A {@link BlobStore} on the filesystem: one file per key, `<directory>/<key>`. A write goes to
- * `<directory>/.incoming/<key>.<random>`, is flushed to disk, then renamed into place (atomic on
- * one filesystem), so a reader sees the old bytes or the new ones, never part; a failed write
- * leaves no file behind. Keys are checked against `blobKeyPattern` and the resolved path must stay
+ * `<directory>/.incoming/<key>.<random>` chunk by chunk as the bytes are read (hashed and counted
+ * on the way), is flushed to disk, then renamed into place (atomic on one filesystem), so a
+ * reader sees the old bytes or the new ones, never part; a failed write, or bytes whose reading
+ * throws (an upload refused or cut short), leaves no file behind. Keys are checked against `blobKeyPattern` and the resolved path must stay
  * inside the directory, so no key reaches outside it.
  *
  * @example
@@ -46,16 +47,24 @@ export const createFileBlobStore = (options: FileBlobStoreOptions): FileBlobStor
       const target = pathOf(key)
       await mkdir(incoming, { recursive: true })
       const temporary = join(incoming, `${key}.${randomBytes(8).toString("hex")}`)
+      let stored: StoredBlob
       try {
         const handle = await open(temporary, "wx", 0o600)
         try {
-          if (bytes instanceof Uint8Array) await handle.writeFile(bytes)
-          else for await (const chunk of bytes) await handle.write(chunk)
+          const hash = createHash("sha256")
+          let size = 0
+          for await (const chunk of bytes instanceof Uint8Array ? [bytes] : bytes) {
+            size += chunk.length
+            hash.update(chunk)
+            await handle.write(chunk)
+          }
           await handle.sync()
+          stored = { size, sha256: hash.digest("hex") }
         } finally {
           await handle.close()
         }
         await rename(temporary, target)
+        return stored
       } catch (error) {
         await rm(temporary, { force: true })
         throw error

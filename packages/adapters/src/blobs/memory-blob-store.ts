@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto"
 import type { BlobStore } from "@payments-engine/core"
 import { checkedBlobKey } from "./blob-keys.ts"
 
@@ -9,8 +10,8 @@ export interface MemoryBlobStore extends BlobStore {
 
 /**
  * A {@link BlobStore} in this process's memory, for tests and embedders that keep nothing: each
- * key's bytes are copied in whole on `put` (an iterable is read to its end first), so a reader
- * never sees part of a write. Keys are checked as the filesystem store checks them.
+ * key's bytes are copied in whole on `put` (an iterable is read to its end first, and nothing is
+ * kept when its reading throws), so a reader never sees part of a write. Keys are checked as the filesystem store checks them.
  *
  * @example
  * const engine = createEngine({ ...ports, blobStore: createMemoryBlobStore() })
@@ -21,12 +22,8 @@ export const createMemoryBlobStore = (): MemoryBlobStore => {
     keys: () => [...blobs.keys()].sort(),
     put: async (key, bytes) => {
       checkedBlobKey(key)
-      if (bytes instanceof Uint8Array) {
-        blobs.set(key, bytes.slice())
-        return
-      }
       const chunks: Array<Uint8Array> = []
-      for await (const chunk of bytes) chunks.push(chunk.slice())
+      for await (const chunk of bytes instanceof Uint8Array ? [bytes] : bytes) chunks.push(chunk.slice())
       const whole = new Uint8Array(chunks.reduce((size, chunk) => size + chunk.length, 0))
       let at = 0
       for (const chunk of chunks) {
@@ -34,6 +31,7 @@ export const createMemoryBlobStore = (): MemoryBlobStore => {
         at += chunk.length
       }
       blobs.set(key, whole)
+      return { size: whole.length, sha256: createHash("sha256").update(whole).digest("hex") }
     },
     get: async (key) => {
       const bytes = blobs.get(checkedBlobKey(key))

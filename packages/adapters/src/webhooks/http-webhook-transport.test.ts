@@ -114,7 +114,7 @@ describe("the HTTP webhook transport", () => {
     expect(await sandbox.send(request("not a url"))).toMatchObject({ failure: "invalid_url" })
   })
 
-  it("checks a URL's host as it would connect: non-public addresses refused, by name or number; unresolved names let through", async () => {
+  it("checks a URL's host as it would connect: non-public addresses refused, by name or number; a name with no address is unresolvable", async () => {
     for (const url of [
       "https://127.0.0.1/",
       "https://localhost/",
@@ -126,9 +126,30 @@ describe("the HTTP webhook transport", () => {
       expect(await production.checkUrl(url), url).toBe("address_not_allowed")
     }
     expect(await production.checkUrl("https://93.184.216.34/")).toBeUndefined()
-    expect(await production.checkUrl("https://hooks.example.invalid/")).toBeUndefined()
+    // RFC 6761: no name under .invalid ever resolves, so this needs no network.
+    expect(await production.checkUrl("https://hooks.example.invalid/")).toBe("unresolvable")
+    expect(await sandbox.checkUrl("https://hooks.example.invalid/")).toBe("unresolvable")
     expect(await sandbox.checkUrl(`${base}/hooks`)).toBeUndefined()
     expect(await sandbox.checkUrl("https://[::1]/")).toBeUndefined()
     expect(await sandbox.checkUrl("https://192.168.1.1/")).toBe("address_not_allowed")
+  })
+
+  it("looks names up with the resolver it is given: public addresses pass, an inside one is refused, none or a failed lookup is unresolvable", async () => {
+    const answering = (addresses: ReadonlyArray<string> | Error) =>
+      createHttpWebhookTransport({
+        lookup: async () => {
+          if (addresses instanceof Error) throw addresses
+          return addresses
+        },
+      })
+    const url = "https://hooks.example.com/in"
+    expect(await answering(["93.184.216.34", "2606:2800:220:1::1"]).checkUrl(url)).toBeUndefined()
+    expect(await answering(["93.184.216.34", "10.0.0.7"]).checkUrl(url)).toBe("address_not_allowed")
+    expect(await answering([]).checkUrl(url)).toBe("unresolvable")
+    expect(
+      await answering(Object.assign(new Error("getaddrinfo ENOTFOUND"), { code: "ENOTFOUND" })).checkUrl(url),
+    ).toBe("unresolvable")
+    // An address needs no lookup.
+    expect(await answering(new Error("not asked")).checkUrl("https://93.184.216.34/")).toBeUndefined()
   })
 })

@@ -17,7 +17,16 @@ export interface HttpWebhookTransportOptions {
   readonly allowLoopback?: boolean
   /** Bytes of an answer's body kept for the delivery log; the rest is not read. 4 KiB by default. */
   readonly responseBodyLimit?: number
+  /**
+   * The addresses of a host name, as `checkUrl` looks them up: the system resolver
+   * (`dns.lookup`, what connections use) by default. It may throw or answer none for a name
+   * that does not resolve.
+   */
+  readonly lookup?: (host: string) => Promise<ReadonlyArray<string>>
 }
+
+/** The system resolver's addresses of `host`, as a connection would find them. */
+const systemLookup = async (host: string) => (await lookup(host, { all: true })).map((entry) => entry.address)
 
 const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"])
 
@@ -59,6 +68,7 @@ const failureOf = (error: unknown): WebhookFailure => {
  */
 export const createHttpWebhookTransport = (options: HttpWebhookTransportOptions = {}): WebhookTransport => {
   const limit = options.responseBodyLimit ?? 4096
+  const resolve = options.lookup ?? systemLookup
   // Exact addresses: the library warns when it matches an address against a CIDR of the other family.
   const filter: { allowIPAddressList?: string[] } = options.allowLoopback
     ? { allowIPAddressList: ["127.0.0.1", "::1"] }
@@ -89,10 +99,11 @@ export const createHttpWebhookTransport = (options: HttpWebhookTransportOptions 
       const addresses =
         isIP(host) !== 0
           ? [host]
-          : await lookup(host, { all: true }).then(
-              (found) => found.map((entry) => entry.address),
+          : await resolve(host).then(
+              (found) => found,
               () => [],
             )
+      if (addresses.length === 0) return "unresolvable"
       return addresses.every(acceptable) ? undefined : "address_not_allowed"
     },
     send: async (request) => {

@@ -155,7 +155,7 @@ export interface paths {
         /** Supporting documents of the entity's onboarding, oldest first */
         get: operations["listOnboardingAttachments"];
         put?: never;
-        /** Upload a supporting document (multipart/form-data: file and document_type); PDF, PNG or JPEG judged by its content, 10 MB at most */
+        /** Upload a supporting document (multipart/form-data: file and document_type); PDF, PNG or JPEG judged by its content, 10 MiB (10,485,760 bytes) at most */
         post: operations["createOnboardingAttachment"];
         delete?: never;
         options?: never;
@@ -784,7 +784,7 @@ export interface components {
             document_type: "certificate_of_incorporation" | "proof_of_address" | "bank_statement" | "identity_document" | "other";
             /**
              * Format: binary
-             * @description The document: PDF, PNG or JPEG (judged by its content), at most 10 MB
+             * @description The document: PDF, PNG or JPEG (judged by its content), at most 10 MiB (10,485,760 bytes)
              */
             file: string;
         };
@@ -2850,7 +2850,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description `multipart/form-data`; one file of at most 10 MB */
+        /** @description `multipart/form-data`; one file of at most 10 MiB (10,485,760 bytes) */
         requestBody: {
             content: {
                 "multipart/form-data": components["schemas"]["AttachmentUploadForm"];
@@ -2920,7 +2920,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Body over 10 MB (refused before it is read; the connection is closed) */
+            /** @description File over 10 MiB (10,485,760 bytes), refused as soon as it passes it (a declared body over that and 64 KiB before it is read); the connection is closed */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2950,8 +2950,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Rate limit exceeded */
+            /** @description Rate limit exceeded, or this API key has as many uploads in progress as it may (`Retry-After`) */
             429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The service has as many uploads in progress as it takes (`Retry-After`) */
+            503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;

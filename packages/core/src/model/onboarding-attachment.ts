@@ -31,7 +31,7 @@ export const attachmentMessages = {
   notFound: "Attachment not found or not accessible in this entity",
   fileRequired: "File is required",
   fileEmpty: "File is empty",
-  fileTooLarge: `File is too large (maximum is ${attachmentMaxBytes / (1024 * 1024)} MB)`,
+  fileTooLarge: `File is too large (maximum is ${attachmentMaxBytes / (1024 * 1024)} MiB)`,
   fileType: "File must be a PDF, PNG or JPEG document (judged by its content, not its name or declared type)",
   documentTypeRequired: "Document type is required",
   documentType: `must be one of: ${attachmentDocumentTypes.join(", ")}`,
@@ -76,7 +76,7 @@ export const AttachmentUploadForm = Schema.Struct({
     jsonSchema: {
       type: "string",
       format: "binary",
-      description: "The document: PDF, PNG or JPEG (judged by its content), at most 10 MB",
+      description: "The document: PDF, PNG or JPEG (judged by its content), at most 10 MiB (10,485,760 bytes)",
     },
   }),
   document_type: Schema.Literal(...attachmentDocumentTypes),
@@ -84,14 +84,16 @@ export const AttachmentUploadForm = Schema.Struct({
 
 /**
  * An upload as the engine takes it: the parts a binding read from the request, unchecked. The
- * engine checks them (type from the content, size, document type) and computes the digest.
+ * engine checks them (type from the content, size, document type); the bytes, whole or as a
+ * stream, go to the blob store as they are read, which gives back their size and digest.
  *
  * @example
  * const upload: AttachmentUpload = { document_type: "bank_statement", file: { name: "statement.pdf", bytes } }
+ * const streamed: AttachmentUpload = { document_type: "other", file: { name: "scan.png", bytes: createReadStream(path) } }
  */
 export interface AttachmentUpload {
   readonly document_type?: string | undefined
-  readonly file?: { readonly name: string; readonly bytes: Uint8Array } | undefined
+  readonly file?: { readonly name: string; readonly bytes: Uint8Array | AsyncIterable<Uint8Array> } | undefined
 }
 
 /**

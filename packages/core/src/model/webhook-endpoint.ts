@@ -20,6 +20,7 @@ export const webhookEndpointMessages = {
   companyMismatch: "must be the company of the path",
   active: "must be true or false",
   privateAddress: "URL must not resolve to a loopback, private, link-local or metadata address",
+  unresolvable: "URL host could not be resolved (no DNS address found for it)",
 } as const
 
 /** One event an endpoint subscribes to, described from the catalogue. */

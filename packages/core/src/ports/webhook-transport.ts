@@ -43,8 +43,9 @@ export interface WebhookTransport {
   send(request: WebhookRequest): Promise<WebhookAttempt>
   /**
    * Where the URL's host resolves now, as `send` would judge it: `address_not_allowed` when any
-   * of its addresses is one `send` refuses, else undefined (also when the name does not resolve
-   * yet: its deliveries will say so). Endpoints are checked with it when made or changed.
+   * of its addresses is one `send` refuses, `unresolvable` when the name has no address (or the
+   * lookup fails), else undefined. Endpoints are checked with it when made or changed; the
+   * engine refuses both outside sandbox mode, and only the first in it.
    */
-  checkUrl(url: string): Promise<"address_not_allowed" | undefined>
+  checkUrl(url: string): Promise<"address_not_allowed" | "unresolvable" | undefined>
 }

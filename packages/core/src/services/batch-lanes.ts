@@ -6,6 +6,7 @@ import type { Clock } from "../ports/clock.ts"
 import type { JobRun } from "../ports/job-runner.ts"
 import type { PaymentOutcome } from "../ports/payment-provider.ts"
 import type { PaymentRecord, ProfileInUse, QuoteRecord } from "../ports/storage/index.ts"
+import { startSlotIntervalMs, startsOnSlot } from "../rules/batch-start-slots.ts"
 import { finishBatchIfDone } from "./batch-progress.ts"
 import { type PaymentOwner, paymentMoves, settlement } from "./payment-moves.ts"
 import type { ServicePorts } from "./ports.ts"
@@ -36,8 +37,9 @@ const unique = <A>(values: ReadonlyArray<A>) => [...new Set(values)]
 /**
  * How a processing batch runs its payments: in lanes, at most the batch concurrency of them.
  * A lane is one `execute_batch_payments` job carrying several payments claimed together (started
- * in one compare-and-set); it runs them one after another, each after the batch's next start
- * slot (the batch's rate, shared by every process through the batch row), and settles them and
+ * in one compare-and-set); it runs them one after another, each submitted on a start slot of the
+ * batch (the batch's rate, shared by every process through the batch row, such that no second
+ * holds more starts than the rate: `rules/batch-start-slots.ts`), and settles them and
  * counts them in the batch in one transaction, which also claims the lane's next payments. A
  * lane's reads, counts and job rows are shared by its payments; one provider call at a time per lane.
  */
@@ -85,17 +87,27 @@ export const makeBatchLanes = (ports: ServicePorts) => {
       )
     })
 
-  /** Waits for the batch's next start slot, unless the rate is lifted. */
+  /**
+   * Waits for a start slot of the batch and returns once the payment may be submitted on it
+   * (`rules/batch-start-slots.ts`), unless the rate is lifted. Woken too late for its slot (a
+   * busy event loop), it leaves that slot unused and takes the next free one.
+   */
   const awaitSlot = (lane: Lane) =>
     Effect.gen(function* () {
       const rate = ports.batchExecution.perSecond
       if (!Number.isFinite(rate)) return
-      const now = lane.clock.now()
-      const slot = yield* inTransaction(ports.storage, (tx) =>
-        tx.paymentBatches.takeSlot(lane.batchId, now.toISOString(), Math.ceil(1000 / rate)),
-      )
-      const wait = Date.parse(slot) - lane.clock.now().getTime()
-      if (wait > 0) yield* Effect.sleep(wait)
+      const interval = startSlotIntervalMs(rate)
+      for (;;) {
+        const now = lane.clock.now()
+        const slot = Date.parse(
+          yield* inTransaction(ports.storage, (tx) =>
+            tx.paymentBatches.takeSlot(lane.batchId, now.toISOString(), interval),
+          ),
+        )
+        const wait = slot - lane.clock.now().getTime()
+        if (wait > 0) yield* Effect.sleep(wait)
+        if (startsOnSlot(slot, lane.clock.now().getTime(), rate)) return
+      }
     })
 
   /**
@@ -111,13 +123,20 @@ export const makeBatchLanes = (ports: ServicePorts) => {
           )
         : undefined
       if (known !== undefined) return { row, outcome: known }
-      yield* awaitSlot(lane)
       const quote = lane.quotes.find((q) => q.id === row.quote_id)
       if (quote === undefined) return { row, failure: "The payment's quote could not be found" }
-      const current =
-        quote.expires_at <= lane.clock.now().toISOString() ? yield* refreshedQuote(lane, row, quote) : quote
-      if (current === undefined) return undefined
-      if ("failure" in current) return { row, failure: current.failure }
+      let current: QuoteRecord = quote
+      // The slot is awaited last, right before the provider call, so that the start is on it; a
+      // quote that expired meanwhile is priced again, and then a later slot awaited.
+      for (;;) {
+        const expired = current.expires_at <= lane.clock.now().toISOString()
+        const fresh = expired ? yield* refreshedQuote(lane, row, current) : current
+        if (fresh === undefined) return undefined
+        if ("failure" in fresh) return { row, failure: fresh.failure }
+        current = fresh
+        yield* awaitSlot(lane)
+        if (current.expires_at > lane.clock.now().toISOString()) break
+      }
       return { row, outcome: yield* submitPayment(ports, row, current, lane.profiles) }
     })
 

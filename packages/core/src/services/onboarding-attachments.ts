@@ -22,12 +22,12 @@ import type { ServicePorts } from "./ports.ts"
 import { inTransaction } from "./transaction.ts"
 import { workspaceClock } from "./workspace-clock.ts"
 
-/** An upload that passed every check: what will be stored. */
+/** An upload that passed every check but its size: what will be stored, as it is read. */
 interface CheckedUpload {
   readonly documentType: AttachmentDocumentType
   readonly fileName: string
   readonly contentType: AttachmentContentType
-  readonly bytes: Uint8Array
+  readonly bytes: Uint8Array | AsyncIterable<Uint8Array>
 }
 
 /** An attachment's download: its row and its bytes, read as they are consumed. */
@@ -36,18 +36,76 @@ export interface AttachmentContent {
   readonly bytes: AsyncIterable<Uint8Array>
 }
 
+/** How much of a file's start its type is told from: what file-type reads of a buffer. */
+const sniffedBytes = 4100
+
+/** A file's start, and the whole file again (that start first), to be read once. */
+interface HeadedFile {
+  readonly head: Uint8Array
+  readonly bytes: Uint8Array | AsyncIterable<Uint8Array>
+  /** Stops reading a file that will not be stored (the source closes, a spool file among them). */
+  readonly discard: () => Promise<void>
+}
+
+/** Reads just the start of a stream of bytes, keeping what it read for the whole. */
+const headOf = async (file: Uint8Array | AsyncIterable<Uint8Array>): Promise<HeadedFile> => {
+  if (file instanceof Uint8Array) return { head: file.subarray(0, sniffedBytes), bytes: file, discard: async () => {} }
+  const iterator = file[Symbol.asyncIterator]()
+  const read: Array<Uint8Array> = []
+  let size = 0
+  let ended = false
+  while (size < sniffedBytes) {
+    const next = await iterator.next()
+    if (next.done === true) {
+      ended = true
+      break
+    }
+    read.push(next.value)
+    size += next.value.length
+  }
+  const head = new Uint8Array(size)
+  read.reduce((at, chunk) => {
+    head.set(chunk, at)
+    return at + chunk.length
+  }, 0)
+  async function* whole(): AsyncIterable<Uint8Array> {
+    yield* read
+    if (ended) return
+    try {
+      for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) yield next.value
+      ended = true
+    } finally {
+      // Stopped early (too large, a failed write): the source is closed all the same.
+      if (!ended) await iterator.return?.()
+    }
+  }
+  return {
+    head: head.subarray(0, sniffedBytes),
+    bytes: whole(),
+    discard: async () => {
+      if (!ended) await iterator.return?.()
+    },
+  }
+}
+
+/** Thrown inside a blob store's read when a streamed file passes the largest size: the store drops what it wrote. */
+class FileTooLarge extends Error {}
+
+/** The bytes as they are read, stopped with {@link FileTooLarge} as soon as they pass `maxBytes`. */
+async function* boundedBytes(bytes: AsyncIterable<Uint8Array>, maxBytes: number): AsyncIterable<Uint8Array> {
+  let size = 0
+  for await (const chunk of bytes) {
+    size += chunk.length
+    if (size > maxBytes) throw new FileTooLarge()
+    yield chunk
+  }
+}
+
 const isDocumentType = (value: string): value is AttachmentDocumentType =>
   (attachmentDocumentTypes as ReadonlyArray<string>).includes(value)
 
 const isAllowedContentType = (value: string | undefined): value is AttachmentContentType =>
   value !== undefined && (attachmentContentTypes as ReadonlyArray<string>).includes(value)
-
-/** Lower-case hex SHA-256 of `bytes` (WebCrypto, so no Node module). */
-const sha256Hex = (bytes: Uint8Array): Effect.Effect<string> =>
-  Effect.promise(async () => {
-    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>))
-    return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("")
-  })
 
 /** The port, or a defect naming the option the engine was built without. */
 const required = <T>(port: T | undefined, option: string): Effect.Effect<T> =>
@@ -78,7 +136,10 @@ export const makeOnboardingAttachments = (ports: ServicePorts) => {
       }),
     )
 
-  /** Every problem of the upload at once, the file's type judged by its content only. */
+  /**
+   * Every problem of the upload found before it is stored, at once: the file's type judged by
+   * its first bytes only. A streamed file's size is known only as it is stored.
+   */
   const checked = (upload: AttachmentUpload): Effect.Effect<CheckedUpload, Invalid> =>
     Effect.gen(function* () {
       const errors: Array<FieldError> = []
@@ -90,31 +151,56 @@ export const makeOnboardingAttachments = (ports: ServicePorts) => {
       }
       const file = upload.file
       let contentType: string | undefined
+      let headed: HeadedFile | undefined
       if (file === undefined) errors.push({ field: "file", message: attachmentMessages.fileRequired })
-      else if (file.bytes.length === 0) errors.push({ field: "file", message: attachmentMessages.fileEmpty })
-      else if (file.bytes.length > attachmentMaxBytes) {
+      else if (file.bytes instanceof Uint8Array && file.bytes.length > attachmentMaxBytes) {
         errors.push({ field: "file", message: attachmentMessages.fileTooLarge })
       } else {
-        const types = yield* detector()
-        contentType = yield* Effect.promise(() => types.detect(file.bytes))
-        if (!isAllowedContentType(contentType)) errors.push({ field: "file", message: attachmentMessages.fileType })
+        const opened = yield* Effect.promise(() => headOf(file.bytes))
+        headed = opened
+        if (opened.head.length === 0) errors.push({ field: "file", message: attachmentMessages.fileEmpty })
+        else {
+          const types = yield* detector()
+          contentType = yield* Effect.promise(() => types.detect(opened.head))
+          if (!isAllowedContentType(contentType)) errors.push({ field: "file", message: attachmentMessages.fileType })
+        }
       }
-      if (errors.length > 0 || file === undefined || !isAllowedContentType(contentType)) {
+      if (errors.length > 0 || file === undefined || headed === undefined || !isAllowedContentType(contentType)) {
+        if (headed !== undefined) yield* Effect.promise(headed.discard)
         return yield* Effect.fail(new Invalid({ kind: "invalid", errors }))
       }
       return {
         documentType: documentType as AttachmentDocumentType,
         fileName: sanitisedFileName(file.name),
         contentType,
-        bytes: file.bytes,
+        bytes: headed.bytes,
       }
     })
 
+  /**
+   * Writes the bytes under `id` as they are read, within the largest size: `fileTooLarge` when
+   * they pass it, and then, as when the read fails, nothing is left under `id`.
+   */
+  const stored = (blobs: BlobStore, id: string, bytes: Uint8Array | AsyncIterable<Uint8Array>) =>
+    Effect.tryPromise({
+      try: () => blobs.put(id, bytes instanceof Uint8Array ? bytes : boundedBytes(bytes, attachmentMaxBytes)),
+      catch: (error) => error,
+    }).pipe(
+      Effect.tapError(() => Effect.promise(() => blobs.delete(id).catch(() => false))),
+      Effect.catchAll((error) =>
+        error instanceof FileTooLarge
+          ? Effect.fail(Invalid.rule("file", attachmentMessages.fileTooLarge))
+          : Effect.die(error),
+      ),
+    )
+
   return {
     /**
-     * Stores a supporting document: its type detected from its content (PDF, PNG or JPEG only),
-     * at most 10 MB, with its SHA-256 and its name made safe. The bytes are written first; if
-     * the row then cannot be written, they are removed again.
+     * Stores a supporting document: its type detected from its first bytes (PDF, PNG or JPEG
+     * only), at most 10 MiB (10,485,760 bytes), with its SHA-256 and its name made safe. The
+     * bytes (whole, or a stream read once) go to the blob store as they are read, which counts
+     * and hashes them; a stream that passes 10 MiB or fails leaves nothing stored. If the row
+     * then cannot be written, the bytes are removed again.
      *
      * @example
      * await engine.onboardingAttachments.create(actor, cid, eid, {
@@ -132,11 +218,10 @@ export const makeOnboardingAttachments = (ports: ServicePorts) => {
         yield* requireWrite(actor)
         // Refuse a missing or frozen entity before any byte is stored.
         yield* inTransaction(ports.storage, (tx) => findChangeableOnboardingEntity(tx, actor, companyId, entityId))
-        const input = yield* checked(upload)
-        const sha256 = yield* sha256Hex(input.bytes)
         const blobs = yield* blobStore()
+        const input = yield* checked(upload)
         const id = ports.ids.next("att")
-        yield* Effect.promise(() => blobs.put(id, input.bytes))
+        const blob = yield* stored(blobs, id, input.bytes)
         return yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
             const entity = yield* findChangeableOnboardingEntity(tx, actor, companyId, entityId)
@@ -149,8 +234,8 @@ export const makeOnboardingAttachments = (ports: ServicePorts) => {
               document_type: input.documentType,
               file_name: input.fileName,
               content_type: input.contentType,
-              size_bytes: input.bytes.length,
-              sha256,
+              size_bytes: blob.size,
+              sha256: blob.sha256,
               created_at: clock.now().toISOString(),
             }
             yield* tx.onboardingAttachments.insert(row)

@@ -44,14 +44,21 @@ export const makeWebhookEndpoints = (ports: ServicePorts) => {
   /**
    * The URL's problem by its text (`rules/webhook-url.ts`). The check of where its host
    * resolves is the transport's (`WebhookTransport.checkUrl`: loopback, private, link-local,
-   * metadata and the like refused; sandbox mode allows loopback), since core does no I/O.
+   * metadata and the like refused; sandbox mode allows loopback), since core does no I/O; a
+   * host with no address is refused too, outside sandbox mode.
    */
   const checkUrl = (url: string): Effect.Effect<string, Invalid> =>
     Effect.gen(function* () {
       const problem = webhookUrlProblem(url, urlPolicy)
       if (problem !== undefined) return yield* Effect.fail(Invalid.rule("url", problem))
       const resolved = yield* Effect.promise(() => ports.webhookTransport.checkUrl(url))
-      if (resolved !== undefined) return yield* Effect.fail(Invalid.rule("url", webhookEndpointMessages.privateAddress))
+      if (resolved === "address_not_allowed") {
+        return yield* Effect.fail(Invalid.rule("url", webhookEndpointMessages.privateAddress))
+      }
+      // A sandbox may name a receiver that exists only later, or only on the developer's network.
+      if (resolved === "unresolvable" && !ports.allowLocalWebhookUrls) {
+        return yield* Effect.fail(Invalid.rule("url", webhookEndpointMessages.unresolvable))
+      }
       return url
     })
 

@@ -1,20 +1,29 @@
-import { createHash } from "node:crypto"
+import { createHash, randomBytes } from "node:crypto"
+import { createReadStream, createWriteStream } from "node:fs"
+import { rm } from "node:fs/promises"
 import type { IncomingMessage } from "node:http"
-import { finished } from "node:stream"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { finished, type Readable } from "node:stream"
+import { pipeline } from "node:stream/promises"
 import busboy from "busboy"
 import type { AppContext, AppMiddleware } from "../app-state.ts"
 import { HttpError, httpErrors } from "../http-error.ts"
 import { codingRefusal } from "./json-body.ts"
+import type { UploadSlots } from "./upload-slots.ts"
 
-/** The file part of a form, read whole. */
+/** The file part of a form, received whole into a spool file that lives as long as its request. */
 export interface UploadedFile {
   /** The part's field name. */
   readonly field: string
   /** The file name the client gave (`filename` of the part), as sent: the engine makes it safe. */
   readonly name: string
-  readonly bytes: Uint8Array
+  /** Bytes received. */
+  readonly size: number
   /** SHA-256 of the bytes, hex: what the idempotency fingerprint sees instead of the bytes. */
   readonly sha256: string
+  /** The bytes, read from the spool file as they are consumed (a new read each call). */
+  readonly bytes: () => AsyncIterable<Uint8Array>
 }
 
 /** A `multipart/form-data` body as read: its text fields (the first of each name) and its one file. */
@@ -25,8 +34,12 @@ export interface MultipartForm {
 
 /** Options of {@link multipartForm}. */
 export interface MultipartFormOptions {
-  /** The largest file in bytes: past it the request is answered 413 and its connection closed. */
+  /** The largest file in bytes, accepted: one byte more and the request is answered 413 and its connection closed. */
   readonly maxFileBytes: number
+  /** Uploads in progress, per key and per process: one is taken before the body is read. */
+  readonly slots?: UploadSlots
+  /** Where files are spooled while their request runs; the system's temporary directory by default. */
+  readonly spoolDirectory?: string
 }
 
 /** What a form may hold besides its file: text fields, their size, parts, part headers. */
@@ -68,9 +81,10 @@ const stopReading = (ctx: AppContext, req: IncomingMessage) => {
 
 /**
  * Reads the body with busboy, within `maxFileBytes` for the one file and the
- * {@link multipartLimits} for the rest, keeping the file in memory (10 MB at most) with its SHA-256.
+ * {@link multipartLimits} for the rest, writing the file to `spoolPath` (owner-only) as it comes,
+ * hashed and counted on the way: memory holds a chunk or two of it, never the file.
  */
-const readForm = (ctx: AppContext, maxFileBytes: number): Promise<MultipartForm> =>
+const readForm = (ctx: AppContext, maxFileBytes: number, spoolPath: string): Promise<MultipartForm> =>
   new Promise((resolve, reject) => {
     const req = ctx.req
     let parser: busboy.Busboy
@@ -78,7 +92,9 @@ const readForm = (ctx: AppContext, maxFileBytes: number): Promise<MultipartForm>
       parser = busboy({
         headers: req.headers,
         defParamCharset: "utf8",
-        limits: { ...multipartLimits, fileSize: maxFileBytes, files: 1 },
+        // busboy reports `limit` when a file reaches `fileSize`: one byte more than the largest
+        // accepted, so that a file of exactly `maxFileBytes` passes.
+        limits: { ...multipartLimits, fileSize: maxFileBytes + 1, files: 1 },
       })
     } catch {
       // No boundary, or not a form busboy knows: nothing of it is read.
@@ -88,13 +104,14 @@ const readForm = (ctx: AppContext, maxFileBytes: number): Promise<MultipartForm>
     }
     const fields: Record<string, string> = {}
     let file: UploadedFile | undefined
+    let fileStream: Readable | undefined
     let reading: Promise<void> = Promise.resolve()
     let received = 0
     let settled = false
     const maxBody = maxFileBytes + multipartOverheadBytes
 
     /** Every refusal stops reading and closes: what is left of the body is never received. */
-    const fail = (error: HttpError) => {
+    const fail = (error: unknown) => {
       if (settled) return
       settled = true
       stopWatching()
@@ -103,10 +120,22 @@ const readForm = (ctx: AppContext, maxFileBytes: number): Promise<MultipartForm>
       parser.removeAllListeners()
       parser.on("error", () => {})
       // Not in this call: busboy may be inside its own callback (a file's `limit`) and still use its state.
-      setImmediate(() => parser.destroy())
+      setImmediate(() => {
+        fileStream?.destroy()
+        parser.destroy()
+      })
       reject(error)
     }
-    const tooLarge = () => fail(httpErrors.tooLarge())
+    /**
+     * What arrives until the answer is out is discarded rather than left unread: a socket closed
+     * on unread bytes is reset, and a reset can drop the 413 before the client reads it (seen
+     * once the spool's disk writes made the socket's buffer fill while the file was read). Node
+     * closes the connection right after the answer, so no more of the body than that is read.
+     */
+    const tooLarge = () => {
+      fail(httpErrors.tooLarge())
+      req.resume()
+    }
 
     // Busboy bounds each part, not the whole: a chunked body of endless preamble stops here.
     const count = (chunk: Buffer) => {
@@ -123,25 +152,32 @@ const readForm = (ctx: AppContext, maxFileBytes: number): Promise<MultipartForm>
       if (!Object.hasOwn(fields, name)) fields[name] = value
     })
     parser.on("file", (name, stream, info) => {
-      const chunks: Array<Buffer> = []
+      fileStream = stream
       const hash = createHash("sha256")
       let size = 0
       stream.on("limit", tooLarge)
-      stream.on("data", (chunk: Buffer) => {
-        size += chunk.length
-        chunks.push(chunk)
-        hash.update(chunk)
-      })
-      reading = new Promise<void>((done) => {
-        stream.on("end", () => {
-          if (!stream.truncated) {
-            const bytes = Buffer.concat(chunks, size)
-            file = { field: name, name: info.filename ?? "", bytes, sha256: hash.digest("hex") }
+      reading = pipeline(
+        stream,
+        async function* (chunks: AsyncIterable<Buffer>) {
+          for await (const chunk of chunks) {
+            size += chunk.length
+            hash.update(chunk)
+            yield chunk
           }
-          done()
-        })
-        stream.on("error", () => done())
-      })
+        },
+        createWriteStream(spoolPath, { flags: "wx", mode: 0o600 }),
+      ).then(
+        () => {
+          if (stream.truncated) return
+          // Opened only when read, so that a request refused before its bytes holds no file open.
+          const bytes = (): AsyncIterable<Uint8Array> => ({
+            [Symbol.asyncIterator]: () => createReadStream(spoolPath)[Symbol.asyncIterator](),
+          })
+          file = { field: name, name: info.filename ?? "", size, sha256: hash.digest("hex"), bytes }
+        },
+        // A refusal destroyed the stream and already answers; anything else (the disk) is a fault.
+        (error: unknown) => fail(error),
+      )
     })
     parser.on("filesLimit", () => fail(HttpError.of(422, "file", "Only one file may be sent")))
     parser.on("fieldsLimit", () => fail(HttpError.of(400, "body", "Too many form fields")))
@@ -166,13 +202,17 @@ const readForm = (ctx: AppContext, maxFileBytes: number): Promise<MultipartForm>
 /**
  * Reads a `multipart/form-data` body into `ctx.state.form`, and leaves in `ctx.state.body` what an
  * `Idempotency-Key` fingerprints: the text fields and the file's name, size and SHA-256 (never
- * its bytes). Every refusal answers with `Connection: close` and reads no more of the body.
- * Refused here:
+ * its bytes). The file is spooled to a file of its own (mode 0600, in `spoolDirectory`), which is
+ * removed when the request ends, answered, refused or cut short. Every refusal answers with
+ * `Connection: close` and reads no more of the body. Refused here:
  * - a body that is not a form (415), compressed or with a transfer coding other than `chunked` (415);
  * - a body declared (`Content-Length`) larger than the file limit plus {@link multipartOverheadBytes}:
  *   413 `body` / `Payload too large` before any byte of it is read, and the connection is closed;
- * - a file that grows past the limit, or a body past that total (chunked): 413 as soon as it does,
- *   nothing more is read and the connection is closed;
+ * - an upload past the caller's or the process's share of uploads in progress (`slots`): 429
+ *   or 503 with `Retry-After`, before any byte of it is read;
+ * - a file that grows past the limit (a file of exactly the limit is accepted), or a body past
+ *   that total (chunked): 413 as soon as it does, and the connection is closed right after the
+ *   answer (a file's bytes arriving until then are discarded, so that the close is not a reset);
  * - a second file (422 `file`), too many fields or parts (400 `body`), a text field over 1 KiB
  *   (422 on its name), a form that cannot be read (400 `body`); these close the connection too,
  *   so no refused body is read to its end.
@@ -199,14 +239,27 @@ export const multipartForm =
       stopReading(ctx, req)
       throw httpErrors.tooLarge()
     }
-    const form = await readForm(ctx, options.maxFileBytes)
-    ctx.state.form = form
-    ctx.state.body = {
-      fields: form.fields,
-      file:
-        form.file === undefined
-          ? null
-          : { field: form.file.field, name: form.file.name, size: form.file.bytes.length, sha256: form.file.sha256 },
+    let release: (() => void) | undefined
+    try {
+      release = options.slots?.take(ctx)
+    } catch (error) {
+      stopReading(ctx, req)
+      throw error
     }
-    return next()
+    const spoolPath = join(options.spoolDirectory ?? tmpdir(), `payments-upload-${randomBytes(12).toString("hex")}`)
+    try {
+      const form = await readForm(ctx, options.maxFileBytes, spoolPath)
+      ctx.state.form = form
+      ctx.state.body = {
+        fields: form.fields,
+        file:
+          form.file === undefined
+            ? null
+            : { field: form.file.field, name: form.file.name, size: form.file.size, sha256: form.file.sha256 },
+      }
+      await next()
+    } finally {
+      release?.()
+      await rm(spoolPath, { force: true })
+    }
   }

@@ -55,6 +55,9 @@ const reasons: Record<number, string> = {
   500: "Internal server error",
 }
 
+/** A size as the documents state it: `10 MiB (10,485,760 bytes)`. */
+const exactSize = (bytes: number) => `${bytes / (1024 * 1024)} MiB (${bytes.toLocaleString("en-US")} bytes)`
+
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` })
 
 const pagingParameters = (route: RouteSpec): Array<Json> =>
@@ -160,7 +163,7 @@ export const openApiDocument = (routes: ReadonlyArray<RouteSpec>, options: OpenA
     if (route.upload !== undefined) {
       return {
         required: true,
-        description: `\`multipart/form-data\`; one file of at most ${route.upload.maxFileBytes / (1024 * 1024)} MB`,
+        description: `\`multipart/form-data\`; one file of at most ${exactSize(route.upload.maxFileBytes)}`,
         content: { "multipart/form-data": { schema: jsonSchema(route.upload.form, "strict") } },
       }
     }
@@ -175,7 +178,13 @@ export const openApiDocument = (routes: ReadonlyArray<RouteSpec>, options: OpenA
   /** Why this route answers `status`: the common reason, or the route's own where it differs. */
   const reasonOf = (route: RouteSpec, status: number): string => {
     if (route.upload !== undefined && status === 413) {
-      return `Body over ${route.upload.maxFileBytes / (1024 * 1024)} MB (refused before it is read; the connection is closed)`
+      return `File over ${exactSize(route.upload.maxFileBytes)}, refused as soon as it passes it (a declared body over that and 64 KiB before it is read); the connection is closed`
+    }
+    if (route.upload !== undefined && status === 429) {
+      return "Rate limit exceeded, or this API key has as many uploads in progress as it may (`Retry-After`)"
+    }
+    if (route.upload !== undefined && status === 503) {
+      return "The service has as many uploads in progress as it takes (`Retry-After`)"
     }
     if (route.maxBodyBytes !== undefined && status === 413) {
       return `Body over ${route.maxBodyBytes / 1024} KB`
@@ -193,6 +202,7 @@ export const openApiDocument = (routes: ReadonlyArray<RouteSpec>, options: OpenA
       ...(route.request === undefined && route.upload === undefined ? [] : bodyErrors),
       ...(idempotent ? idempotencyErrors : []),
       ...(rateLimitOf(route) === undefined ? [] : [429]),
+      ...(route.upload === undefined ? [] : [429, 503]),
     ]
     const errorStatuses = [...new Set([...route.errors, ...derived])].sort((a, b) => a - b)
     const content = successContent(route)

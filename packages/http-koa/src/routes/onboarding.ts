@@ -26,7 +26,7 @@ const scopeOf = ({ pathId }: RouteCall) => [pathId("cid", CompanyId), pathId("ei
 /** The engine's upload from the form's parts: `document_type` and the `file` part, nothing decided here. */
 const uploadOf = (form: MultipartForm | undefined) => ({
   document_type: form?.fields.document_type,
-  file: form?.file?.field === "file" ? { name: form.file.name, bytes: form.file.bytes } : undefined,
+  file: form?.file?.field === "file" ? { name: form.file.name, bytes: form.file.bytes() } : undefined,
 })
 
 /**
@@ -154,7 +154,7 @@ export const onboardingRoutes: ReadonlyArray<RouteSpec> = [
     path: `${base}/attachments`,
     operationId: "createOnboardingAttachment",
     summary:
-      "Upload a supporting document (multipart/form-data: file and document_type); PDF, PNG or JPEG judged by its content, 10 MB at most",
+      "Upload a supporting document (multipart/form-data: file and document_type); PDF, PNG or JPEG judged by its content, 10 MiB (10,485,760 bytes) at most",
     tag,
     auth: "bearer",
     upload: { form: AttachmentUploadForm, maxFileBytes: attachmentMaxBytes },

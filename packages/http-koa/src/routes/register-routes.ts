@@ -16,6 +16,7 @@ import {
   failedAttemptLimit,
   rateLimit,
 } from "../middleware/rate-limit.ts"
+import { type UploadLimits, uploadSlots } from "../middleware/upload-slots.ts"
 import { pagingLinks } from "../paging-links.ts"
 import type { RateLimitName } from "../rate-limits/rate-limit-settings.ts"
 import type { RateLimiting } from "../rate-limits/rate-limiting.ts"
@@ -45,6 +46,10 @@ export interface RouteDependencies {
   readonly bodyLimitBytes?: number
   /** Counts requests against the rate limits the rows name. */
   readonly rateLimiting: RateLimiting
+  /** Uploads in progress at once, per API key and in all; {@link defaultUploadLimits} when absent. */
+  readonly uploadLimits?: UploadLimits
+  /** Where uploads are spooled while their request runs; the system's temporary directory when absent. */
+  readonly uploadSpoolDirectory?: string
 }
 
 /** A router of the route table, and which matches need no token. */
@@ -171,6 +176,8 @@ export const registerRoutes = (routes: ReadonlyArray<RouteSpec>, dependencies: R
   const router = new Router<AppState>({ sensitive: true })
   const publicNames = new Set<string>()
   const names = new Set<string>()
+  // One count for every upload route of the app: a process's uploads in progress, by key and in all.
+  const slots = uploadSlots(dependencies.uploadLimits)
   for (const route of routes) {
     if (names.has(route.operationId)) throw new Error(`registerRoutes: duplicate operationId ${route.operationId}`)
     names.add(route.operationId)
@@ -186,8 +193,17 @@ export const registerRoutes = (routes: ReadonlyArray<RouteSpec>, dependencies: R
       const reader = jsonBody(limits.length === 0 ? {} : { limitBytes: Math.min(...limits) })
       chain.push(route.errorShape === "webhook" ? webhookBodyValidation(reader) : reader)
     }
-    // An upload's own limit (10 MB for attachments) replaces the JSON one on its route only.
-    if (route.upload !== undefined) chain.push(multipartForm({ maxFileBytes: route.upload.maxFileBytes }))
+    // An upload's own limit (10 MiB for attachments) replaces the JSON one on its route only.
+    if (route.upload !== undefined)
+      chain.push(
+        multipartForm({
+          maxFileBytes: route.upload.maxFileBytes,
+          slots,
+          ...(dependencies.uploadSpoolDirectory === undefined
+            ? {}
+            : { spoolDirectory: dependencies.uploadSpoolDirectory }),
+        }),
+      )
     if (category === "sessions") chain.push(failedAttemptLimit(limiting, "failedSessions", apiKeyAndAddressOfBody))
     if (acceptsIdempotencyKey(route))
       chain.push(idempotency({ engine: dependencies.engine, logger: dependencies.logger }))

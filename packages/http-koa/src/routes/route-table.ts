@@ -24,7 +24,7 @@ export interface PublicRouteCall {
   readonly header: (name: string) => string | undefined
   /** The parsed JSON body (`{}` when empty), for routes with a `request` schema. */
   readonly body: unknown
-  /** The form of a route with an `upload`: its text fields and its one file (read whole). */
+  /** The form of a route with an `upload`: its text fields and its one file (received whole into a spool file, read as a stream). */
   readonly form: MultipartForm | undefined
   /** The OpenAPI document of the app's route table. */
   readonly openApi: () => unknown

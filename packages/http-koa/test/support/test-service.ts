@@ -23,6 +23,7 @@ import {
 import { createApp, type RateLimitOptions } from "../../src/app.ts"
 import { bearerTokens } from "../../src/bearer-tokens.ts"
 import { createLogger } from "../../src/logger.ts"
+import type { UploadLimits } from "../../src/middleware/upload-slots.ts"
 import { maxRateLimit, type RateLimitSettings } from "../../src/rate-limits/rate-limit-settings.ts"
 import { apiRoutes } from "../../src/routes/api-routes.ts"
 import type { RouteSpec } from "../../src/routes/route-table.ts"
@@ -114,6 +115,10 @@ export interface TestServiceOptions {
    * before the app sees the request, and answers 404 itself outside it. Requests then name it.
    */
   readonly mountPath?: string
+  /** Uploads in progress at once, per key and in all; the app's defaults unless given. */
+  readonly uploads?: UploadLimits
+  /** Where uploads are spooled while their request runs; the system's temporary directory unless given. */
+  readonly uploadSpoolDirectory?: string
 }
 
 /** A host's handler that serves `handler` at `mountPath`, taking the path off the URL as Express's `app.use(path, ...)` does. */
@@ -211,7 +216,11 @@ export const startTestService = async (options: TestServiceOptions): Promise<Tes
   const hops = options.trustedProxyHops === undefined ? {} : { trustedProxyHops: options.trustedProxyHops }
   const hosted = options.hostedUrl === undefined ? {} : { hostedUrl: options.hostedUrl }
   const mountPath = options.mountPath ?? ""
-  const app = createApp({ engine, tokens, logger, routes, rateLimits, ...hops, ...hosted, mountPath })
+  const uploads = {
+    ...(options.uploads === undefined ? {} : { uploads: options.uploads }),
+    ...(options.uploadSpoolDirectory === undefined ? {} : { uploadSpoolDirectory: options.uploadSpoolDirectory }),
+  }
+  const app = createApp({ engine, tokens, logger, routes, rateLimits, ...hops, ...hosted, ...uploads, mountPath })
   const server = createServer(mountPath === "" ? app.callback() : mounted(mountPath, app.callback()))
   const port = await listen(server)
   const url = `http://127.0.0.1:${port}`

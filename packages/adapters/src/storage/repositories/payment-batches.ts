@@ -1,4 +1,9 @@
-import type { PaymentBatchRecord, PaymentBatchRepository, PaymentBatchStatusValue } from "@payments-engine/core"
+import {
+  type PaymentBatchRecord,
+  type PaymentBatchRepository,
+  type PaymentBatchStatusValue,
+  takeStartSlot,
+} from "@payments-engine/core"
 import type { Kysely, Selectable } from "kysely"
 import type { PaymentBatchesTable, StorageTables } from "../storage-tables.ts"
 import { paymentBatchColumns } from "../table-columns.ts"
@@ -124,15 +129,16 @@ export const kyselyPaymentBatchRepository = (db: Db): PaymentBatchRepository => 
         const batch = await findById(id)
         if (batch === undefined) throw new Error(`batch ${id} not found for a start slot`)
         const previous = batch.next_slot_at
-        const slot = previous !== null && previous > now ? previous : now
-        const next = new Date(Date.parse(slot) + intervalMs).toISOString()
-        const taken = await db
+        const taken = takeStartSlot(previous === null ? undefined : Date.parse(previous), Date.parse(now), intervalMs)
+        const slot = new Date(taken.slot).toISOString()
+        const next = new Date(taken.next).toISOString()
+        const written = await db
           .updateTable("payment_batches")
           .set({ next_slot_at: next })
           .where("id", "=", id)
           .where((eb) => (previous === null ? eb("next_slot_at", "is", null) : eb("next_slot_at", "=", previous)))
           .executeTakeFirst()
-        if (Number(taken.numUpdatedRows) === 1) return slot
+        if (Number(written.numUpdatedRows) === 1) return slot
       }
       throw new Error(`batch ${id}: no start slot after ${slotAttempts} attempts`)
     },
