@@ -83,6 +83,8 @@ const claimRow = (workspaceId: WorkspaceId, key: string, fingerprint = "f1"): Id
   created_at: at,
   expires_at: "2025-03-02T12:00:00.000Z",
   locked_until: "2025-03-01T12:01:00.000Z",
+  owner: null,
+  journal: null,
 })
 
 /** Writes a workspace and a company straight through Kysely, not through the repositories. */

@@ -24,6 +24,7 @@ import { webhookDeliveryLanesSchema } from "./0015-webhook-delivery-lanes.ts"
 import { trustedDomainsSchema } from "./0016-trusted-domains.ts"
 import { usedHostedPageTokensSchema } from "./0017-used-hosted-page-tokens.ts"
 import { fundingMandatesSchema } from "./0018-funding-mandates.ts"
+import { idempotencyJournalSchema } from "./0020-idempotency-journal.ts"
 import type { StorageDialect } from "./column-helpers.ts"
 
 export type { StorageDialect } from "./column-helpers.ts"
@@ -56,6 +57,7 @@ export const storageMigrations = (dialect: StorageDialect): MigrationProvider =>
     "0016_trusted_domains": trustedDomainsSchema(dialect),
     "0017_used_hosted_page_tokens": usedHostedPageTokensSchema(dialect),
     "0018_funding_mandates": fundingMandatesSchema(dialect),
+    "0020_idempotency_journal": idempotencyJournalSchema(dialect),
   }),
 })
 
