@@ -23,6 +23,8 @@ const credentials = { api_key: "pk_idempotency_crash", api_secret: "sk_idempoten
 const rounds = 4
 const keysPerKind = 3
 const crashRecoveryMs = 30_000
+/** Past the old 60 s lock, so a run that breaks the bound also shows whether the retry ran twice. */
+const giveUpMs = 65_000
 
 const kinds = [
   "company",
@@ -201,7 +203,8 @@ const crashAndRetry = async (databaseUrl: string, tag: string) => {
   }
   const made = new Map<Kind, Array<unknown>>(kinds.map((kind) => [kind, []]))
   const unanswered: Array<string> = []
-  let lateRetries = 0
+  const late: Array<string> = []
+  const changedAnswers: Array<string> = []
   let crashedInFlight = 0
 
   for (let round = 0; round < rounds; round++) {
@@ -236,35 +239,41 @@ const crashAndRetry = async (databaseUrl: string, tag: string) => {
     await Promise.all(
       requests.map(async (request) => {
         let answer = await api.call("POST", request.path, request.body, request.key)
-        while (answer.status === 409 && Date.now() - restarted < crashRecoveryMs) {
+        // Asked past the bound, so that a run that breaks it shows what a later retry does too.
+        while (answer.status === 409 && Date.now() - restarted < giveUpMs) {
           await delay(200)
           answer = await api.call("POST", request.path, request.body, request.key)
         }
-        if (Date.now() - restarted >= crashRecoveryMs) lateRetries += 1
+        if (Date.now() - restarted >= crashRecoveryMs) late.push(request.key)
         if (answer.status !== 200 && answer.status !== 201) {
           unanswered.push(`${request.key}: ${answer.status} ${JSON.stringify(answer.body)}`)
           return
         }
         const first = firstAnswers.get(request.key)
         // An answer the client saw before the crash is the one every retry gets.
-        if (first !== undefined && first.status < 300)
-          expect(madeBy(request, answer), request.key).toBe(madeBy(request, first))
+        if (first !== undefined && first.status < 300 && madeBy(request, answer) !== madeBy(request, first)) {
+          changedAnswers.push(request.key)
+        }
         made.get(request.kind)?.push(madeBy(request, answer))
       }),
     )
   }
-  expect(unanswered).toEqual([])
-  expect(lateRetries).toBe(0)
   const keys = rounds * keysPerKind
-  for (const kind of kinds) expect(new Set(made.get(kind)).size, kind).toBe(keys)
+  const sharedAnswers = kinds.filter((kind) => new Set(made.get(kind)).size !== made.get(kind)?.length)
+  let entities = 0
+  for (const cid of payer.entityCompanies) entities += await api.total(`/api/v1/companies/${cid}/entities`)
   // Exactly one resource a key: what the API lists grew by the keys, no more.
-  expect(await api.total("/api/v1/companies")).toBe(baseline.companies + keys)
-  expect(await api.total(`${payer.company}/recipients`)).toBe(baseline.recipients + keys)
-  expect(await api.total(`${payer.company}/bank_accounts`)).toBe(baseline.bankAccounts + keys)
-  expect(await api.total(`${payer.company}/payments`)).toBe(keys)
-  expect(await api.total(`${payer.company}/payment_batches`)).toBe(keys)
-  expect(await api.total(`${payer.company}/webhook_endpoints`)).toBe(keys)
-  for (const cid of payer.entityCompanies) expect(await api.total(`/api/v1/companies/${cid}/entities`)).toBe(1)
+  const extra = {
+    companies: (await api.total("/api/v1/companies")) - baseline.companies - keys,
+    entities: entities - keys,
+    recipients: (await api.total(`${payer.company}/recipients`)) - baseline.recipients - keys,
+    bankAccounts: (await api.total(`${payer.company}/bank_accounts`)) - baseline.bankAccounts - keys,
+    payments: (await api.total(`${payer.company}/payments`)) - keys,
+    batches: (await api.total(`${payer.company}/payment_batches`)) - keys,
+    webhookEndpoints: (await api.total(`${payer.company}/webhook_endpoints`)) - keys,
+    // The payments' quotes, made before, and one per keyed quote of either kind; read in the database.
+    quotes: 0,
+  }
   await stop(service, "SIGTERM")
   const storage = await openStorageFromUrl(databaseUrl)
   try {
@@ -273,11 +282,18 @@ const crashAndRetry = async (databaseUrl: string, tag: string) => {
       .select("id")
       .where("company_id", "=", CompanyId.make(payer.cid))
       .execute()
-    // The payments' quotes, made before, and one per keyed quote of either kind.
-    expect(quotes.length).toBe(keys + 2 * keys)
+    extra.quotes = quotes.length - 3 * keys
   } finally {
     await storage.close()
   }
+  const none = Object.fromEntries(Object.keys(extra).map((name) => [name, 0]))
+  expect({ unanswered, late, changedAnswers, sharedAnswers, extra }).toEqual({
+    unanswered: [],
+    late: [],
+    changedAnswers: [],
+    sharedAnswers: [],
+    extra: none,
+  })
   return { crashedInFlight, seconds: Math.round((Date.now() - began) / 1000) }
 }
 
@@ -285,7 +301,7 @@ describe("keyed creates of every resource kind, the service killed with SIGKILL 
   it("on SQLite, each key makes one resource and every retry is answered within 30 s of the restart", async () => {
     const { crashedInFlight, seconds } = await crashAndRetry(`sqlite:${join(folder, "keys.sqlite")}`, "sqlite")
     console.info(`SQLite: ${crashedInFlight} keyed requests cut short by ${rounds} kills, ${seconds} s`)
-  }, 240_000)
+  }, 420_000)
 
   it.skipIf(serverUrl === undefined)(
     "on Postgres, each key makes one resource and every retry is answered within 30 s of the restart",
@@ -293,6 +309,6 @@ describe("keyed creates of every resource kind, the service killed with SIGKILL 
       const { crashedInFlight, seconds } = await crashAndRetry(postgresUrl("keys"), "postgres")
       console.info(`Postgres: ${crashedInFlight} keyed requests cut short by ${rounds} kills, ${seconds} s`)
     },
-    240_000,
+    420_000,
   )
 })
