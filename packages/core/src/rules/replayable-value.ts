@@ -2,8 +2,8 @@ import { Either } from "effect"
 
 /**
  * The JSON form of a value a keyed request's transaction returned, so that a retry after a crash
- * gets the very value back. JSON alone would turn a bigint (a `Decimal`'s units) into an error and
- * an `undefined` array item into null, so those travel tagged; a plain object whose own key starts
+ * gets the very value back. JSON alone would turn a bigint (a `Decimal`'s units) into an error, a
+ * `Date` into a string and an `undefined` array item into null, so those travel tagged; a plain object whose own key starts
  * with `$` is wrapped, so no stored value is read as a tag. Anything else that JSON cannot carry
  * faithfully (a function, a class instance, a symbol, a non-finite number) is refused: replaying
  * it would hand the retry something other than what the first request saw.
@@ -43,6 +43,11 @@ const encode = (value: unknown, path: string): Either.Either<Encoded, NotReplaya
         }
         return Either.right(items)
       }
+      if (value instanceof Date) {
+        return Number.isNaN(value.getTime())
+          ? Either.left({ path, reason: "an invalid Date" })
+          : Either.right({ $date: value.toISOString() })
+      }
       if (!isPlainObject(value)) return Either.left({ path, reason: `instance of ${value.constructor?.name ?? "?"}` })
       const fields: Record<string, Encoded> = {}
       let escaped = false
@@ -66,6 +71,7 @@ const decode = (value: Encoded): unknown => {
   if (Array.isArray(value)) return value.map(decode)
   const fields = value as { readonly [key: string]: Encoded }
   if (typeof fields.$bigint === "string") return BigInt(fields.$bigint)
+  if (typeof fields.$date === "string") return new Date(fields.$date)
   if (fields.$undefined === true) return undefined
   const plain = (fields.$object ?? fields) as { readonly [key: string]: Encoded }
   return Object.fromEntries(Object.entries(plain).map(([key, item]) => [key, decode(item)]))

@@ -11,9 +11,9 @@ import {
   requestFingerprint,
 } from "../rules/idempotency-fingerprint.ts"
 import type { Actor } from "./actor.ts"
+import type { KeyedRequests } from "./keyed-requests.ts"
 import type { ServicePorts } from "./ports.ts"
 import { sealed, unsealed } from "./secret-sealing.ts"
-import type { KeyedRequests } from "./keyed-requests.ts"
 import { inTransaction, journalSteps } from "./transaction.ts"
 import { workspaceClock } from "./workspace-clock.ts"
 

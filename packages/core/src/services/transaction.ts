@@ -128,7 +128,9 @@ const journaled = <A, E>(
       if (keyed.step < steps.length) {
         const text = yield* keyed.open(steps[keyed.step] as string)
         if (text === undefined) {
-          return yield* Effect.die(new Error(`idempotency key ${keyed.key}: journal sealed under another server secret`))
+          return yield* Effect.die(
+            new Error(`idempotency key ${keyed.key}: journal sealed under another server secret`),
+          )
         }
         return replayedValue(text) as A
       }
@@ -136,7 +138,9 @@ const journaled = <A, E>(
       const text = replayableText(result)
       if (Either.isLeft(text)) {
         const { path, reason } = text.left
-        return yield* Effect.die(new Error(`a keyed transaction returned what cannot be replayed: ${path} is ${reason}`))
+        return yield* Effect.die(
+          new Error(`a keyed transaction returned what cannot be replayed: ${path} is ${reason}`),
+        )
       }
       const sealedText = yield* keyed.seal(text.right)
       const kept = yield* tx.idempotency.replaceIfOwner(
