@@ -49,16 +49,18 @@ const encode = (value: unknown, path: string): Either.Either<Encoded, NotReplaya
           : Either.right({ $date: value.toISOString() })
       }
       if (!isPlainObject(value)) return Either.left({ path, reason: `instance of ${value.constructor?.name ?? "?"}` })
-      const fields: Record<string, Encoded> = {}
+      const entries: Array<[string, Encoded]> = []
       let escaped = false
       for (const [key, item] of Object.entries(value)) {
         // An absent optional field and one set to undefined read alike to every caller.
         if (item === undefined) continue
         const encoded = encode(item, `${path}.${key}`)
         if (Either.isLeft(encoded)) return encoded
-        fields[key] = encoded.right
+        entries.push([key, encoded.right])
         if (key.startsWith("$")) escaped = true
       }
+      // fromEntries defines each key as its own property: an assignment of `__proto__` would not.
+      const fields = Object.fromEntries(entries)
       return Either.right(escaped ? { $object: fields } : fields)
     }
     default:
