@@ -234,6 +234,11 @@ export const idempotencyScenarios: ScenarioGroup = {
           expectRefusal(engine.idempotency.begin(actor, "key-1", request), 409, field, messages.idempotencyInFlight)
         expect(await engine.idempotency.begin(actor, "key-1", request)).toEqual(proceed)
         await inFlight()
+        // A claim made before claims named their process keeps its lock.
+        const mine = await storage.transaction((tx) => tx.idempotency.find(actor.workspaceId, "key-1"))
+        await storage.transaction((tx) => tx.idempotency.replaceIfOwner({ ...mine!, owner: null }, mine!.owner))
+        await inFlight()
+        await storage.transaction((tx) => tx.idempotency.replaceIfOwner(mine!, null))
         const processes = storage.processes
         // Without liveness a claim waits out its lock (idempotency.abandoned-lock).
         if (processes === undefined) return

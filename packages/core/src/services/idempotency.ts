@@ -139,13 +139,12 @@ export const makeIdempotency = (ports: ServicePorts, keyedRequests: KeyedRequest
   const processes = ports.storage.processes
   const self = (): Effect.Effect<string> =>
     processes === undefined ? Effect.succeed(engineId) : Effect.promise(() => processes.self())
-  /** Whether a claim's process may still be running it (unknowable without the storage's liveness). */
+  /**
+   * Whether a claim's process may still be running it: unknowable without the storage's liveness,
+   * or for a claim made before claims named their process (it keeps its lock).
+   */
   const mayRun = (owner: string | null): Effect.Effect<boolean> =>
-    owner === null
-      ? Effect.succeed(false)
-      : processes === undefined
-        ? Effect.succeed(true)
-        : Effect.promise(() => processes.isRunning(owner))
+    owner === null || processes === undefined ? Effect.succeed(true) : Effect.promise(() => processes.isRunning(owner))
   return {
     /**
      * Claims the key for this request, or says what to answer instead.
