@@ -179,6 +179,23 @@ export const idempotencyScenarios: ScenarioGroup = {
         await engine.idempotency.complete(actor, "key-1", { status: 201, body: { data: first } })
         const completed = await storage.transaction((tx) => tx.idempotency.find(actor.workspaceId, "key-1"))
         expect(completed).toMatchObject({ response_status: 201, owner: null, journal: null, locked_until: null })
+        // Use cases of one keyed request started together each run their own work, one at a time.
+        expect(await engine.idempotency.begin(actor, "key-3", request)).toEqual(proceed)
+        const together = { ...actor, idempotencyKey: "key-3" }
+        const [north, south] = await Promise.all(
+          ["North", "South"].map((name) => engine.companies.create(together, { ...request.body, name })),
+        )
+        expect([north?.name, south?.name]).toEqual(["North", "South"])
+        expect((await engine.companies.list(actor)).data).toHaveLength(3)
+        // Abandoned (a 5xx) after its work committed, a key is released with its journal: a retry
+        // takes it over at once and replays the work.
+        expect(await engine.idempotency.begin(actor, "key-4", request)).toEqual(proceed)
+        const failing = { ...actor, idempotencyKey: "key-4" }
+        const kept = await engine.companies.create(failing, { ...request.body, name: "Kept" })
+        await engine.idempotency.abandon(actor, "key-4")
+        expect(await engine.idempotency.begin(actor, "key-4", request)).toEqual(proceed)
+        expect(await engine.companies.create(failing, { ...request.body, name: "Kept" })).toEqual(kept)
+        expect((await engine.companies.list(actor)).data).toHaveLength(4)
         // A key this engine never claimed cannot be named: the work would run unguarded.
         await expect(engine.companies.create({ ...actor, idempotencyKey: "key-2" }, request.body)).rejects.toThrow(
           /not claimed/,

@@ -1,4 +1,4 @@
-import { type Effect, FiberRef } from "effect"
+import { Effect, FiberRef } from "effect"
 import type { WorkspaceId } from "../model/ids.ts"
 
 /**
@@ -17,6 +17,11 @@ export interface KeyedRequest {
   readonly seal: (text: string) => Effect.Effect<string>
   /** Opens a sealed result; undefined when the server secret has rotated since. */
   readonly open: (sealed: string) => Effect.Effect<string | undefined>
+  /**
+   * One transaction of the request at a time: two at once would both take the same step of the
+   * journal. Transactions a use case starts together are journaled in the order they commit.
+   */
+  readonly oneAtATime: Effect.Semaphore
   step: number
 }
 
@@ -43,7 +48,14 @@ export const makeKeyedRequests = () => {
   return {
     /** Starts the journal's replay from its first transaction. */
     open: (workspaceId: WorkspaceId, key: string, owner: string, sealing: JournalSealing): void => {
-      open.set(mapKey(workspaceId, key), { workspaceId, key, owner, ...sealing, step: 0 })
+      open.set(mapKey(workspaceId, key), {
+        workspaceId,
+        key,
+        owner,
+        ...sealing,
+        oneAtATime: Effect.unsafeMakeSemaphore(1),
+        step: 0,
+      })
     },
     /** The request of a claimed key, or undefined when this engine holds no such claim. */
     of: (workspaceId: WorkspaceId, key: string): KeyedRequest | undefined => open.get(mapKey(workspaceId, key)),

@@ -154,6 +154,7 @@ const journaled = <A, E>(
     Effect.tap(() => {
       keyed.step += 1
     }),
+    keyed.oneAtATime.withPermits(1),
   )
 
 /**
