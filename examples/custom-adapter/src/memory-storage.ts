@@ -1,4 +1,4 @@
-import { embeddedJobQueue, type JobTable } from "@payments-engine/adapters"
+import { embeddedJobQueue, type JobTable, oneProcessLiveness } from "@payments-engine/adapters"
 import type { Repositories, Storage, StorageCapabilities } from "@payments-engine/core"
 import { memoryJobTable } from "./memory-job-table.ts"
 import { memoryRepositories } from "./memory-repositories.ts"
@@ -59,6 +59,8 @@ export const createMemoryStorage = (options: MemoryStorageOptions = {}): MemoryS
 
   return {
     capabilities,
+    // One process holds the tables: a claimed Idempotency-Key of any other is dead.
+    processes: oneProcessLiveness(),
     committed: () => tables,
     async transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
       let queued = false

@@ -723,6 +723,31 @@ const faults: ReadonlyArray<{
     caughtBy: ["idempotency.in-flight", "idempotency.replay", "concurrency.idempotency-claim"],
   },
   {
+    bug: "replaces an idempotency record whoever owns it now",
+    factory: withFault((tx) => ({
+      ...tx,
+      idempotency: {
+        ...tx.idempotency,
+        replaceIfOwner: async (row) => {
+          await tx.idempotency.replace(row)
+          return true
+        },
+      },
+    })),
+    caughtBy: ["idempotency.owner-compare-and-set"],
+  },
+  {
+    bug: "keeps an idempotency record without the journal written into it",
+    factory: withFault((tx) => ({
+      ...tx,
+      idempotency: {
+        ...tx.idempotency,
+        replaceIfOwner: (row, owner) => tx.idempotency.replaceIfOwner({ ...row, journal: null }, owner),
+      },
+    })),
+    caughtBy: ["idempotency.journal", "idempotency.owner-compare-and-set"],
+  },
+  {
     bug: "holds a payment in a batch that already holds its limit",
     factory: withBatchFault((batches) => ({
       hold: (id, _limit, updatedAt) => batches.hold(id, Number.MAX_SAFE_INTEGER, updatedAt),

@@ -30,6 +30,7 @@ export {
   type StorageDialect,
   storageMigrations,
 } from "./storage/migrations/storage-migrations.ts"
+export { oneProcessLiveness } from "./storage/one-process-liveness.ts"
 // The Postgres storage and graphile-worker's runner are in `./postgres.ts` (the `/postgres`
 // subpath): they load pg and graphile-worker, optional peers this entry must load without.
 export { ensureSchema, graphileWorkerSchema, quoteIdentifier } from "./storage/postgres/postgres-schemas.ts"

@@ -83,6 +83,8 @@ const claimRow = (workspaceId: WorkspaceId, key: string, fingerprint = "f1"): Id
   created_at: at,
   expires_at: "2025-03-02T12:00:00.000Z",
   locked_until: "2025-03-01T12:01:00.000Z",
+  owner: null,
+  journal: null,
 })
 
 /** Writes a workspace and a company straight through Kysely, not through the repositories. */
@@ -179,6 +181,7 @@ export const describeStorage = (target: StorageTarget): void => {
         "0016_trusted_domains",
         "0017_used_hosted_page_tokens",
         "0018_funding_mandates",
+        "0020_idempotency_journal",
       ])
       expect(
         await reopened.db.selectFrom("companies").selectAll().where("workspace_id", "=", workspaceId).execute(),

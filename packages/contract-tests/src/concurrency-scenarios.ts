@@ -91,6 +91,8 @@ export const concurrencyScenarios: ScenarioGroup = {
                 created_at: at,
                 expires_at: at,
                 locked_until: at,
+                owner: null,
+                journal: null,
               }),
             ),
           ),

@@ -161,5 +161,115 @@ export const idempotencyScenarios: ScenarioGroup = {
         expect(await engine.idempotency.begin(other, "key-1", request)).toEqual(replay(theirs))
       },
     },
+    {
+      id: "idempotency.journal",
+      title: "a keyed request's transactions are journaled with the key and replayed, not run again, by a retry",
+      run: async ({ engine, storage, workspace, clock }) => {
+        const actor = await workspace()
+        const keyed = { ...actor, idempotencyKey: "key-1" }
+        expect(await engine.idempotency.begin(actor, "key-1", request)).toEqual(proceed)
+        const first = await engine.companies.create(keyed, request.body)
+        const record = await storage.transaction((tx) => tx.idempotency.find(actor.workspaceId, "key-1"))
+        expect(record?.journal).toEqual(expect.any(String))
+        // The answer was never kept (the process died). Once the lock runs out, a retry replays the create.
+        clock.advance(idempotencyLockMs)
+        expect(await engine.idempotency.begin(actor, "key-1", request)).toEqual(proceed)
+        expect(await engine.companies.create(keyed, request.body)).toEqual(first)
+        expect((await engine.companies.list(actor)).data).toEqual([first])
+        await engine.idempotency.complete(actor, "key-1", { status: 201, body: { data: first } })
+        const completed = await storage.transaction((tx) => tx.idempotency.find(actor.workspaceId, "key-1"))
+        expect(completed).toMatchObject({ response_status: 201, owner: null, journal: null, locked_until: null })
+        // Use cases of one keyed request started together each run their own work, one at a time.
+        expect(await engine.idempotency.begin(actor, "key-3", request)).toEqual(proceed)
+        const together = { ...actor, idempotencyKey: "key-3" }
+        const [north, south] = await Promise.all(
+          ["North", "South"].map((name) => engine.companies.create(together, { ...request.body, name })),
+        )
+        expect([north?.name, south?.name]).toEqual(["North", "South"])
+        expect((await engine.companies.list(actor)).data).toHaveLength(3)
+        // Abandoned (a 5xx) after its work committed, a key is released with its journal: a retry
+        // takes it over at once and replays the work.
+        expect(await engine.idempotency.begin(actor, "key-4", request)).toEqual(proceed)
+        const failing = { ...actor, idempotencyKey: "key-4" }
+        const kept = await engine.companies.create(failing, { ...request.body, name: "Kept" })
+        await engine.idempotency.abandon(actor, "key-4")
+        expect(await engine.idempotency.begin(actor, "key-4", request)).toEqual(proceed)
+        expect(await engine.companies.create(failing, { ...request.body, name: "Kept" })).toEqual(kept)
+        expect((await engine.companies.list(actor)).data).toHaveLength(4)
+        // A key this engine never claimed cannot be named: the work would run unguarded.
+        await expect(engine.companies.create({ ...actor, idempotencyKey: "key-2" }, request.body)).rejects.toThrow(
+          /not claimed/,
+        )
+      },
+    },
+    {
+      id: "idempotency.owner-compare-and-set",
+      title: "replaceIfOwner writes only while the record's owner is the one expected, and says so",
+      run: async ({ storage, workspace, clock }) => {
+        const actor = await workspace()
+        const at = clock.now().toISOString()
+        const row = {
+          workspace_id: actor.workspaceId,
+          key: "cas",
+          fingerprint: "f",
+          response_status: null,
+          response_body: null,
+          created_at: at,
+          expires_at: at,
+          locked_until: at,
+          owner: "process-a",
+          journal: null,
+        }
+        const find = () => storage.transaction((tx) => tx.idempotency.find(actor.workspaceId, "cas"))
+        await storage.transaction((tx) => tx.idempotency.claim(row))
+        const journal = JSON.stringify(["x".repeat(20_000)])
+        const taken = { ...row, owner: "process-b", journal }
+        expect(await storage.transaction((tx) => tx.idempotency.replaceIfOwner(taken, "process-c"))).toBe(false)
+        expect(await storage.transaction((tx) => tx.idempotency.replaceIfOwner(taken, null))).toBe(false)
+        expect(await find()).toEqual(row)
+        expect(await storage.transaction((tx) => tx.idempotency.replaceIfOwner(taken, "process-a"))).toBe(true)
+        expect(await find()).toEqual(taken)
+        const released = { ...taken, owner: null, locked_until: null }
+        expect(await storage.transaction((tx) => tx.idempotency.replaceIfOwner(released, "process-b"))).toBe(true)
+        expect(await storage.transaction((tx) => tx.idempotency.replaceIfOwner(row, null))).toBe(true)
+        expect(await find()).toEqual(row)
+        // Two takeovers racing for one claim: one wins.
+        const outcomes = await Promise.all(
+          ["process-d", "process-e"].map((owner) =>
+            storage.transaction((tx) => tx.idempotency.replaceIfOwner({ ...row, owner }, "process-a")),
+          ),
+        )
+        expect(outcomes.filter(Boolean)).toHaveLength(1)
+      },
+    },
+    {
+      id: "idempotency.dead-owner",
+      title: "a claim whose process the storage reports dead is taken over at once; a running one's answers 409",
+      run: async ({ engine, storage, workspace }) => {
+        const actor = await workspace()
+        const inFlight = () =>
+          expectRefusal(engine.idempotency.begin(actor, "key-1", request), 409, field, messages.idempotencyInFlight)
+        expect(await engine.idempotency.begin(actor, "key-1", request)).toEqual(proceed)
+        await inFlight()
+        // A claim made before claims named their process keeps its lock.
+        const mine = await storage.transaction((tx) => tx.idempotency.find(actor.workspaceId, "key-1"))
+        await storage.transaction((tx) => tx.idempotency.replaceIfOwner({ ...mine!, owner: null }, mine!.owner))
+        await inFlight()
+        await storage.transaction((tx) => tx.idempotency.replaceIfOwner(mine!, null))
+        const processes = storage.processes
+        // Without liveness a claim waits out its lock (idempotency.abandoned-lock).
+        if (processes === undefined) return
+        const self = await processes.self()
+        expect(await processes.isRunning(self)).toBe(true)
+        expect(await processes.isRunning("a-process-that-never-ran")).toBe(false)
+        const claimed = await storage.transaction((tx) => tx.idempotency.find(actor.workspaceId, "key-1"))
+        expect(claimed?.owner).toBe(self)
+        await storage.transaction((tx) =>
+          tx.idempotency.replaceIfOwner({ ...claimed!, owner: "a-process-that-never-ran" }, self),
+        )
+        expect(await engine.idempotency.begin(actor, "key-1", request)).toEqual(proceed)
+        await inFlight()
+      },
+    },
   ],
 }

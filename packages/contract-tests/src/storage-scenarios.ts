@@ -74,6 +74,8 @@ export const storageScenarios: ScenarioGroup = {
             created_at: now,
             expires_at: now,
             locked_until: null,
+            owner: null,
+            journal: null,
           })
           throw reason
         })

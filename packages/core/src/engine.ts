@@ -1,6 +1,7 @@
-import type { Effect } from "effect"
+import { Effect } from "effect"
 import type { DomainError } from "./errors.ts"
 import { defaultJobLaneConcurrency, type JobLaneConcurrency, jobCatalogue } from "./jobs/job-catalogue.ts"
+import type { WorkspaceId } from "./model/ids.ts"
 import type { BankLinkProvider } from "./ports/bank-link-provider.ts"
 import type { BlobStore, FileTypeDetector } from "./ports/blob-store.ts"
 import type { JobRunner, JobRunnerLog, JobRunReport, JobRunScope } from "./ports/job-runner.ts"
@@ -8,6 +9,7 @@ import type { PaymentProvider } from "./ports/payment-provider.ts"
 import type { WebhookTransport } from "./ports/webhook-transport.ts"
 import { defaultFeeSchedule, type FeeSchedule } from "./rules/fee-schedule.ts"
 import { makeAccess } from "./services/access.ts"
+import type { Actor } from "./services/actor.ts"
 import { makeBankAccounts } from "./services/bank-accounts.ts"
 import { makeCompanies } from "./services/companies.ts"
 import { makeEntities } from "./services/entities.ts"
@@ -15,6 +17,7 @@ import { makeFeatures } from "./services/features.ts"
 import { makeFundingAccounts } from "./services/funding-accounts.ts"
 import { makeHostedPageTokens } from "./services/hosted-page-tokens.ts"
 import { makeIdempotency } from "./services/idempotency.ts"
+import { currentKeyedRequest, type KeyedRequests, makeKeyedRequests } from "./services/keyed-requests.ts"
 import { makeOnboardingAttachments } from "./services/onboarding-attachments.ts"
 import { makeOnboardings } from "./services/onboardings.ts"
 import { makePaymentBatches } from "./services/payment-batches.ts"
@@ -47,7 +50,7 @@ export type Promised<S extends UseCases> = {
  * derive from it. A function of the ports rather than a table of constructors, so that a service
  * built from another would be written as plainly as the rest.
  */
-const makeEffectApi = (ports: ServicePorts) => {
+const makeEffectApi = (ports: ServicePorts, keyedRequests: KeyedRequests) => {
   return {
     /** Workspaces, API keys, the check of a key and secret, and stored settings. */
     access: makeAccess(ports),
@@ -60,7 +63,7 @@ const makeEffectApi = (ports: ServicePorts) => {
     onboardingAttachments: makeOnboardingAttachments(ports),
     recipients: makeRecipients(ports),
     /** The `Idempotency-Key` records of a binding: begin, complete, abandon. */
-    idempotency: makeIdempotency(ports),
+    idempotency: makeIdempotency(ports, keyedRequests),
     paymentMethods: makePaymentMethods(ports),
     bankAccounts: makeBankAccounts(ports),
     fundingAccounts: makeFundingAccounts(ports),
@@ -85,6 +88,48 @@ const makeEffectApi = (ports: ServicePorts) => {
 
 /** The engine's use cases as effects, for teams that build with Effect. */
 export type EngineEffects = ReturnType<typeof makeEffectApi>
+
+/** The actor a use case was called with, when its first argument is one that names an `Idempotency-Key`. */
+const keyedActorOf = (args: ReadonlyArray<unknown>) => {
+  const first = args[0]
+  if (typeof first !== "object" || first === null) return undefined
+  const { workspaceId, idempotencyKey } = first as Partial<Actor>
+  return typeof workspaceId === "string" && typeof idempotencyKey === "string"
+    ? { workspaceId, idempotencyKey }
+    : undefined
+}
+
+/**
+ * The registry with each use case (but the idempotency service's own) run inside the keyed
+ * request its actor names, so its transactions are journaled with the key. An actor naming a key
+ * this engine has not claimed is a defect: the work would run unguarded.
+ */
+const withKeyedRequests = <E extends { readonly [S in keyof E]: UseCases }>(
+  effects: E,
+  keyedRequests: KeyedRequests,
+): E => {
+  const wrapped: Record<string, UseCases> = {}
+  for (const [service, useCases] of Object.entries<UseCases>(effects)) {
+    if (service === "idempotency") {
+      wrapped[service] = useCases
+      continue
+    }
+    const keyed: Record<string, UseCase> = {}
+    for (const [name, useCase] of Object.entries(useCases)) {
+      keyed[name] = (...args) => {
+        const actor = keyedActorOf(args)
+        if (actor === undefined) return useCase(...args)
+        const request = keyedRequests.of(actor.workspaceId as WorkspaceId, actor.idempotencyKey)
+        if (request === undefined) {
+          return Effect.die(new Error(`idempotency key ${actor.idempotencyKey} was not claimed by idempotency.begin`))
+        }
+        return Effect.locally(useCase(...args), currentKeyedRequest, request)
+      }
+    }
+    wrapped[service] = keyed
+  }
+  return wrapped as E
+}
 
 /** Every service of the registry as promises. */
 export type PromisedServices<E extends { readonly [S in keyof E]: UseCases }> = {
@@ -219,7 +264,8 @@ export const createEngine = (options: EngineOptions): Engine => {
     webhookTransport: options.webhookTransport ?? noWebhookTransport,
     webhookTimeoutMs: options.webhookTimeoutMs ?? defaultWebhookTimeoutMs,
   }
-  const effect = makeEffectApi(ports)
+  const keyedRequests = makeKeyedRequests()
+  const effect = withKeyedRequests(makeEffectApi(ports, keyedRequests), keyedRequests)
   let runner: JobRunner | undefined
   const jobRunner = () => {
     runner ??= ports.storage.createJobRunner(jobCatalogue(effect), {

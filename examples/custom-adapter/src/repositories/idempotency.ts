@@ -17,6 +17,12 @@ export const memoryIdempotencyRepository = (t: Pick<Tables, "idempotency">): Ide
   replace: async (row) => {
     t.idempotency.set(keyOf(row.workspace_id, row.key), freeze(row))
   },
+  replaceIfOwner: async (row, owner) => {
+    const existing = t.idempotency.get(keyOf(row.workspace_id, row.key))
+    if (existing === undefined || existing.owner !== owner) return false
+    t.idempotency.set(keyOf(row.workspace_id, row.key), freeze(row))
+    return true
+  },
   delete: async (workspaceId, key) => {
     t.idempotency.delete(keyOf(workspaceId, key))
   },

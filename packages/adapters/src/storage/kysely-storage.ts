@@ -2,6 +2,7 @@ import type {
   JobHandlers,
   JobRunner,
   JobRunnerOptions,
+  ProcessLiveness,
   Repositories,
   Storage,
   StorageCapabilities,
@@ -11,6 +12,7 @@ import { embeddedKyselyJobs, type KyselyJobs } from "../jobs/kysely-job-table.ts
 import { kyselyRepositoryFactories } from "./kysely-repositories.ts"
 import { lazyRepositories } from "./lazy-repositories.ts"
 import { migrateStorage, type StorageDialect } from "./migrations/storage-migrations.ts"
+import { oneProcessLiveness } from "./one-process-liveness.ts"
 import type { StorageTables } from "./storage-tables.ts"
 
 /** Options of {@link createKyselyStorage}. */
@@ -37,6 +39,13 @@ export interface KyselyStorageOptions {
    * })
    */
   readonly jobs?: (db: Kysely<StorageTables>) => KyselyJobs
+  /**
+   * Which processes sharing the storage still run (the storage port's `processes`):
+   * `openPostgresStorage` passes `postgresLiveness`. By default a storage that is not
+   * `multiProcess` knows itself the only process ({@link oneProcessLiveness}); a multi-process one
+   * has none, and a claimed `Idempotency-Key` of a dead process waits out its 60 s lock.
+   */
+  readonly processes?: ProcessLiveness
   /**
    * Runs after `close()` has destroyed the Kysely instance, for resources the caller owns
    * (a temporary file, a schema to drop). Not run when opening fails.
@@ -86,6 +95,7 @@ export const createKyselyStorage = async (
     multiProcess: dialect === "postgres",
     concurrentTransactions: dialect === "postgres",
   }
+  const processes = options.processes ?? (capabilities.multiProcess ? undefined : oneProcessLiveness())
   let closing: Promise<void> | undefined
   const jobs = (options.jobs ?? embeddedKyselyJobs)(db)
   // Whether a transaction queued jobs (or brought some closer), keyed by its handle: a runner of
@@ -113,6 +123,7 @@ export const createKyselyStorage = async (
     db,
     dialect,
     capabilities,
+    ...(processes === undefined ? {} : { processes }),
     transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
       if (closing !== undefined) return Promise.reject(new Error("storage is closed"))
       let handle: Kysely<StorageTables> | undefined

@@ -411,6 +411,8 @@ export interface IdempotencyRecordsTable {
   created_at: string
   expires_at: string
   locked_until: string | null
+  owner: string | null
+  journal: string | null
 }
 
 /**

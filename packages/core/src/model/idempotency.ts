@@ -16,6 +16,19 @@ export const StoredIdempotencyRecord = Schema.Struct({
   created_at: Schema.String,
   /** The record is ignored and may be purged from then on. */
   expires_at: Schema.String,
-  /** While the first request runs, other requests wait until then before taking the key over. */
+  /**
+   * While the first request runs, other requests wait until then before taking the key over,
+   * unless the process that claimed it is known to have stopped (see `owner`).
+   */
   locked_until: Schema.NullOr(Schema.String),
+  /**
+   * The process that runs the request (the storage's `processes.self()`, or an id of its engine),
+   * null once none does: a claim whose process stopped is taken over at once.
+   */
+  owner: Schema.NullOr(Schema.String),
+  /**
+   * The results of the request's committed transactions, a JSON array written in each of those
+   * transactions; replayed in order when a retry takes the key over. Null once the answer is kept.
+   */
+  journal: Schema.NullOr(Schema.String),
 })

@@ -26,7 +26,7 @@ export const secretBoxScheme = "aes-256-gcm"
  * never opens under another's key. `webhook-endpoint-secret` (endpoint secrets and the secrets
  * of remembered answers) is the default, as before purposes existed.
  */
-export type SecretBoxPurpose = "webhook-endpoint-secret" | "person-tax-id"
+export type SecretBoxPurpose = "webhook-endpoint-secret" | "person-tax-id" | "idempotency-journal"
 
 const hkdfLabels = (purpose: SecretBoxPurpose) =>
   ({

@@ -15,6 +15,12 @@ export interface Actor {
   readonly scope: ApiKeyScope
   /** The id of the API key the caller authenticated with; absent when an embedder acts directly. */
   readonly keyId?: ApiKeyId
+  /**
+   * The `Idempotency-Key` this call acts under, claimed by `idempotency.begin` of the same engine:
+   * the use case's transactions are journaled with the key, so a retry after a crash does the work
+   * once. The HTTP binding sets it; absent for a call without a key.
+   */
+  readonly idempotencyKey?: string
 }
 
 /** Fails with `forbidden` unless the actor may change things. */

@@ -137,14 +137,16 @@ export const makeBankAccounts = (ports: ServicePorts) => ({
     Effect.gen(function* () {
       yield* requireWrite(actor)
       const input = yield* decodeBody(BankAccountCreate, body)
-      const { company, recipient } = yield* inTransaction(ports.storage, (tx) =>
+      // The account's id is made in the transaction, so a keyed request replayed after a crash
+      // registers the beneficiary under the same reference again, which the provider answers once.
+      const { company, recipient, bankAccountId } = yield* inTransaction(ports.storage, (tx) =>
         Effect.gen(function* () {
           const company = yield* findLiveCompany(tx, actor, companyId)
           const recipient = yield* tx.recipients.findActive(company.id, recipientId)
           if (!recipient) return yield* Effect.fail(new NotFound({ field: "id", message: messages.recipientNotFound }))
           const entity = yield* tx.entities.findActive(company.id, input.entity_id)
           if (!entity) return yield* Effect.fail(Invalid.rule("entity_id", "Entity does not belong to this company"))
-          return { company, recipient }
+          return { company, recipient, bankAccountId: ports.ids.next("ba") }
         }),
       )
       const details = input.beneficiary_details
@@ -156,7 +158,6 @@ export const makeBankAccounts = (ports: ServicePorts) => ({
       const errors = validateBeneficiaryDetails(details, answer.schema)
       if (errors.length > 0) return yield* Effect.fail(new Invalid({ kind: "invalid", errors }))
 
-      const bankAccountId = ports.ids.next("ba")
       const beneficiary = yield* providerCall("Payment provider could not register the beneficiary", () =>
         ports.paymentProvider.createBeneficiary({ reference: bankAccountId, details }),
       )

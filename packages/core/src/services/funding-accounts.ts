@@ -66,14 +66,16 @@ const linkAccountWith =
     Effect.gen(function* () {
       yield* requireWrite(actor)
       const input = yield* decodeBody(FundingAccountLink, body ?? {})
-      const entity = yield* inTransaction(ports.storage, (tx) =>
+      // The account's id is made in the transaction, so a keyed request replayed after a crash
+      // links under the same reference again.
+      const { entity, bankAccountId } = yield* inTransaction(ports.storage, (tx) =>
         Effect.gen(function* () {
           const entity = yield* tx.entities.findActiveById(entityId)
           const company = entity && (yield* tx.companies.find(actor.workspaceId, entity.company_id))
           if (!entity || !company || company.deleted_at !== null) {
             return yield* Effect.fail(new NotFound({ field: "entity_id", message: messages.entityNotFound }))
           }
-          return entity
+          return { entity, bankAccountId: ports.ids.next("ba") }
         }),
       )
       if (input.institution_id !== undefined) {
@@ -89,7 +91,6 @@ const linkAccountWith =
           )
         }
       }
-      const bankAccountId = ports.ids.next("ba")
       const linked = yield* providerCall("Bank-linking provider could not link the account", () =>
         ports.bankLinker.link({
           reference: bankAccountId,

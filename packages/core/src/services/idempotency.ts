@@ -11,14 +11,18 @@ import {
   requestFingerprint,
 } from "../rules/idempotency-fingerprint.ts"
 import type { Actor } from "./actor.ts"
+import type { KeyedRequests } from "./keyed-requests.ts"
 import type { ServicePorts } from "./ports.ts"
 import { sealed, unsealed } from "./secret-sealing.ts"
-import { inTransaction } from "./transaction.ts"
+import { inTransaction, journalSteps } from "./transaction.ts"
 import { workspaceClock } from "./workspace-clock.ts"
 
 /** How long a key is remembered. */
 export const idempotencyRetentionMs = 24 * 60 * 60 * 1000
-/** How long a first request may run before a retry may take its key over (it crashed). */
+/**
+ * How long a first request may run before a retry may take its key over (it is presumed stuck or
+ * crashed); at once when the storage knows its process stopped.
+ */
 export const idempotencyLockMs = 60 * 1000
 
 /** The response to remember for a key. */
@@ -122,102 +126,161 @@ const validKey = (key: string) =>
  * while the first still runs. Records live in storage, so this holds across processes.
  * Fingerprints are keyed by the server secret; a stored one that cannot be compared (erased by a
  * migration, or made under a secret since rotated) replays rather than refuse a retry.
+ *
+ * Between `begin` and `complete`, use cases called with an actor that names the key
+ * (`{ ...actor, idempotencyKey: key }`) journal each transaction's result in the key's record, in
+ * that transaction: a retry after a crash replays what committed and runs only the rest, so the
+ * work is done once. A claim whose process is known to have stopped (the storage's `processes`)
+ * is taken over at once; one whose process runs, after 60 s.
  */
-export const makeIdempotency = (ports: ServicePorts) => ({
+export const makeIdempotency = (ports: ServicePorts, keyedRequests: KeyedRequests) => {
+  // Without the storage's liveness, this engine's claims carry an id of its own.
+  const engineId = `engine:${crypto.randomUUID()}`
+  const processes = ports.storage.processes
+  const self = (): Effect.Effect<string> =>
+    processes === undefined ? Effect.succeed(engineId) : Effect.promise(() => processes.self())
   /**
-   * Claims the key for this request, or says what to answer instead.
-   *
-   * @example
-   * const decision = await engine.idempotency.begin(actor, key, { method: "POST", path, body })
-   * if (decision.kind === "replay") return decision.response
+   * Whether a claim's process may still be running it: unknowable without the storage's liveness,
+   * or for a claim made before claims named their process (it keeps its lock).
    */
-  begin: (
-    actor: Actor,
-    key: string,
-    request: FingerprintedRequest,
-  ): Effect.Effect<IdempotencyDecision, Invalid | Conflict> =>
-    Effect.gen(function* () {
-      yield* validKey(key)
-      const fingerprint = yield* Effect.promise(async () =>
-        requestFingerprint(await fingerprintKeyOf(ports.serverSecret), request),
-      )
-      return yield* inTransaction(ports.storage, (tx) =>
-        Effect.gen(function* () {
-          const now = (yield* workspaceClock(ports, tx, actor.workspaceId)).now()
-          const fresh: IdempotencyRecord = {
-            workspace_id: actor.workspaceId,
-            key,
-            fingerprint,
-            response_status: null,
-            response_body: null,
-            created_at: now.toISOString(),
-            expires_at: new Date(now.getTime() + idempotencyRetentionMs).toISOString(),
-            locked_until: new Date(now.getTime() + idempotencyLockMs).toISOString(),
-          }
-          const claim = yield* tx.idempotency.claim(fresh)
-          if (claim.claimed) return { kind: "proceed" } as const
-          const existing = claim.existing
-          const takeOver = Effect.as(tx.idempotency.replace(fresh), { kind: "proceed" } as const)
-          if (existing.expires_at <= fresh.created_at) return yield* takeOver
-          if (existing.fingerprint !== fingerprint && comparableFingerprints(existing.fingerprint, fingerprint)) {
-            return yield* Effect.fail(Invalid.rule(field, messages.idempotencyMismatch))
-          }
-          if (existing.response_status !== null) {
-            const stored: unknown = existing.response_body === null ? null : JSON.parse(existing.response_body)
-            // A secret sealed under a server secret since rotated cannot be shown again: it is left out.
-            const body = yield* rewriteSecrets(stored, (_field, value) => {
-              const text =
-                typeof value === "object" && value !== null ? (value as Record<string, unknown>)[sealedMark] : undefined
-              return typeof text === "string"
-                ? unsealed(ports.serverSecret, `${actor.workspaceId}:${key}`, text)
-                : Effect.succeed(value)
-            })
-            return { kind: "replay", response: { status: existing.response_status, body } } as const
-          }
-          if (existing.locked_until !== null && existing.locked_until > fresh.created_at) {
-            return yield* Effect.fail(new Conflict({ field, message: messages.idempotencyInFlight }))
-          }
-          return yield* takeOver
-        }),
-      )
-    }),
-
-  /** Remembers the response of the request that claimed the key. */
-  complete: (actor: Actor, key: string, response: StoredResponse): Effect.Effect<void> =>
-    Effect.gen(function* () {
-      const body = yield* rewriteSecrets(response.body ?? null, (_field, value) =>
-        typeof value === "string"
-          ? sealed(ports.serverSecret, `${actor.workspaceId}:${key}`, value).pipe(
-              Effect.map((text) => ({ [sealedMark]: text })),
-            )
-          : Effect.succeed(value),
-      )
-      return yield* inTransaction(ports.storage, (tx) =>
-        Effect.gen(function* () {
-          const existing = yield* tx.idempotency.find(actor.workspaceId, key)
-          if (existing === undefined)
-            return yield* Effect.die(new Error(`idempotency key ${key} completed without begin`))
-          yield* tx.idempotency.replace({
-            ...existing,
-            response_status: response.status,
-            response_body: JSON.stringify(body),
-            locked_until: null,
+  const mayRun = (owner: string | null): Effect.Effect<boolean> =>
+    owner === null || processes === undefined ? Effect.succeed(true) : Effect.promise(() => processes.isRunning(owner))
+  return {
+    /**
+     * Claims the key for this request, or says what to answer instead.
+     *
+     * @example
+     * const decision = await engine.idempotency.begin(actor, key, { method: "POST", path, body })
+     * if (decision.kind === "replay") return decision.response
+     * const answer = await engine.companies.create({ ...actor, idempotencyKey: key }, body)
+     */
+    begin: (
+      actor: Actor,
+      key: string,
+      request: FingerprintedRequest,
+    ): Effect.Effect<IdempotencyDecision, Invalid | Conflict> =>
+      Effect.gen(function* () {
+        yield* validKey(key)
+        const fingerprint = yield* Effect.promise(async () =>
+          requestFingerprint(await fingerprintKeyOf(ports.serverSecret), request),
+        )
+        const owner = yield* self()
+        const decision = yield* inTransaction(ports.storage, (tx) =>
+          Effect.gen(function* () {
+            const now = (yield* workspaceClock(ports, tx, actor.workspaceId)).now()
+            const lockedUntil = new Date(now.getTime() + idempotencyLockMs).toISOString()
+            const fresh: IdempotencyRecord = {
+              workspace_id: actor.workspaceId,
+              key,
+              fingerprint,
+              response_status: null,
+              response_body: null,
+              created_at: now.toISOString(),
+              expires_at: new Date(now.getTime() + idempotencyRetentionMs).toISOString(),
+              locked_until: lockedUntil,
+              owner,
+              journal: null,
+            }
+            const claim = yield* tx.idempotency.claim(fresh)
+            if (claim.claimed) return { kind: "proceed" } as const
+            const existing = claim.existing
+            const inFlight = Effect.fail(new Conflict({ field, message: messages.idempotencyInFlight }))
+            const takeOver = (row: IdempotencyRecord) =>
+              Effect.flatMap(tx.idempotency.replaceIfOwner(row, existing.owner), (taken) =>
+                taken ? Effect.succeed({ kind: "proceed" } as const) : inFlight,
+              )
+            if (existing.expires_at <= fresh.created_at) return yield* takeOver(fresh)
+            if (existing.fingerprint !== fingerprint && comparableFingerprints(existing.fingerprint, fingerprint)) {
+              return yield* Effect.fail(Invalid.rule(field, messages.idempotencyMismatch))
+            }
+            if (existing.response_status !== null) {
+              const stored: unknown = existing.response_body === null ? null : JSON.parse(existing.response_body)
+              // A secret sealed under a server secret since rotated cannot be shown again: it is left out.
+              const body = yield* rewriteSecrets(stored, (_field, value) => {
+                const text =
+                  typeof value === "object" && value !== null
+                    ? (value as Record<string, unknown>)[sealedMark]
+                    : undefined
+                return typeof text === "string"
+                  ? unsealed(ports.serverSecret, `${actor.workspaceId}:${key}`, text)
+                  : Effect.succeed(value)
+              })
+              return { kind: "replay", response: { status: existing.response_status, body } } as const
+            }
+            const lockHeld = existing.locked_until !== null && existing.locked_until > fresh.created_at
+            if (lockHeld && (yield* mayRun(existing.owner))) return yield* inFlight
+            // What the first request committed stays journaled: this one replays it and goes on.
+            return yield* takeOver({ ...existing, locked_until: lockedUntil, owner })
+          }),
+        )
+        if (decision.kind === "proceed") {
+          const boundTo = `${actor.workspaceId}:${key}`
+          keyedRequests.open(actor.workspaceId, key, owner, {
+            seal: (text) => sealed(ports.serverSecret, boundTo, text, "idempotency-journal"),
+            open: (text) => unsealed(ports.serverSecret, boundTo, text, "idempotency-journal"),
           })
-        }),
-      )
-    }),
+        }
+        return decision
+      }),
 
-  /** Forgets the key after a failure that a retry may fix (a 5xx), so the retry runs again. */
-  abandon: (actor: Actor, key: string): Effect.Effect<void> =>
-    inTransaction(ports.storage, (tx) => tx.idempotency.delete(actor.workspaceId, key)),
+    /** Remembers the response of the request that claimed the key; its journal is no longer needed. */
+    complete: (actor: Actor, key: string, response: StoredResponse): Effect.Effect<void> =>
+      Effect.gen(function* () {
+        const owner = keyedRequests.of(actor.workspaceId, key)?.owner ?? (yield* self())
+        const body = yield* rewriteSecrets(response.body ?? null, (_field, value) =>
+          typeof value === "string"
+            ? sealed(ports.serverSecret, `${actor.workspaceId}:${key}`, value).pipe(
+                Effect.map((text) => ({ [sealedMark]: text })),
+              )
+            : Effect.succeed(value),
+        )
+        return yield* inTransaction(ports.storage, (tx) =>
+          Effect.gen(function* () {
+            const existing = yield* tx.idempotency.find(actor.workspaceId, key)
+            if (existing === undefined)
+              return yield* Effect.die(new Error(`idempotency key ${key} completed without begin`))
+            const kept = yield* tx.idempotency.replaceIfOwner(
+              {
+                ...existing,
+                response_status: response.status,
+                response_body: JSON.stringify(body),
+                locked_until: null,
+                owner: null,
+                journal: null,
+              },
+              owner,
+            )
+            if (!kept) return yield* Effect.die(new Error(`idempotency key ${key} was taken over before it completed`))
+          }),
+        )
+      }).pipe(Effect.ensuring(Effect.sync(() => keyedRequests.close(actor.workspaceId, key)))),
 
-  /**
-   * Deletes records past their retention by the engine's clock; returns how many. A record of a
-   * workspace whose test clock ran ahead is already ignored once expired by that clock, and is
-   * deleted when the engine's clock reaches its expiry too.
-   */
-  purgeExpired: (): Effect.Effect<number> =>
-    inTransaction(ports.storage, (tx) => tx.idempotency.purgeExpired(ports.clock.now().toISOString())),
-})
+    /**
+     * Lets a retry run again after a failure that it may fix (a 5xx): the key is forgotten when
+     * nothing of the request committed, or else released, its journal kept, for the retry to take
+     * over at once and replay what committed.
+     */
+    abandon: (actor: Actor, key: string): Effect.Effect<void> =>
+      Effect.gen(function* () {
+        const owner = keyedRequests.of(actor.workspaceId, key)?.owner ?? (yield* self())
+        yield* inTransaction(ports.storage, (tx) =>
+          Effect.gen(function* () {
+            const existing = yield* tx.idempotency.find(actor.workspaceId, key)
+            if (existing === undefined || existing.owner !== owner) return
+            if (journalSteps(existing.journal).length === 0) return yield* tx.idempotency.delete(actor.workspaceId, key)
+            yield* tx.idempotency.replaceIfOwner({ ...existing, locked_until: null, owner: null }, owner)
+          }),
+        )
+      }).pipe(Effect.ensuring(Effect.sync(() => keyedRequests.close(actor.workspaceId, key)))),
+
+    /**
+     * Deletes records past their retention by the engine's clock; returns how many. A record of a
+     * workspace whose test clock ran ahead is already ignored once expired by that clock, and is
+     * deleted when the engine's clock reaches its expiry too.
+     */
+    purgeExpired: (): Effect.Effect<number> =>
+      inTransaction(ports.storage, (tx) => tx.idempotency.purgeExpired(ports.clock.now().toISOString())),
+  }
+}
 
 export type Idempotency = ReturnType<typeof makeIdempotency>

@@ -216,11 +216,14 @@ export const makeOnboardingAttachments = (ports: ServicePorts) => {
     ): Effect.Effect<OnboardingAttachment, Invalid | Forbidden | NotFound> =>
       Effect.gen(function* () {
         yield* requireWrite(actor)
-        // Refuse a missing or frozen entity before any byte is stored.
-        yield* inTransaction(ports.storage, (tx) => findChangeableOnboardingEntity(tx, actor, companyId, entityId))
+        // Refuse a missing or frozen entity before any byte is stored. The id is made in the
+        // transaction, so a keyed request replayed after a crash writes its bytes under the same
+        // blob key again instead of leaving a second copy.
+        const id = yield* inTransaction(ports.storage, (tx) =>
+          Effect.as(findChangeableOnboardingEntity(tx, actor, companyId, entityId), ports.ids.next("att")),
+        )
         const blobs = yield* blobStore()
         const input = yield* checked(upload)
-        const id = ports.ids.next("att")
         const blob = yield* stored(blobs, id, input.bytes)
         return yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {

@@ -99,6 +99,9 @@ export const providerMidRate = (
     return mid
   })
 
+/** A clock stopped at `ms`: the time a quote was priced at, carried between its transactions as a number. */
+const fixedClock = (ms: number): Clock => ({ now: () => new Date(ms) })
+
 /** Use cases of quotes. */
 export const makeQuotes = (ports: ServicePorts) => {
   return {
@@ -115,7 +118,9 @@ export const makeQuotes = (ports: ServicePorts) => {
         yield* requireWrite(actor)
         const input = yield* decodeWrapped("quote", QuoteFields, body, "Quote is required")
         // Same-currency quotes are read, priced and stored in one transaction; a cross-currency
-        // quote asks the provider for its rate between two, never inside one.
+        // quote asks the provider for its rate between two, never inside one. Each transaction
+        // returns plain data and the stored row (a keyed request journals and replays them), and
+        // the answer is built from that row only.
         const checked = yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
             const company = yield* findLiveCompany(tx, actor, companyId)
@@ -133,21 +138,27 @@ export const makeQuotes = (ports: ServicePorts) => {
             }
             const amount = yield* parseInstructedAmount(input.instructed_amount.amount, currency)
             const request = { companyId: company.id, from, to, amount, currency, strategy: input.fee_strategy ?? "net" }
+            const pricedAt = clock.now().getTime()
             if (from.currency !== to.currency) {
               if (!integrationActive)
                 return yield* invalid("base", "no active payment-provider account found for the entity")
-              return { request, clock, stored: undefined }
+              return { request, pricedAt, stored: undefined }
             }
-            const row = yield* pricedQuote(ports, request, decimal(1n), clock)
+            const row = yield* pricedQuote(ports, request, decimal(1n), fixedClock(pricedAt))
             yield* tx.quotes.insert(row)
-            return { request, clock, stored: row }
+            return { request, pricedAt, stored: row }
           }),
         )
         const { request } = checked
         if (checked.stored !== undefined) return toQuote(checked.stored, request.from, request.to)
         const midRate = yield* providerMidRate(ports, request.from.currency, request.to.currency)
-        const row = yield* pricedQuote(ports, request, midRate, checked.clock)
-        yield* inTransaction(ports.storage, (tx) => tx.quotes.insert(row))
+        const row = yield* inTransaction(ports.storage, (tx) =>
+          Effect.gen(function* () {
+            const priced = yield* pricedQuote(ports, request, midRate, fixedClock(checked.pricedAt))
+            yield* tx.quotes.insert(priced)
+            return priced
+          }),
+        )
         return toQuote(row, request.from, request.to)
       }),
   }

@@ -1,6 +1,8 @@
-import { Cause, Effect, Exit } from "effect"
+import { Cause, Effect, Either, Exit, FiberRef } from "effect"
 import type { DomainError } from "../errors.ts"
 import type { Repositories, Storage } from "../ports/storage/index.ts"
+import { replayableText, replayedValue } from "../rules/replayable-value.ts"
+import { currentKeyedRequest, type KeyedRequest } from "./keyed-requests.ts"
 
 /**
  * Runs an effect to a promise that rejects with the domain error itself (not a FiberFailure),
@@ -79,20 +81,7 @@ class RolledBack extends Error {
   }
 }
 
-/**
- * Runs `work` in one storage transaction, handing it the transaction's repositories lifted into
- * Effect. A failure of the work (a domain error, or a defect) rolls the transaction back and
- * comes out unchanged as the effect's failure; anything the storage itself throws is a defect.
- *
- * @example
- * inTransaction(ports.storage, (tx) =>
- *   Effect.gen(function* () {
- *     const row = yield* tx.payments.find(companyId, id)
- *     return row ?? (yield* Effect.fail(paymentNotFound()))
- *   }),
- * )
- */
-export const inTransaction = <A, E>(
+const runTransaction = <A, E>(
   storage: Storage,
   work: (tx: Lifted<Repositories>) => Effect.Effect<A, E>,
 ): Effect.Effect<A, E> =>
@@ -113,4 +102,82 @@ export const inTransaction = <A, E>(
         throw error
       }
     }),
+  )
+
+/** The results of a keyed request's committed transactions, in order, each {@link replayableText} sealed. */
+export const journalSteps = (journal: string | null): ReadonlyArray<string> =>
+  journal === null ? [] : (JSON.parse(journal) as ReadonlyArray<string>)
+
+/**
+ * A transaction of a keyed request: its result joins the key's journal in the same transaction,
+ * so the work and the record of it commit together. A retry after a crash replays the results
+ * already journaled, in order, without running their work again, and runs the rest.
+ */
+const journaled = <A, E>(
+  storage: Storage,
+  keyed: KeyedRequest,
+  work: (tx: Lifted<Repositories>) => Effect.Effect<A, E>,
+): Effect.Effect<A, E> =>
+  runTransaction(storage, (tx) =>
+    Effect.gen(function* () {
+      const record = yield* tx.idempotency.find(keyed.workspaceId, keyed.key)
+      if (record === undefined || record.owner !== keyed.owner) {
+        return yield* Effect.die(new Error(`idempotency key ${keyed.key} is no longer held by this request`))
+      }
+      const steps = journalSteps(record.journal)
+      if (keyed.step < steps.length) {
+        const text = yield* keyed.open(steps[keyed.step] as string)
+        if (text === undefined) {
+          return yield* Effect.die(
+            new Error(`idempotency key ${keyed.key}: journal sealed under another server secret`),
+          )
+        }
+        return replayedValue(text) as A
+      }
+      const result = yield* work(tx)
+      const text = replayableText(result)
+      if (Either.isLeft(text)) {
+        const { path, reason } = text.left
+        return yield* Effect.die(
+          new Error(`a keyed transaction returned what cannot be replayed: ${path} is ${reason}`),
+        )
+      }
+      const sealedText = yield* keyed.seal(text.right)
+      const kept = yield* tx.idempotency.replaceIfOwner(
+        { ...record, journal: JSON.stringify([...steps, sealedText]) },
+        keyed.owner,
+      )
+      if (!kept) return yield* Effect.die(new Error(`idempotency key ${keyed.key} was taken over while it ran`))
+      return result
+    }),
+  ).pipe(
+    Effect.tap(() => {
+      keyed.step += 1
+    }),
+    keyed.oneAtATime.withPermits(1),
+  )
+
+/**
+ * Runs `work` in one storage transaction, handing it the transaction's repositories lifted into
+ * Effect. A failure of the work (a domain error, or a defect) rolls the transaction back and
+ * comes out unchanged as the effect's failure; anything the storage itself throws is a defect.
+ * Within a request that holds an `Idempotency-Key` (see `KeyedRequest`), the work's result is
+ * journaled with it, and replayed instead of running the work again when the request is retried
+ * after a crash: the result must survive {@link replayableText}, and what the use case answers
+ * must derive from its transactions' results, not from ids or times made outside them.
+ *
+ * @example
+ * inTransaction(ports.storage, (tx) =>
+ *   Effect.gen(function* () {
+ *     const row = yield* tx.payments.find(companyId, id)
+ *     return row ?? (yield* Effect.fail(paymentNotFound()))
+ *   }),
+ * )
+ */
+export const inTransaction = <A, E>(
+  storage: Storage,
+  work: (tx: Lifted<Repositories>) => Effect.Effect<A, E>,
+): Effect.Effect<A, E> =>
+  Effect.flatMap(FiberRef.get(currentKeyedRequest), (keyed) =>
+    keyed === undefined ? runTransaction(storage, work) : journaled(storage, keyed, work),
   )

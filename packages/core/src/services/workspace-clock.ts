@@ -37,5 +37,8 @@ export const readWorkspaceClock = (
   workspaceId: WorkspaceId,
 ): Effect.Effect<Clock> =>
   ports.testClocks
-    ? inTransaction(ports.storage, (tx) => workspaceClock(ports, tx, workspaceId))
+    ? // The transaction returns the offset, not the clock: a keyed request journals its result.
+      inTransaction(ports.storage, (tx) => tx.testClocks.offsetOf(workspaceId)).pipe(
+        Effect.map((offset) => offsetClock(ports.clock, offset)),
+      )
     : Effect.succeed(ports.clock)

@@ -23,9 +23,12 @@ const remembered = (status: number) => status < 500 && status !== 429
  * Stripe-style `Idempotency-Key` handling for an authenticated POST or PATCH route; the rules
  * (fingerprint, 24 h retention, 409 while running, 422 on reuse) live in the engine. Without the
  * header the route just runs. With it: a replay answers the first response again with
- * `Idempotent-Replayed: true`; otherwise the route runs, its error answers are rendered here,
- * and the response is stored when its status is below 500 (and not 429). A 5xx or an unexpected
- * error frees the key so a retry runs again.
+ * `Idempotent-Replayed: true`; otherwise the route runs with an actor that names the key, so
+ * each transaction of its use cases is journaled with the key in that transaction, its error
+ * answers are rendered here, and the response is stored when its status is below 500 (and not
+ * 429). A 5xx or an unexpected error frees the key so a retry runs again (replaying whatever
+ * committed). A crash before the response is stored leaves the journal: the retry takes the
+ * dead process's claim over at once, replays what committed and answers as the first would have.
  *
  * @example
  * router.post("/api/v1/companies", jsonBody(), idempotency({ engine, logger }), createCompany)
@@ -49,6 +52,9 @@ export const idempotency =
       ctx.set(replayedHeader, "true")
       return
     }
+    // The use cases the route calls journal their transactions with the key (see the engine's
+    // `Actor.idempotencyKey`), so a crash before the answer is kept leaves it to replay.
+    ctx.state.actor = { ...actor, idempotencyKey: keyText }
     try {
       await next()
     } catch (error) {
@@ -61,7 +67,7 @@ export const idempotency =
         await engine.idempotency.abandon(actor, keyText)
       }
     } catch (error) {
-      // The answer stands; the key stays locked until the engine lets a retry take it over.
+      // The answer stands; the key stays locked (its work journaled) until the engine lets a retry take it over.
       logger.error({ request_id: ctx.state.requestId, err: errorLogFields(error) }, "idempotency record not updated")
     }
   }

@@ -4,6 +4,7 @@ import { graphileKyselyJobs, migrateGraphileJobs } from "../../jobs/graphile-job
 import { createKyselyStorage, type KyselyStorage } from "../kysely-storage.ts"
 import { type preparedQuery, preparedStatementName } from "../prepared-query.ts"
 import type { StorageTables } from "../storage-tables.ts"
+import { postgresLiveness } from "./postgres-liveness.ts"
 import { ensureSchema, graphileWorkerSchema, quoteIdentifier } from "./postgres-schemas.ts"
 import { withStartupLock } from "./startup-lock.ts"
 
@@ -96,6 +97,7 @@ export const openPostgresStorage = async (options: PostgresStorageOptions): Prom
     }),
   })
   const lock = { connectionString, connectionTimeoutMs, ...(schema === undefined ? {} : { schema }) }
+  const processes = postgresLiveness({ connectionString, connectionTimeoutMs })
   try {
     return await withStartupLock(lock, async () => {
       if (schema !== undefined) await ensureSchema(db, schema)
@@ -104,13 +106,18 @@ export const openPostgresStorage = async (options: PostgresStorageOptions): Prom
       const storage = await createKyselyStorage(db, {
         dialect: "postgres",
         jobs: (storageDb) => graphileKyselyJobs(storageDb, graphile),
-        ...(onClose ? { onClose } : {}),
+        processes,
+        onClose: async () => {
+          await processes.close()
+          await onClose?.()
+        },
       })
       await setUp?.(storage)
       return storage
     })
   } catch (error) {
     await db.destroy()
+    await processes.close()
     throw error
   }
 }

@@ -14,6 +14,8 @@ const toIdempotency = (row: Selectable<IdempotencyRecordsTable>): IdempotencyRec
   created_at: row.created_at,
   expires_at: row.expires_at,
   locked_until: row.locked_until,
+  owner: row.owner,
+  journal: row.journal,
 })
 
 const findIdempotency = async (
@@ -60,6 +62,18 @@ export const kyselyIdempotencyRepository = (db: Db): IdempotencyRepository => ({
       .values({ ...row })
       .onConflict((oc) => oc.columns(["workspace_id", "key"]).doUpdateSet({ ...fields }))
       .execute()
+  },
+  replaceIfOwner: async (row, owner) => {
+    const { workspace_id, key, ...fields } = row
+    // One statement, so Postgres re-checks the owner on the row as a concurrent update left it.
+    const updated = await db
+      .updateTable("idempotency_records")
+      .set({ ...fields })
+      .where("workspace_id", "=", workspace_id)
+      .where("key", "=", key)
+      .where((eb) => (owner === null ? eb("owner", "is", null) : eb("owner", "=", owner)))
+      .executeTakeFirst()
+    return updated.numUpdatedRows > 0n
   },
   delete: async (workspaceId, key) => {
     await db.deleteFrom("idempotency_records").where("workspace_id", "=", workspaceId).where("key", "=", key).execute()

@@ -15,6 +15,12 @@ export interface IdempotencyRepository {
   find(workspaceId: WorkspaceId, key: string): Promise<IdempotencyRecord | undefined>
   /** Replaces the record with the same workspace and key. */
   replace(row: IdempotencyRecord): Promise<void>
+  /**
+   * Replaces the record with the same workspace and key when its `owner` is still `owner` (null
+   * matches null); says whether it did. Must hold under concurrency: of two racing calls that
+   * expect the same owner and set another, one is told false.
+   */
+  replaceIfOwner(row: IdempotencyRecord, owner: string | null): Promise<boolean>
   delete(workspaceId: WorkspaceId, key: string): Promise<void>
   /** Deletes records whose `expires_at` is at or before `now`; returns how many. */
   purgeExpired(now: string): Promise<number>

@@ -61,8 +61,27 @@ export interface Storage {
    * engine; several runners of one storage (several engines) share its jobs, each run once.
    */
   createJobRunner(handlers: JobHandlers, options: JobRunnerOptions): JobRunner
+  /**
+   * Which engine processes sharing the storage still run, so that an `Idempotency-Key` claimed by
+   * a process that died is taken over by the next retry at once. Optional: without it, a claim is
+   * presumed abandoned 60 s after it was made.
+   */
+  readonly processes?: ProcessLiveness
   /** Releases connections. The storage is unusable afterwards. */
   close(): Promise<void>
+}
+
+/**
+ * Liveness of the processes that share a storage. A one-process storage answers from memory: an
+ * id made when it opened, and no other id runs (a claim made before this process started is dead).
+ * A shared database asks the database (Postgres: the `pg_stat_activity` row of a session each
+ * process holds open, gone the moment the process dies).
+ */
+export interface ProcessLiveness {
+  /** This process's id; a new one after the process lost the means by which others see it run. */
+  self(): Promise<string>
+  /** Whether the process with this id (from any `self()`) still runs; false for an id it cannot read. */
+  isRunning(id: string): Promise<boolean>
 }
 
 export interface StorageCapabilities {
