@@ -181,6 +181,7 @@ export const describeStorage = (target: StorageTarget): void => {
         "0016_trusted_domains",
         "0017_used_hosted_page_tokens",
         "0018_funding_mandates",
+        "0019_job_queues",
         "0020_idempotency_journal",
       ])
       expect(
