@@ -159,6 +159,8 @@ describe.skipIf(serverUrl === undefined)("two processes starting together on an 
   }, 240_000)
 
   it("in sandbox mode without PAYMENTS_JWT_SECRET, both use one secret from one file, also one moved out of the database", async () => {
+    // Two trials, one of each kind, in one batch: the race for the file itself is the in-process
+    // test's (server-secret.test.ts); here the processes meet under Postgres's start-up lock.
     await inBatches(async (i) => {
       const databaseUrl = await freshDatabase(`secret${i}`)
       const secretFile = join(secretFolder, `trial-${i}`, "server-secret")
@@ -203,6 +205,6 @@ describe.skipIf(serverUrl === undefined)("two processes starting together on an 
         await stopAll(started)
         await dropDatabase(databaseUrl)
       }
-    }, 4)
+    }, 2)
   }, 240_000)
 })
