@@ -25,6 +25,11 @@ const idPattern = /^pg:(\d+):(\d+)$/
 export const postgresLiveness = (options: PostgresLivenessOptions): ProcessLiveness & { close(): Promise<void> } => {
   let session: Promise<{ readonly client: pg.Client; readonly id: string }> | undefined
   let closed = false
+  /**
+   * The session's lookups, one after another: a pg client queues a query sent while another
+   * runs only with a deprecation warning, and pg 9 will refuse it.
+   */
+  let lookups: Promise<unknown> = Promise.resolve()
   const open = async () => {
     const client = new pg.Client({
       connectionString: options.connectionString,
@@ -57,10 +62,14 @@ export const postgresLiveness = (options: PostgresLivenessOptions): ProcessLiven
       const match = idPattern.exec(id)
       if (match === null) return false
       const { client } = await current()
-      const { rows } = await client.query(
-        "select 1 from pg_stat_activity where pid = $1 and (extract(epoch from backend_start) * 1000000)::bigint::text = $2",
-        [Number(match[1]), match[2]],
+      const asked = lookups.then(() =>
+        client.query(
+          "select 1 from pg_stat_activity where pid = $1 and (extract(epoch from backend_start) * 1000000)::bigint::text = $2",
+          [Number(match[1]), match[2]],
+        ),
       )
+      lookups = asked.catch(() => undefined)
+      const { rows } = await asked
       return rows.length > 0
     },
     close: async () => {
