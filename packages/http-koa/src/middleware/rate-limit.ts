@@ -46,9 +46,14 @@ const reportIfTighter = (ctx: AppContext, outcome: RateLimitOutcome) => {
   }
 }
 
-const refuse = (ctx: AppContext, outcome: RateLimitOutcome): never => {
-  ctx.set("Retry-After", String(outcome.retryAfterSeconds))
-  throw httpErrors.rateLimited()
+/** Counts one request of `key` against `name`, reports it, and answers 429 over the limit. */
+const countOrRefuse = async (ctx: AppContext, limiting: RateLimiting, name: RateLimitName, key: string) => {
+  const outcome = await limiting.consume(name, key)
+  reportIfTighter(ctx, outcome)
+  if (outcome.retryAfterSeconds !== undefined) {
+    ctx.set("Retry-After", String(outcome.retryAfterSeconds))
+    throw httpErrors.rateLimited()
+  }
 }
 
 /**
@@ -65,9 +70,7 @@ export const rateLimit =
   async (ctx, next) => {
     const key = keyOf(ctx)
     if (key === undefined) return next()
-    const outcome = await limiting.consume(name, key)
-    reportIfTighter(ctx, outcome)
-    if (outcome.retryAfterSeconds !== undefined) refuse(ctx, outcome)
+    await countOrRefuse(ctx, limiting, name, key)
     return next()
   }
 
@@ -86,9 +89,7 @@ export const failedAttemptLimit =
   async (ctx, next) => {
     const key = keyOf(ctx)
     if (key === undefined) return next()
-    const outcome = await limiting.consume(name, key)
-    reportIfTighter(ctx, outcome)
-    if (outcome.retryAfterSeconds !== undefined) refuse(ctx, outcome)
+    await countOrRefuse(ctx, limiting, name, key)
     try {
       await next()
     } catch (error) {
