@@ -39,6 +39,8 @@ const endpointRow = (
   secret: "aes-256-gcm:0a1b2c3d:AAAA:BBBB",
   previous_secret: null,
   previous_secret_expires_at: null,
+  consecutive_failures: 0,
+  circuit_open_until: null,
   created_at: at,
   updated_at: at,
   deleted_at: null,

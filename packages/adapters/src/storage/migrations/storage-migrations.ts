@@ -25,6 +25,7 @@ import { trustedDomainsSchema } from "./0016-trusted-domains.ts"
 import { usedHostedPageTokensSchema } from "./0017-used-hosted-page-tokens.ts"
 import { fundingMandatesSchema } from "./0018-funding-mandates.ts"
 import { jobQueuesSchema } from "./0019-job-queues.ts"
+import { endpointCircuitsSchema } from "./0021-endpoint-circuits.ts"
 import type { StorageDialect } from "./column-helpers.ts"
 
 export type { StorageDialect } from "./column-helpers.ts"
@@ -58,6 +59,7 @@ export const storageMigrations = (dialect: StorageDialect): MigrationProvider =>
     "0017_used_hosted_page_tokens": usedHostedPageTokensSchema(dialect),
     "0018_funding_mandates": fundingMandatesSchema(dialect),
     "0019_job_queues": jobQueuesSchema(dialect),
+    "0021_endpoint_circuits": endpointCircuitsSchema(dialect),
   }),
 })
 

@@ -1,0 +1,140 @@
+import { once } from "node:events"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import { openTestPostgres, openTestSqlite } from "@payments-engine/adapters/testing"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { advanceClock, type Payer, setUpPayer } from "./support/payment-fixtures.ts"
+import { startTestService, type TestService } from "./support/test-service.ts"
+
+/**
+ * The circuit breaker of a webhook endpoint over real HTTP, on SQLite and Postgres: a receiver
+ * on loopback that never answers until told to answer 200; the sandbox clock drives the cool-downs.
+ */
+const sqlite = openTestSqlite({ file: true })
+const postgres = openTestPostgres()
+
+/** What the receiver got: the event of each request and whether it answered 200. */
+const received: Array<{ readonly path: string; readonly eventId: string; readonly ok: boolean }> = []
+/** Paths that answer 200; every other path never answers. */
+const answering = new Set<string>()
+const receiver = createServer(async (req, res) => {
+  for await (const _ of req) {
+  }
+  const path = req.url ?? "/"
+  const ok = answering.has(path)
+  received.push({ path, eventId: String(req.headers["service-event-id"]), ok })
+  if (ok) res.writeHead(200).end("ok")
+})
+let base = ""
+beforeAll(async () => {
+  receiver.listen(0, "127.0.0.1")
+  await once(receiver, "listening")
+  base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`
+})
+afterAll(async () => {
+  receiver.closeAllConnections()
+  receiver.close()
+  await sqlite.close()
+  await postgres.close()
+})
+
+interface Delivery {
+  readonly id: string
+  readonly state: string
+  readonly attempt_count: number
+  readonly next_attempt_at: string | null
+}
+
+describe.each([
+  ["SQLite", () => sqlite.factory()],
+  ["Postgres", () => postgres.factory()],
+])("an endpoint's circuit on %s", (name, factory) => {
+  let service: TestService
+  beforeAll(async () => {
+    service = await startTestService({ storage: await factory(), sandbox: true, webhookTimeoutMs: 300 })
+  })
+  afterAll(() => service.close())
+
+  const path = `/${name}/down`
+  const at = () => received.filter((r) => r.path === path)
+  const renameEntity = (payer: Payer, name: string) =>
+    service.request("PATCH", `/api/v1/companies/${payer.cid}/entities/${payer.eid}`, {
+      token: payer.token,
+      body: { name },
+    })
+  const endpointOf = async (payer: Payer, id: string) => {
+    const response = await service.request("GET", `/api/v1/webhook_endpoints/${id}`, { token: payer.token })
+    expect(response.status, response.text).toBe(200)
+    return response.body.data as { consecutive_failures: number; circuit_open_until: string | null }
+  }
+  const deliveriesOf = async (payer: Payer, id: string) => {
+    const response = await service.request("GET", `/api/v1/webhook_endpoints/${id}/deliveries`, {
+      token: payer.token,
+    })
+    expect(response.status, response.text).toBe(200)
+    return response.body.data as Delivery[]
+  }
+
+  it("opens after five timeouts in a row, holds later deliveries without spending attempts, probes once per cool-down, and closes on a 200", async () => {
+    const payer = await setUpPayer(service, `circuit-${name}`)
+    const created = await service.request("POST", `/api/v1/companies/${payer.cid}/webhook_endpoints`, {
+      token: payer.token,
+      body: { url: `${base}${path}`, event_names: ["entity.updated"] },
+    })
+    expect(created.status, created.text).toBe(201)
+    const endpointId = created.body.data.id as string
+    expect(created.body.data).toMatchObject({ consecutive_failures: 0, circuit_open_until: null })
+
+    // Five deliveries, one lane, five timeouts: the circuit opens for a minute.
+    for (let i = 0; i < 5; i++) expect((await renameEntity(payer, `Down ${i}`)).status).toBe(200)
+    await advanceClock(service, payer.token, 0)
+    expect(at()).toHaveLength(5)
+    const opened = await endpointOf(payer, endpointId)
+    expect(opened.consecutive_failures).toBe(5)
+    expect(Date.parse(opened.circuit_open_until!) - service.clock.now().getTime()).toBeGreaterThan(55_000)
+
+    // While it is open, new deliveries wait unsent, their attempts untouched, due when it ends.
+    for (let i = 0; i < 3; i++) expect((await renameEntity(payer, `Waiting ${i}`)).status).toBe(200)
+    await advanceClock(service, payer.token, 30)
+    expect(at()).toHaveLength(5)
+    const waiting = (await deliveriesOf(payer, endpointId)).filter((d) => d.attempt_count === 0)
+    expect(waiting).toHaveLength(3)
+    for (const d of waiting) {
+      expect(d).toMatchObject({ state: "pending", next_attempt_at: opened.circuit_open_until })
+    }
+
+    // The cool-down ends: one probe goes, times out, and the circuit opens for two minutes.
+    await advanceClock(service, payer.token, 30)
+    expect(at()).toHaveLength(6)
+    const reopened = await endpointOf(payer, endpointId)
+    expect(reopened.consecutive_failures).toBe(6)
+    const deliveries = await deliveriesOf(payer, endpointId)
+    expect(deliveries.reduce((sum, d) => sum + d.attempt_count, 0)).toBe(6)
+    // The probe keeps its own retry schedule (+4 min after its second attempt); the rest wait for the circuit.
+    const probe = deliveries.find((d) => d.attempt_count === 2)!
+    expect(Date.parse(probe.next_attempt_at!)).toBeGreaterThan(Date.parse(reopened.circuit_open_until!))
+    for (const d of deliveries.filter((d) => d !== probe)) {
+      expect(d).toMatchObject({ state: "pending", next_attempt_at: reopened.circuit_open_until })
+    }
+
+    // The receiver is back; nothing goes before the cool-down ends, then the probe's 200 lets all out.
+    answering.add(path)
+    await advanceClock(service, payer.token, 119)
+    expect(at()).toHaveLength(6)
+    await advanceClock(service, payer.token, 1)
+    expect(at().filter((r) => r.ok)).toHaveLength(7)
+    expect(await endpointOf(payer, endpointId)).toMatchObject({ consecutive_failures: 0, circuit_open_until: null })
+    await advanceClock(service, payer.token, 120)
+    const delivered = at().filter((r) => r.ok)
+    expect(delivered).toHaveLength(8)
+    expect(new Set(delivered.map((r) => r.eventId)).size).toBe(8)
+    expect(await endpointOf(payer, endpointId)).toMatchObject({ consecutive_failures: 0, circuit_open_until: null })
+    const done = await deliveriesOf(payer, endpointId)
+    expect(done.map((d) => d.state)).toEqual(Array(8).fill("succeeded"))
+    expect(done.reduce((sum, d) => sum + d.attempt_count, 0)).toBe(at().length)
+
+    // Nothing is sent again.
+    await advanceClock(service, payer.token, 3600)
+    expect(at()).toHaveLength(14)
+  })
+})
