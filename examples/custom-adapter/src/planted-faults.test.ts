@@ -937,6 +937,18 @@ const faults: ReadonlyArray<{
     caughtBy: ["webhook-endpoints.replace-secret"],
   },
   {
+    bug: "writes an endpoint's circuit but drops until when it is open",
+    factory: withFault((tx) => ({
+      ...tx,
+      webhookEndpoints: {
+        ...tx.webhookEndpoints,
+        recordCircuit: (workspaceId, id, circuit) =>
+          tx.webhookEndpoints.recordCircuit(workspaceId, id, { ...circuit, circuit_open_until: null }),
+      },
+    })),
+    caughtBy: ["webhook-endpoints.record-circuit"],
+  },
+  {
     bug: "stores a second delivery of one event to one endpoint",
     factory: async () =>
       createMemoryStorage({

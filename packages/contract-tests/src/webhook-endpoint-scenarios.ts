@@ -274,6 +274,33 @@ export const webhookEndpointScenarios: ScenarioGroup = {
       },
     },
     {
+      id: "webhook-endpoints.record-circuit",
+      title:
+        "recordCircuit writes an endpoint's failures in a row and until when its circuit is open, and nothing else, on live endpoints of the workspace; the circuit is read back as written",
+      run: async (harness) => {
+        const port = onPort(harness)
+        const ids = counterIds()
+        const [ws, wsB] = [ids.next("ws"), ids.next("ws")]
+        const company = ids.next("cmp")
+        const at = "2030-03-08T00:00:00.000Z"
+        const endpoint = endpointRow(ids.next("we"), ws, company, at)
+        const gone = endpointRow(ids.next("we"), ws, company, at, { deleted_at: at })
+        await port(async (endpoints) => {
+          for (const row of [endpoint, gone]) await endpoints.insert(row)
+        })
+        const open = { consecutive_failures: 6, circuit_open_until: "2030-03-08T00:02:00.000Z" }
+        expect(await port((endpoints) => endpoints.recordCircuit(wsB, endpoint.id, open))).toBeUndefined()
+        expect(await port((endpoints) => endpoints.recordCircuit(ws, gone.id, open))).toBeUndefined()
+        expect(await port((endpoints) => endpoints.find(ws, endpoint.id))).toEqual(endpoint)
+        const written = await port((endpoints) => endpoints.recordCircuit(ws, endpoint.id, open))
+        expect(written).toEqual({ ...endpoint, ...open })
+        expect(await port((endpoints) => endpoints.find(ws, endpoint.id))).toEqual(written)
+        const closed = { consecutive_failures: 0, circuit_open_until: null }
+        expect(await port((endpoints) => endpoints.recordCircuit(ws, endpoint.id, closed))).toEqual(endpoint)
+        expect(await port((endpoints) => endpoints.find(ws, endpoint.id))).toEqual(endpoint)
+      },
+    },
+    {
       id: "webhook-deliveries.lanes",
       title:
         "a lane lists its endpoint's pending deliveries due by now, soonest first, passing over those another lane holds; takes only pending ones no other lane holds; two lanes racing for one get it once; many moves are written each only from the status and attempt count it was read with",

@@ -18,8 +18,8 @@ const received: Array<{ readonly path: string; readonly eventId: string; readonl
 /** Paths that answer 200; every other path never answers. */
 const answering = new Set<string>()
 const receiver = createServer(async (req, res) => {
-  for await (const _ of req) {
-  }
+  req.resume()
+  await once(req, "end")
   const path = req.url ?? "/"
   const ok = answering.has(path)
   received.push({ path, eventId: String(req.headers["service-event-id"]), ok })

@@ -45,7 +45,10 @@ describe("an endpoint's circuit", () => {
     expect(circuitPosition(closedCircuit, at.toISOString())).toBe("closed")
     expect(circuitPosition(open, at.toISOString())).toBe("open")
     expect(circuitPosition(open, minutesAfter(1))).toBe("half_open")
-    expect(probing(open, new Date(minutesAfter(1)))).toEqual({ consecutive_failures: 5, circuit_open_until: minutesAfter(3) })
+    expect(probing(open, new Date(minutesAfter(1)))).toEqual({
+      consecutive_failures: 5,
+      circuit_open_until: minutesAfter(3),
+    })
   })
 
   it("shrinks the lane of a failing endpoint to what it takes to open the circuit", () => {

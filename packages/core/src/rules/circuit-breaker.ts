@@ -60,7 +60,10 @@ export const circuitAfter = (state: CircuitState, succeeded: ReadonlyArray<boole
   const run = state.consecutive_failures + succeeded.length
   if (run < circuitThreshold) return { consecutive_failures: run, circuit_open_until: null }
   const failures = state.circuit_open_until === null ? circuitThreshold : run
-  return { consecutive_failures: failures, circuit_open_until: new Date(at.getTime() + coolDownMs(failures)).toISOString() }
+  return {
+    consecutive_failures: failures,
+    circuit_open_until: new Date(at.getTime() + coolDownMs(failures)).toISOString(),
+  }
 }
 
 /**
@@ -69,4 +72,6 @@ export const circuitAfter = (state: CircuitState, succeeded: ReadonlyArray<boole
  * stopped answering costs a few timeouts, not a lane of them.
  */
 export const laneSizeFor = (state: CircuitState, fullLane: number) =>
-  state.consecutive_failures === 0 ? fullLane : Math.max(1, Math.min(fullLane, circuitThreshold - state.consecutive_failures))
+  state.consecutive_failures === 0
+    ? fullLane
+    : Math.max(1, Math.min(fullLane, circuitThreshold - state.consecutive_failures))

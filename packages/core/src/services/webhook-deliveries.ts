@@ -19,13 +19,7 @@ import type {
   WebhookEndpointRecord,
 } from "../ports/storage/index.ts"
 import type { WebhookAttempt, WebhookTransport } from "../ports/webhook-transport.ts"
-import {
-  type CircuitState,
-  circuitAfter,
-  circuitPosition,
-  laneSizeFor,
-  probing,
-} from "../rules/circuit-breaker.ts"
+import { type CircuitState, circuitAfter, circuitPosition, laneSizeFor, probing } from "../rules/circuit-breaker.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
 import { webhookSignatureHeaders } from "../rules/webhook-signature.ts"
 import { type Actor, requireWrite } from "./actor.ts"
@@ -186,7 +180,12 @@ export const makeWebhookDeliveries = (ports: ServicePorts) => {
    * Moves a delivery, unsent, to wait for its endpoint's circuit until `until`: its attempts and
    * log stay as they are, `next_attempt_at` says when it goes, and a job is queued for then.
    */
-  const waitForCircuit = (tx: Lifted<Repositories>, now: Date, rows: ReadonlyArray<WebhookDeliveryRecord>, until: string) =>
+  const waitForCircuit = (
+    tx: Lifted<Repositories>,
+    now: Date,
+    rows: ReadonlyArray<WebhookDeliveryRecord>,
+    until: string,
+  ) =>
     Effect.gen(function* () {
       const writes: Array<WebhookDeliveryMove> = rows.map((row) => ({
         id: row.id,
@@ -331,7 +330,8 @@ export const makeWebhookDeliveries = (ports: ServicePorts) => {
             if (head === undefined) return undefined
             const probe = position === "half_open"
             // One probe per cool-down, even if this process dies before its answer is written.
-            if (probe) yield* tx.webhookEndpoints.recordCircuit(endpoint.workspace_id, endpoint.id, probing(endpoint, at))
+            if (probe)
+              yield* tx.webhookEndpoints.recordCircuit(endpoint.workspace_id, endpoint.id, probing(endpoint, at))
             const laneSize = probe ? maxLaneDeliveries : laneSizeFor(endpoint, maxLaneDeliveries)
             const due = yield* tx.webhookDeliveries.listDue(endpoint.id, now, row.id, maxLaneDeliveries - 1)
             // What this lane held when its process died stays in it, whatever its size now.
@@ -424,7 +424,8 @@ export const makeWebhookDeliveries = (ports: ServicePorts) => {
             yield* Effect.forEach(moved, (row) => queueNext(tx, row, plans.get(row.id)!), { discard: true })
             const circuit = yield* recordAttempts(tx, endpoint, probe, sent, now)
             const unsent = rows.slice(sent.length)
-            if (unsent.length > 0) yield* waitForCircuit(tx, now, unsent, circuit.circuit_open_until ?? now.toISOString())
+            if (unsent.length > 0)
+              yield* waitForCircuit(tx, now, unsent, circuit.circuit_open_until ?? now.toISOString())
             return `${moved.filter((row) => row.status === "succeeded").length} of ${rows.length} delivered`
           }),
         )
