@@ -949,6 +949,20 @@ const faults: ReadonlyArray<{
     caughtBy: ["webhook-endpoints.record-circuit"],
   },
   {
+    bug: "counts a workspace's deliveries in lanes instead of its lanes",
+    factory: withFault((tx) => ({
+      ...tx,
+      webhookDeliveries: {
+        ...tx.webhookDeliveries,
+        countLanes: async (workspaceId) => {
+          const lanes = await tx.webhookDeliveries.countLanes(workspaceId)
+          return lanes === 0 ? 0 : lanes + 1
+        },
+      },
+    })),
+    caughtBy: ["webhook-deliveries.count-lanes"],
+  },
+  {
     bug: "stores a second delivery of one event to one endpoint",
     factory: async () =>
       createMemoryStorage({

@@ -301,6 +301,35 @@ export const webhookEndpointScenarios: ScenarioGroup = {
       },
     },
     {
+      id: "webhook-deliveries.count-lanes",
+      title:
+        "countLanes counts the distinct lanes holding pending deliveries of the workspace: not free ones, not finished ones, not another workspace's",
+      run: async (harness) => {
+        const ids = counterIds()
+        const [ws, wsB] = [ids.next("ws"), ids.next("ws")]
+        const [endpoint, other] = [ids.next("we"), ids.next("we")]
+        const deliveries = <T>(call: (tx: Repositories["webhookDeliveries"]) => Promise<T>) =>
+          harness.storage.transaction((tx) => call(tx.webhookDeliveries))
+        const at = "2030-03-07T00:00:00.000Z"
+        const row = (workspace: WorkspaceId, to: WebhookEndpointId, fields: Partial<WebhookDeliveryRecord> = {}) =>
+          deliveryRow(ids.next("whd"), workspace, to, ids.next("evt"), at, fields)
+        expect(await deliveries((d) => d.countLanes(ws))).toBe(0)
+        const headA = row(ws, endpoint)
+        const headB = row(ws, other)
+        const rows = [
+          { ...headA, lane_id: headA.id },
+          row(ws, endpoint, { lane_id: headA.id }),
+          { ...headB, lane_id: headB.id },
+          row(ws, endpoint),
+          row(ws, other, { status: "succeeded", lane_id: ids.next("whd") }),
+          row(wsB, endpoint, { lane_id: ids.next("whd") }),
+        ]
+        for (const each of rows) expect(await deliveries((d) => d.insertIfNew(each))).toBe(true)
+        expect(await deliveries((d) => d.countLanes(ws))).toBe(2)
+        expect(await deliveries((d) => d.countLanes(wsB))).toBe(1)
+      },
+    },
+    {
       id: "webhook-deliveries.lanes",
       title:
         "a lane lists its endpoint's pending deliveries due by now, soonest first, passing over those another lane holds; takes only pending ones no other lane holds; two lanes racing for one get it once; many moves are written each only from the status and attempt count it was read with",

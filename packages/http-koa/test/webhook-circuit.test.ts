@@ -1,22 +1,25 @@
 import { once } from "node:events"
-import { createServer } from "node:http"
+import { createServer, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { openTestPostgres, openTestSqlite } from "@payments-engine/adapters/testing"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { advanceClock, type Payer, setUpPayer } from "./support/payment-fixtures.ts"
 import { startTestService, type TestService } from "./support/test-service.ts"
 
 /**
- * The circuit breaker of a webhook endpoint over real HTTP, on SQLite and Postgres: a receiver
- * on loopback that never answers until told to answer 200; the sandbox clock drives the cool-downs.
+ * The circuit breaker of a webhook endpoint, and a workspace's share of the webhook lane, over
+ * real HTTP on SQLite and Postgres: a receiver on loopback that never answers until told to
+ * answer 200, or holds requests until the test answers them; the sandbox clock drives the
+ * cool-downs.
  */
 const sqlite = openTestSqlite({ file: true })
 const postgres = openTestPostgres()
 
 /** What the receiver got: the event of each request and whether it answered 200. */
 const received: Array<{ readonly path: string; readonly eventId: string; readonly ok: boolean }> = []
-/** Paths that answer 200; every other path never answers. */
+/** Paths that answer 200; paths under `/hold/` wait in `held`; every other path never answers. */
 const answering = new Set<string>()
+const held: Array<ServerResponse> = []
 const receiver = createServer(async (req, res) => {
   req.resume()
   await once(req, "end")
@@ -24,6 +27,7 @@ const receiver = createServer(async (req, res) => {
   const ok = answering.has(path)
   received.push({ path, eventId: String(req.headers["service-event-id"]), ok })
   if (ok) res.writeHead(200).end("ok")
+  else if (path.includes("/hold/")) held.push(res)
 })
 let base = ""
 beforeAll(async () => {
@@ -136,5 +140,54 @@ describe.each([
     // Nothing is sent again.
     await advanceClock(service, payer.token, 3600)
     expect(at()).toHaveLength(14)
+  })
+
+  it("lets a workspace hold at most half the webhook lane: another workspace's delivery goes while its receivers hold twelve", async () => {
+    const quiet = await startTestService({ storage: await factory(), sandbox: true, webhookTimeoutMs: 20_000 })
+    try {
+      const a = await setUpPayer(quiet, `share-a-${name}`)
+      const b = await setUpPayer(quiet, `share-b-${name}`)
+      const endpointAt = async (payer: Payer, url: string) => {
+        const response = await quiet.request("POST", `/api/v1/companies/${payer.cid}/webhook_endpoints`, {
+          token: payer.token,
+          body: { url, event_names: ["entity.updated"] },
+        })
+        expect(response.status, response.text).toBe(201)
+      }
+      const holding = Array.from({ length: 12 }, (_, i) => `/${name}/hold/${i}`)
+      for (const path of holding) await endpointAt(a, `${base}${path}`)
+      const bPath = `/${name}/share-b`
+      answering.add(bPath)
+      await endpointAt(b, `${base}${bPath}`)
+      const rename = (payer: Payer, to: string) =>
+        quiet.request("PATCH", `/api/v1/companies/${payer.cid}/entities/${payer.eid}`, {
+          token: payer.token,
+          body: { name: to },
+        })
+      // A's twelve deliveries are queued first, so they are due first.
+      expect((await rename(a, "Held A")).status).toBe(200)
+      expect((await rename(b, "Quick B")).status).toBe(200)
+      const heldOfA = () => received.filter((r) => holding.includes(r.path))
+      // The background runner, as the service runs it: on Postgres, runJobs runs one job at a time.
+      quiet.engine.jobs.start()
+      // B's delivery arrives while five of A's receivers hold theirs (half of the lane's ten slots).
+      await vi.waitFor(() => expect(received.filter((r) => r.path === bPath)).toHaveLength(1), { timeout: 5_000 })
+      expect(held).toHaveLength(5)
+      expect(heldOfA()).toHaveLength(5)
+      for (const path of holding) answering.add(path)
+      for (const res of held.splice(0)) res.writeHead(200).end("ok")
+      // A's other seven waited, unsent, and go a few seconds later, each once.
+      for (let i = 0; i < 10 && heldOfA().length < 12; i++) await advanceClock(quiet, a.token, 5)
+      expect(
+        heldOfA()
+          .map((r) => r.path)
+          .sort(),
+      ).toEqual([...holding].sort())
+      expect(received.filter((r) => r.path === bPath)).toHaveLength(1)
+    } finally {
+      for (const res of held.splice(0)) res.writeHead(200).end("ok")
+      await quiet.engine.jobs.stop()
+      await quiet.close()
+    }
   })
 })

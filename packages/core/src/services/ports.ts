@@ -41,6 +41,11 @@ export interface ServicePorts extends EnginePorts {
   readonly webhookTransport: WebhookTransport
   /** How long one delivery attempt may take, connection to answer (30 s by the spec). */
   readonly webhookTimeoutMs: number
+  /**
+   * Lanes of webhook deliveries one workspace may have sending at once, across the processes of
+   * a storage: a workspace whose receivers do not answer cannot hold every webhook slot.
+   */
+  readonly webhookWorkspaceLanes: number
   /** Keeps the bytes of onboarding attachments; without one, attachment uploads and downloads are a defect. */
   readonly blobStore?: BlobStore | undefined
   /** Tells an upload's type from its content; without one, attachment uploads are a defect. */

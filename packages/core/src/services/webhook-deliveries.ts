@@ -52,6 +52,12 @@ export const maxLaneDeliveries = 50
 const laneSendsAtOnce = 10
 
 /**
+ * How long a delivery waits, unsent, when its workspace already has its share of lanes sending:
+ * its job is out of the webhook lane's slot at once, and looks again then.
+ */
+export const workspaceShareWaitMs = 5_000
+
+/**
  * The queue of an endpoint's delivery jobs: one runs at a time, so an endpoint whose receiver
  * never answers holds one slot of the webhook lane, whatever its number of deliveries.
  */
@@ -177,15 +183,11 @@ export const makeWebhookDeliveries = (ports: ServicePorts) => {
     )
 
   /**
-   * Moves a delivery, unsent, to wait for its endpoint's circuit until `until`: its attempts and
-   * log stay as they are, `next_attempt_at` says when it goes, and a job is queued for then.
+   * Moves deliveries, unsent, to wait until `until` (for their endpoint's circuit, or their
+   * workspace's share of lanes): their attempts and log stay as they are, `next_attempt_at` says
+   * when they go, and a job is queued for then.
    */
-  const waitForCircuit = (
-    tx: Lifted<Repositories>,
-    now: Date,
-    rows: ReadonlyArray<WebhookDeliveryRecord>,
-    until: string,
-  ) =>
+  const postpone = (tx: Lifted<Repositories>, now: Date, rows: ReadonlyArray<WebhookDeliveryRecord>, until: string) =>
     Effect.gen(function* () {
       const writes: Array<WebhookDeliveryMove> = rows.map((row) => ({
         id: row.id,
@@ -323,7 +325,15 @@ export const makeWebhookDeliveries = (ports: ServicePorts) => {
               // Its circuit is open: it waits, unsent, with what this lane held when its process died.
               const held = yield* tx.webhookDeliveries.listDue(endpoint.id, now, row.id, maxLaneDeliveries - 1)
               const waiting = [row, ...held.filter((d) => d.lane_id === row.id)]
-              yield* waitForCircuit(tx, at, waiting, endpoint.circuit_open_until ?? now)
+              yield* postpone(tx, at, waiting, endpoint.circuit_open_until ?? now)
+              return undefined
+            }
+            // A lane of its own resumed after a crash is already counted in its workspace's share.
+            if (
+              row.lane_id === null &&
+              (yield* tx.webhookDeliveries.countLanes(row.workspace_id)) >= ports.webhookWorkspaceLanes
+            ) {
+              yield* postpone(tx, at, [row], new Date(at.getTime() + workspaceShareWaitMs).toISOString())
               return undefined
             }
             const [head] = yield* tx.webhookDeliveries.takeIntoLane(row.id, [row.id])
@@ -424,8 +434,7 @@ export const makeWebhookDeliveries = (ports: ServicePorts) => {
             yield* Effect.forEach(moved, (row) => queueNext(tx, row, plans.get(row.id)!), { discard: true })
             const circuit = yield* recordAttempts(tx, endpoint, probe, sent, now)
             const unsent = rows.slice(sent.length)
-            if (unsent.length > 0)
-              yield* waitForCircuit(tx, now, unsent, circuit.circuit_open_until ?? now.toISOString())
+            if (unsent.length > 0) yield* postpone(tx, now, unsent, circuit.circuit_open_until ?? now.toISOString())
             return `${moved.filter((row) => row.status === "succeeded").length} of ${rows.length} delivered`
           }),
         )
