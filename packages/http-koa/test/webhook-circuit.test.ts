@@ -2,6 +2,7 @@ import { once } from "node:events"
 import { createServer, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { openTestPostgres, openTestSqlite } from "@payments-engine/adapters/testing"
+import type { CircuitLogEvent } from "@payments-engine/core"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { advanceClock, type Payer, setUpPayer } from "./support/payment-fixtures.ts"
 import { startTestService, type TestService } from "./support/test-service.ts"
@@ -54,8 +55,17 @@ describe.each([
   ["Postgres", () => postgres.factory()],
 ])("an endpoint's circuit on %s", (name, factory) => {
   let service: TestService
+  /** What the engine told of circuits opening and closing. */
+  const circuits: Array<CircuitLogEvent> = []
   beforeAll(async () => {
-    service = await startTestService({ storage: await factory(), sandbox: true, webhookTimeoutMs: 300 })
+    service = await startTestService({
+      storage: await factory(),
+      sandbox: true,
+      webhookTimeoutMs: 300,
+      jobLog: (event) => {
+        if ("circuit" in event) circuits.push(event)
+      },
+    })
   })
   afterAll(() => service.close())
 
@@ -95,6 +105,15 @@ describe.each([
     expect(at()).toHaveLength(5)
     const opened = await endpointOf(payer, endpointId)
     expect(opened.consecutive_failures).toBe(5)
+    expect(circuits).toEqual([
+      {
+        circuit: "opened",
+        workspaceId: expect.any(String),
+        endpointId,
+        consecutiveFailures: 5,
+        until: opened.circuit_open_until,
+      },
+    ])
     expect(Date.parse(opened.circuit_open_until!) - service.clock.now().getTime()).toBeGreaterThan(55_000)
 
     // While it is open, new deliveries wait unsent, their attempts untouched, due when it ends.
@@ -128,6 +147,11 @@ describe.each([
     await advanceClock(service, payer.token, 1)
     expect(at().filter((r) => r.ok)).toHaveLength(7)
     expect(await endpointOf(payer, endpointId)).toMatchObject({ consecutive_failures: 0, circuit_open_until: null })
+    // Opened once, and closed once: a failed probe leaves it open, which is not news.
+    expect(circuits.map((c) => [c.circuit, c.endpointId, c.until])).toEqual([
+      ["opened", endpointId, opened.circuit_open_until],
+      ["closed", endpointId, null],
+    ])
     await advanceClock(service, payer.token, 120)
     const delivered = at().filter((r) => r.ok)
     expect(delivered).toHaveLength(8)

@@ -418,7 +418,7 @@ export const makeWebhookDeliveries = (ports: ServicePorts) => {
             : probed.event.type === "succeed"
               ? [probed, ...(yield* Effect.forEach(rest, send, { concurrency: laneSendsAtOnce }))]
               : [probed]
-        return yield* inTransaction(ports.storage, (tx) =>
+        const written = yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
             const now = (yield* workspaceClock(ports, tx, workspaceId)).now()
             const plans = new Map<string, PlannedMove>()
@@ -435,9 +435,24 @@ export const makeWebhookDeliveries = (ports: ServicePorts) => {
             const circuit = yield* recordAttempts(tx, endpoint, probe, sent, now)
             const unsent = rows.slice(sent.length)
             if (unsent.length > 0) yield* postpone(tx, now, unsent, circuit.circuit_open_until ?? now.toISOString())
-            return `${moved.filter((row) => row.status === "succeeded").length} of ${rows.length} delivered`
+            return {
+              circuit,
+              summary: `${moved.filter((row) => row.status === "succeeded").length} of ${rows.length} delivered`,
+            }
           }),
         )
+        // Told once it is written: the circuit opened by this lane's failures, or closed by its 200.
+        const isOpen = written.circuit.circuit_open_until !== null
+        if ((endpoint.circuit_open_until !== null) !== isOpen) {
+          ports.jobLog?.({
+            circuit: isOpen ? "opened" : "closed",
+            workspaceId: endpoint.workspace_id,
+            endpointId: endpoint.id,
+            consecutiveFailures: written.circuit.consecutive_failures,
+            until: written.circuit.circuit_open_until,
+          })
+        }
+        return written.summary
       }),
 
     /** The endpoint's deliveries, newest first, 25 a page, each with its attempts. */
