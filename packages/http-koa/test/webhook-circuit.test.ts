@@ -166,6 +166,28 @@ describe.each([
     expect(at()).toHaveLength(14)
   })
 
+  it("sends a failing endpoint's deliveries only as many at once as it takes to open its circuit", async () => {
+    const payer = await setUpPayer(service, `shrink-${name}`)
+    const shrinkPath = `/${name}/shrink`
+    const created = await service.request("POST", `/api/v1/companies/${payer.cid}/webhook_endpoints`, {
+      token: payer.token,
+      body: { url: `${base}${shrinkPath}`, event_names: ["entity.updated"] },
+    })
+    expect(created.status, created.text).toBe(201)
+    const sent = () => received.filter((r) => r.path === shrinkPath)
+    for (let i = 0; i < 2; i++) expect((await renameEntity(payer, `Failing ${i}`)).status).toBe(200)
+    await advanceClock(service, payer.token, 0)
+    expect(sent()).toHaveLength(2)
+    expect(await endpointOf(payer, created.body.data.id)).toMatchObject({ consecutive_failures: 2 })
+    // Ten more due at once: a lane of three reaches five failures, and the other seven wait unsent.
+    for (let i = 0; i < 10; i++) expect((await renameEntity(payer, `More ${i}`)).status).toBe(200)
+    await advanceClock(service, payer.token, 0)
+    expect(sent()).toHaveLength(5)
+    expect(await endpointOf(payer, created.body.data.id)).toMatchObject({ consecutive_failures: 5 })
+    const unsent = (await deliveriesOf(payer, created.body.data.id)).filter((d) => d.attempt_count === 0)
+    expect(unsent).toHaveLength(7)
+  })
+
   it("lets a workspace hold at most half the webhook lane: another workspace's delivery goes while its receivers hold twelve", async () => {
     const quiet = await startTestService({ storage: await factory(), sandbox: true, webhookTimeoutMs: 20_000 })
     try {
