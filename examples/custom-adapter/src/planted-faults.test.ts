@@ -962,6 +962,32 @@ const faults: ReadonlyArray<{
     caughtBy: ["webhook-endpoints.replace-secret"],
   },
   {
+    bug: "writes an endpoint's circuit but drops until when it is open",
+    factory: withFault((tx) => ({
+      ...tx,
+      webhookEndpoints: {
+        ...tx.webhookEndpoints,
+        recordCircuit: (workspaceId, id, circuit) =>
+          tx.webhookEndpoints.recordCircuit(workspaceId, id, { ...circuit, circuit_open_until: null }),
+      },
+    })),
+    caughtBy: ["webhook-endpoints.record-circuit"],
+  },
+  {
+    bug: "counts a workspace's deliveries in lanes instead of its lanes",
+    factory: withFault((tx) => ({
+      ...tx,
+      webhookDeliveries: {
+        ...tx.webhookDeliveries,
+        countLanes: async (workspaceId) => {
+          const lanes = await tx.webhookDeliveries.countLanes(workspaceId)
+          return lanes === 0 ? 0 : lanes + 1
+        },
+      },
+    })),
+    caughtBy: ["webhook-deliveries.count-lanes"],
+  },
+  {
     bug: "stores a second delivery of one event to one endpoint",
     factory: async () =>
       createMemoryStorage({

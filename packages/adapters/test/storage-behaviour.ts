@@ -183,6 +183,7 @@ export const describeStorage = (target: StorageTarget): void => {
         "0018_funding_mandates",
         "0019_job_queues",
         "0020_idempotency_journal",
+        "0021_endpoint_circuits",
       ])
       expect(
         await reopened.db.selectFrom("companies").selectAll().where("workspace_id", "=", workspaceId).execute(),

@@ -68,6 +68,8 @@ export const contractTestIds = [
   "webhook-endpoints.update-toggle-delete",
   "webhook-endpoints.list-active",
   "webhook-endpoints.replace-secret",
+  "webhook-endpoints.record-circuit",
+  "webhook-deliveries.count-lanes",
   "webhook-deliveries.lanes",
   "webhook-deliveries.store-list-and-move",
   "onboardings.insert-find-update",

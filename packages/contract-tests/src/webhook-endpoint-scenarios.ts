@@ -39,6 +39,8 @@ const endpointRow = (
   secret: "aes-256-gcm:0a1b2c3d:AAAA:BBBB",
   previous_secret: null,
   previous_secret_expires_at: null,
+  consecutive_failures: 0,
+  circuit_open_until: null,
   created_at: at,
   updated_at: at,
   deleted_at: null,
@@ -269,6 +271,62 @@ export const webhookEndpointScenarios: ScenarioGroup = {
         expect(won).toHaveLength(1)
         expect(won[0]).toEqual({ ...endpoint, ...change(won[0]!.secret) })
         expect(await port((endpoints) => endpoints.find(ws, endpoint.id))).toEqual(won[0])
+      },
+    },
+    {
+      id: "webhook-endpoints.record-circuit",
+      title:
+        "recordCircuit writes an endpoint's failures in a row and until when its circuit is open, and nothing else, on live endpoints of the workspace; the circuit is read back as written",
+      run: async (harness) => {
+        const port = onPort(harness)
+        const ids = counterIds()
+        const [ws, wsB] = [ids.next("ws"), ids.next("ws")]
+        const company = ids.next("cmp")
+        const at = "2030-03-08T00:00:00.000Z"
+        const endpoint = endpointRow(ids.next("we"), ws, company, at)
+        const gone = endpointRow(ids.next("we"), ws, company, at, { deleted_at: at })
+        await port(async (endpoints) => {
+          for (const row of [endpoint, gone]) await endpoints.insert(row)
+        })
+        const open = { consecutive_failures: 6, circuit_open_until: "2030-03-08T00:02:00.000Z" }
+        expect(await port((endpoints) => endpoints.recordCircuit(wsB, endpoint.id, open))).toBeUndefined()
+        expect(await port((endpoints) => endpoints.recordCircuit(ws, gone.id, open))).toBeUndefined()
+        expect(await port((endpoints) => endpoints.find(ws, endpoint.id))).toEqual(endpoint)
+        const written = await port((endpoints) => endpoints.recordCircuit(ws, endpoint.id, open))
+        expect(written).toEqual({ ...endpoint, ...open })
+        expect(await port((endpoints) => endpoints.find(ws, endpoint.id))).toEqual(written)
+        const closed = { consecutive_failures: 0, circuit_open_until: null }
+        expect(await port((endpoints) => endpoints.recordCircuit(ws, endpoint.id, closed))).toEqual(endpoint)
+        expect(await port((endpoints) => endpoints.find(ws, endpoint.id))).toEqual(endpoint)
+      },
+    },
+    {
+      id: "webhook-deliveries.count-lanes",
+      title:
+        "countLanes counts the distinct lanes holding pending deliveries of the workspace: not free ones, not finished ones, not another workspace's",
+      run: async (harness) => {
+        const ids = counterIds()
+        const [ws, wsB] = [ids.next("ws"), ids.next("ws")]
+        const [endpoint, other] = [ids.next("we"), ids.next("we")]
+        const deliveries = <T>(call: (tx: Repositories["webhookDeliveries"]) => Promise<T>) =>
+          harness.storage.transaction((tx) => call(tx.webhookDeliveries))
+        const at = "2030-03-07T00:00:00.000Z"
+        const row = (workspace: WorkspaceId, to: WebhookEndpointId, fields: Partial<WebhookDeliveryRecord> = {}) =>
+          deliveryRow(ids.next("whd"), workspace, to, ids.next("evt"), at, fields)
+        expect(await deliveries((d) => d.countLanes(ws))).toBe(0)
+        const headA = row(ws, endpoint)
+        const headB = row(ws, other)
+        const rows = [
+          { ...headA, lane_id: headA.id },
+          row(ws, endpoint, { lane_id: headA.id }),
+          { ...headB, lane_id: headB.id },
+          row(ws, endpoint),
+          row(ws, other, { status: "succeeded", lane_id: ids.next("whd") }),
+          row(wsB, endpoint, { lane_id: ids.next("whd") }),
+        ]
+        for (const each of rows) expect(await deliveries((d) => d.insertIfNew(each))).toBe(true)
+        expect(await deliveries((d) => d.countLanes(ws))).toBe(2)
+        expect(await deliveries((d) => d.countLanes(wsB))).toBe(1)
       },
     },
     {

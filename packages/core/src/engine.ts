@@ -204,6 +204,12 @@ export interface EngineOptions extends EnginePorts {
   /** How long one delivery attempt may take; 30 s (the spec's) unless said otherwise. */
   readonly webhookTimeoutMs?: number
   /**
+   * Lanes of webhook deliveries (one endpoint's each) one workspace may have sending at once,
+   * counted in storage, so across every process of it: half the `webhooks` lane's slots (at
+   * least 1) unless said otherwise. A workspace's lane beyond it waits a few seconds, unsent.
+   */
+  readonly webhookWorkspaceLanes?: number
+  /**
    * Keeps the bytes of onboarding attachments (`createFileBlobStore` of the adapters, or your
    * own, see docs/adapters.md). Without one, the rest of the engine works; attachment uploads
    * and downloads fail as a defect naming the missing option.
@@ -250,6 +256,14 @@ export const createEngine = (options: EngineOptions): Engine => {
       throw new RangeError(`jobConcurrency.${lane} must be a whole number of at least 1, got ${slots}`)
     }
   }
+  if (
+    options.webhookWorkspaceLanes !== undefined &&
+    (!Number.isSafeInteger(options.webhookWorkspaceLanes) || options.webhookWorkspaceLanes < 1)
+  ) {
+    throw new RangeError(
+      `webhookWorkspaceLanes must be a whole number of at least 1, got ${options.webhookWorkspaceLanes}`,
+    )
+  }
   if (!(batchExecution.perSecond > 0)) {
     throw new RangeError(
       `batchExecution.perSecond must be above 0 (Infinity for no limit), got ${batchExecution.perSecond}`,
@@ -263,6 +277,7 @@ export const createEngine = (options: EngineOptions): Engine => {
     allowLocalWebhookUrls: options.allowLocalWebhookUrls ?? false,
     webhookTransport: options.webhookTransport ?? noWebhookTransport,
     webhookTimeoutMs: options.webhookTimeoutMs ?? defaultWebhookTimeoutMs,
+    webhookWorkspaceLanes: options.webhookWorkspaceLanes ?? Math.max(1, Math.floor(lanes.webhooks / 2)),
   }
   const keyedRequests = makeKeyedRequests()
   const effect = withKeyedRequests(makeEffectApi(ports, keyedRequests), keyedRequests)

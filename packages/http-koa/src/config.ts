@@ -59,6 +59,11 @@ export interface ServiceConfig {
    * each, 10 by default), 1 to 100: each lane of background work has its own slots.
    */
   readonly jobConcurrency: { readonly payments: number; readonly webhooks: number }
+  /**
+   * `PAYMENTS_WEBHOOK_WORKSPACE_LANES` (webhook delivery jobs one workspace may have sending at
+   * once, across every process, 1 to 100): half of the webhook slots (at least 1) by default.
+   */
+  readonly webhookWorkspaceLanes: number
   /** `PAYMENTS_RATE_LIMIT_*`: requests per minute of each rate limit (see `rateLimitVariables`). */
   readonly rateLimits: RateLimitSettings
   /** `PAYMENTS_TRUSTED_PROXY_HOPS`: reverse proxies in front that append to `X-Forwarded-For`; 0 by default. */
@@ -345,6 +350,15 @@ export const loadConfig = (env: Environment): ServiceConfig => {
     else jobConcurrency[lane] = n
   }
 
+  let webhookWorkspaceLanes = Math.max(1, Math.floor(jobConcurrency.webhooks / 2))
+  const sharesText = read(env, "PAYMENTS_WEBHOOK_WORKSPACE_LANES")
+  if (sharesText !== undefined) {
+    const n = parseInteger(sharesText, 1, 100)
+    if (n === undefined) {
+      problems.push(`PAYMENTS_WEBHOOK_WORKSPACE_LANES must be an integer from 1 to 100, got ${quote(sharesText)}`)
+    } else webhookWorkspaceLanes = n
+  }
+
   const hopsText = read(env, "PAYMENTS_TRUSTED_PROXY_HOPS")
   let trustedProxyHops = 0
   if (hopsText !== undefined) {
@@ -398,6 +412,7 @@ export const loadConfig = (env: Environment): ServiceConfig => {
     keyCacheSeconds,
     batchExecution,
     jobConcurrency,
+    webhookWorkspaceLanes,
     rateLimits: rateLimitSettings(limits),
     trustedProxyHops,
     attachmentsDirectory,

@@ -8,8 +8,10 @@ const scheduledKinds = new Set(jobKinds.filter((kind) => kind.schedule !== undef
 /**
  * The service's log of background work: every run of a job at `info`, except a scheduled
  * upkeep kind's successful run (the sweep of unknown outcomes runs every minute), at `debug`;
- * retries and give-ups always at `info`, a failure of the runner itself at `error`. Fields are
- * allow-listed: the kind, the outcome and the failure's short description.
+ * retries and give-ups always at `info`, a failure of the runner itself at `error`; a webhook
+ * endpoint's circuit opening or closing at `warn`, with the workspace and endpoint ids, the failures
+ * in a row and until when it is open. Fields are allow-listed: the kind, the outcome and the
+ * failure's short description, or those of the circuit.
  *
  * @example
  * createServiceEngine({ ..., jobLog: jobLogTo(logger) })
@@ -17,6 +19,19 @@ const scheduledKinds = new Set(jobKinds.filter((kind) => kind.schedule !== undef
 export const jobLogTo =
   (logger: Logger): JobRunnerLog =>
   (event) => {
+    if ("circuit" in event) {
+      const fields = {
+        workspace_id: event.workspaceId,
+        endpoint_id: event.endpointId,
+        consecutive_failures: event.consecutiveFailures,
+        circuit_open_until: event.until,
+      }
+      logger.warn(
+        fields,
+        event.circuit === "opened" ? "webhook endpoint circuit opened" : "webhook endpoint circuit closed",
+      )
+      return
+    }
     if (!("outcome" in event)) {
       logger.error({ err: errorLogFields(event.error) }, "job runner failed")
       return

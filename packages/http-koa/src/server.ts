@@ -154,6 +154,7 @@ export const startService = async (
       allowLocalWebhookUrls: config.sandbox,
       batchExecution: config.batchExecution,
       jobConcurrency: config.jobConcurrency,
+      webhookWorkspaceLanes: config.webhookWorkspaceLanes,
       jobLog: jobLogTo(logger),
       attachmentsDirectory: config.attachmentsDirectory,
       ...(options.hasher === undefined ? {} : { hasher: options.hasher }),

@@ -50,6 +50,8 @@ export interface ServiceEngineOptions {
   readonly batchExecution?: Partial<BatchExecution>
   /** Jobs at once per process in the payments, webhooks and housekeeping lanes; the engine's defaults when absent. */
   readonly jobConcurrency?: EngineOptions["jobConcurrency"]
+  /** Webhook delivery jobs one workspace may have sending at once; half the webhook slots when absent. */
+  readonly webhookWorkspaceLanes?: number
   /** Sandbox mode: webhook endpoints may be `http://localhost` or `http://127.0.0.1` too; false by default. */
   readonly allowLocalWebhookUrls?: boolean
   /** How long one webhook delivery attempt may take; 30 s unless said otherwise (tests shorten it). */
@@ -90,6 +92,7 @@ export const createServiceEngine = (options: ServiceEngineOptions): Engine => {
     testClocks: options.testClocks ?? false,
     ...(options.batchExecution === undefined ? {} : { batchExecution: options.batchExecution }),
     ...(options.jobConcurrency === undefined ? {} : { jobConcurrency: options.jobConcurrency }),
+    ...(options.webhookWorkspaceLanes === undefined ? {} : { webhookWorkspaceLanes: options.webhookWorkspaceLanes }),
     allowLocalWebhookUrls: options.allowLocalWebhookUrls ?? false,
     webhookTransport: createHttpWebhookTransport({ allowLoopback: options.allowLocalWebhookUrls ?? false }),
     ...(options.webhookTimeoutMs === undefined ? {} : { webhookTimeoutMs: options.webhookTimeoutMs }),

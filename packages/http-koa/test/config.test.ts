@@ -30,6 +30,7 @@ describe("loadConfig", () => {
       keyCacheSeconds: 30,
       batchExecution: { concurrency: 5, perSecond: 20 },
       jobConcurrency: { payments: 5, webhooks: 10 },
+      webhookWorkspaceLanes: 5,
       rateLimits: {
         general: 1000,
         quotes: 300,
@@ -75,6 +76,7 @@ describe("loadConfig", () => {
       PAYMENTS_BATCH_RATE: "50",
       PAYMENTS_PAYMENT_CONCURRENCY: "7",
       PAYMENTS_WEBHOOK_CONCURRENCY: "20",
+      PAYMENTS_WEBHOOK_WORKSPACE_LANES: "3",
       PAYMENTS_ATTACHMENTS_DIR: "/srv/payments/attachments",
       PAYMENTS_SECRET_FILE: "/srv/payments/secret",
       PAYMENTS_UPLOADS_PER_KEY: "2",
@@ -97,6 +99,7 @@ describe("loadConfig", () => {
       tokenLifetimeSeconds: 600,
       keyCacheSeconds: 0,
       jobConcurrency: { payments: 7, webhooks: 20 },
+      webhookWorkspaceLanes: 3,
       rateLimits: {
         general: 2000,
         quotes: 30,
@@ -171,6 +174,7 @@ describe("loadConfig", () => {
       PAYMENTS_WEBHOOK_CONCURRENCY: "0",
       PAYMENTS_UPLOADS_PER_KEY: "0",
       PAYMENTS_MAX_CONNECTIONS: "many",
+      PAYMENTS_WEBHOOK_WORKSPACE_LANES: "half",
     })
     expect(problems).toEqual([
       'PORT must be an integer from 0 to 65535, got "http"',
@@ -189,6 +193,7 @@ describe("loadConfig", () => {
       'PAYMENTS_BATCH_RATE must be an integer from 1 to 10000, got "fast"',
       'PAYMENTS_PAYMENT_CONCURRENCY must be an integer from 1 to 100, got "101"',
       'PAYMENTS_WEBHOOK_CONCURRENCY must be an integer from 1 to 100, got "0"',
+      'PAYMENTS_WEBHOOK_WORKSPACE_LANES must be an integer from 1 to 100, got "half"',
       'PAYMENTS_TRUSTED_PROXY_HOPS must be an integer from 0 to 10, got "11"',
       'PAYMENTS_UPLOADS_PER_KEY must be an integer from 1 to 1000, got "0"',
       'PAYMENTS_MAX_CONNECTIONS must be an integer from 1 to 1000000, got "many"',

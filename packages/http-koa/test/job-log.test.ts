@@ -1,3 +1,4 @@
+import { brandId } from "@payments-engine/core"
 import { describe, expect, it } from "vitest"
 import { jobLogTo } from "../src/job-log.ts"
 import { createLogger } from "../src/logger.ts"
@@ -29,6 +30,36 @@ describe("the service's log of background work", () => {
       ["execute_payment", 30],
       ["settle_unknown_payments", 30],
       ["purge_idempotency", 20],
+    ])
+  })
+
+  it("logs a webhook endpoint's circuit opening and closing at warn, with ids and counts only", () => {
+    const lines: Array<Record<string, unknown>> = []
+    const logger = createLogger({
+      level: "info",
+      destination: { write: (line: string) => void lines.push(JSON.parse(line)) },
+    })
+    const log = jobLogTo(logger)
+    const ids = { workspaceId: brandId("ws", "ws_1"), endpointId: brandId("we", "we_1") }
+    log({ circuit: "opened", ...ids, consecutiveFailures: 5, until: "2030-01-01T00:01:00.000Z" })
+    log({ circuit: "closed", ...ids, consecutiveFailures: 0, until: null })
+    expect(lines.map(({ time: _t, pid: _p, hostname: _h, service: _s, ...line }) => line)).toEqual([
+      {
+        level: 40,
+        workspace_id: "ws_1",
+        endpoint_id: "we_1",
+        consecutive_failures: 5,
+        circuit_open_until: "2030-01-01T00:01:00.000Z",
+        msg: "webhook endpoint circuit opened",
+      },
+      {
+        level: 40,
+        workspace_id: "ws_1",
+        endpoint_id: "we_1",
+        consecutive_failures: 0,
+        circuit_open_until: null,
+        msg: "webhook endpoint circuit closed",
+      },
     ])
   })
 

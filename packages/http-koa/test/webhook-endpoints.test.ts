@@ -100,6 +100,9 @@ describe.each([
           event_action: "completed",
         },
       ],
+      // Its circuit is closed: no failed attempt yet.
+      consecutive_failures: 0,
+      circuit_open_until: null,
       webhook_secret: secret,
     })
     const id = created.body.data.id as string

@@ -71,6 +71,12 @@ export const memoryWebhookDeliveryRepository = (t: Pick<Tables, "webhookDeliveri
       )
       .sort(soonestDue)
       .slice(0, limit),
+  countLanes: async (workspaceId) =>
+    new Set(
+      [...t.webhookDeliveries.values()]
+        .filter((row) => row.workspace_id === workspaceId && row.status === "pending" && row.lane_id !== null)
+        .map((row) => row.lane_id),
+    ).size,
   takeIntoLane: async (laneId, ids) => {
     const taken: Array<WebhookDeliveryRecord> = []
     for (const id of ids) {

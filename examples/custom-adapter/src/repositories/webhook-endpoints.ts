@@ -43,6 +43,7 @@ export const memoryWebhookEndpointRepository = (t: Pick<Tables, "webhookEndpoint
       change(workspaceId, id, (row) => ({ active: !row.active, updated_at: updatedAt })),
     replaceSecret: async (workspaceId, id, from, fields) =>
       find(workspaceId, id)?.secret === from ? change(workspaceId, id, () => fields) : undefined,
+    recordCircuit: async (workspaceId, id, circuit) => change(workspaceId, id, () => circuit),
     delete: async (workspaceId, id, deletedAt) =>
       change(workspaceId, id, () => ({ deleted_at: deletedAt, updated_at: deletedAt })) !== undefined,
   }

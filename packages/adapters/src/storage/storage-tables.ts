@@ -133,6 +133,8 @@ export interface WebhookEndpointsTable {
   secret: string
   previous_secret: string | null
   previous_secret_expires_at: string | null
+  consecutive_failures: number
+  circuit_open_until: string | null
   created_at: string
   updated_at: string
   deleted_at: string | null

@@ -42,6 +42,14 @@ export const WebhookEndpoint = Schema.Struct({
   updated_at: Timestamp,
   subscribed_events_count: Schema.Number,
   webhook_subscribed_events: Schema.Array(WebhookSubscribedEvent),
+  consecutive_failures: Schema.Number.annotations({
+    description:
+      "Read-only. Failed delivery attempts (timeouts, network errors, answers other than 200) since the last 200",
+  }),
+  circuit_open_until: Schema.NullOr(Timestamp).annotations({
+    description:
+      "Read-only. Set while the endpoint's circuit is open (after 5 failed attempts in a row): its deliveries wait until then without spending attempts, then one goes as a probe; a 200 closes it (null)",
+  }),
 }).annotations({ identifier: "WebhookEndpoint" })
 export type WebhookEndpoint = typeof WebhookEndpoint.Type
 
@@ -182,5 +190,7 @@ export const toWebhookEndpoint = (row: WebhookEndpointRecord): WebhookEndpoint =
     updated_at: row.updated_at,
     subscribed_events_count: subscribed.length,
     webhook_subscribed_events: subscribed,
+    consecutive_failures: row.consecutive_failures,
+    circuit_open_until: row.circuit_open_until,
   }
 }

@@ -1,4 +1,4 @@
-import type { WorkspaceId } from "../model/ids.ts"
+import type { WebhookEndpointId, WorkspaceId } from "../model/ids.ts"
 import type { Clock } from "./clock.ts"
 
 /** What one kind of background job needs from a runner. */
@@ -53,10 +53,20 @@ export interface JobRunScope {
   readonly workspaceId?: WorkspaceId
 }
 
-/** Told about a runner's work: jobs run, and its own failures. */
+/** A webhook endpoint's circuit opened (its deliveries wait until `until`) or closed (a 200). */
+export interface CircuitLogEvent {
+  readonly circuit: "opened" | "closed"
+  readonly workspaceId: WorkspaceId
+  readonly endpointId: WebhookEndpointId
+  readonly consecutiveFailures: number
+  readonly until: string | null
+}
+
+/** Told about background work: jobs run, an endpoint's circuit opening or closing, and the runner's own failures. */
 export type JobRunnerLog = (
   event:
     | { readonly kind: string; readonly outcome: "done" | "retry" | "given_up"; readonly error?: string }
+    | CircuitLogEvent
     | { readonly error: unknown },
 ) => void
 

@@ -2,6 +2,7 @@ import type { BankLinkProvider } from "../ports/bank-link-provider.ts"
 import type { BlobStore, FileTypeDetector } from "../ports/blob-store.ts"
 import type { Clock } from "../ports/clock.ts"
 import type { Ids } from "../ports/ids.ts"
+import type { JobRunnerLog } from "../ports/job-runner.ts"
 import type { PaymentProvider } from "../ports/payment-provider.ts"
 import type { SecretHasher } from "../ports/secret-hasher.ts"
 import type { ServerSecret } from "../ports/server-secret.ts"
@@ -41,6 +42,13 @@ export interface ServicePorts extends EnginePorts {
   readonly webhookTransport: WebhookTransport
   /** How long one delivery attempt may take, connection to answer (30 s by the spec). */
   readonly webhookTimeoutMs: number
+  /**
+   * Lanes of webhook deliveries one workspace may have sending at once, across the processes of
+   * a storage: a workspace whose receivers do not answer cannot hold every webhook slot.
+   */
+  readonly webhookWorkspaceLanes: number
+  /** Told when an endpoint's circuit opens or closes (the engine's `jobLog`). */
+  readonly jobLog?: JobRunnerLog | undefined
   /** Keeps the bytes of onboarding attachments; without one, attachment uploads and downloads are a defect. */
   readonly blobStore?: BlobStore | undefined
   /** Tells an upload's type from its content; without one, attachment uploads are a defect. */

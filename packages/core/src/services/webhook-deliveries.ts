@@ -16,8 +16,10 @@ import type {
   WebhookDeliveryChange,
   WebhookDeliveryMove,
   WebhookDeliveryRecord,
+  WebhookEndpointRecord,
 } from "../ports/storage/index.ts"
 import type { WebhookAttempt, WebhookTransport } from "../ports/webhook-transport.ts"
+import { type CircuitState, circuitAfter, circuitPosition, laneSizeFor, probing } from "../rules/circuit-breaker.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../rules/paging.ts"
 import { webhookSignatureHeaders } from "../rules/webhook-signature.ts"
 import { type Actor, requireWrite } from "./actor.ts"
@@ -50,6 +52,12 @@ export const maxLaneDeliveries = 50
 const laneSendsAtOnce = 10
 
 /**
+ * How long a delivery waits, unsent, when its workspace already has its share of lanes sending:
+ * its job is out of the webhook lane's slot at once, and looks again then.
+ */
+export const workspaceShareWaitMs = 5_000
+
+/**
  * The queue of an endpoint's delivery jobs: one runs at a time, so an endpoint whose receiver
  * never answers holds one slot of the webhook lane, whatever its number of deliveries.
  */
@@ -60,6 +68,19 @@ export const deliveryQueue = (endpointId: WebhookEndpointId) => `deliver_webhook
  * delivery removes that job (`tx.jobs.removeUnstarted`).
  */
 export const deliveryJobKey = (id: WebhookDeliveryId, attemptCount: number) => `deliver_webhook:${id}:${attemptCount}`
+
+/**
+ * The key of a delivery's job after its endpoint's circuit moved it to `until` without an
+ * attempt: its own job (keyed by the same count) is the one running, so the key names the time.
+ */
+export const waitingJobKey = (id: WebhookDeliveryId, attemptCount: number, until: string) =>
+  `${deliveryJobKey(id, attemptCount)}:${until}`
+
+/** The keys of every job that may be waiting to send `row` as it is (see `removeUnstarted`). */
+const jobKeysOf = (row: WebhookDeliveryRecord) =>
+  row.next_attempt_at === null
+    ? [deliveryJobKey(row.id, row.attempt_count)]
+    : [deliveryJobKey(row.id, row.attempt_count), waitingJobKey(row.id, row.attempt_count, row.next_attempt_at)]
 
 /** The machine event an attempt's outcome is: only a 200 succeeds (spec). */
 const eventOf = (attempt: WebhookAttempt): DeliveryEvent => {
@@ -162,6 +183,43 @@ export const makeWebhookDeliveries = (ports: ServicePorts) => {
     )
 
   /**
+   * Moves deliveries, unsent, to wait until `until` (for their endpoint's circuit, or their
+   * workspace's share of lanes): their attempts and log stay as they are, `next_attempt_at` says
+   * when they go, and a job is queued for then.
+   */
+  const postpone = (tx: Lifted<Repositories>, now: Date, rows: ReadonlyArray<WebhookDeliveryRecord>, until: string) =>
+    Effect.gen(function* () {
+      const writes: Array<WebhookDeliveryMove> = rows.map((row) => ({
+        id: row.id,
+        from: row,
+        change: {
+          status: row.status,
+          attempt_count: row.attempt_count,
+          last_status_code: row.last_status_code,
+          next_attempt_at: until,
+          attempts: row.attempts,
+          updated_at: now.toISOString(),
+          lane_id: null,
+        },
+      }))
+      const moved = yield* tx.webhookDeliveries.compareAndSetMany(writes)
+      const delayMs = Math.max(0, new Date(until).getTime() - now.getTime())
+      yield* Effect.forEach(
+        moved,
+        (row) =>
+          enqueueJob(ports, tx, {
+            kind: "deliver_webhook",
+            payload: { delivery_id: row.id, workspace_id: row.workspace_id, attempt_count: row.attempt_count },
+            workspaceId: row.workspace_id,
+            queue: deliveryQueue(row.endpoint_id),
+            key: waitingJobKey(row.id, row.attempt_count, until),
+            delayMs,
+          }),
+        { discard: true },
+      )
+    })
+
+  /**
    * Moves a delivery as {@link plannedMove} plans it, with a compare-and-set on its status and
    * attempt count, and queues its jobs. Undefined when another writer got there first.
    */
@@ -178,6 +236,30 @@ export const makeWebhookDeliveries = (ports: ServicePorts) => {
       const moved = yield* tx.webhookDeliveries.compareAndSet(row.id, row, plan.change)
       if (moved !== undefined) yield* queueNext(tx, moved, plan)
       return moved
+    })
+
+  /**
+   * Writes what a lane's attempts at `at` make of its endpoint's circuit (see `circuitAfter`),
+   * starting from the circuit the lane read (a probe's lane: as it was before the probe): the
+   * circuit as it now is.
+   */
+  const recordAttempts = (
+    tx: Lifted<Repositories>,
+    endpoint: WebhookEndpointRecord,
+    probe: boolean,
+    sent: ReadonlyArray<{ readonly event: DeliveryEvent; readonly counted: boolean }>,
+    at: Date,
+  ) =>
+    Effect.gen(function* () {
+      const succeeded = sent.filter((each) => each.counted).map((each) => each.event.type === "succeed")
+      const before: CircuitState = endpoint
+      const after = circuitAfter(before, succeeded, at)
+      const unchanged =
+        !probe &&
+        after.consecutive_failures === before.consecutive_failures &&
+        after.circuit_open_until === before.circuit_open_until
+      if (!unchanged) yield* tx.webhookEndpoints.recordCircuit(endpoint.workspace_id, endpoint.id, after)
+      return after
     })
 
   /** The delivery `id` of an endpoint the actor sees, else the webhook `not_found`. */
@@ -220,7 +302,8 @@ export const makeWebhookDeliveries = (ports: ServicePorts) => {
             if (row.lane_id !== null && row.lane_id !== row.id) return undefined
             const endpoint = yield* tx.webhookEndpoints.find(row.workspace_id, row.endpoint_id)
             const clock = yield* workspaceClock(ports, tx, workspaceId)
-            const now = clock.now().toISOString()
+            const at = clock.now()
+            const now = at.toISOString()
             if (!endpoint?.active) {
               // What this lane held when its process died goes with it: no other job will send those.
               const due = yield* tx.webhookDeliveries.listDue(row.endpoint_id, now, row.id, maxLaneDeliveries - 1)
@@ -237,19 +320,43 @@ export const makeWebhookDeliveries = (ports: ServicePorts) => {
               }
               return undefined
             }
+            const position = circuitPosition(endpoint, now)
+            if (position === "open") {
+              // Its circuit is open: it waits, unsent, with what this lane held when its process died.
+              const held = yield* tx.webhookDeliveries.listDue(endpoint.id, now, row.id, maxLaneDeliveries - 1)
+              const waiting = [row, ...held.filter((d) => d.lane_id === row.id)]
+              yield* postpone(tx, at, waiting, endpoint.circuit_open_until ?? now)
+              return undefined
+            }
+            // A lane of its own resumed after a crash is already counted in its workspace's share.
+            if (
+              row.lane_id === null &&
+              (yield* tx.webhookDeliveries.countLanes(row.workspace_id)) >= ports.webhookWorkspaceLanes
+            ) {
+              yield* postpone(tx, at, [row], new Date(at.getTime() + workspaceShareWaitMs).toISOString())
+              return undefined
+            }
             const [head] = yield* tx.webhookDeliveries.takeIntoLane(row.id, [row.id])
             if (head === undefined) return undefined
+            const probe = position === "half_open"
+            // One probe per cool-down, even if this process dies before its answer is written.
+            if (probe)
+              yield* tx.webhookEndpoints.recordCircuit(endpoint.workspace_id, endpoint.id, probing(endpoint, at))
+            const laneSize = probe ? maxLaneDeliveries : laneSizeFor(endpoint, maxLaneDeliveries)
             const due = yield* tx.webhookDeliveries.listDue(endpoint.id, now, row.id, maxLaneDeliveries - 1)
+            // What this lane held when its process died stays in it, whatever its size now.
+            const wanted = due.filter((d, i) => d.lane_id === row.id || i < laneSize - 1)
             const others = yield* tx.webhookDeliveries.takeIntoLane(
               row.id,
-              due.map((d) => d.id),
+              wanted.map((d) => d.id),
             )
-            yield* tx.jobs.removeUnstarted(others.map((d) => deliveryJobKey(d.id, d.attempt_count)))
-            return { rows: [head, ...others], endpoint, clock, now }
+            yield* tx.jobs.removeUnstarted(others.flatMap(jobKeysOf))
+            return { rows: [head, ...others], endpoint, clock, probe }
           }),
         )
         if (lane === undefined) return "skipped"
-        const { rows, endpoint, clock, now } = lane
+        const { rows, endpoint, clock, probe } = lane
+        const now = clock.now().toISOString()
         const secret = yield* secretOf(endpoint.id, endpoint.secret)
         // A rotated-out secret signs beside the new one until it expires (rotate_secret).
         const previous =
@@ -302,14 +409,22 @@ export const makeWebhookDeliveries = (ports: ServicePorts) => {
             })
             return { logged: loggedAttempt(number, at, attempt), event: eventOf(attempt) }
           })
-        const outcomes = yield* Effect.forEach(rows, send, { concurrency: laneSendsAtOnce })
-        return yield* inTransaction(ports.storage, (tx) =>
+        // A probe goes alone; the rest of its lane goes only if it answers 200, else waits unsent.
+        const [first, ...rest] = rows
+        const probed = probe ? yield* send(first!) : undefined
+        const sent =
+          probed === undefined
+            ? yield* Effect.forEach(rows, send, { concurrency: laneSendsAtOnce })
+            : probed.event.type === "succeed"
+              ? [probed, ...(yield* Effect.forEach(rest, send, { concurrency: laneSendsAtOnce }))]
+              : [probed]
+        const written = yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
             const now = (yield* workspaceClock(ports, tx, workspaceId)).now()
             const plans = new Map<string, PlannedMove>()
             const writes: Array<WebhookDeliveryMove> = []
-            rows.forEach((row, i) => {
-              const { event, logged, counted } = outcomes[i]!
+            sent.forEach(({ event, logged, counted }, i) => {
+              const row = rows[i]!
               const plan = plannedMove(now, row, event, { logged, counted })
               if (plan === undefined) return
               plans.set(row.id, plan)
@@ -317,9 +432,27 @@ export const makeWebhookDeliveries = (ports: ServicePorts) => {
             })
             const moved = yield* tx.webhookDeliveries.compareAndSetMany(writes)
             yield* Effect.forEach(moved, (row) => queueNext(tx, row, plans.get(row.id)!), { discard: true })
-            return `${moved.filter((row) => row.status === "succeeded").length} of ${rows.length} delivered`
+            const circuit = yield* recordAttempts(tx, endpoint, probe, sent, now)
+            const unsent = rows.slice(sent.length)
+            if (unsent.length > 0) yield* postpone(tx, now, unsent, circuit.circuit_open_until ?? now.toISOString())
+            return {
+              circuit,
+              summary: `${moved.filter((row) => row.status === "succeeded").length} of ${rows.length} delivered`,
+            }
           }),
         )
+        // Told once it is written: the circuit opened by this lane's failures, or closed by its 200.
+        const isOpen = written.circuit.circuit_open_until !== null
+        if ((endpoint.circuit_open_until !== null) !== isOpen) {
+          ports.jobLog?.({
+            circuit: isOpen ? "opened" : "closed",
+            workspaceId: endpoint.workspace_id,
+            endpointId: endpoint.id,
+            consecutiveFailures: written.circuit.consecutive_failures,
+            until: written.circuit.circuit_open_until,
+          })
+        }
+        return written.summary
       }),
 
     /** The endpoint's deliveries, newest first, 25 a page, each with its attempts. */

@@ -135,6 +135,8 @@ export const makeWebhookEndpoints = (ports: ServicePorts) => {
               secret: sealedSecret,
               previous_secret: null,
               previous_secret_expires_at: null,
+              consecutive_failures: 0,
+              circuit_open_until: null,
               created_at: now,
               updated_at: now,
               deleted_at: null,

@@ -17,6 +17,7 @@ import {
   type Engine,
   EntityId,
   type FeeSchedule,
+  type JobRunnerLog,
   type Storage,
   type WorkspaceId,
 } from "@payments-engine/core"
@@ -106,6 +107,8 @@ export interface TestServiceOptions {
   readonly batchExecution?: Partial<BatchExecution>
   /** How long one webhook delivery attempt may take; the engine's 30 s unless given. */
   readonly webhookTimeoutMs?: number
+  /** Told about background work (the engine's `jobLog`); nothing by default. */
+  readonly jobLog?: JobRunnerLog
   /** Rows served besides the API's (a test's own probe of an engine use case no route calls yet). */
   readonly extraRoutes?: ReadonlyArray<RouteSpec>
   /** `PAYMENTS_HOSTED_URL`: the hosted pages are served under its path (the root by default). */
@@ -196,6 +199,7 @@ export const startTestService = async (options: TestServiceOptions): Promise<Tes
     allowLocalWebhookUrls: options.sandbox === true,
     ...(options.batchExecution === undefined ? {} : { batchExecution: options.batchExecution }),
     ...(options.webhookTimeoutMs === undefined ? {} : { webhookTimeoutMs: options.webhookTimeoutMs }),
+    ...(options.jobLog === undefined ? {} : { jobLog: options.jobLog }),
   })
   const engine = options.wrapEngine === undefined ? real : options.wrapEngine(real)
   const runJobs = async () => (await engine.jobs.runDue()).ran

@@ -25,7 +25,9 @@ const runner = storage.createJobRunner(
   {
     clock: systemClock,
     log: (line) => {
-      process.stdout.write(`${JSON.stringify({ log: "kind" in line ? line : { error: String(line.error) } })}\n`)
+      process.stdout.write(
+        `${JSON.stringify({ log: "error" in line && !("kind" in line) ? { error: String(line.error) } : line })}\n`,
+      )
     },
   },
 )

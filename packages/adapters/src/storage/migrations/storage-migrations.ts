@@ -26,6 +26,7 @@ import { usedHostedPageTokensSchema } from "./0017-used-hosted-page-tokens.ts"
 import { fundingMandatesSchema } from "./0018-funding-mandates.ts"
 import { jobQueuesSchema } from "./0019-job-queues.ts"
 import { idempotencyJournalSchema } from "./0020-idempotency-journal.ts"
+import { endpointCircuitsSchema } from "./0021-endpoint-circuits.ts"
 import type { StorageDialect } from "./column-helpers.ts"
 
 export type { StorageDialect } from "./column-helpers.ts"
@@ -60,6 +61,7 @@ export const storageMigrations = (dialect: StorageDialect): MigrationProvider =>
     "0018_funding_mandates": fundingMandatesSchema(dialect),
     "0019_job_queues": jobQueuesSchema(dialect),
     "0020_idempotency_journal": idempotencyJournalSchema(dialect),
+    "0021_endpoint_circuits": endpointCircuitsSchema(dialect),
   }),
 })
 

@@ -86,6 +86,16 @@ export const kyselyWebhookDeliveryRepository = (db: Db): WebhookDeliveryReposito
       toDelivery,
       "newest",
     ),
+  countLanes: async (workspaceId) => {
+    const row = await db
+      .selectFrom("webhook_deliveries")
+      .select((eb) => eb.fn.count<number | string | bigint>("lane_id").distinct().as("lanes"))
+      .where("workspace_id", "=", workspaceId)
+      .where("lane_id", "is not", null)
+      .where(sql<boolean>`status = 'pending'`)
+      .executeTakeFirstOrThrow()
+    return Number(row.lanes)
+  },
   listDue: async (endpointId, now, laneId, limit) => {
     const query = db
       .selectFrom("webhook_deliveries")

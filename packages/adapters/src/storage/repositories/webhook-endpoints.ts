@@ -76,6 +76,10 @@ export const kyselyWebhookEndpointRepository = (db: Db): WebhookEndpointReposito
       const row = await live(workspaceId, id).where("secret", "=", from).set(change).returningAll().executeTakeFirst()
       return row === undefined ? undefined : toWebhookEndpoint(row)
     },
+    recordCircuit: async (workspaceId, id, circuit) => {
+      const row = await live(workspaceId, id).set(circuit).returningAll().executeTakeFirst()
+      return row === undefined ? undefined : toWebhookEndpoint(row)
+    },
     delete: async (workspaceId, id, deletedAt) => {
       const outcome = await live(workspaceId, id)
         .set({ deleted_at: deletedAt, updated_at: deletedAt })

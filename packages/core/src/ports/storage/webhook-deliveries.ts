@@ -50,6 +50,11 @@ export interface WebhookDeliveryRepository {
    * Lane `laneId` takes the deliveries of `ids` that are pending and free (or already its own):
    * their `lane_id` becomes `laneId`. Answers the deliveries it took, as they now are.
    */
+  /**
+   * How many lanes are sending the workspace's deliveries now: the distinct `lane_id`s of its
+   * pending deliveries (a lane that died with its process counts until its job runs again).
+   */
+  countLanes(workspaceId: WorkspaceId): Promise<number>
   takeIntoLane(
     laneId: WebhookDeliveryId,
     ids: ReadonlyArray<WebhookDeliveryId>,

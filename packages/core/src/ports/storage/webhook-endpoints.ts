@@ -48,6 +48,15 @@ export interface WebhookEndpointRepository {
     from: string,
     change: Pick<WebhookEndpointRecord, "secret" | "previous_secret" | "previous_secret_expires_at" | "updated_at">,
   ): Promise<WebhookEndpointRecord | undefined>
+  /**
+   * Writes the endpoint's circuit (its failures in a row and until when it is open), leaving
+   * `updated_at` as it is: the endpoint as it now is, else undefined (deleted meanwhile).
+   */
+  recordCircuit(
+    workspaceId: WorkspaceId,
+    id: WebhookEndpointId,
+    circuit: Pick<WebhookEndpointRecord, "consecutive_failures" | "circuit_open_until">,
+  ): Promise<WebhookEndpointRecord | undefined>
   /** Soft-deletes the live endpoint; false when there was none. */
   delete(workspaceId: WorkspaceId, id: WebhookEndpointId, deletedAt: string): Promise<boolean>
 }
