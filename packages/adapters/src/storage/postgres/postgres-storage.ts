@@ -18,10 +18,7 @@ export interface PostgresStorageOptions {
    * database. The connection's default schema (usually `public`) when absent.
    */
   readonly schema?: string
-  /**
-   * Most connections the pool opens. 20 by default: a started job runner keeps one for each job
-   * lane's LISTEN (four), and the lanes' jobs and the requests share the rest.
-   */
+  /** Most connections the pool opens. 10 by default. */
   readonly maxConnections?: number
   /** How long to wait for a connection before failing. 10 000 ms by default. */
   readonly connectionTimeoutMs?: number
@@ -81,7 +78,7 @@ const namingStatements = (pool: pg.Pool): PostgresPool => {
  * const engine = createEngine({ storage, clock: systemClock, ids: randomIds(), hasher: scryptHasher() })
  */
 export const openPostgresStorage = async (options: PostgresStorageOptions): Promise<KyselyStorage> => {
-  const { connectionString, schema, maxConnections = 20, connectionTimeoutMs = 10_000, onClose, setUp } = options
+  const { connectionString, schema, maxConnections = 10, connectionTimeoutMs = 10_000, onClose, setUp } = options
   const searchPath = schema === undefined ? undefined : `set search_path to ${quoteIdentifier(schema)}`
   const pool = new pg.Pool({ connectionString, max: maxConnections, connectionTimeoutMillis: connectionTimeoutMs })
   // An idle connection that breaks (server restart) is dropped from the pool and replaced on the
