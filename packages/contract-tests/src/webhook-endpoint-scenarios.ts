@@ -47,6 +47,24 @@ const endpointRow = (
   ...fields,
 })
 
+/**
+ * A live endpoint and a deleted one of workspace `ws`, stored, and a second workspace `wsB`: what
+ * the scenarios of writes "on live endpoints of the workspace" start from.
+ */
+const liveAndDeletedEndpoints = async (harness: Harness) => {
+  const port = onPort(harness)
+  const ids = counterIds()
+  const [ws, wsB] = [ids.next("ws"), ids.next("ws")]
+  const company = ids.next("cmp")
+  const at = "2030-03-08T00:00:00.000Z"
+  const endpoint = endpointRow(ids.next("we"), ws, company, at)
+  const gone = endpointRow(ids.next("we"), ws, company, at, { deleted_at: at })
+  await port(async (endpoints) => {
+    for (const row of [endpoint, gone]) await endpoints.insert(row)
+  })
+  return { port, ws, wsB, endpoint, gone }
+}
+
 /** A stored delivery of `eventId` to `endpointId`; `fields` overrides. */
 const deliveryRow = (
   id: WebhookDeliveryId,
@@ -241,16 +259,7 @@ export const webhookEndpointScenarios: ScenarioGroup = {
       title:
         "replaceSecret writes the new secret and keeps the previous one with its expiry, only while the secret is still the one read, on live endpoints of the workspace",
       run: async (harness) => {
-        const port = onPort(harness)
-        const ids = counterIds()
-        const [ws, wsB] = [ids.next("ws"), ids.next("ws")]
-        const company = ids.next("cmp")
-        const at = "2030-03-08T00:00:00.000Z"
-        const endpoint = endpointRow(ids.next("we"), ws, company, at)
-        const gone = endpointRow(ids.next("we"), ws, company, at, { deleted_at: at })
-        await port(async (endpoints) => {
-          for (const row of [endpoint, gone]) await endpoints.insert(row)
-        })
+        const { port, ws, wsB, endpoint, gone } = await liveAndDeletedEndpoints(harness)
         const change = (secret: string) => ({
           secret,
           previous_secret: endpoint.secret,
@@ -278,16 +287,7 @@ export const webhookEndpointScenarios: ScenarioGroup = {
       title:
         "recordCircuit writes an endpoint's failures in a row and until when its circuit is open, and nothing else, on live endpoints of the workspace; the circuit is read back as written",
       run: async (harness) => {
-        const port = onPort(harness)
-        const ids = counterIds()
-        const [ws, wsB] = [ids.next("ws"), ids.next("ws")]
-        const company = ids.next("cmp")
-        const at = "2030-03-08T00:00:00.000Z"
-        const endpoint = endpointRow(ids.next("we"), ws, company, at)
-        const gone = endpointRow(ids.next("we"), ws, company, at, { deleted_at: at })
-        await port(async (endpoints) => {
-          for (const row of [endpoint, gone]) await endpoints.insert(row)
-        })
+        const { port, ws, wsB, endpoint, gone } = await liveAndDeletedEndpoints(harness)
         const open = { consecutive_failures: 6, circuit_open_until: "2030-03-08T00:02:00.000Z" }
         expect(await port((endpoints) => endpoints.recordCircuit(wsB, endpoint.id, open))).toBeUndefined()
         expect(await port((endpoints) => endpoints.recordCircuit(ws, gone.id, open))).toBeUndefined()
