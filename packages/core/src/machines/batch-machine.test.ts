@@ -1,13 +1,7 @@
 import fc from "fast-check"
 import { expect, it } from "vitest"
-import {
-  type BatchEvent,
-  type BatchStatus,
-  batchLifetimeMs,
-  batchMachine,
-  batchStatuses,
-  maxBatchPayments,
-} from "./batch-machine.ts"
+import { type BatchStatus, batchStatuses } from "../model/payment-batch.ts"
+import { type BatchEvent, batchLifetimeMs, batchMachine, maxBatchPayments } from "./batch-machine.ts"
 import { begin, decide } from "./stored-machine.ts"
 
 const row = (status: BatchStatus) => ({ status, machine_version: 1 })

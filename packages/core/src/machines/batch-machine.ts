@@ -1,16 +1,6 @@
 import { and, setup } from "xstate"
+import type { BatchStatus } from "../model/payment-batch.ts"
 import type { StoredMachine } from "./stored-machine.ts"
-
-/** Statuses of a payment batch. */
-export const batchStatuses = [
-  "building",
-  "processing",
-  "completed",
-  "completed_with_failures",
-  "failed",
-  "expired",
-] as const
-export type BatchStatus = (typeof batchStatuses)[number]
 
 /** Payments one batch may hold (spec: adding payments to a batch and processing it). */
 export const maxBatchPayments = 500

@@ -1,9 +1,6 @@
 import { setup } from "xstate"
+import type { DeliveryState } from "../model/webhook-delivery.ts"
 import type { StoredMachine } from "./stored-machine.ts"
-
-/** States of a webhook delivery. */
-export const deliveryStates = ["pending", "succeeded", "failed"] as const
-export type DeliveryState = (typeof deliveryStates)[number]
 
 /**
  * What can happen to a delivery: an attempt answered 200 (`succeed`), an attempt failed (`fail`:

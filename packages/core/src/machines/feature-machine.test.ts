@@ -1,12 +1,7 @@
 import fc from "fast-check"
 import { expect, it } from "vitest"
-import {
-  decideFeatureMove,
-  type FeatureEvent,
-  type FeatureStatus,
-  featureMachine,
-  featureStatuses,
-} from "./feature-machine.ts"
+import { type FeatureStatus, featureStatuses } from "../model/feature.ts"
+import { decideFeatureMove, type FeatureEvent, featureMachine } from "./feature-machine.ts"
 import { decide, UnknownMachineVersion } from "./stored-machine.ts"
 
 const allowed: Record<string, FeatureStatus> = {

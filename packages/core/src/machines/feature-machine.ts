@@ -1,9 +1,6 @@
 import { setup } from "xstate"
+import type { FeatureStatus } from "../model/feature.ts"
 import { decide, type StoredMachine } from "./stored-machine.ts"
-
-/** Statuses of an entity feature application (the spec's Feature states). */
-export const featureStatuses = ["CREATED", "SUBMITTED", "ACTIVE", "ACTION_REQUIRED"] as const
-export type FeatureStatus = (typeof featureStatuses)[number]
 
 /**
  * What can happen to a feature application: the user submits it (onboarding done, or the

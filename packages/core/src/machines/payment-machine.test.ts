@@ -1,6 +1,7 @@
 import fc from "fast-check"
 import { expect, it } from "vitest"
-import { type PaymentEvent, type PaymentStatus, paymentMachine, paymentStatuses } from "./payment-machine.ts"
+import { type PaymentStatus, paymentStatuses } from "../model/payment.ts"
+import { type PaymentEvent, paymentMachine } from "./payment-machine.ts"
 import { begin, decide, UnknownMachineVersion } from "./stored-machine.ts"
 
 const allowed: Record<string, PaymentStatus> = {

@@ -1,10 +1,7 @@
 import { setup } from "xstate"
 import type { WebhookEventNameOf } from "../model/events.ts"
+import type { PaymentStatus } from "../model/payment.ts"
 import type { StoredMachine } from "./stored-machine.ts"
-
-/** Statuses of a payment instruction. */
-export const paymentStatuses = ["pending", "processing", "completed", "failed", "cancelled"] as const
-export type PaymentStatus = (typeof paymentStatuses)[number]
 
 /** What can happen to a payment. */
 export type PaymentEvent =

@@ -1,5 +1,4 @@
 import { Schema, Struct } from "effect"
-import type { BankAccountRecord, PaymentProfileRecord } from "../ports/storage/index.ts"
 import { required, Text, Timestamp } from "./fields.ts"
 import {
   AccountDetailId,
@@ -54,6 +53,9 @@ export const AccountDetail = Schema.Struct({
   updated_at: Timestamp,
 }).annotations({ identifier: "AccountDetail" })
 
+/** An account detail as stored and shown; only the last four characters of the number are kept. */
+export type AccountDetailRecord = typeof AccountDetail.Type
+
 export const RoutingDetail = Schema.Struct({
   id: RoutingDetailId,
   routing_number: Schema.String,
@@ -64,6 +66,9 @@ export const RoutingDetail = Schema.Struct({
   updated_at: Timestamp,
 }).annotations({ identifier: "RoutingDetail" })
 
+/** A routing detail as stored and shown. */
+export type RoutingDetailRecord = typeof RoutingDetail.Type
+
 export const PartyAddress = Schema.Struct({
   country_code: Schema.String,
   street_address: Schema.String,
@@ -71,6 +76,9 @@ export const PartyAddress = Schema.Struct({
   state: Schema.String,
   postcode: Schema.String,
 }).annotations({ identifier: "PartyAddress" })
+
+/** A party's address as stored and shown. */
+export type PartyAddressRecord = typeof PartyAddress.Type
 
 /** A bank account with its details and payment profiles. Read-only once created. */
 export const BankAccount = Schema.Struct({
@@ -130,6 +138,13 @@ export const StoredBankAccount = Schema.extend(
 )
 
 /**
+ * A stored bank account: the type of {@link StoredBankAccount}. `provider_beneficiary_id` is set
+ * for recipient accounts registered with the payment provider, `provider_connection_id` for
+ * funding accounts linked through the bank-linking provider.
+ */
+export type BankAccountRecord = typeof StoredBankAccount.Type
+
+/**
  * A payment profile as storage keeps it: the wire shape with its bank account and company. The
  * storage port's `PaymentProfileRecord` is its type.
  */
@@ -138,6 +153,22 @@ export const StoredPaymentProfile = Schema.Struct({
   bank_account_id: BankAccountId,
   company_id: CompanyId,
 })
+
+/** A stored payment profile: the type of {@link StoredPaymentProfile}. */
+export type PaymentProfileRecord = typeof StoredPaymentProfile.Type
+
+/**
+ * A payment profile with what a quote or a payment checks before using it: the owner and
+ * provider links of its bank account, and whether that owner is live.
+ */
+export type ProfileInUse = BankAccountOwner &
+  Pick<BankAccountRecord, "provider_connection_id" | "provider_beneficiary_id"> & {
+    readonly profile: PaymentProfileRecord
+    /** The account's owner, entity or recipient, exists in the profile's company and is not deleted. */
+    readonly owner_live: boolean
+    /** The owning entity's `payment_integration_active`; false for a recipient's account. */
+    readonly integration_active: boolean
+  }
 
 /** Body of `POST /api/v1/companies/{cid}/recipients/{id}/bank_accounts`. */
 export const BankAccountCreate = Schema.Struct({
@@ -172,6 +203,9 @@ export const StoredFundingMandate = Schema.Struct({
   bank_account_id: BankAccountId,
   company_id: CompanyId,
 })
+
+/** A stored funding mandate: the type of {@link StoredFundingMandate}. */
+export type FundingMandateRecord = typeof StoredFundingMandate.Type
 
 /** A stored payment profile as the API returns it. */
 export const toPaymentProfile = (row: PaymentProfileRecord): PaymentProfile => ({

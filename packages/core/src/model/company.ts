@@ -1,5 +1,4 @@
 import { Schema } from "effect"
-import type { CompanyRecord } from "../ports/storage/index.ts"
 import { countryCode, currencyCode, NonBlank, required, Timestamp } from "./fields.ts"
 import { CompanyId, WorkspaceId } from "./ids.ts"
 
@@ -28,6 +27,9 @@ export const StoredCompany = Schema.Struct({
   role: CompanyRole,
   deleted_at: Schema.NullOr(Timestamp),
 })
+
+/** A stored company: the type of {@link StoredCompany}. */
+export type CompanyRecord = typeof StoredCompany.Type
 
 const country = countryCode("Invalid country code")
 const defaultCurrency = currencyCode("Invalid currency code")

@@ -1,5 +1,4 @@
 import { Schema } from "effect"
-import type { EntityRecord } from "../ports/storage/index.ts"
 import { countryCode, NonBlank, required, Timestamp } from "./fields.ts"
 import { CompanyId, EntityId } from "./ids.ts"
 
@@ -24,6 +23,12 @@ export const StoredEntity = Schema.Struct({
   payment_integration_active: Schema.Boolean,
   deleted_at: Schema.NullOr(Timestamp),
 })
+
+/**
+ * A stored entity: the type of {@link StoredEntity}. `payment_integration_active` is set once
+ * the entity's payment-provider integration is complete (its feature is ACTIVE).
+ */
+export type EntityRecord = typeof StoredEntity.Type
 
 const countryAlpha2 = countryCode("Invalid country alpha2 code")
 

@@ -344,3 +344,6 @@ export const StoredEvent = Schema.Struct({
   payload: Schema.String,
   created_at: Schema.String,
 })
+
+/** A stored outbox event: the type of {@link StoredEvent}. */
+export type EventRecord = typeof StoredEvent.Type

@@ -1,6 +1,4 @@
 import { Schema, Struct } from "effect"
-import { featureStatuses } from "../machines/feature-machine.ts"
-import type { FeatureRecord } from "../ports/storage/index.ts"
 import { required, Timestamp } from "./fields.ts"
 import { ApplicationId, CompanyId, EntityId, WorkspaceId } from "./ids.ts"
 
@@ -38,10 +36,19 @@ export const featureMessages = {
 } as const
 
 /**
- * Statuses of an entity feature, from the feature machine's list; the machine's `FeatureStatus`
- * type and the storage port's `FeatureStatusValue` are its type.
+ * Statuses of an entity feature application (the spec's Feature states); the feature machine
+ * decides the moves between them.
  */
+export const featureStatuses = ["CREATED", "SUBMITTED", "ACTIVE", "ACTION_REQUIRED"] as const
+
+/** A feature's status. */
+export type FeatureStatus = (typeof featureStatuses)[number]
+
+/** Statuses of an entity feature; `FeatureStatus` and `FeatureStatusValue` are its type. */
 export const FeatureStatusSchema = Schema.Literal(...featureStatuses)
+
+/** A feature's status, as the model's Schema lists them. */
+export type FeatureStatusValue = typeof FeatureStatusSchema.Type
 
 /** An entity feature (an enablement application) as the API returns it. */
 export const Feature = Schema.Struct({
@@ -68,6 +75,9 @@ export const StoredFeature = Schema.Struct({
   created_at: Timestamp,
   updated_at: Timestamp,
 })
+
+/** A stored feature: the type of {@link StoredFeature}. */
+export type FeatureRecord = typeof StoredFeature.Type
 
 /** Body of `POST /api/v1/companies/{cid}/entities/{eid}/features`. */
 export const FeatureEnable = Schema.Struct({

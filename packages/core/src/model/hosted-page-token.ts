@@ -143,3 +143,6 @@ export const StoredUsedHostedPageToken = Schema.Struct({
   used_at: Timestamp,
   expires_at: Timestamp,
 })
+
+/** A used-up hosted-page token: the type of {@link StoredUsedHostedPageToken}. */
+export type UsedHostedPageTokenRecord = typeof StoredUsedHostedPageToken.Type

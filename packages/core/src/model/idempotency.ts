@@ -32,3 +32,6 @@ export const StoredIdempotencyRecord = Schema.Struct({
    */
   journal: Schema.NullOr(Schema.String),
 })
+
+/** A stored idempotency record: the type of {@link StoredIdempotencyRecord}. */
+export type IdempotencyRecord = typeof StoredIdempotencyRecord.Type

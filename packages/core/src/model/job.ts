@@ -37,3 +37,10 @@ export const StoredJob = Schema.Struct({
    */
   workspace_id: Schema.NullOr(WorkspaceId),
 })
+
+/**
+ * A background job to queue in the caller's transaction (the type of {@link StoredJob}): it
+ * exists exactly when the change that needs it commits, on every storage. Claiming, retries,
+ * backoff and waking belong to the storage's job runner, not to the jobs repository.
+ */
+export type JobRequest = typeof StoredJob.Type

@@ -1,5 +1,4 @@
 import { Schema } from "effect"
-import type { AttachmentRecord } from "../ports/storage/index.ts"
 import { Timestamp } from "./fields.ts"
 import { CompanyId, EntityId, OnboardingAttachmentId, WorkspaceId } from "./ids.ts"
 
@@ -66,6 +65,9 @@ export const StoredAttachment = Schema.Struct({
   sha256: Schema.String,
   created_at: Timestamp,
 })
+
+/** A stored onboarding attachment: the type of {@link StoredAttachment}. Its bytes are in the blob store. */
+export type AttachmentRecord = typeof StoredAttachment.Type
 
 /**
  * The form fields of an upload, documentation of `multipart/form-data` for the OpenAPI document:

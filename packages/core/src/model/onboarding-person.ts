@@ -1,5 +1,4 @@
 import { Schema } from "effect"
-import type { PersonRecord } from "../ports/storage/index.ts"
 import { Text, Timestamp } from "./fields.ts"
 import { CompanyId, EntityId, OnboardingPersonId, PersonIdentificationId, WorkspaceId } from "./ids.ts"
 import {
@@ -117,6 +116,9 @@ export const StoredPerson = Schema.Struct({
   created_at: Timestamp,
   updated_at: Timestamp,
 })
+
+/** A stored onboarding person: the type of {@link StoredPerson}. */
+export type PersonRecord = typeof StoredPerson.Type
 
 const Roles = Schema.Array(Text)
   .annotations({ message: () => personMessages.roles })

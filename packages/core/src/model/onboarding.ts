@@ -1,6 +1,5 @@
 import { Schema } from "effect"
-import type { FeatureStatus } from "../machines/feature-machine.ts"
-import type { OnboardingRecord } from "../ports/storage/index.ts"
+import type { FeatureStatus } from "./feature.ts"
 import { Text, Timestamp } from "./fields.ts"
 import { CompanyId, EntityId, OnboardingId, WorkspaceId } from "./ids.ts"
 import {
@@ -108,6 +107,9 @@ export const StoredOnboarding = Schema.Struct({
   created_at: Timestamp,
   updated_at: Timestamp,
 })
+
+/** A stored onboarding: the type of {@link StoredOnboarding}. */
+export type OnboardingRecord = typeof StoredOnboarding.Type
 
 const BusinessIdentifierInput = Schema.Struct({
   identifier_type: Schema.propertySignature(

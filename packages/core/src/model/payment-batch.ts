@@ -1,6 +1,4 @@
 import { Schema, Struct } from "effect"
-import { batchStatuses } from "../machines/batch-machine.ts"
-import type { PaymentBatchRecord } from "../ports/storage/index.ts"
 import { Text, Timestamp } from "./fields.ts"
 import { CompanyId, PaymentBatchId } from "./ids.ts"
 
@@ -19,11 +17,24 @@ export const batchMessages = {
   invalidStatus: "Invalid status",
 } as const
 
-/**
- * Statuses of a payment batch, from the batch machine's list; the machine's `BatchStatus` type and
- * the storage port's `PaymentBatchStatusValue` are its type.
- */
+/** Statuses of a payment batch; the batch machine decides the moves between them. */
+export const batchStatuses = [
+  "building",
+  "processing",
+  "completed",
+  "completed_with_failures",
+  "failed",
+  "expired",
+] as const
+
+/** A batch's status. */
+export type BatchStatus = (typeof batchStatuses)[number]
+
+/** Statuses of a payment batch; `BatchStatus` and `PaymentBatchStatusValue` are its type. */
 export const PaymentBatchStatusSchema = Schema.Literal(...batchStatuses)
+
+/** A batch's status, as the model's Schema lists them. */
+export type PaymentBatchStatusValue = typeof PaymentBatchStatusSchema.Type
 
 /** Limits of `metadata`, as Stripe-class APIs set them: bounded before anything walks it. */
 export const metadataLimits = { keys: 50, keyLength: 40, valueLength: 500 } as const
@@ -89,6 +100,9 @@ export const StoredPaymentBatch = Schema.Struct({
   machine_version: Schema.Number,
   next_slot_at: Schema.NullOr(Timestamp),
 })
+
+/** A stored batch: the type of {@link StoredPaymentBatch}. */
+export type PaymentBatchRecord = typeof StoredPaymentBatch.Type
 
 /** The fields of `payment_batch` in `POST /api/v1/companies/{cid}/payment_batches`; all optional. */
 export const PaymentBatchFields = Schema.Struct({

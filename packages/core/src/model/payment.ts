@@ -1,7 +1,5 @@
 import { Schema, Struct } from "effect"
-import { paymentStatuses } from "../machines/payment-machine.ts"
-import type { PaymentProfileRecord, PaymentRecord } from "../ports/storage/index.ts"
-import { PaymentProfile, toPaymentProfile } from "./bank-account.ts"
+import { PaymentProfile, type PaymentProfileRecord, toPaymentProfile } from "./bank-account.ts"
 import { required, Text, Timestamp } from "./fields.ts"
 import { CompanyId, idText, PaymentBatchId, PaymentId, PaymentProfileId, QuoteId } from "./ids.ts"
 
@@ -31,11 +29,17 @@ export const paymentReasons = [
   "other_services",
 ] as const
 
-/**
- * Statuses of a payment instruction, from the payment machine's list; the machine's
- * `PaymentStatus` type and the storage port's `PaymentStatusValue` are its type.
- */
+/** Statuses of a payment instruction; the payment machine decides the moves between them. */
+export const paymentStatuses = ["pending", "processing", "completed", "failed", "cancelled"] as const
+
+/** A payment's status. */
+export type PaymentStatus = (typeof paymentStatuses)[number]
+
+/** Statuses of a payment instruction; `PaymentStatus` and `PaymentStatusValue` are its type. */
 export const PaymentStatusSchema = Schema.Literal(...paymentStatuses)
+
+/** A payment's status, as the model's Schema lists them. */
+export type PaymentStatusValue = typeof PaymentStatusSchema.Type
 
 /** A payment's declared purpose. */
 export const PaymentReason = Schema.Literal(...paymentReasons)
@@ -81,6 +85,9 @@ export const StoredPayment = Schema.Struct({
   failure_reason: Schema.NullOr(Schema.String),
   ...Struct.pick(PaymentInstruction.fields, "created_at", "updated_at"),
 })
+
+/** A stored payment: the type of {@link StoredPayment}. */
+export type PaymentRecord = typeof StoredPayment.Type
 
 const Note = Text.pipe(Schema.maxLength(140, { message: () => "is too long (maximum is 140 characters)" }))
 

@@ -1,6 +1,5 @@
 import { Schema, Struct } from "effect"
-import type { PaymentProfileRecord, QuoteRecord } from "../ports/storage/index.ts"
-import { PaymentProfileSummary, toProfileSummary } from "./bank-account.ts"
+import { type PaymentProfileRecord, PaymentProfileSummary, toProfileSummary } from "./bank-account.ts"
 import { required, Text, Timestamp } from "./fields.ts"
 import { CompanyId, idText, PaymentProfileId, QuoteId } from "./ids.ts"
 
@@ -62,6 +61,9 @@ export const StoredQuote = Schema.Struct({
   exchange_rate: Schema.String,
   created_at: Timestamp,
 })
+
+/** A stored quote: the type of {@link StoredQuote}. */
+export type QuoteRecord = typeof StoredQuote.Type
 
 const Amount = Schema.Number.annotations({ message: () => "must be a number" })
 

@@ -1,5 +1,4 @@
 import { Schema, Struct } from "effect"
-import type { RecipientRecord } from "../ports/storage/index.ts"
 import { BankAccount } from "./bank-account.ts"
 import { NonBlank, required, Text, Timestamp } from "./fields.ts"
 import { CompanyId, RecipientId } from "./ids.ts"
@@ -24,6 +23,9 @@ export const StoredRecipient = Schema.Struct({
   company_id: CompanyId,
   deleted_at: Schema.NullOr(Timestamp),
 })
+
+/** A stored recipient: the type of {@link StoredRecipient}. */
+export type RecipientRecord = typeof StoredRecipient.Type
 
 const Email = Text.pipe(
   Schema.filter((s) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s) && s.length <= 254, {

@@ -1,6 +1,8 @@
 import { Schema } from "effect"
-import { maxAdvanceSeconds } from "../rules/test-clock.ts"
 import { required } from "./fields.ts"
+
+/** The longest single move of a test clock: one year, in seconds. */
+export const maxAdvanceSeconds = 365 * 24 * 60 * 60
 
 /**
  * Body of `POST /api/v1/sandbox/clock/advance`: a missing `seconds` is a 400, anything but a

@@ -25,6 +25,9 @@ export const StoredTrustedDomainConfig = Schema.Struct({
   updated_at: Timestamp,
 })
 
+/** A stored trusted-domain configuration: the type of {@link StoredTrustedDomainConfig}. */
+export type TrustedDomainConfigRecord = typeof StoredTrustedDomainConfig.Type
+
 const storedDomains = Schema.decodeUnknownSync(Schema.parseJson(Schema.Array(Schema.String)))
 
 /** The domains of a stored configuration. */

@@ -1,10 +1,18 @@
 import { Schema } from "effect"
-import { deliveryStates } from "../machines/delivery-machine.ts"
-import type { WebhookDeliveryRecord } from "../ports/storage/index.ts"
 import { Timestamp } from "./fields.ts"
 import { CompanyId, EventId, WebhookDeliveryId, WebhookEndpointId, WorkspaceId } from "./ids.ts"
 
+/** States of a webhook delivery; the delivery machine decides the moves between them. */
+export const deliveryStates = ["pending", "succeeded", "failed"] as const
+
+/** A delivery's state. */
+export type DeliveryState = (typeof deliveryStates)[number]
+
+/** States of a webhook delivery; `DeliveryState` and `WebhookDeliveryStateValue` are its type. */
 export const WebhookDeliveryState = Schema.Literal(...deliveryStates)
+
+/** A delivery's state, as the model's Schema lists them. */
+export type WebhookDeliveryStateValue = typeof WebhookDeliveryState.Type
 
 /** Why an attempt got no answer (the transport's words), or `endpoint_disabled`. */
 export const WebhookAttemptError = Schema.Literal(
@@ -77,6 +85,9 @@ export const StoredWebhookDelivery = Schema.Struct({
   /** The delivery whose job is sending this one now (its lane's head), else null. */
   lane_id: Schema.NullOr(WebhookDeliveryId),
 })
+
+/** A stored webhook delivery: the type of {@link StoredWebhookDelivery}. */
+export type WebhookDeliveryRecord = typeof StoredWebhookDelivery.Type
 
 const decodeAttempts = Schema.decodeUnknownSync(Schema.parseJson(Schema.Array(WebhookDeliveryAttempt)))
 

@@ -1,5 +1,4 @@
 import { Schema, Struct } from "effect"
-import type { WebhookEndpointRecord } from "../ports/storage/index.ts"
 import {
   isWebhookEventName,
   type WebhookEventName,
@@ -97,6 +96,9 @@ export const StoredWebhookEndpoint = Schema.Struct({
   previous_secret_expires_at: Schema.NullOr(Timestamp),
   deleted_at: Schema.NullOr(Timestamp),
 })
+
+/** A stored webhook endpoint: the type of {@link StoredWebhookEndpoint}. */
+export type WebhookEndpointRecord = typeof StoredWebhookEndpoint.Type
 
 const EventNames = Schema.Array(Text)
   .annotations({ message: () => "must be an array of event names" })

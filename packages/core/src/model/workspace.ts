@@ -9,6 +9,9 @@ export const StoredWorkspace = Schema.Struct({
   created_at: Schema.String,
 })
 
+/** A stored workspace: the type of {@link StoredWorkspace}. */
+export type WorkspaceRecord = typeof StoredWorkspace.Type
+
 /**
  * An API key as storage keeps it: only the hash of its secret. The storage port's `ApiKeyRecord`
  * is its type.
@@ -29,3 +32,6 @@ export const StoredApiKey = Schema.Struct({
   previous_secret_hash: Schema.NullOr(Schema.String),
   previous_secret_expires_at: Schema.NullOr(Schema.String),
 })
+
+/** A stored API key: the type of {@link StoredApiKey}. */
+export type ApiKeyRecord = typeof StoredApiKey.Type

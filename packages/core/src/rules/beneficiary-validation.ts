@@ -1,6 +1,5 @@
 import type { FieldError } from "../errors.ts"
-import type { FieldRule, RequirementField } from "../model/bank-account-requirements.ts"
-import type { RequirementsSchema } from "../ports/payment-provider.ts"
+import type { BankAccountRequirements, FieldRule, RequirementField } from "../model/bank-account-requirements.ts"
 import { isValidAbaRoutingNumber, isValidBic, isValidClabe, isValidIban } from "./bank-account-checksums.ts"
 
 /**
@@ -111,7 +110,10 @@ const problemWith = (field: RequirementField, value: unknown): string | undefine
  * validateBeneficiaryDetails("US", schema)
  * // [{ field: "beneficiary_details", message: "must be an object" }]
  */
-export const validateBeneficiaryDetails = (details: unknown, schema: RequirementsSchema): ReadonlyArray<FieldError> => {
+export const validateBeneficiaryDetails = (
+  details: unknown,
+  schema: Pick<BankAccountRequirements, "fields">,
+): ReadonlyArray<FieldError> => {
   if (typeof details !== "object" || details === null || Array.isArray(details)) {
     return [{ field: "beneficiary_details", message: beneficiaryMessages.notAnObject }]
   }

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { Invalid } from "../errors.ts"
+import type { ProfileInUse } from "../model/bank-account.ts"
 import type { CompanyId, PaymentProfileId } from "../model/ids.ts"
-import type { ProfileInUse } from "../ports/storage/index.ts"
 
 /** The one read {@link checkQuoteProfiles} makes, as a transaction's lifted repositories offer it. */
 export interface ProfilesInUseReader {

@@ -1,7 +1,4 @@
-import type { Clock } from "../ports/clock.ts"
-
-/** The longest single move of a test clock: one year, in seconds. */
-export const maxAdvanceSeconds = 365 * 24 * 60 * 60
+import { maxAdvanceSeconds } from "../model/test-clock.ts"
 
 /**
  * How far ahead of the engine's clock a test clock may run in all: a hundred years, so a
@@ -16,5 +13,5 @@ export const maxTestClockOffsetMs = 100 * maxAdvanceSeconds * 1000
  * @example
  * offsetClock(systemClock, 15 * 60 * 1000).now() // a quarter of an hour from now
  */
-export const offsetClock = (engine: Clock, offsetMs: number): Clock =>
+export const offsetClock = (engine: { now(): Date }, offsetMs: number): { now(): Date } =>
   offsetMs === 0 ? engine : { now: () => new Date(engine.now().getTime() + offsetMs) }

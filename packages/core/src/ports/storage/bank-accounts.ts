@@ -1,17 +1,25 @@
 import type {
-  AccountDetail,
   BankAccountOwner,
+  BankAccountRecord,
+  FundingMandateRecord,
   OwnerType,
-  PartyAddress,
+  PaymentProfileRecord,
+  ProfileInUse,
   ProfileStatus,
-  RoutingDetail,
-  StoredBankAccount,
-  StoredFundingMandate,
-  StoredPaymentProfile,
   UsageType,
 } from "../../model/bank-account.ts"
 import type { BankAccountId, CompanyId, EntityId, PaymentProfileId, RecipientId } from "../../model/ids.ts"
-import type { Slice, Window } from "./index.ts"
+import type { Slice, Window } from "./list-window.ts"
+
+export type {
+  AccountDetailRecord,
+  BankAccountRecord,
+  FundingMandateRecord,
+  PartyAddressRecord,
+  PaymentProfileRecord,
+  ProfileInUse,
+  RoutingDetailRecord,
+} from "../../model/bank-account.ts"
 
 /**
  * Repositories of bank accounts and their payment profiles. Part of {@link Repositories}; same
@@ -19,20 +27,6 @@ import type { Slice, Window } from "./index.ts"
  */
 
 export type { BankAccountOwner, OwnerType, ProfileStatus, UsageType }
-
-/** An account detail as stored and shown; only the last four characters of the number are kept. */
-export type AccountDetailRecord = typeof AccountDetail.Type
-
-export type RoutingDetailRecord = typeof RoutingDetail.Type
-
-export type PartyAddressRecord = typeof PartyAddress.Type
-
-/**
- * A stored bank account: the model's `StoredBankAccount` Schema. `provider_beneficiary_id` is set
- * for recipient accounts registered with the payment provider, `provider_connection_id` for
- * funding accounts linked through the bank-linking provider.
- */
-export type BankAccountRecord = typeof StoredBankAccount.Type
 
 export interface BankAccountRepository {
   insert(row: BankAccountRecord): Promise<void>
@@ -46,9 +40,6 @@ export interface BankAccountRepository {
   ): Promise<ReadonlyArray<BankAccountRecord>>
 }
 
-/** A stored funding mandate: the model's `StoredFundingMandate` Schema. */
-export type FundingMandateRecord = typeof StoredFundingMandate.Type
-
 /** The mandates given when funding accounts were linked on the hosted page: one per account at most. */
 export interface FundingMandateRepository {
   insert(row: FundingMandateRecord): Promise<void>
@@ -58,22 +49,6 @@ export interface FundingMandateRepository {
     bankAccountIds: ReadonlyArray<BankAccountId>,
   ): Promise<ReadonlyArray<FundingMandateRecord>>
 }
-
-/** A stored payment profile: the model's `StoredPaymentProfile` Schema. */
-export type PaymentProfileRecord = typeof StoredPaymentProfile.Type
-
-/**
- * A payment profile with what a quote or a payment checks before using it: the owner and
- * provider links of its bank account, and whether that owner is live.
- */
-export type ProfileInUse = BankAccountOwner &
-  Pick<BankAccountRecord, "provider_connection_id" | "provider_beneficiary_id"> & {
-    readonly profile: PaymentProfileRecord
-    /** The account's owner, entity or recipient, exists in the profile's company and is not deleted. */
-    readonly owner_live: boolean
-    /** The owning entity's `payment_integration_active`; false for a recipient's account. */
-    readonly integration_active: boolean
-  }
 
 export interface PaymentProfileRepository {
   insert(row: PaymentProfileRecord): Promise<void>

@@ -1,11 +1,10 @@
-import type { CompanyRole, StoredCompany } from "../../model/company.ts"
+import type { CompanyRecord, CompanyRole } from "../../model/company.ts"
 import type { CompanyId, WorkspaceId } from "../../model/ids.ts"
-import type { Slice, Window } from "./index.ts"
+import type { Slice, Window } from "./list-window.ts"
+
+export type { CompanyRecord } from "../../model/company.ts"
 
 export type { CompanyRole }
-
-/** A stored company: the model's `StoredCompany` Schema. */
-export type CompanyRecord = typeof StoredCompany.Type
 
 export interface CompanyRepository {
   insert(row: CompanyRecord): Promise<void>

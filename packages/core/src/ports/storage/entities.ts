@@ -1,12 +1,8 @@
-import type { StoredEntity } from "../../model/entity.ts"
+import type { EntityRecord } from "../../model/entity.ts"
 import type { CompanyId, EntityId } from "../../model/ids.ts"
-import type { Slice, Window } from "./index.ts"
+import type { Slice, Window } from "./list-window.ts"
 
-/**
- * A stored entity: the model's `StoredEntity` Schema. `payment_integration_active` is set once
- * the entity's payment-provider integration is complete (its feature is ACTIVE).
- */
-export type EntityRecord = typeof StoredEntity.Type
+export type { EntityRecord } from "../../model/entity.ts"
 
 export interface EntityRepository {
   /**

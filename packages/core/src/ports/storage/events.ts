@@ -1,7 +1,6 @@
-import type { StoredEvent } from "../../model/events.ts"
+import type { EventRecord } from "../../model/events.ts"
 
-/** A stored outbox event: the model's `StoredEvent` Schema. */
-export type EventRecord = typeof StoredEvent.Type
+export type { EventRecord } from "../../model/events.ts"
 
 export interface EventRepository {
   /** Written in the same transaction as the change it reports (transactional outbox). */

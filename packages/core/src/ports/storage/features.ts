@@ -1,11 +1,7 @@
-import type { FeatureStatusSchema, StoredFeature } from "../../model/feature.ts"
+import type { FeatureRecord, FeatureStatusValue } from "../../model/feature.ts"
 import type { ApplicationId, EntityId, WorkspaceId } from "../../model/ids.ts"
 
-/** A feature's status, as the model's Schema lists them. */
-export type FeatureStatusValue = typeof FeatureStatusSchema.Type
-
-/** A stored feature: the model's `StoredFeature` Schema. */
-export type FeatureRecord = typeof StoredFeature.Type
+export type { FeatureRecord, FeatureStatusValue } from "../../model/feature.ts"
 
 /** What {@link FeatureRepository.insertOrGet} did: inserted the row, or found the entity's one. */
 export interface FeatureInsertOutcome {

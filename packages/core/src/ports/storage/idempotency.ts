@@ -1,8 +1,7 @@
-import type { StoredIdempotencyRecord } from "../../model/idempotency.ts"
+import type { IdempotencyRecord } from "../../model/idempotency.ts"
 import type { WorkspaceId } from "../../model/ids.ts"
 
-/** A stored idempotency record: the model's `StoredIdempotencyRecord` Schema. */
-export type IdempotencyRecord = typeof StoredIdempotencyRecord.Type
+export type { IdempotencyRecord } from "../../model/idempotency.ts"
 
 export type ClaimResult = { readonly claimed: true } | { readonly claimed: false; readonly existing: IdempotencyRecord }
 

@@ -26,6 +26,7 @@ export type * from "./events.ts"
 export type * from "./features.ts"
 export type * from "./idempotency.ts"
 export type * from "./jobs.ts"
+export type * from "./list-window.ts"
 export type * from "./onboarding-attachments.ts"
 export type * from "./onboardings.ts"
 export type * from "./payment-batches.ts"
@@ -124,16 +125,4 @@ export interface Repositories {
   readonly trustedDomainConfigs: TrustedDomainConfigRepository
   /** Hosted-page tokens whose task is done. */
   readonly usedHostedPageTokens: UsedHostedPageTokenRepository
-}
-
-/** A slice of a list: rows to skip and rows to return. */
-export interface Window {
-  readonly offset: number
-  readonly limit: number
-}
-
-/** Rows of a window, in id order, and the number of rows in the whole list. */
-export interface Slice<T> {
-  readonly rows: ReadonlyArray<T>
-  readonly total: number
 }

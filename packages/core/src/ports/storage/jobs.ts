@@ -1,12 +1,7 @@
 import type { WorkspaceId } from "../../model/ids.ts"
-import type { StoredJob } from "../../model/job.ts"
+import type { JobRequest } from "../../model/job.ts"
 
-/**
- * A background job to queue in the caller's transaction (the model's `StoredJob` Schema): it
- * exists exactly when the change that needs it commits, on every storage. Claiming, retries,
- * backoff and waking belong to the storage's {@link JobRunner}, not to this repository.
- */
-export type JobRequest = typeof StoredJob.Type
+export type { JobRequest } from "../../model/job.ts"
 
 export interface JobRepository {
   /**

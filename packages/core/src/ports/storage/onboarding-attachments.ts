@@ -1,9 +1,8 @@
 import type { EntityId, OnboardingAttachmentId, WorkspaceId } from "../../model/ids.ts"
-import type { StoredAttachment } from "../../model/onboarding-attachment.ts"
-import type { Slice, Window } from "./index.ts"
+import type { AttachmentRecord } from "../../model/onboarding-attachment.ts"
+import type { Slice, Window } from "./list-window.ts"
 
-/** A stored onboarding attachment: the model's `StoredAttachment` Schema. Its bytes are in the blob store. */
-export type AttachmentRecord = typeof StoredAttachment.Type
+export type { AttachmentRecord } from "../../model/onboarding-attachment.ts"
 
 /**
  * The attachments (supporting documents) of entities' onboardings, each read and written under

@@ -1,13 +1,10 @@
 import type { EntityId, OnboardingId, OnboardingPersonId, WorkspaceId } from "../../model/ids.ts"
-import type { StoredOnboarding } from "../../model/onboarding.ts"
-import type { StoredPerson } from "../../model/onboarding-person.ts"
-import type { Slice, Window } from "./index.ts"
+import type { OnboardingRecord } from "../../model/onboarding.ts"
+import type { PersonRecord } from "../../model/onboarding-person.ts"
+import type { Slice, Window } from "./list-window.ts"
 
-/** A stored onboarding: the model's `StoredOnboarding` Schema. */
-export type OnboardingRecord = typeof StoredOnboarding.Type
-
-/** A stored onboarding person: the model's `StoredPerson` Schema. */
-export type PersonRecord = typeof StoredPerson.Type
+export type { OnboardingRecord } from "../../model/onboarding.ts"
+export type { PersonRecord } from "../../model/onboarding-person.ts"
 
 /** What an onboarding update writes: any of its fields but its tenancy and id, with its time. */
 export type OnboardingChange = Partial<

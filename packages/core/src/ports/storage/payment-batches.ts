@@ -1,11 +1,8 @@
 import type { CompanyId, PaymentBatchId } from "../../model/ids.ts"
-import type { PaymentBatchStatusSchema, StoredPaymentBatch } from "../../model/payment-batch.ts"
-import type { Slice, Window } from "./index.ts"
+import type { PaymentBatchRecord, PaymentBatchStatusValue } from "../../model/payment-batch.ts"
+import type { Slice, Window } from "./list-window.ts"
 
-export type PaymentBatchStatusValue = typeof PaymentBatchStatusSchema.Type
-
-/** A stored batch: the model's `StoredPaymentBatch` Schema. */
-export type PaymentBatchRecord = typeof StoredPaymentBatch.Type
+export type { PaymentBatchRecord, PaymentBatchStatusValue } from "../../model/payment-batch.ts"
 
 /** What a list of batches is filtered by: status, and creation times in `[createdFrom, createdBefore)`. */
 export interface PaymentBatchFilter {

@@ -1,12 +1,8 @@
 import type { CompanyId, PaymentBatchId, PaymentId, PaymentProfileId, QuoteId, WorkspaceId } from "../../model/ids.ts"
-import type { PaymentListQuery, PaymentStatusSchema, StoredPayment } from "../../model/payment.ts"
-import type { Slice, Window } from "./index.ts"
+import type { PaymentListQuery, PaymentRecord, PaymentStatusValue } from "../../model/payment.ts"
+import type { Slice, Window } from "./list-window.ts"
 
-/** A payment's status, as the model's Schema lists them. */
-export type PaymentStatusValue = typeof PaymentStatusSchema.Type
-
-/** A stored payment: the model's `StoredPayment` Schema. */
-export type PaymentRecord = typeof StoredPayment.Type
+export type { PaymentRecord, PaymentStatusValue } from "../../model/payment.ts"
 
 /** Changes a status compare-and-set may write along with the status (a cancelled payment leaves its batch). */
 export type PaymentStatusChange = Partial<

@@ -1,8 +1,7 @@
 import type { CompanyId, QuoteId } from "../../model/ids.ts"
-import type { StoredQuote } from "../../model/quote.ts"
+import type { QuoteRecord } from "../../model/quote.ts"
 
-/** A stored quote: the model's `StoredQuote` Schema. */
-export type QuoteRecord = typeof StoredQuote.Type
+export type { QuoteRecord } from "../../model/quote.ts"
 
 export interface QuoteRepository {
   insert(row: QuoteRecord): Promise<void>

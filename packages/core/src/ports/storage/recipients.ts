@@ -1,9 +1,8 @@
 import type { CompanyId, RecipientId } from "../../model/ids.ts"
-import type { StoredRecipient } from "../../model/recipient.ts"
-import type { Slice, Window } from "./index.ts"
+import type { RecipientRecord } from "../../model/recipient.ts"
+import type { Slice, Window } from "./list-window.ts"
 
-/** A stored recipient: the model's `StoredRecipient` Schema. */
-export type RecipientRecord = typeof StoredRecipient.Type
+export type { RecipientRecord } from "../../model/recipient.ts"
 
 export interface RecipientRepository {
   insert(row: RecipientRecord): Promise<void>

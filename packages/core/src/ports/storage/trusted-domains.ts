@@ -1,8 +1,7 @@
 import type { WorkspaceId } from "../../model/ids.ts"
-import type { StoredTrustedDomainConfig } from "../../model/trusted-domain-config.ts"
+import type { TrustedDomainConfigRecord } from "../../model/trusted-domain-config.ts"
 
-/** A stored trusted-domain configuration: the model's `StoredTrustedDomainConfig` Schema. */
-export type TrustedDomainConfigRecord = typeof StoredTrustedDomainConfig.Type
+export type { TrustedDomainConfigRecord } from "../../model/trusted-domain-config.ts"
 
 /**
  * Trusted-domain configurations: at most one per workspace, found and written by workspace only,

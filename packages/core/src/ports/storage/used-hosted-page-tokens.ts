@@ -1,7 +1,6 @@
-import type { StoredUsedHostedPageToken } from "../../model/hosted-page-token.ts"
+import type { UsedHostedPageTokenRecord } from "../../model/hosted-page-token.ts"
 
-/** A used-up hosted-page token: the model's `StoredUsedHostedPageToken` Schema. */
-export type UsedHostedPageTokenRecord = typeof StoredUsedHostedPageToken.Type
+export type { UsedHostedPageTokenRecord } from "../../model/hosted-page-token.ts"
 
 /**
  * Hosted-page tokens whose task is done. A token is marked in the transaction that does its task,

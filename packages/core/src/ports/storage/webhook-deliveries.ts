@@ -1,11 +1,8 @@
 import type { WebhookDeliveryId, WebhookEndpointId, WorkspaceId } from "../../model/ids.ts"
-import type { StoredWebhookDelivery, WebhookDeliveryState } from "../../model/webhook-delivery.ts"
-import type { Slice, Window } from "./index.ts"
+import type { WebhookDeliveryRecord } from "../../model/webhook-delivery.ts"
+import type { Slice, Window } from "./list-window.ts"
 
-/** A stored webhook delivery: the model's `StoredWebhookDelivery` Schema. */
-export type WebhookDeliveryRecord = typeof StoredWebhookDelivery.Type
-
-export type WebhookDeliveryStateValue = typeof WebhookDeliveryState.Type
+export type { WebhookDeliveryRecord, WebhookDeliveryStateValue } from "../../model/webhook-delivery.ts"
 
 /** What recording an attempt (or a resend) writes. */
 export type WebhookDeliveryChange = Pick<

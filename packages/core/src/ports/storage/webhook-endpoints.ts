@@ -1,9 +1,8 @@
 import type { CompanyId, WebhookEndpointId, WorkspaceId } from "../../model/ids.ts"
-import type { StoredWebhookEndpoint } from "../../model/webhook-endpoint.ts"
-import type { Slice, Window } from "./index.ts"
+import type { WebhookEndpointRecord } from "../../model/webhook-endpoint.ts"
+import type { Slice, Window } from "./list-window.ts"
 
-/** A stored webhook endpoint: the model's `StoredWebhookEndpoint` Schema. */
-export type WebhookEndpointRecord = typeof StoredWebhookEndpoint.Type
+export type { WebhookEndpointRecord } from "../../model/webhook-endpoint.ts"
 
 /** What a list of endpoints is filtered by. */
 export interface WebhookEndpointFilter {

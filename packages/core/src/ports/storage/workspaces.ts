@@ -1,9 +1,8 @@
 import type { ApiKeyId, WorkspaceId } from "../../model/ids.ts"
 import type { ApiKeyScope } from "../../model/session.ts"
-import type { StoredApiKey, StoredWorkspace } from "../../model/workspace.ts"
+import type { ApiKeyRecord, WorkspaceRecord } from "../../model/workspace.ts"
 
-/** A stored workspace: the model's `StoredWorkspace` Schema. */
-export type WorkspaceRecord = typeof StoredWorkspace.Type
+export type { ApiKeyRecord, WorkspaceRecord } from "../../model/workspace.ts"
 
 export interface WorkspaceRepository {
   /** Inserts unless a workspace of that name exists; returns the one stored either way. */
@@ -14,9 +13,6 @@ export interface WorkspaceRepository {
 }
 
 export type { ApiKeyScope }
-
-/** A stored API key: the model's `StoredApiKey` Schema. */
-export type ApiKeyRecord = typeof StoredApiKey.Type
 
 /** What a rotation writes: the new secret, and the old one kept for its grace period. */
 export interface SecretRotation {
