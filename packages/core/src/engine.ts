@@ -1,6 +1,11 @@
 import { Effect } from "effect"
 import type { DomainError } from "./errors.ts"
-import { defaultJobLaneConcurrency, type JobLaneConcurrency, jobCatalogue } from "./jobs/job-catalogue.ts"
+import {
+  defaultJobLaneConcurrency,
+  type JobHandlerTable,
+  type JobLaneConcurrency,
+  jobCatalogue,
+} from "./jobs/job-catalogue.ts"
 import type { WorkspaceId } from "./model/ids.ts"
 import type { BankLinkProvider } from "./ports/bank-link-provider.ts"
 import type { BlobStore, FileTypeDetector } from "./ports/blob-store.ts"
@@ -88,6 +93,20 @@ const makeEffectApi = (ports: ServicePorts, keyedRequests: KeyedRequests) => {
 
 /** The engine's use cases as effects, for teams that build with Effect. */
 export type EngineEffects = ReturnType<typeof makeEffectApi>
+
+/** Each job kind's handler: the use case that carries it out. */
+const jobHandlerTable = (effect: EngineEffects): JobHandlerTable => ({
+  execute_payment: (payload) => effect.payments.execute(payload.payment_id, payload.workspace_id),
+  execute_batch_payments: (payload, run) =>
+    effect.paymentBatches.runLane(payload.batch_id, payload.workspace_id, payload.payment_ids, run),
+  process_batch: (payload) => effect.paymentBatches.start(payload.batch_id, payload.workspace_id),
+  expire_batch: (payload) => effect.paymentBatches.expire(payload.batch_id, payload.workspace_id),
+  deliver_webhook: (payload) =>
+    effect.webhookDeliveries.deliver(payload.delivery_id, payload.workspace_id, payload.attempt_count),
+  purge_idempotency: () => effect.idempotency.purgeExpired(),
+  purge_used_hosted_page_tokens: () => effect.hostedPageTokens.purgeUsed(),
+  settle_unknown_payments: () => effect.payments.settleUnknown(),
+})
 
 /** The actor a use case was called with, when its first argument is one that names an `Idempotency-Key`. */
 const keyedActorOf = (args: ReadonlyArray<unknown>) => {
@@ -283,7 +302,7 @@ export const createEngine = (options: EngineOptions): Engine => {
   const effect = withKeyedRequests(makeEffectApi(ports, keyedRequests), keyedRequests)
   let runner: JobRunner | undefined
   const jobRunner = () => {
-    runner ??= ports.storage.createJobRunner(jobCatalogue(effect), {
+    runner ??= ports.storage.createJobRunner(jobCatalogue(jobHandlerTable(effect)), {
       clock: ports.clock,
       lanes,
       ...(options.jobLog === undefined ? {} : { log: options.jobLog }),

@@ -1,55 +1,46 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { ProviderFailure } from "../errors.ts"
-import { jobCatalogue, maxLanePayments, UndecodableJob } from "./job-catalogue.ts"
+import { type JobHandlerTable, jobCatalogue, maxLanePayments, UndecodableJob } from "./job-catalogue.ts"
 
-const catalogue = (calls: Array<string>) =>
-  jobCatalogue({
-    payments: {
-      execute: (paymentId, workspaceId) => {
-        calls.push(`execute ${paymentId} ${workspaceId}`)
-        return paymentId === "pay_down"
-          ? Effect.fail(new ProviderFailure({ field: "base", message: "down" }))
-          : Effect.succeed("completed" as const)
-      },
-      settleUnknown: () => {
-        calls.push("settle unknown")
-        return Effect.succeed(0)
-      },
-    },
-    paymentBatches: {
-      start: (batchId, workspaceId) => {
-        calls.push(`start ${batchId} ${workspaceId}`)
-        return Effect.succeed(1)
-      },
-      runLane: (batchId, workspaceId, paymentIds, run) => {
-        calls.push(`lane ${batchId} ${workspaceId} ${paymentIds.join(",")} attempt ${run?.attempt}`)
-        return Effect.succeed(paymentIds.length)
-      },
-      expire: (batchId, workspaceId) => {
-        calls.push(`expire ${batchId} ${workspaceId}`)
-        return Effect.succeed(undefined)
-      },
-    },
-    webhookDeliveries: {
-      deliver: (deliveryId, workspaceId, attemptCount) => {
-        calls.push(`deliver ${deliveryId} ${workspaceId} after ${attemptCount}`)
-        return Effect.succeed("succeeded")
-      },
-    },
-    idempotency: {
-      purgeExpired: () => {
-        calls.push("purge")
-        return Effect.succeed(0)
-      },
-    },
-    hostedPageTokens: {
-      purgeUsed: () => {
-        calls.push("purge used tokens")
-        return Effect.succeed(0)
-      },
-    },
-  })
+const handlerTable = (calls: Array<string>): JobHandlerTable => ({
+  execute_payment: ({ payment_id, workspace_id }) => {
+    calls.push(`execute ${payment_id} ${workspace_id}`)
+    return payment_id === "pay_down"
+      ? Effect.fail(new ProviderFailure({ field: "base", message: "down" }))
+      : Effect.succeed("completed" as const)
+  },
+  settle_unknown_payments: () => {
+    calls.push("settle unknown")
+    return Effect.succeed(0)
+  },
+  process_batch: ({ batch_id, workspace_id }) => {
+    calls.push(`start ${batch_id} ${workspace_id}`)
+    return Effect.succeed(1)
+  },
+  execute_batch_payments: ({ batch_id, workspace_id, payment_ids }, run) => {
+    calls.push(`lane ${batch_id} ${workspace_id} ${payment_ids.join(",")} attempt ${run.attempt}`)
+    return Effect.succeed(payment_ids.length)
+  },
+  expire_batch: ({ batch_id, workspace_id }) => {
+    calls.push(`expire ${batch_id} ${workspace_id}`)
+    return Effect.succeed(undefined)
+  },
+  deliver_webhook: ({ delivery_id, workspace_id, attempt_count }) => {
+    calls.push(`deliver ${delivery_id} ${workspace_id} after ${attempt_count}`)
+    return Effect.succeed("succeeded")
+  },
+  purge_idempotency: () => {
+    calls.push("purge")
+    return Effect.succeed(0)
+  },
+  purge_used_hosted_page_tokens: () => {
+    calls.push("purge used tokens")
+    return Effect.succeed(0)
+  },
+})
+
+const catalogue = (calls: Array<string>) => jobCatalogue(handlerTable(calls))
 
 describe("the job catalogue", () => {
   it("runs a kind's handler with the payload its schema decodes", async () => {
@@ -117,5 +108,11 @@ describe("the job catalogue", () => {
       "batches",
     ])
     expect(laneOf("deliver_webhook")).toBe("webhooks")
+  })
+
+  it("takes a handler for every kind, or does not compile", () => {
+    const { settle_unknown_payments: _left, ...withoutOne } = handlerTable([])
+    // @ts-expect-error settle_unknown_payments has no handler
+    expect(jobCatalogue(withoutOne).kinds).toContainEqual(expect.objectContaining({ kind: "settle_unknown_payments" }))
   })
 })

@@ -1,6 +1,6 @@
 import { type AnyStateMachine, type EventObject, initialTransition, transition } from "xstate"
-import type { JobKindName } from "../jobs/job-catalogue.ts"
 import type { WebhookEventName } from "../model/events.ts"
+import type { JobKindName } from "../model/job-kinds.ts"
 
 /**
  * What a transition implies besides its new status, for the service to carry out in the same

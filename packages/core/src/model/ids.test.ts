@@ -1,7 +1,6 @@
 import { JSONSchema, Schema } from "effect"
 import { describe, expect, expectTypeOf, it } from "vitest"
 import type { Engine } from "../engine.ts"
-import type { JobPayload } from "../jobs/job-catalogue.ts"
 import type { LinkRequest } from "../ports/bank-link-provider.ts"
 import type { Ids } from "../ports/ids.ts"
 import type { PaymentSubmission } from "../ports/payment-provider.ts"
@@ -20,6 +19,7 @@ import {
   RecipientId,
   WorkspaceId,
 } from "./ids.ts"
+import type { JobPayload } from "./job-kinds.ts"
 
 describe("branded ids", () => {
   it("refuse an id of one kind where another kind is expected, at compile time", () => {

@@ -1,0 +1,132 @@
+import { Schema } from "effect"
+import { PaymentBatchId, PaymentId, WebhookDeliveryId, WorkspaceId } from "./ids.ts"
+
+/** Attempts of a job before it is given up, unless its kind says otherwise. */
+export const maxJobAttempts = 5
+
+/** The payload of `execute_payment`: the payment to move through the provider. */
+export const ExecutePaymentPayload = Schema.Struct({ payment_id: PaymentId, workspace_id: WorkspaceId })
+
+/** The payload of the batch jobs: the batch, and the workspace whose clock it runs on. */
+export const BatchJobPayload = Schema.Struct({ batch_id: PaymentBatchId, workspace_id: WorkspaceId })
+
+/**
+ * The most payments one `execute_batch_payments` job carries: enough that a lane's reads,
+ * counts, transactions and job rows are shared by many payments when the rate is lifted
+ * (docs/benchmarks.md, "Where batch time goes"). At a rate, a lane holds fewer: see
+ * {@link laneProgressSeconds}.
+ */
+export const maxLanePayments = 50
+
+/**
+ * At a batch's rate, a lane holds what it starts in about this many seconds, so that the
+ * batch's counts move that often (a lane's payments are settled and counted together).
+ */
+export const laneProgressSeconds = 2
+
+/** The payload of `execute_batch_payments`: a batch lane's payments, claimed together, run one after another. */
+export const BatchLanePayload = Schema.Struct({
+  batch_id: PaymentBatchId,
+  workspace_id: WorkspaceId,
+  payment_ids: Schema.Array(PaymentId).pipe(Schema.minItems(1), Schema.maxItems(maxLanePayments)),
+})
+
+/** The payload of `deliver_webhook`: the delivery, and how many attempts it had when the job was queued. */
+export const DeliverWebhookPayload = Schema.Struct({
+  delivery_id: WebhookDeliveryId,
+  workspace_id: WorkspaceId,
+  attempt_count: Schema.Number,
+})
+
+/** The payload of the scheduled upkeep kinds: nothing. */
+const NoPayload = Schema.Struct({})
+
+/**
+ * The lanes background work runs in, each with slots of its own (`JobRunnerOptions.lanes`): a
+ * payment's execution never waits for a webhook delivery, a batch's lanes never take the slots
+ * of single payments, and upkeep never takes either's.
+ */
+export type JobLaneName = "payments" | "batches" | "webhooks" | "housekeeping"
+
+/** Jobs run at once in each lane, per process. */
+export type JobLaneConcurrency = { readonly [L in JobLaneName]: number }
+
+/**
+ * The lanes' concurrency when the engine is given none: `batches` is the batch concurrency
+ * (`batchExecution.concurrency`), so these are the other three. A delivery job sends up to ten
+ * deliveries of one endpoint at once, and one endpoint has one job running at a time, so ten
+ * webhook slots serve ten endpoints that wait on their receivers' timeouts at once.
+ */
+export const defaultJobLaneConcurrency: Omit<JobLaneConcurrency, "batches"> = {
+  payments: 5,
+  webhooks: 10,
+  housekeeping: 1,
+}
+
+/** What one kind of background job is, apart from the handler that carries it out. */
+export interface JobKindDefinition {
+  /** Decodes the payload a job of this kind was queued with. */
+  readonly payload: Schema.Schema.AnyNoContext
+  /** Runs at most, failed ones included (`JobRequest.max_attempts`). */
+  readonly attempts: number
+  /** The lane its jobs run in. */
+  readonly lane: JobLaneName
+  /** Queued on this schedule by the runner: `cron` syntax, or `everyMs` from the epoch (the same period). */
+  readonly schedule?: { readonly cron: string; readonly everyMs: number }
+}
+
+const hourMs = 60 * 60 * 1000
+
+/**
+ * Every kind of background job, one record each: what enqueueing may name. The kind names, their
+ * payload types, their attempts and the list runners claim all derive from this table, so a kind
+ * added here is run by both runners, and one without a handler does not compile
+ * (`JobHandlerTable`).
+ */
+export const jobKindDefinitions = {
+  /** Moves a pending payment outside a batch through the payment provider (queued by `payments.create`). */
+  execute_payment: { payload: ExecutePaymentPayload, attempts: maxJobAttempts, lane: "payments" },
+  /** Runs payments of a processing batch through the provider, one lane's worth (queued as the batch starts them). */
+  execute_batch_payments: { payload: BatchLanePayload, attempts: maxJobAttempts, lane: "batches" },
+  /** Starts a processing batch's lanes (queued by `paymentBatches.process`). */
+  process_batch: { payload: BatchJobPayload, attempts: maxJobAttempts, lane: "batches" },
+  /** Expires a batch still building seven days after it was made (queued, due then, when it is made). */
+  expire_batch: { payload: BatchJobPayload, attempts: maxJobAttempts, lane: "batches" },
+  /** Sends one webhook delivery (queued with it as its event is written, and again on its retry schedule). */
+  deliver_webhook: { payload: DeliverWebhookPayload, attempts: maxJobAttempts, lane: "webhooks" },
+  /** Deletes expired idempotency records (scheduled hourly). */
+  purge_idempotency: {
+    payload: NoPayload,
+    attempts: 1,
+    lane: "housekeeping",
+    schedule: { cron: "0 * * * *", everyMs: hourMs },
+  },
+  /** Deletes the used-up hosted-page tokens that have expired anyway (scheduled hourly). */
+  purge_used_hosted_page_tokens: {
+    payload: NoPayload,
+    attempts: 1,
+    lane: "housekeeping",
+    schedule: { cron: "30 * * * *", everyMs: hourMs },
+  },
+  /** Settles the payments left processing whose provider outcome is unknown (scheduled every minute). */
+  settle_unknown_payments: {
+    payload: NoPayload,
+    attempts: 1,
+    lane: "housekeeping",
+    schedule: { cron: "* * * * *", everyMs: 60 * 1000 },
+  },
+} as const satisfies { readonly [kind: string]: JobKindDefinition }
+
+/** The name of a kind of background job, e.g. "execute_payment". */
+export type JobKindName = keyof typeof jobKindDefinitions
+
+/** The payload of a job of kind `K`, as its handler receives it. */
+export type JobPayload<K extends JobKindName> = Schema.Schema.Type<(typeof jobKindDefinitions)[K]["payload"]>
+
+/** Every kind's name, in the table's order. */
+export const jobKindNames = Object.keys(jobKindDefinitions) as ReadonlyArray<JobKindName>
+
+/** Attempts of each kind's jobs. */
+export const jobAttempts: { readonly [K in JobKindName]: number } = Object.fromEntries(
+  jobKindNames.map((kind) => [kind, jobKindDefinitions[kind].attempts]),
+) as { readonly [K in JobKindName]: number }
