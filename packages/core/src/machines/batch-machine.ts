@@ -1,6 +1,6 @@
 import { and, setup } from "xstate"
 import type { BatchStatus } from "../model/payment-batch.ts"
-import type { StoredMachine } from "./stored-machine.ts"
+import { emitOnly, machineActions, type StoredMachine } from "./stored-machine.ts"
 
 /** Payments one batch may hold (spec: adding payments to a batch and processing it). */
 export const maxBatchPayments = 500
@@ -31,8 +31,8 @@ export interface BatchContext {
 const batchMachineV1 = setup({
   types: { events: {} as BatchEvent, context: {} as BatchContext, input: {} as BatchContext },
   actions: {
-    emit: (_, _params: { readonly event: "PaymentBatchCompletedEvent" }) => {},
-    enqueue: (_, _params: { readonly job: string; readonly delayMs?: number }) => {},
+    emit: emitOnly<"PaymentBatchCompletedEvent">(),
+    enqueue: machineActions.enqueue,
   },
   guards: {
     processable: ({ context }) => context.total >= 1 && context.total <= maxBatchPayments,

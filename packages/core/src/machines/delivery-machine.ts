@@ -1,6 +1,6 @@
 import { setup } from "xstate"
 import type { DeliveryState } from "../model/webhook-delivery.ts"
-import type { StoredMachine } from "./stored-machine.ts"
+import { machineActions, type StoredMachine } from "./stored-machine.ts"
 
 /**
  * What can happen to a delivery: an attempt answered 200 (`succeed`), an attempt failed (`fail`:
@@ -46,7 +46,7 @@ const retryAfter = (attempt: 1 | 2 | 3 | 4) =>
 const deliveryMachineV1 = setup({
   types: { events: {} as DeliveryEvent, context: {} as DeliveryContext, input: {} as DeliveryContext },
   actions: {
-    enqueue: (_, _params: { readonly job: string; readonly delayMs?: number }) => {},
+    enqueue: machineActions.enqueue,
   },
   guards: {
     after: ({ context }, params: { readonly attempt: number }) => context.attempts === params.attempt,

@@ -1,6 +1,6 @@
 import { setup } from "xstate"
 import type { FeatureStatus } from "../model/feature.ts"
-import { decide, type StoredMachine } from "./stored-machine.ts"
+import { decide, machineActions, type StoredMachine } from "./stored-machine.ts"
 
 /**
  * What can happen to a feature application: the user submits it (onboarding done, or the
@@ -18,7 +18,7 @@ export type FeatureEvent =
  */
 const featureMachineV1 = setup({
   types: { events: {} as FeatureEvent },
-  actions: { activate_entity_integration: () => {} },
+  actions: { activate_entity_integration: machineActions.activate_entity_integration },
 }).createMachine({
   id: "feature",
   initial: "CREATED",

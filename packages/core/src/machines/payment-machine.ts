@@ -1,7 +1,7 @@
 import { setup } from "xstate"
 import type { WebhookEventNameOf } from "../model/events.ts"
 import type { PaymentStatus } from "../model/payment.ts"
-import type { StoredMachine } from "./stored-machine.ts"
+import { emitOnly, machineActions, type StoredMachine } from "./stored-machine.ts"
 
 /** What can happen to a payment. */
 export type PaymentEvent =
@@ -31,9 +31,9 @@ export interface PaymentContext {
 const paymentMachineV1 = setup({
   types: { events: {} as PaymentEvent, context: {} as PaymentContext, input: {} as PaymentContext },
   actions: {
-    emit: (_, _params: { readonly event: WebhookEventNameOf<"PaymentEvents"> }) => {},
-    enqueue: (_, _params: { readonly job: string }) => {},
-    count_in_batch: (_, _params: { readonly outcome: "succeeded" | "failed" }) => {},
+    emit: emitOnly<WebhookEventNameOf<"PaymentEvents">>(),
+    enqueue: machineActions.enqueue,
+    count_in_batch: machineActions.count_in_batch,
   },
   // A payment in a batch reports through its batch (DECISIONS) and runs when its batch does.
   guards: {

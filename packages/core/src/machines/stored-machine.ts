@@ -13,6 +13,55 @@ export type MachineAction =
   | { readonly type: "activate_entity_integration" }
   | { readonly type: "count_in_batch"; readonly outcome: "succeeded" | "failed" }
 
+/** The params of each action a machine may name, as {@link machineActions} declares them to xstate's `setup`. */
+export interface MachineActionParams {
+  readonly emit: { readonly event: WebhookEventName }
+  readonly enqueue: { readonly job: JobKindName; readonly delayMs?: number }
+  readonly activate_entity_integration: undefined
+  readonly count_in_batch: { readonly outcome: "succeeded" | "failed" }
+}
+
+/**
+ * The actions a machine's `setup({ actions })` declares: they run nothing, since machines are
+ * used purely, but they type each action's params, so the compiler checks every action a machine
+ * names (a job kind that does not exist, an event that is not a webhook event). A machine may
+ * declare narrower params (the payment machine emits payment events only).
+ *
+ * @example
+ * setup({ actions: { enqueue: machineActions.enqueue } }).createMachine({
+ *   entry: { type: "enqueue", params: { job: "execute_payment" } },
+ * })
+ */
+export const machineActions = {
+  emit: (_: unknown, _params: MachineActionParams["emit"]) => {},
+  enqueue: (_: unknown, _params: MachineActionParams["enqueue"]) => {},
+  activate_entity_integration: () => {},
+  count_in_batch: (_: unknown, _params: MachineActionParams["count_in_batch"]) => {},
+}
+
+/**
+ * `emit` narrowed to some webhook events, for a machine that may emit only those.
+ *
+ * @example
+ * setup({ actions: { emit: emitOnly<WebhookEventNameOf<"PaymentEvents">>() } })
+ */
+export const emitOnly =
+  <Event extends WebhookEventName>() =>
+  (_: unknown, _params: { readonly event: Event }) => {}
+
+/** An action as a machine declared it through {@link machineActions}: its type with its params. */
+type DeclaredAction = {
+  readonly [T in keyof MachineActionParams]: { readonly type: T; readonly params: MachineActionParams[T] }
+}[keyof MachineActionParams]
+
+/**
+ * A machine named an action no {@link MachineAction} carries: a defect of the machine, never
+ * dropped, since the change it implies would silently not happen.
+ */
+export class UnknownMachineAction extends Error {
+  override readonly name = "UnknownMachineAction"
+}
+
 /**
  * A machine whose state lives in stored rows: each row keeps the version of the machine that
  * wrote it, and every version stays here, so a row an older machine wrote is still decided by
@@ -48,26 +97,31 @@ const machineOf = (machine: StoredMachine<string, EventObject, unknown>, version
   return found
 }
 
-const toActions = (actions: ReadonlyArray<{ readonly type: string; readonly params?: unknown }>): MachineAction[] =>
-  actions.flatMap((action): MachineAction[] => {
-    const params = (action.params ?? {}) as Record<string, unknown>
-    switch (action.type) {
-      case "emit":
-        return [{ type: "emit", event: params.event as WebhookEventName }]
-      case "enqueue":
-        return [
-          typeof params.delayMs === "number"
-            ? { type: "enqueue", job: params.job as JobKindName, delayMs: params.delayMs }
-            : { type: "enqueue", job: params.job as JobKindName },
-        ]
-      case "activate_entity_integration":
-        return [{ type: "activate_entity_integration" }]
-      case "count_in_batch":
-        return [{ type: "count_in_batch", outcome: params.outcome === "succeeded" ? "succeeded" : "failed" }]
-      default:
-        return []
+const toAction = (executed: { readonly type: string; readonly params?: unknown }): MachineAction => {
+  // The machine's typed `setup` checked the params of every action it names against its type.
+  const action = executed as DeclaredAction
+  switch (action.type) {
+    case "emit":
+      return { type: "emit", event: action.params.event }
+    case "enqueue":
+      return action.params.delayMs === undefined
+        ? { type: "enqueue", job: action.params.job }
+        : { type: "enqueue", job: action.params.job, delayMs: action.params.delayMs }
+    case "activate_entity_integration":
+      return { type: "activate_entity_integration" }
+    case "count_in_batch":
+      return { type: "count_in_batch", outcome: action.params.outcome }
+    default: {
+      const unknownAction: never = action
+      throw new UnknownMachineAction(
+        `a machine named the action ${JSON.stringify(unknownAction)}, which no executor knows`,
+      )
     }
-  })
+  }
+}
+
+const toActions = (actions: ReadonlyArray<{ readonly type: string; readonly params?: unknown }>): MachineAction[] =>
+  actions.map(toAction)
 
 /** Decisions a machine has made, by version, status, event and context: at most this many each. */
 const rememberedPerMachine = 1024
