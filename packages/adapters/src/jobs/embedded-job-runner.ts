@@ -119,6 +119,8 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
   const busyQueues = new Set<string>()
   /** Told once when a job of this storage next settles: runDue waits so for jobs in hand. */
   const settleWaiters = new Set<() => void>()
+  /** Runs of this queue's runners that have ended, counted as each leaves `inHand`. */
+  let settledRuns = 0
   let turn: Promise<unknown> = Promise.resolve()
   /**
    * Runs `work` when no other runner of this storage is reading due jobs: two reading at once
@@ -209,6 +211,7 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
             .finally(() => {
               lane.running -= 1
               inHand.delete(job.id)
+              settledRuns += 1
               mine.delete(run)
               if (job.queue !== null) busyQueues.delete(job.queue)
               wakeAll()
@@ -316,13 +319,15 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
         const settledOnce = () => new Promise<void>((resolve) => settleWaiters.add(resolve))
         for (;;) {
           const settling = settledOnce()
+          const settledBefore = settledRuns
           const startedNow = await fill(counted)
           runs += startedNow
           if (runs > maxRuns) {
             throw new Error(`jobs still due after ${maxRuns} runs: is a job failing to settle?`)
           }
           if (startedNow > 0) continue
-          if (inHand.size === 0) break
+          // A job that ended while `fill` looked freed a slot `fill` may have seen taken: look again.
+          if (inHand.size === 0 && settledRuns === settledBefore) break
           // Nothing more can start until a job in hand (this runner's or another's) ends.
           await settling
         }
