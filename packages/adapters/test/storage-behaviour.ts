@@ -445,7 +445,7 @@ export const describeStorage = (target: StorageTarget): void => {
       expect(compiled).toHaveLength(1)
       const { sql: text, parameters } = compiled[0]!
       const plan = await storage.db.transaction().execute(async (trx) => {
-        if (storage.dialect === "sqlite") {
+        if (storage.dialect.name === "sqlite") {
           return (await trx.executeQuery(CompiledQuery.raw(`explain query plan ${text}`, [...parameters]))).rows
         }
         // An empty table is read faster whole: tell Postgres to prefer the index whenever it may use it.
