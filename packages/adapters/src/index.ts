@@ -27,15 +27,16 @@ export { createKyselyStorage, type KyselyStorage, type KyselyStorageOptions } fr
 export {
   type MigrateStorageOptions,
   migrateStorage,
-  type StorageDialect,
   storageMigrations,
 } from "./storage/migrations/storage-migrations.ts"
 export { oneProcessLiveness } from "./storage/one-process-liveness.ts"
 // The Postgres storage and graphile-worker's runner are in `./postgres.ts` (the `/postgres`
 // subpath): they load pg and graphile-worker, optional peers this entry must load without.
+export { postgresDialect } from "./storage/postgres/postgres-dialect.ts"
 export { ensureSchema, graphileWorkerSchema, quoteIdentifier } from "./storage/postgres/postgres-schemas.ts"
-export { sqliteStorageDialect } from "./storage/sqlite/sqlite-dialect.ts"
+export { sqliteDialect, sqliteStorageDialect } from "./storage/sqlite/sqlite-dialect.ts"
 export { openSqliteStorage, type SqliteStorageOptions } from "./storage/sqlite/sqlite-storage.ts"
+export type { StorageDialect } from "./storage/storage-dialect.ts"
 export type * from "./storage/storage-tables.ts"
 export {
   type OpenStorageOptions,

@@ -10,7 +10,8 @@ export {
   graphileKyselyJobs,
   migrateGraphileJobs,
 } from "./jobs/graphile-job-runner.ts"
-export { type PostgresLivenessOptions, postgresLiveness } from "./storage/postgres/postgres-liveness.ts"
 // Driver-free, so the main entry has them too; here as well, so a Postgres caller needs one import.
+export { postgresDialect } from "./storage/postgres/postgres-dialect.ts"
+export { type PostgresLivenessOptions, postgresLiveness } from "./storage/postgres/postgres-liveness.ts"
 export { ensureSchema, graphileWorkerSchema, quoteIdentifier } from "./storage/postgres/postgres-schemas.ts"
 export { openPostgresStorage, type PostgresStorageOptions } from "./storage/postgres/postgres-storage.ts"

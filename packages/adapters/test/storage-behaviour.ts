@@ -445,7 +445,7 @@ export const describeStorage = (target: StorageTarget): void => {
       expect(compiled).toHaveLength(1)
       const { sql: text, parameters } = compiled[0]!
       const plan = await storage.db.transaction().execute(async (trx) => {
-        if (storage.dialect === "sqlite") {
+        if (storage.dialect.name === "sqlite") {
           return (await trx.executeQuery(CompiledQuery.raw(`explain query plan ${text}`, [...parameters]))).rows
         }
         // An empty table is read faster whole: tell Postgres to prefer the index whenever it may use it.
@@ -597,6 +597,62 @@ export const describeStorage = (target: StorageTarget): void => {
       expect(values).toEqual([setting[0]?.value, setting[0]?.value])
       await storage.close()
     })
+
+    it.runIf(target.concurrentTransactions)(
+      "passes over a delivery another lane's open transaction holds (row locks), and lists it once that ends",
+      async () => {
+        const storage = await source.factory()
+        const at = "2030-03-07T00:00:00.000Z"
+        const endpoint = brandId("we", "we_locks")
+        const delivery = (id: string) => ({
+          id: brandId("whd", id),
+          workspace_id: brandId("ws", "ws_locks"),
+          company_id: brandId("cmp", "cmp_locks"),
+          endpoint_id: endpoint,
+          event_id: brandId("evt", `evt_${id}`),
+          event_name: "entity.updated",
+          payload: "{}",
+          status: "pending" as const,
+          machine_version: 1,
+          attempt_count: 0,
+          last_status_code: null,
+          next_attempt_at: at,
+          attempts: "[]",
+          created_at: at,
+          updated_at: at,
+          lane_id: null,
+        })
+        const [held, free] = [delivery("whd_1"), delivery("whd_2")]
+        await storage.transaction(async (tx) => {
+          await tx.webhookDeliveries.insertIfNew(held)
+          await tx.webhookDeliveries.insertIfNew(free)
+        })
+        const listDue = () =>
+          storage.transaction((tx) => tx.webhookDeliveries.listDue(endpoint, at, brandId("whd", "whd_lane"), 10))
+        let holding!: () => void
+        let release!: () => void
+        const isHeld = new Promise<void>((resolve) => {
+          holding = resolve
+        })
+        const released = new Promise<void>((resolve) => {
+          release = resolve
+        })
+        const lane = storage.transaction(async (tx) => {
+          await tx.webhookDeliveries.findForLane(held.id)
+          holding()
+          await released
+        })
+        await isHeld
+        const whileHeld = await listDue()
+        release()
+        await lane
+        expect({ whileHeld: whileHeld.map((row) => row.id), after: (await listDue()).map((row) => row.id) }).toEqual({
+          whileHeld: [free.id],
+          after: [held.id, free.id],
+        })
+        await storage.close()
+      },
+    )
 
     it("refuses transactions once closed", async () => {
       const storage = await source.factory()

@@ -46,7 +46,7 @@ describe("openStorageFromUrl", () => {
 
   it("opens SQLite in memory", async () => {
     const storage = await openStorageFromUrl("sqlite::memory:")
-    expect({ dialect: storage.dialect, capabilities: storage.capabilities }).toEqual({
+    expect({ dialect: storage.dialect.name, capabilities: storage.capabilities }).toEqual({
       dialect: "sqlite",
       capabilities: { multiProcess: false, concurrentTransactions: false },
     })

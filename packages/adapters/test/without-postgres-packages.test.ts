@@ -62,7 +62,7 @@ const adapters = await import("@payments-engine/adapters")
 const storage = await adapters.openStorageFromUrl("sqlite::memory:")
 try {
   const companies = await storage.db.selectFrom("companies").selectAll().execute()
-  observed.sqlite = { dialect: storage.dialect, companies: companies.length }
+  observed.sqlite = { dialect: storage.dialect.name, companies: companies.length }
 } finally {
   await storage.close()
 }
@@ -72,7 +72,7 @@ observed.postgresUrl = await adapters
 const testing = await import("@payments-engine/adapters/testing")
 for (const [name, source] of [["testSqlite", testing.openTestSqlite()], ["testPGlite", testing.openTestPostgres()]]) {
   try {
-    observed[name] = (await source.factory()).dialect
+    observed[name] = (await source.factory()).dialect.name
   } finally {
     await source.close()
   }

@@ -28,7 +28,7 @@ export const accessScenarios: ScenarioGroup = {
           endsBy: null,
         })
         const refused = (body: unknown) =>
-          expectRefusal(engine.access.authenticate(body), 401, "api_key", messages.invalidApiKey)
+          expectRefusal(engine.access.authenticate(body), "unauthenticated", "api_key", messages.invalidApiKey)
         await refused({ api_key: issued.api_key, api_secret: `${issued.api_secret}x` })
         await refused({ api_key: `${issued.api_key}x`, api_secret: issued.api_secret })
         const reader = await engine.access.createApiKey({ workspace, scope: "read", key: uniqueName("pk") })
@@ -37,7 +37,7 @@ export const accessScenarios: ScenarioGroup = {
         expect(readActor).toMatchObject({ workspaceId: issued.workspace_id, scope: "read" })
         expect(readActor.keyId).not.toBe(actor.keyId)
         const again = engine.access.createApiKey({ workspace: uniqueName("keys"), key: reader.api_key })
-        await expectRefusal(again, 422, "api_key", messages.alreadyTaken)
+        await expectRefusal(again, "invalid", "api_key", messages.alreadyTaken)
         const row = await storage.transaction((tx) => tx.apiKeys.findByKey(reader.api_key))
         expect(row).toMatchObject({ workspace_id: issued.workspace_id, key: reader.api_key, scope: "read" })
         expect(row?.secret_hash).not.toBe(reader.api_secret)
@@ -109,16 +109,16 @@ export const accessScenarios: ScenarioGroup = {
         expect(stale).toBeUndefined()
         expect(await engine.access.authenticate(fresh)).toMatchObject({ keyId })
         clock.advance(60_000)
-        await expectRefusal(engine.access.authenticate(first), 401, "api_key", messages.invalidApiKey)
+        await expectRefusal(engine.access.authenticate(first), "unauthenticated", "api_key", messages.invalidApiKey)
 
         // Revocation: stamped once, refused for good, and never undone by a rotation.
         const revokedAt = clock.now().toISOString()
         expect((await engine.access.revokeApiKey(first.api_key)).revoked_at).toBe(revokedAt)
         clock.advance(1000)
         expect((await engine.access.revokeApiKey(first.api_key)).revoked_at).toBe(revokedAt)
-        await expectRefusal(engine.access.authenticate(fresh), 401, "api_key", messages.invalidApiKey)
+        await expectRefusal(engine.access.authenticate(fresh), "unauthenticated", "api_key", messages.invalidApiKey)
         expect(await engine.access.tokenActor(claims)).toBeUndefined()
-        await expectRefusal(engine.access.rotateApiKey(first.api_key), 409, "api_key", messages.apiKeyRevoked)
+        await expectRefusal(engine.access.rotateApiKey(first.api_key), "conflict", "api_key", messages.apiKeyRevoked)
         const current = await storage.transaction((tx) => tx.apiKeys.findById(keyId))
         const undo = await storage.transaction((tx) =>
           tx.apiKeys.rotateSecret(keyId, current?.secret_hash ?? "", {
@@ -131,7 +131,7 @@ export const accessScenarios: ScenarioGroup = {
         expect(undo).toBeUndefined()
         await expectRefusal(
           engine.access.authenticate({ api_key: first.api_key, api_secret: "back" }),
-          401,
+          "unauthenticated",
           "api_key",
           messages.invalidApiKey,
         )
@@ -146,7 +146,12 @@ export const accessScenarios: ScenarioGroup = {
             scope: "read",
           }),
         ).toMatchObject({ scope: "read" })
-        await expectRefusal(engine.access.listApiKeys(uniqueName("keys")), 404, "workspace", "Workspace not found")
+        await expectRefusal(
+          engine.access.listApiKeys(uniqueName("keys")),
+          "not_found",
+          "workspace",
+          "Workspace not found",
+        )
       },
     },
     {

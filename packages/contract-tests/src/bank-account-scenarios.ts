@@ -61,7 +61,7 @@ export const bankAccountScenarios: ScenarioGroup = {
         const other = await engine.companies.create(actor, { name: "Other", country: "US", default_currency: "USD" })
         await expectRefusal(
           engine.bankAccounts.get(actor, other.id, second.id),
-          404,
+          "not_found",
           "id",
           "Bank Account not found or not accessible in this workspace",
         )
@@ -153,23 +153,23 @@ export const bankAccountScenarios: ScenarioGroup = {
         })
         await expectRefusal(
           create(withBankDetails({ bank_country_code: "GB", account_currency: "GBP" })),
-          422,
+          "invalid",
           "base",
           "Bank country GB does not support currency GBP",
         )
         const { entity_type: _, ...noType } = testBeneficiary
-        await expectRefusal(create(noType), 422, "beneficiary_details.entity_type", "is required")
+        await expectRefusal(create(noType), "invalid", "beneficiary_details.entity_type", "is required")
         const other = await engine.companies.create(actor, { name: "Other", country: "US", default_currency: "USD" })
         const otherEntity = await engine.entities.create(actor, other.id, { name: "Other", country_alpha2: "US" })
         await expectRefusal(
           create(testBeneficiary, otherEntity.id),
-          422,
+          "invalid",
           "entity_id",
           "Entity does not belong to this company",
         )
         await expectRefusal(
           create(testBeneficiary, entity.id, brandId("rcp", "rcp_unknown")),
-          404,
+          "not_found",
           "id",
           messages.recipientNotFound,
         )
@@ -178,7 +178,7 @@ export const bankAccountScenarios: ScenarioGroup = {
             entity_id: entity.id,
             beneficiary_details: testBeneficiary,
           }),
-          403,
+          "forbidden",
           "base",
           messages.readOnlyKey,
         )
@@ -228,7 +228,7 @@ export const bankAccountScenarios: ScenarioGroup = {
         expect(payment.status).toBe("pending")
         await expectRefusal(
           engine.fundingAccounts.remove(actor, entity.id, funding.id),
-          422,
+          "invalid",
           "bank_account_id",
           fundingAccountInUseMessage,
         )
@@ -255,21 +255,21 @@ export const bankAccountScenarios: ScenarioGroup = {
         expect(kept).toMatchObject({ status: "inactive", usage_type: "debit" })
         await expectRefusal(
           engine.fundingAccounts.remove(actor, entity.id, second.id),
-          404,
+          "not_found",
           "bank_account_id",
           "Funding account not found",
         )
         // A recipient's account is not a funding account; another workspace cannot remove this one.
         await expectRefusal(
           engine.fundingAccounts.remove(actor, entity.id, paying.account.id),
-          404,
+          "not_found",
           "bank_account_id",
           "Funding account not found",
         )
         const stranger = await harness.workspace()
         await expectRefusal(
           engine.fundingAccounts.remove(stranger, entity.id, funding.id),
-          404,
+          "not_found",
           "entity_id",
           messages.entityNotFound,
         )
@@ -326,19 +326,19 @@ export const bankAccountScenarios: ScenarioGroup = {
         const stranger = await harness.workspace()
         await expectRefusal(
           engine.fundingAccounts.link(stranger, entity.id, {}),
-          404,
+          "not_found",
           "entity_id",
           messages.entityNotFound,
         )
         await expectRefusal(
           engine.fundingAccounts.link(actor, brandId("ent", "ent_unknown"), {}),
-          404,
+          "not_found",
           "entity_id",
           messages.entityNotFound,
         )
         await expectRefusal(
           engine.fundingAccounts.link({ ...actor, scope: "read" }, entity.id, {}),
-          403,
+          "forbidden",
           "base",
           messages.readOnlyKey,
         )
@@ -349,7 +349,7 @@ export const bankAccountScenarios: ScenarioGroup = {
         expect(await byId()).toBeUndefined()
         await expectRefusal(
           engine.fundingAccounts.link(actor, entity.id, {}),
-          404,
+          "not_found",
           "entity_id",
           messages.entityNotFound,
         )

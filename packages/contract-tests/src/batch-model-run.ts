@@ -182,7 +182,7 @@ class AddPayment implements Command {
       })
       real.paymentIds.push(payment.id)
     } else {
-      await expectRefusal(adding, 422, "payment_batch_id", batchMessages.full)
+      await expectRefusal(adding, "invalid", "payment_batch_id", batchMessages.full)
     }
     await checkInvariants(model, real)
   }
@@ -202,9 +202,9 @@ class CancelPayment implements Command {
       payment.status = "cancelled"
       payment.inBatch = false
     } else if (payment.status === "pending") {
-      await expectRefusal(cancelling, 422, "status", batchMessages.paymentInRunningBatch)
+      await expectRefusal(cancelling, "invalid", "status", batchMessages.paymentInRunningBatch)
     } else {
-      await expectRefusal(cancelling, 422, "status", `Payment cannot be cancelled in status ${payment.status}`)
+      await expectRefusal(cancelling, "invalid", "status", `Payment cannot be cancelled in status ${payment.status}`)
     }
     await checkInvariants(model, real)
   }
@@ -226,11 +226,11 @@ class Process implements Command {
       expect((await processing).status).toBe("processing")
       batch.status = "processing"
     } else if (batch.status === "building") {
-      await expectRefusal(processing, 422, "status", batchMessages.empty)
+      await expectRefusal(processing, "invalid", "status", batchMessages.empty)
     } else if (batch.status === "processing") {
-      await expectRefusal(processing, 409, "status", batchMessages.alreadyProcessing)
+      await expectRefusal(processing, "conflict", "status", batchMessages.alreadyProcessing)
     } else {
-      await expectRefusal(processing, 422, "status", batchMessages.notBuilding)
+      await expectRefusal(processing, "invalid", "status", batchMessages.notBuilding)
     }
     await checkInvariants(model, real)
   }

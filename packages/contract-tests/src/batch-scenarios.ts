@@ -168,7 +168,7 @@ export const batchScenarios: ScenarioGroup = {
         })
         await expectRefusal(
           createBatch(engine, paying, { ...fields, label: "June" }),
-          422,
+          "invalid",
           "idempotency_key",
           batchMessages.keyTaken,
         )
@@ -185,7 +185,7 @@ export const batchScenarios: ScenarioGroup = {
         expect(theirs.batch.id).not.toBe(made.batch.id)
         await expectRefusal(
           engine.paymentBatches.get(other.actor, other.company.id, made.batch.id),
-          404,
+          "not_found",
           "id",
           batchMessages.notFound,
         )
@@ -274,7 +274,7 @@ export const batchScenarios: ScenarioGroup = {
         expect(await page({ per_page: 2, page: 2 })).toEqual({ ids: [three], total: 3 })
         await expectRefusal(
           engine.paymentBatches.list(paying.actor, paying.company.id, { from_date: "2030-02-30" }),
-          400,
+          "missing",
           "from_date",
           batchMessages.invalidDate,
         )
@@ -598,19 +598,19 @@ export const batchScenarios: ScenarioGroup = {
         expect(processed).toMatchObject({ status: "processing", total_count: 4, submitted_at: t3, updated_at: t3 })
         await expectRefusal(
           engine.paymentBatches.process(actor, company.id, batch.id),
-          409,
+          "conflict",
           "status",
           batchMessages.alreadyProcessing,
         )
         await expectRefusal(
           payInBatch(engine, paying, batch.id, 9, "late"),
-          422,
+          "invalid",
           "payment_batch_id",
           batchMessages.full,
         )
         await expectRefusal(
           engine.payments.cancel(actor, company.id, keptIds[0]!),
-          422,
+          "invalid",
           "status",
           batchMessages.paymentInRunningBatch,
         )
@@ -664,7 +664,7 @@ export const batchScenarios: ScenarioGroup = {
         })
         await expectRefusal(
           engine.paymentBatches.process(actor, company.id, batch.id),
-          422,
+          "invalid",
           "status",
           batchMessages.notBuilding,
         )
@@ -684,7 +684,7 @@ export const batchScenarios: ScenarioGroup = {
         const empty = (await createBatch(engine, paying)).batch
         await expectRefusal(
           engine.paymentBatches.process(actor, company.id, empty.id),
-          422,
+          "invalid",
           "status",
           batchMessages.empty,
         )
@@ -785,13 +785,13 @@ export const batchScenarios: ScenarioGroup = {
         ])
         await expectRefusal(
           engine.paymentBatches.process(actor, company.id, batch.id),
-          422,
+          "invalid",
           "status",
           batchMessages.notBuilding,
         )
         await expectRefusal(
           payInBatch(engine, paying, batch.id, 7, "too-late"),
-          422,
+          "invalid",
           "payment_batch_id",
           batchMessages.full,
         )

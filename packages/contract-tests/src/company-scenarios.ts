@@ -48,7 +48,7 @@ export const companyScenarios: ScenarioGroup = {
         expect((await engine.companies.list(actor)).data).toEqual([moved])
         await expectRefusal(
           engine.companies.update(actor, brandId("cmp", "cmp_unknown"), { name: "X" }),
-          404,
+          "not_found",
           "id",
           messages.companyNotFound,
         )
@@ -72,11 +72,11 @@ export const companyScenarios: ScenarioGroup = {
         expect(row?.deleted_at).toBe(clock.now().toISOString())
         await expectRefusal(
           engine.companies.update(actor, gone.id, { name: "Back" }),
-          404,
+          "not_found",
           "id",
           messages.companyNotFound,
         )
-        await expectRefusal(engine.companies.delete(actor, gone.id), 404, "id", messages.companyNotFound)
+        await expectRefusal(engine.companies.delete(actor, gone.id), "not_found", "id", messages.companyNotFound)
       },
     },
     {
@@ -105,7 +105,7 @@ export const companyScenarios: ScenarioGroup = {
         expect(await page({ per_page: 500 })).toEqual({ data: companies, meta: meta(1, 1, 100) })
         await expectRefusal(
           engine.companies.list(actor, { page: "0" }),
-          400,
+          "missing",
           "page",
           "must be an integer greater than or equal to 1",
         )
@@ -113,13 +113,13 @@ export const companyScenarios: ScenarioGroup = {
     },
     {
       id: "companies.tenancy",
-      title: "another workspace's company answers 404 exactly like an unknown one",
+      title: "another workspace's company is not_found exactly like an unknown one",
       run: async ({ engine, workspace }) => {
         const owner = await workspace()
         const other = await workspace()
         const company = await engine.companies.create(owner, acme)
         const notFound = (call: Promise<unknown>, field = "id") =>
-          expectRefusal(call, 404, field, messages.companyNotFound)
+          expectRefusal(call, "not_found", field, messages.companyNotFound)
         await notFound(engine.companies.get(other, company.id))
         await notFound(engine.companies.get(owner, brandId("cmp", "cmp_unknown")))
         await notFound(engine.companies.update(other, company.id, { name: "Hijacked" }))
@@ -136,13 +136,13 @@ export const companyScenarios: ScenarioGroup = {
     },
     {
       id: "companies.permissions",
-      title: "a read actor cannot write (403), and only api_client companies can be deleted",
+      title: "a read actor cannot write (forbidden), and only api_client companies can be deleted",
       run: async ({ engine, storage, workspace }) => {
         const writer = await workspace()
         const reader = { ...writer, scope: "read" } as const
         const company = await engine.companies.create(writer, acme)
         const forbidden = (call: Promise<unknown>, message: string = messages.readOnlyKey) =>
-          expectRefusal(call, 403, "base", message)
+          expectRefusal(call, "forbidden", "base", message)
         await forbidden(engine.companies.create(reader, acme))
         await forbidden(engine.companies.update(reader, company.id, { name: "Nope" }))
         await forbidden(engine.companies.delete(reader, company.id))
@@ -166,8 +166,13 @@ export const companyScenarios: ScenarioGroup = {
         const entity = await engine.entities.create(actor, company.id, { name: "Acme Inc", country_alpha2: "US" })
         await activateIntegration(engine, actor, company.id, entity.id)
         const update = engine.companies.update(actor, company.id, { name: "Renamed" })
-        await expectRefusal(update, 403, "base", messages.companyUpdateIntegration)
-        await expectRefusal(engine.companies.delete(actor, company.id), 403, "base", messages.companyDeleteIntegration)
+        await expectRefusal(update, "forbidden", "base", messages.companyUpdateIntegration)
+        await expectRefusal(
+          engine.companies.delete(actor, company.id),
+          "forbidden",
+          "base",
+          messages.companyDeleteIntegration,
+        )
         expect((await engine.companies.list(actor)).data).toEqual([company])
       },
     },

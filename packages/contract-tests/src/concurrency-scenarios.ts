@@ -45,7 +45,7 @@ const request = { method: "POST", path: "/api/v1/companies", body: { name: "Acme
 const inFlight = { kind: "conflict", errors: [{ field: "Idempotency-Key", message: messages.idempotencyInFlight }] }
 
 /**
- * Three claims of each of eight keys, all at once: one per key proceeds, the others are told 409.
+ * Three claims of each of eight keys, all at once: one per key proceeds, the others are told of a conflict.
  * Many keys at once, because the engine hashes each request before its transaction starts, which
  * spreads a handful of racers out in time.
  */
@@ -68,12 +68,12 @@ export const concurrencyScenarios: ScenarioGroup = {
   scenarios: [
     {
       id: "concurrency.one-entity-per-company",
-      title: "of two concurrent entity creates for one company exactly one succeeds, the other is a 422",
+      title: "of two concurrent entity creates for one company exactly one succeeds, the other is refused as invalid",
       run: async ({ engine, workspace }) => raceEntities([engine], await workspace()),
     },
     {
       id: "concurrency.idempotency-claim",
-      title: "of concurrent requests with one idempotency key exactly one proceeds, the others get 409",
+      title: "of concurrent requests with one idempotency key exactly one proceeds, the others get a conflict",
       run: async ({ engine, storage, workspace, clock }) => {
         const actor = await workspace()
         await raceClaims([engine], actor)

@@ -132,41 +132,21 @@ export const refusal = async (call: Promise<unknown>): Promise<DomainError> => {
 }
 
 /**
- * The kind of refusal behind each status of the spec's error table. Scenarios name the status the
- * spec gives, so they read beside it; the engine itself carries only the kind.
- */
-const kindOfSpecStatus = {
-  400: "missing",
-  401: "unauthenticated",
-  403: "forbidden",
-  404: "not_found",
-  409: "conflict",
-  422: "invalid",
-  429: "rate_limited",
-  500: "provider_failure",
-} as const satisfies Record<number, ErrorKind>
-
-/** A status of the spec's error table that a domain error can stand for. */
-export type SpecStatus = keyof typeof kindOfSpecStatus
-
-/**
- * Asserts that a call is refused with one error: the kind of refusal the spec's status stands
- * for, the field and the message.
+ * Asserts that a call is refused with one error: its kind, field and message. The suite speaks
+ * kinds, as the engine does; each binding maps a kind to its own code (the HTTP one to the
+ * spec's status).
  *
  * @example
- * await expectRefusal(engine.companies.get(actor, "cmp_x"), 404, "id", messages.companyNotFound)
+ * await expectRefusal(engine.companies.get(actor, "cmp_x"), "not_found", "id", messages.companyNotFound)
  */
 export const expectRefusal = async (
   call: Promise<unknown>,
-  status: SpecStatus,
+  kind: ErrorKind,
   field: string,
   message: string,
 ): Promise<void> => {
   const error = await refusal(call)
-  expect({ kind: error.kind, errors: error.errors }).toEqual({
-    kind: kindOfSpecStatus[status],
-    errors: [{ field, message }],
-  })
+  expect({ kind: error.kind, errors: error.errors }).toEqual({ kind, errors: [{ field, message }] })
 }
 
 /**

@@ -56,7 +56,7 @@ export const entityScenarios: ScenarioGroup = {
         expect(await untouched).toEqual(moved)
         expect(await engine.entities.get(actor, company.id, entity.id)).toEqual(moved)
         expect((await engine.entities.list(actor, company.id)).data).toEqual([moved])
-        const notFound = (call: Promise<unknown>) => expectRefusal(call, 404, "id", messages.entityNotFound)
+        const notFound = (call: Promise<unknown>) => expectRefusal(call, "not_found", "id", messages.entityNotFound)
         await notFound(engine.entities.get(actor, otherCompany.id, entity.id))
         await notFound(engine.entities.update(actor, otherCompany.id, entity.id, { name: "Moved" }))
         await notFound(engine.entities.update(actor, company.id, brandId("ent", "ent_unknown"), { name: "Ghost" }))
@@ -64,15 +64,15 @@ export const entityScenarios: ScenarioGroup = {
     },
     {
       id: "entities.one-per-company",
-      title: "a second entity is refused (422 base), or 422 name when the name is the same",
+      title: "a second entity is refused (invalid `base`), or invalid `name` when the name is the same",
       run: async ({ engine, workspace }) => {
         const actor = await workspace()
         const company = await companyOf(engine, actor)
         const entity = await engine.entities.create(actor, company.id, acmeEntity)
         const second = engine.entities.create(actor, company.id, { name: "Acme Europe", country_alpha2: "DE" })
-        await expectRefusal(second, 422, "base", messages.companyHasEntity)
+        await expectRefusal(second, "invalid", "base", messages.companyHasEntity)
         const same = engine.entities.create(actor, company.id, { name: "  acme INC ", country_alpha2: "US" })
-        await expectRefusal(same, 422, "name", messages.alreadyTaken)
+        await expectRefusal(same, "invalid", "name", messages.alreadyTaken)
         expect((await engine.entities.list(actor, company.id)).data).toEqual([entity])
         const otherCompany = await companyOf(engine, actor, "Other Co")
         const own = await engine.entities.create(actor, otherCompany.id, acmeEntity)
@@ -81,7 +81,7 @@ export const entityScenarios: ScenarioGroup = {
     },
     {
       id: "entities.delete-and-recreate",
-      title: "a deleted entity answers 404 and frees the company for a new one",
+      title: "a deleted entity is not_found and frees the company for a new one",
       run: async ({ engine, storage, workspace }) => {
         const actor = await workspace()
         const company = await companyOf(engine, actor)
@@ -90,7 +90,7 @@ export const entityScenarios: ScenarioGroup = {
           id: entity.id,
           message: "Entity deleted successfully",
         })
-        const notFound = (call: Promise<unknown>) => expectRefusal(call, 404, "id", messages.entityNotFound)
+        const notFound = (call: Promise<unknown>) => expectRefusal(call, "not_found", "id", messages.entityNotFound)
         await notFound(engine.entities.get(actor, company.id, entity.id))
         await notFound(engine.entities.update(actor, company.id, entity.id, { name: "Back" }))
         await notFound(engine.entities.delete(actor, company.id, entity.id))
@@ -105,7 +105,7 @@ export const entityScenarios: ScenarioGroup = {
     },
     {
       id: "entities.active-integration",
-      title: "an entity with an active payment integration cannot be updated or deleted (403)",
+      title: "an entity with an active payment integration cannot be updated or deleted (forbidden)",
       run: async ({ engine, storage, workspace }) => {
         const actor = await workspace()
         const company = await companyOf(engine, actor)
@@ -114,23 +114,24 @@ export const entityScenarios: ScenarioGroup = {
         const row = await storage.transaction((tx) => tx.entities.findActive(company.id, entity.id))
         expect(row?.payment_integration_active).toBe(true)
         const update = engine.entities.update(actor, company.id, entity.id, { name: "Renamed" })
-        await expectRefusal(update, 403, "base", messages.entityUpdateIntegration)
+        await expectRefusal(update, "forbidden", "base", messages.entityUpdateIntegration)
         const remove = engine.entities.delete(actor, company.id, entity.id)
-        await expectRefusal(remove, 403, "base", messages.entityDeleteIntegration)
+        await expectRefusal(remove, "forbidden", "base", messages.entityDeleteIntegration)
         expect(await engine.entities.get(actor, company.id, entity.id)).toEqual(entity)
         expect((await engine.entities.list(actor, company.id)).data).toEqual([entity])
       },
     },
     {
       id: "entities.deleted-company",
-      title: "everything under a deleted company answers 404 company_id",
+      title: "everything under a deleted company is not_found on `company_id`",
       run: async ({ engine, workspace }) => {
         const actor = await workspace()
         const company = await companyOf(engine, actor)
         const entity = await engine.entities.create(actor, company.id, acmeEntity)
         const recipient = await engine.recipients.create(actor, company.id, { name: "Jane Supplier" })
         await engine.companies.delete(actor, company.id)
-        const gone = (call: Promise<unknown>) => expectRefusal(call, 404, "company_id", messages.companyNotFound)
+        const gone = (call: Promise<unknown>) =>
+          expectRefusal(call, "not_found", "company_id", messages.companyNotFound)
         await gone(engine.entities.get(actor, company.id, entity.id))
         await gone(engine.entities.list(actor, company.id))
         await gone(engine.entities.create(actor, company.id, { name: "Phoenix", country_alpha2: "US" }))

@@ -111,29 +111,36 @@ export const featureScenarios: ScenarioGroup = {
         expect(await storage.transaction((tx) => tx.features.listByEntity(entity.id))).toEqual([row, other])
 
         const enable = (body: unknown, who: Actor = actor) => engine.features.enable(who, company.id, entity.id, body)
-        await expectRefusal(enable({}), 400, "feature_identifier", featureMessages.identifierRequired)
+        await expectRefusal(enable({}), "missing", "feature_identifier", featureMessages.identifierRequired)
         for (const wrong of ["MULTI_CURRENCY_ACCOUNT", "payments", "", 7, null, ["multi_currency_account"]]) {
           await expectRefusal(
             enable({ feature_identifier: wrong }),
-            400,
+            "missing",
             "feature_identifier",
             featureMessages.identifierInvalid,
           )
         }
-        await expectRefusal(enable("multi_currency_account"), 400, "body", "Body must be a JSON object")
-        await expectRefusal(enable(multiCurrency, { ...actor, scope: "read" }), 403, "base", messages.readOnlyKey)
+        await expectRefusal(enable("multi_currency_account"), "missing", "body", "Body must be a JSON object")
+        await expectRefusal(
+          enable(multiCurrency, { ...actor, scope: "read" }),
+          "forbidden",
+          "base",
+          messages.readOnlyKey,
+        )
 
         const british = await companyWithEntity(engine, actor, "GB")
         await expectRefusal(
           engine.features.enable(actor, british.company.id, british.entity.id, multiCurrency),
-          422,
+          "invalid",
           "entity",
           featureMessages.usEntitiesOnly,
         )
         expect(await engine.features.list(actor, british.company.id, british.entity.id)).toEqual([])
 
-        const companyGone = (call: Promise<unknown>) => expectRefusal(call, 404, "company_id", messages.companyNotFound)
-        const entityGone = (call: Promise<unknown>) => expectRefusal(call, 404, "entity_id", messages.entityNotFound)
+        const companyGone = (call: Promise<unknown>) =>
+          expectRefusal(call, "not_found", "company_id", messages.companyNotFound)
+        const entityGone = (call: Promise<unknown>) =>
+          expectRefusal(call, "not_found", "entity_id", messages.entityNotFound)
         await companyGone(engine.features.list(actor, brandId("cmp", "cmp_unknown"), entity.id))
         await companyGone(engine.features.enable(actor, brandId("cmp", "cmp_unknown"), entity.id, multiCurrency))
         await entityGone(engine.features.list(actor, company.id, brandId("ent", "ent_unknown")))
@@ -146,7 +153,7 @@ export const featureScenarios: ScenarioGroup = {
     {
       id: "features.status-machine",
       title:
-        "an application moves only CREATED -> SUBMITTED -> ACTIVE or ACTION_REQUIRED -> SUBMITTED (else 422 status); enabling answers 422 base once it left CREATED",
+        "an application moves only CREATED -> SUBMITTED -> ACTIVE or ACTION_REQUIRED -> SUBMITTED (else invalid `status`); enabling is refused as invalid `base` once it left CREATED",
       run: async ({ engine, storage, workspace, clock }) => {
         const actor = await workspace()
         const { company, entity } = await companyWithEntity(engine, actor)
@@ -155,11 +162,11 @@ export const featureScenarios: ScenarioGroup = {
         const app = feature.application_id
         const move = (status: unknown) => engine.features.setStatus(actor, app, status)
         const refused = (from: string, to: string) =>
-          expectRefusal(move(to), 422, "status", featureMessages.transitionRefused(from, to))
+          expectRefusal(move(to), "invalid", "status", featureMessages.transitionRefused(from, to))
         const enableRefused = (status: string) =>
           expectRefusal(
             engine.features.enable(actor, company.id, entity.id, multiCurrency),
-            422,
+            "invalid",
             "base",
             featureMessages.alreadyExists(status),
           )
@@ -167,18 +174,18 @@ export const featureScenarios: ScenarioGroup = {
         await refused("CREATED", "ACTIVE")
         await refused("CREATED", "ACTION_REQUIRED")
         for (const wrong of ["CREATED", "active", "APPROVED", 1, null, { status: "ACTIVE" }]) {
-          await expectRefusal(move(wrong), 422, "status", featureMessages.statusInvalid)
+          await expectRefusal(move(wrong), "invalid", "status", featureMessages.statusInvalid)
         }
-        await expectRefusal(move(undefined), 400, "status", featureMessages.statusRequired)
+        await expectRefusal(move(undefined), "missing", "status", featureMessages.statusRequired)
         await expectRefusal(
           engine.features.setStatus({ ...actor, scope: "read" }, app, "SUBMITTED"),
-          403,
+          "forbidden",
           "base",
           messages.readOnlyKey,
         )
         await expectRefusal(
           engine.features.setStatus(actor, brandId("app", `${app}_unknown`), "SUBMITTED"),
-          404,
+          "not_found",
           "application_id",
           featureMessages.applicationNotFound,
         )
@@ -242,20 +249,20 @@ export const featureScenarios: ScenarioGroup = {
           business_details: { business_name: "Acme" },
           business_address: { line1: "1 Main St", city: "Springfield", postal_code: "12345", country_alpha2: "US" },
         })
-        await expectRefusal(submit(), 422, "persons", featureMessages.personRequired)
+        await expectRefusal(submit(), "invalid", "persons", featureMessages.personRequired)
         await engine.onboardings.createPerson(actor, company.id, entity.id, {
           first_name: "Ada",
           last_name: "Lovelace",
         })
         await expectRefusal(
           engine.features.submit(actor, { ...scope, entityId: other.entity.id }),
-          404,
+          "not_found",
           "application_id",
           featureMessages.applicationNotFound,
         )
         await expectRefusal(
           engine.features.submit({ ...actor, scope: "read" }, scope),
-          403,
+          "forbidden",
           "base",
           messages.readOnlyKey,
         )
@@ -267,7 +274,7 @@ export const featureScenarios: ScenarioGroup = {
           status: "submitted",
           submitted_at: clock.now().toISOString(),
         })
-        await expectRefusal(submit(), 422, "status", featureMessages.transitionRefused("SUBMITTED", "SUBMITTED"))
+        await expectRefusal(submit(), "invalid", "status", featureMessages.transitionRefused("SUBMITTED", "SUBMITTED"))
         await engine.features.setStatus(actor, feature.application_id, "ACTION_REQUIRED")
         expect(await submit()).toEqual({ ...feature, status: "SUBMITTED" })
       },
@@ -275,7 +282,7 @@ export const featureScenarios: ScenarioGroup = {
     {
       id: "features.active-integration",
       title:
-        "ACTIVE gives the entity its active payment integration in the same change, after which the entity and its company refuse update and delete (403); a stale entity update cannot clear it",
+        "ACTIVE gives the entity its active payment integration in the same change, after which the entity and its company refuse update and delete (forbidden); a stale entity update cannot clear it",
       run: async ({ engine, storage, workspace }) => {
         const actor = await workspace()
         const { company, entity } = await companyWithEntity(engine, actor)
@@ -301,23 +308,28 @@ export const featureScenarios: ScenarioGroup = {
 
         await expectRefusal(
           engine.entities.update(actor, company.id, entity.id, { name: "Nope" }),
-          403,
+          "forbidden",
           "base",
           messages.entityUpdateIntegration,
         )
         await expectRefusal(
           engine.entities.delete(actor, company.id, entity.id),
-          403,
+          "forbidden",
           "base",
           messages.entityDeleteIntegration,
         )
         await expectRefusal(
           engine.companies.update(actor, company.id, { name: "Nope" }),
-          403,
+          "forbidden",
           "base",
           messages.companyUpdateIntegration,
         )
-        await expectRefusal(engine.companies.delete(actor, company.id), 403, "base", messages.companyDeleteIntegration)
+        await expectRefusal(
+          engine.companies.delete(actor, company.id),
+          "forbidden",
+          "base",
+          messages.companyDeleteIntegration,
+        )
         expect((await engine.companies.update(actor, other.company.id, { name: "Other Renamed" })).name).toBe(
           "Other Renamed",
         )
@@ -345,16 +357,18 @@ export const featureScenarios: ScenarioGroup = {
     {
       id: "features.tenancy",
       title:
-        "another workspace, another company, a deleted entity or a deleted company reach no feature (404); a new entity starts without one",
+        "another workspace, another company, a deleted entity or a deleted company reach no feature (not_found); a new entity starts without one",
       run: async ({ engine, workspace }) => {
         const actor = await workspace()
         const stranger = await workspace()
         const { company, entity } = await companyWithEntity(engine, actor)
         const { feature } = await engine.features.enable(actor, company.id, entity.id, multiCurrency)
-        const companyGone = (call: Promise<unknown>) => expectRefusal(call, 404, "company_id", messages.companyNotFound)
-        const entityGone = (call: Promise<unknown>) => expectRefusal(call, 404, "entity_id", messages.entityNotFound)
+        const companyGone = (call: Promise<unknown>) =>
+          expectRefusal(call, "not_found", "company_id", messages.companyNotFound)
+        const entityGone = (call: Promise<unknown>) =>
+          expectRefusal(call, "not_found", "entity_id", messages.entityNotFound)
         const applicationGone = (call: Promise<unknown>) =>
-          expectRefusal(call, 404, "application_id", featureMessages.applicationNotFound)
+          expectRefusal(call, "not_found", "application_id", featureMessages.applicationNotFound)
 
         await companyGone(engine.features.list(stranger, company.id, entity.id))
         await companyGone(engine.features.enable(stranger, company.id, entity.id, multiCurrency))

@@ -33,7 +33,7 @@ export const hostedPageTokenScenarios: ScenarioGroup = {
         expect(await engine.hostedPageTokens.verify(issued.token, { acceptUsed: true })).toEqual(checked)
         await expectRefusal(
           engine.bankAccounts.createForRecipient(actor, company.id, recipient.id, body, { usingToken: claims }),
-          401,
+          "unauthenticated",
           "token",
           hostedPageTokenMessages.tokenUsedUp,
         )

@@ -43,12 +43,12 @@ export const idempotencyScenarios: ScenarioGroup = {
     },
     {
       id: "idempotency.mismatch",
-      title: "a key reused with another method, path or body is refused (422)",
+      title: "a key reused with another method, path or body is refused (invalid)",
       run: async ({ engine, workspace }) => {
         const actor = await workspace()
         await engine.idempotency.begin(actor, "key-1", request)
         const mismatch = (other: typeof request) =>
-          expectRefusal(engine.idempotency.begin(actor, "key-1", other), 422, field, messages.idempotencyMismatch)
+          expectRefusal(engine.idempotency.begin(actor, "key-1", other), "invalid", field, messages.idempotencyMismatch)
         await mismatch({ ...request, body: { ...request.body, name: "Acme Europe" } })
         await engine.idempotency.complete(actor, "key-1", created)
         await mismatch({ ...request, body: { ...request.body, name: "Acme Europe" } })
@@ -68,7 +68,7 @@ export const idempotencyScenarios: ScenarioGroup = {
         await engine.idempotency.complete(actor, "key-1", created)
         const row = await storage.transaction((tx) => tx.idempotency.find(actor.workspaceId, "key-1"))
         expect(row?.fingerprint).toMatch(/^hmac-sha256:[0-9a-f]{8}:[0-9a-f]{64}$/)
-        // The secret was rotated within the record's 24 hours: a retry replays rather than 422.
+        // The secret was rotated within the record's 24 hours: a retry replays rather than being refused.
         const rotated = createEngine({
           storage,
           clock,
@@ -79,7 +79,12 @@ export const idempotencyScenarios: ScenarioGroup = {
           bankLinker,
         })
         expect(await rotated.idempotency.begin(actor, "key-1", other)).toEqual(replay(created))
-        await expectRefusal(engine.idempotency.begin(actor, "key-1", other), 422, field, messages.idempotencyMismatch)
+        await expectRefusal(
+          engine.idempotency.begin(actor, "key-1", other),
+          "invalid",
+          field,
+          messages.idempotencyMismatch,
+        )
         // Erased by the storage migration that keyed fingerprints: replays for any request.
         await storage.transaction((tx) => tx.idempotency.replace({ ...row!, fingerprint: erasedFingerprint }))
         expect(await engine.idempotency.begin(actor, "key-1", other)).toEqual(replay(created))
@@ -88,12 +93,17 @@ export const idempotencyScenarios: ScenarioGroup = {
     },
     {
       id: "idempotency.in-flight",
-      title: "a key whose first request still runs answers 409 until it completes",
+      title: "a key whose first request still runs is a conflict until it completes",
       run: async ({ engine, workspace, clock }) => {
         const actor = await workspace()
         await engine.idempotency.begin(actor, "key-1", request)
         const inFlight = () =>
-          expectRefusal(engine.idempotency.begin(actor, "key-1", request), 409, field, messages.idempotencyInFlight)
+          expectRefusal(
+            engine.idempotency.begin(actor, "key-1", request),
+            "conflict",
+            field,
+            messages.idempotencyInFlight,
+          )
         await inFlight()
         clock.advance(idempotencyLockMs / 2)
         await inFlight()
@@ -132,7 +142,12 @@ export const idempotencyScenarios: ScenarioGroup = {
         await engine.idempotency.begin(actor, "key-1", request)
         clock.advance(idempotencyLockMs - 1000)
         const inFlight = () =>
-          expectRefusal(engine.idempotency.begin(actor, "key-1", request), 409, field, messages.idempotencyInFlight)
+          expectRefusal(
+            engine.idempotency.begin(actor, "key-1", request),
+            "conflict",
+            field,
+            messages.idempotencyInFlight,
+          )
         await inFlight()
         clock.advance(1000)
         expect(await engine.idempotency.begin(actor, "key-1", request)).toEqual(proceed)
@@ -187,7 +202,7 @@ export const idempotencyScenarios: ScenarioGroup = {
         )
         expect([north?.name, south?.name]).toEqual(["North", "South"])
         expect((await engine.companies.list(actor)).data).toHaveLength(3)
-        // Abandoned (a 5xx) after its work committed, a key is released with its journal: a retry
+        // Abandoned (the request failed) after its work committed, a key is released with its journal: a retry
         // takes it over at once and replays the work.
         expect(await engine.idempotency.begin(actor, "key-4", request)).toEqual(proceed)
         const failing = { ...actor, idempotencyKey: "key-4" }
@@ -244,11 +259,16 @@ export const idempotencyScenarios: ScenarioGroup = {
     },
     {
       id: "idempotency.dead-owner",
-      title: "a claim whose process the storage reports dead is taken over at once; a running one's answers 409",
+      title: "a claim whose process the storage reports dead is taken over at once; a running one's is a conflict",
       run: async ({ engine, storage, workspace }) => {
         const actor = await workspace()
         const inFlight = () =>
-          expectRefusal(engine.idempotency.begin(actor, "key-1", request), 409, field, messages.idempotencyInFlight)
+          expectRefusal(
+            engine.idempotency.begin(actor, "key-1", request),
+            "conflict",
+            field,
+            messages.idempotencyInFlight,
+          )
         expect(await engine.idempotency.begin(actor, "key-1", request)).toEqual(proceed)
         await inFlight()
         // A claim made before claims named their process keeps its lock.

@@ -24,7 +24,7 @@ import {
  * deleted, its latest entity (name and whether deleted) and the names of its live recipients.
  * Nothing else: no ids, no timestamps, no paging arithmetic beyond a slice. The engine's rules it
  * encodes are the spec's: one live entity per company, a deleted company stays fetchable but
- * everything under it is gone, and another workspace's company is a 404.
+ * everything under it is gone, and another workspace's company is not_found.
  */
 
 interface EntityModel {
@@ -74,7 +74,8 @@ const handleOf = (real: Real, side: Side, at: number): CompanyHandle => {
 
 const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase()
 
-const companyGone = (call: Promise<unknown>, field = "id") => expectRefusal(call, 404, field, messages.companyNotFound)
+const companyGone = (call: Promise<unknown>, field = "id") =>
+  expectRefusal(call, "not_found", field, messages.companyNotFound)
 
 class CreateCompany implements ModelCommand {
   constructor(
@@ -87,7 +88,7 @@ class CreateCompany implements ModelCommand {
     const actor = real.actors[this.side]
     if (this.asReader) {
       const refused = real.engine.companies.create({ ...actor, scope: "read" }, this.body)
-      return expectRefusal(refused, 403, "base", messages.readOnlyKey)
+      return expectRefusal(refused, "forbidden", "base", messages.readOnlyKey)
     }
     const created = await real.engine.companies.create(actor, this.body)
     expect(created).toMatchObject(this.body)
@@ -132,7 +133,7 @@ class DeleteCompany implements ModelCommand {
   toString = () => `DeleteCompany(ws${this.side}, #${this.at})`
 }
 
-/** Gets a company as its own workspace (200, deleted or not) or as the other one (404). */
+/** Gets a company as its own workspace (found, deleted or not) or as the other one (not_found). */
 class GetCompany implements ModelCommand {
   constructor(
     readonly side: Side,
@@ -185,8 +186,8 @@ class CreateEntity implements ModelCommand {
     const live = company.entity?.deleted === false ? company.entity : null
     if (live !== null) {
       return sameName(live.name, this.body.name)
-        ? expectRefusal(create, 422, "name", messages.alreadyTaken)
-        : expectRefusal(create, 422, "base", messages.companyHasEntity)
+        ? expectRefusal(create, "invalid", "name", messages.alreadyTaken)
+        : expectRefusal(create, "invalid", "base", messages.companyHasEntity)
     }
     const entity = await create
     expect(entity).toMatchObject({ ...this.body, company_id: handle.id })
@@ -216,7 +217,7 @@ class UpdateEntity implements ModelCommand {
     const entity = company.entity!
     const handle = handleOf(real, this.side, this.at)
     const update = real.engine.entities.update(real.actors[this.side], handle.id, handle.entityId!, this.body)
-    if (entity.deleted) return expectRefusal(update, 404, "id", messages.entityNotFound)
+    if (entity.deleted) return expectRefusal(update, "not_found", "id", messages.entityNotFound)
     const name = this.body.name ?? entity.name
     expect((await update).name).toBe(name)
     entity.name = name
@@ -235,7 +236,7 @@ class DeleteEntity implements ModelCommand {
     const entity = company.entity!
     const handle = handleOf(real, this.side, this.at)
     const remove = real.engine.entities.delete(real.actors[this.side], handle.id, handle.entityId!)
-    if (entity.deleted) return expectRefusal(remove, 404, "id", messages.entityNotFound)
+    if (entity.deleted) return expectRefusal(remove, "not_found", "id", messages.entityNotFound)
     expect(await remove).toEqual({ id: handle.entityId, message: "Entity deleted successfully" })
     entity.deleted = true
   }
@@ -269,7 +270,7 @@ class ReadEntities implements ModelCommand {
     expect((await list).data.map((e) => e.name)).toEqual(live === null ? [] : [live.name])
     const fetched = get()
     if (fetched === undefined) return
-    if (live === null) return expectRefusal(fetched, 404, "id", messages.entityNotFound)
+    if (live === null) return expectRefusal(fetched, "not_found", "id", messages.entityNotFound)
     expect(await fetched).toMatchObject({ id: handle.entityId, name: live.name, company_id: handle.id })
   }
   toString = () => `ReadEntities(ws${this.side}, #${this.at}, as ws${this.viewer})`
@@ -317,7 +318,7 @@ class DeleteRecipient implements ModelCommand {
     handle.recipientIds.splice(index, 1)
     await expectRefusal(
       real.engine.recipients.get(real.actors[this.side], handle.id, id),
-      404,
+      "not_found",
       "id",
       messages.recipientNotFound,
     )

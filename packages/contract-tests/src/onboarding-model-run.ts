@@ -178,9 +178,9 @@ abstract class EntityCommand implements ModelCommand {
   abstract toString(): string
 }
 
-/** Writes refused once the entity's integration is active: 403 on `base` with the spec's message. */
+/** Writes refused once the entity's integration is active: forbidden on `base` with the spec's message. */
 const frozenOut = (call: Promise<unknown>, message: string = onboardingMessages.modifyIntegration) =>
-  expectRefusal(call, 403, "base", message)
+  expectRefusal(call, "forbidden", "base", message)
 
 interface OnboardingPatch {
   readonly business_details?: { readonly business_name: string | null }
@@ -328,7 +328,7 @@ class DeletePerson extends PersonCommand {
     await remove
     entity.persons.splice(index, 1)
     handle.personIds.splice(index, 1)
-    const gone = (call: Promise<unknown>) => expectRefusal(call, 404, "id", personMessages.notFound)
+    const gone = (call: Promise<unknown>) => expectRefusal(call, "not_found", "id", personMessages.notFound)
     await gone(engine.onboardings.getPerson(actor, handle.companyId, handle.entityId, id))
     await gone(engine.onboardings.deletePerson(actor, handle.companyId, handle.entityId, id))
   }
@@ -407,7 +407,7 @@ class DeleteAttachment extends EntityCommand {
     await remove
     entity.attachments.splice(index, 1)
     handle.attachmentIds.splice(index, 1)
-    const gone = (call: Promise<unknown>) => expectRefusal(call, 404, "id", attachmentMessages.notFound)
+    const gone = (call: Promise<unknown>) => expectRefusal(call, "not_found", "id", attachmentMessages.notFound)
     await gone(engine.onboardingAttachments.get(actor, handle.companyId, handle.entityId, id))
     await gone(engine.onboardingAttachments.delete(actor, handle.companyId, handle.entityId, id))
   }
@@ -474,7 +474,7 @@ class ReadFromOutside extends EntityCommand {
     for (const [i, [, read]] of asOutsider.entries()) await asMissing(read, missing[i]![1])
     await expectRefusal(
       engine.onboardings.get(outsider, companyId, entityId),
-      404,
+      "not_found",
       "company_id",
       messages.companyNotFound,
     )
@@ -487,7 +487,7 @@ class ReadFromOutside extends EntityCommand {
     for (const id of handle.personIds) {
       await expectRefusal(
         engine.onboardings.getPerson(actor, sibling.companyId, sibling.entityId, id),
-        404,
+        "not_found",
         "id",
         personMessages.notFound,
       )
@@ -495,7 +495,7 @@ class ReadFromOutside extends EntityCommand {
     for (const id of handle.attachmentIds) {
       await expectRefusal(
         engine.onboardingAttachments.get(actor, sibling.companyId, sibling.entityId, id),
-        404,
+        "not_found",
         "id",
         attachmentMessages.notFound,
       )
@@ -631,7 +631,7 @@ export const onboardingModelScenarios: ScenarioGroup = {
     {
       id: "model.onboarding",
       title:
-        "random onboarding PATCH, person, attachment, activation and outside-read sequences over two workspaces agree with a tiny model: business name, city and identifiers, persons with masked tax ids, attachments, read-only (403) once the integration is active, 404 from another workspace as for a missing id",
+        "random onboarding PATCH, person, attachment, activation and outside-read sequences over two workspaces agree with a tiny model: business name, city and identifiers, persons with masked tax ids, attachments, read-only (forbidden) once the integration is active, not_found from another workspace as for a missing id",
       timeout: 180_000,
       run: runOnboardingModel,
     },

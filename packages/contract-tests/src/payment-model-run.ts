@@ -201,12 +201,12 @@ class Pay implements Command {
           id: real.paymentIds[earlier],
         })
       } else {
-        await expectRefusal(attempt, 422, "idempotency_key", "has already been taken")
+        await expectRefusal(attempt, "invalid", "idempotency_key", "has already been taken")
       }
     } else if (model.now >= quote.expiresAt) {
-      await expectRefusal(attempt, 422, "payment_quote_id", "Quote has expired")
+      await expectRefusal(attempt, "invalid", "payment_quote_id", "Quote has expired")
     } else if (quote.used) {
-      await expectRefusal(attempt, 422, "payment_quote_id", "Quote has already been used")
+      await expectRefusal(attempt, "invalid", "payment_quote_id", "Quote has already been used")
     } else {
       const { payment, created } = await attempt
       expect({ created, status: payment.status, quote: payment.quote_id }).toEqual({
@@ -234,7 +234,7 @@ class Cancel implements Command {
       expect((await attempt).status).toBe("cancelled")
       payment.status = "cancelled"
     } else {
-      await expectRefusal(attempt, 422, "status", `Payment cannot be cancelled in status ${payment.status}`)
+      await expectRefusal(attempt, "invalid", "status", `Payment cannot be cancelled in status ${payment.status}`)
     }
     checkInvariants(model, real)
   }

@@ -112,11 +112,16 @@ export const paymentScenarios: ScenarioGroup = {
           },
           expect.objectContaining({ paymentId: bad.payment.id, sourceAmount: "40.38", answer: "failed" }),
         ])
-        await expectRefusal(engine.payments.get(actor, company.id, brandId("pay", "pay_unknown")), 404, "id", notFound)
+        await expectRefusal(
+          engine.payments.get(actor, company.id, brandId("pay", "pay_unknown")),
+          "not_found",
+          "id",
+          notFound,
+        )
         const stranger = await harness.workspace()
         await expectRefusal(
           engine.payments.get(stranger, company.id, good.payment.id),
-          404,
+          "not_found",
           "company_id",
           messages.companyNotFound,
         )
@@ -133,7 +138,7 @@ export const paymentScenarios: ScenarioGroup = {
         const { payment } = await payQuote(engine, actor, company.id, quote.id, "first")
         await expectRefusal(
           payQuote(engine, actor, company.id, quote.id, "second"),
-          422,
+          "invalid",
           "payment_quote_id",
           "Quote has already been used",
         )
@@ -194,14 +199,14 @@ export const paymentScenarios: ScenarioGroup = {
         clock.advance(1)
         await expectRefusal(
           payQuote(engine, actor, company.id, late.id, "late"),
-          422,
+          "invalid",
           "payment_quote_id",
           "Quote has expired",
         )
         // Expiry is checked before use, and a key already paid replays whatever its quote's age.
         await expectRefusal(
           payQuote(engine, actor, company.id, used.id, "used-again"),
-          422,
+          "invalid",
           "payment_quote_id",
           "Quote has expired",
         )
@@ -236,7 +241,7 @@ export const paymentScenarios: ScenarioGroup = {
         ]) {
           await expectRefusal(
             payQuote(engine, actor, company.id, different.quoteId, "key-1", different.extra),
-            422,
+            "invalid",
             "idempotency_key",
             messages.alreadyTaken,
           )
@@ -245,7 +250,7 @@ export const paymentScenarios: ScenarioGroup = {
           engine.payments.create(actor, company.id, {
             payment_instruction: { payment_quote_id: other.id, reason: "goods_purchased" },
           }),
-          422,
+          "invalid",
           "idempotency_key",
           "Idempotency key is required",
         )
@@ -283,7 +288,7 @@ export const paymentScenarios: ScenarioGroup = {
         expect((await engine.payments.get(actor, company.id, payment.id)).status).toBe("cancelled")
         await expectRefusal(
           engine.payments.cancel(actor, company.id, payment.id),
-          422,
+          "invalid",
           "status",
           "Payment cannot be cancelled in status cancelled",
         )
@@ -291,7 +296,7 @@ export const paymentScenarios: ScenarioGroup = {
         await runAllDue(engine)
         await expectRefusal(
           engine.payments.cancel(actor, company.id, done.payment.id),
-          422,
+          "invalid",
           "status",
           "Payment cannot be cancelled in status completed",
         )
@@ -299,20 +304,20 @@ export const paymentScenarios: ScenarioGroup = {
         await runAllDue(engine)
         await expectRefusal(
           engine.payments.cancel(actor, company.id, failed.payment.id),
-          422,
+          "invalid",
           "status",
           "Payment cannot be cancelled in status failed",
         )
         const held = await quoteAndPay(harness, paying, 7, "h")
         await expectRefusal(
           engine.payments.cancel({ ...actor, scope: "read" }, company.id, held.payment.id),
-          403,
+          "forbidden",
           "base",
           messages.readOnlyKey,
         )
         await expectRefusal(
           engine.payments.cancel(actor, company.id, brandId("pay", "pay_unknown")),
-          404,
+          "not_found",
           "id",
           notFound,
         )
@@ -397,7 +402,7 @@ export const paymentScenarios: ScenarioGroup = {
     {
       id: "payments.list-filters",
       title:
-        "payments list oldest first, filtered by status and batch, paged with a total, only the company's; an unknown status is a 400",
+        "payments list oldest first, filtered by status and batch, paged with a total, only the company's; an unknown status is refused (missing)",
       run: async (harness) => {
         const { engine } = harness
         const paying = await payingCompany(harness)
@@ -431,7 +436,7 @@ export const paymentScenarios: ScenarioGroup = {
         expect(statuses).toEqual(["completed", "failed", "cancelled", "pending"])
         await expectRefusal(
           engine.payments.list(actor, company.id, { status: "done" }),
-          400,
+          "missing",
           "status",
           "Invalid status",
         )

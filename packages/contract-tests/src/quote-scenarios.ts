@@ -56,14 +56,19 @@ export const quoteScenarios: ScenarioGroup = {
         })
         await expectRefusal(
           quote(0.25, "gross"),
-          422,
+          "invalid",
           "instructed_amount",
           "Instructed amount must be greater than the fee",
         )
-        await expectRefusal(quote(0.001), 422, "instructed_amount", "Amount has too many decimal places for USD")
-        await expectRefusal(quote(0), 422, "instructed_amount", "Instructed amount must be greater than zero")
-        await expectRefusal(quote(-5), 422, "instructed_amount", "Instructed amount must be greater than zero")
-        await expectRefusal(quote(1_000_000_000.01), 422, "instructed_amount", "Instructed amount exceeds the maximum")
+        await expectRefusal(quote(0.001), "invalid", "instructed_amount", "Amount has too many decimal places for USD")
+        await expectRefusal(quote(0), "invalid", "instructed_amount", "Instructed amount must be greater than zero")
+        await expectRefusal(quote(-5), "invalid", "instructed_amount", "Instructed amount must be greater than zero")
+        await expectRefusal(
+          quote(1_000_000_000.01),
+          "invalid",
+          "instructed_amount",
+          "Instructed amount exceeds the maximum",
+        )
         const largest = await quote(1_000_000_000)
         expect(largest).toMatchObject({ source_amount: "1000000000.25", target_amount: "1000000000.00" })
 
@@ -129,26 +134,26 @@ export const quoteScenarios: ScenarioGroup = {
         const fromRule = "From profile must be a debit or balance profile of an entity of this company"
         const toRule = "To profile must be a credit profile of a recipient of this company"
 
-        await expectRefusal(quote(to, to), 422, "from_profile_id", fromRule)
-        await expectRefusal(quote(from, from), 422, "to_profile_id", toRule)
-        await expectRefusal(quote("pp_unknown", to), 422, "from_profile_id", "From profile not found")
-        await expectRefusal(quote(from, "pp_unknown"), 422, "to_profile_id", "To profile not found")
+        await expectRefusal(quote(to, to), "invalid", "from_profile_id", fromRule)
+        await expectRefusal(quote(from, from), "invalid", "to_profile_id", toRule)
+        await expectRefusal(quote("pp_unknown", to), "invalid", "from_profile_id", "From profile not found")
+        await expectRefusal(quote(from, "pp_unknown"), "invalid", "to_profile_id", "To profile not found")
         await expectRefusal(
           quote(from, to, "EUR"),
-          422,
+          "invalid",
           "instructed_amount",
           "Currency must match the source or target profile",
         )
         await expectRefusal(
           quoteFor(engine, { ...actor, scope: "read" }, company.id, from, to, 10),
-          403,
+          "forbidden",
           "base",
           messages.readOnlyKey,
         )
         // Another company's profiles are not found, even in the same workspace.
         const other = await payingCompany(harness)
-        await expectRefusal(quote(other.from, to), 422, "from_profile_id", "From profile not found")
-        await expectRefusal(quote(from, other.to), 422, "to_profile_id", "To profile not found")
+        await expectRefusal(quote(other.from, to), "invalid", "from_profile_id", "From profile not found")
+        await expectRefusal(quote(from, other.to), "invalid", "to_profile_id", "To profile not found")
 
         // Profiles only the port can make: inactive, and debit on an account without a connection.
         const ids = counterIds()
@@ -177,24 +182,29 @@ export const quoteScenarios: ScenarioGroup = {
           await tx.bankAccounts.insert(recipientAccount)
           for (const p of [inactiveDebit, unconnectedDebit, balance, draftCredit]) await tx.paymentProfiles.insert(p)
         })
-        await expectRefusal(quote(inactiveDebit.id, to), 422, "from_profile_id", "From profile is not active")
+        await expectRefusal(quote(inactiveDebit.id, to), "invalid", "from_profile_id", "From profile is not active")
         await expectRefusal(
           quote(unconnectedDebit.id, to),
-          422,
+          "invalid",
           "from_profile_id",
           "From profile does not have any connections",
         )
-        await expectRefusal(quote(from, draftCredit.id), 422, "to_profile_id", "To profile is not active")
+        await expectRefusal(quote(from, draftCredit.id), "invalid", "to_profile_id", "To profile is not active")
         expect((await quote(from, to)).source_amount).toBe("10.25")
         // A balance profile needs no connection.
         expect((await quote(balance.id, to)).from_profile).toMatchObject({ id: balance.id, usage_type: "balance" })
 
         await engine.recipients.delete(actor, company.id, recipient.id)
-        await expectRefusal(quote(from, to), 422, "to_profile_id", "To profile's recipient has been deleted")
+        await expectRefusal(quote(from, to), "invalid", "to_profile_id", "To profile's recipient has been deleted")
         await engine.entities.delete(actor, company.id, entity.id)
-        await expectRefusal(quote(from, other.to), 422, "from_profile_id", "From profile's entity has been deleted")
+        await expectRefusal(
+          quote(from, other.to),
+          "invalid",
+          "from_profile_id",
+          "From profile's entity has been deleted",
+        )
         await engine.companies.delete(actor, company.id)
-        await expectRefusal(quote(from, to), 404, "company_id", messages.companyNotFound)
+        await expectRefusal(quote(from, to), "not_found", "company_id", messages.companyNotFound)
       },
     },
     {
@@ -216,7 +226,12 @@ export const quoteScenarios: ScenarioGroup = {
             strategy === undefined ? { currency } : { currency, strategy },
           )
 
-        await expectRefusal(quote(100, "USD"), 422, "base", "no active payment-provider account found for the entity")
+        await expectRefusal(
+          quote(100, "USD"),
+          "invalid",
+          "base",
+          "no active payment-provider account found for the entity",
+        )
         await activateIntegration(engine, actor, company.id, entity.id)
 
         // 1 EUR = 2 USD at the provider, less the 50 basis points margin: 1.99.
@@ -238,13 +253,13 @@ export const quoteScenarios: ScenarioGroup = {
         expect(gross).toMatchObject({ source_amount: "100.00", target_amount: "199.00", fee_strategy: "gross" })
         await expectRefusal(
           quote(100, "USD", "gross"),
-          422,
+          "invalid",
           "fee_strategy",
           "Gross quotes must be instructed in the source currency",
         )
         await expectRefusal(
           quote(100, "GBP"),
-          422,
+          "invalid",
           "instructed_amount",
           "Currency must match the source or target profile",
         )

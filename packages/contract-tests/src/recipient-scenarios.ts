@@ -53,14 +53,14 @@ export const recipientScenarios: ScenarioGroup = {
     },
     {
       id: "recipients.delete",
-      title: "a deleted recipient answers 404 and leaves the list",
+      title: "a deleted recipient is not_found and leaves the list",
       run: async ({ engine, storage, workspace }) => {
         const actor = await workspace()
         const company = await companyOf(engine, actor)
         const first = await engine.recipients.create(actor, company.id, { name: "Jane Supplier" })
         const second = await engine.recipients.create(actor, company.id, { name: "John Supplier" })
         expect(await engine.recipients.delete(actor, company.id, first.id)).toBeUndefined()
-        const notFound = (call: Promise<unknown>) => expectRefusal(call, 404, "id", messages.recipientNotFound)
+        const notFound = (call: Promise<unknown>) => expectRefusal(call, "not_found", "id", messages.recipientNotFound)
         await notFound(engine.recipients.get(actor, company.id, first.id))
         await notFound(engine.recipients.delete(actor, company.id, first.id))
         const list = await engine.recipients.list(actor, company.id)
@@ -87,11 +87,12 @@ export const recipientScenarios: ScenarioGroup = {
           meta: { total_records: 3, total_pages: 2, current_page: 2, per_page: 2 },
         })
         expect((await engine.recipients.list(actor, otherCompany.id)).data).toEqual([elsewhere])
-        const notFound = (call: Promise<unknown>) => expectRefusal(call, 404, "id", messages.recipientNotFound)
+        const notFound = (call: Promise<unknown>) => expectRefusal(call, "not_found", "id", messages.recipientNotFound)
         await notFound(engine.recipients.get(actor, otherCompany.id, recipients[0]!.id))
         await notFound(engine.recipients.delete(actor, otherCompany.id, recipients[0]!.id))
         await notFound(engine.recipients.get(actor, company.id, brandId("rcp", "rcp_unknown")))
-        const hidden = (call: Promise<unknown>) => expectRefusal(call, 404, "company_id", messages.companyNotFound)
+        const hidden = (call: Promise<unknown>) =>
+          expectRefusal(call, "not_found", "company_id", messages.companyNotFound)
         await hidden(engine.recipients.get(stranger, company.id, recipients[0]!.id))
         await hidden(engine.recipients.delete(stranger, company.id, recipients[0]!.id))
         await hidden(engine.recipients.create(stranger, company.id, { name: "Mallory" }))

@@ -59,7 +59,7 @@ export const testClockScenarios: ScenarioGroup = {
         expect(await timeOf(harness, a, harness.engine)).toBe(start + 1000)
         await expectRefusal(
           harness.engine.testClocks.advance(a, { seconds: 1 }),
-          403,
+          "forbidden",
           "base",
           "Test clocks exist in sandbox mode only",
         )

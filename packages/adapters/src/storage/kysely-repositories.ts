@@ -28,18 +28,16 @@ import {
   kyselySettingRepository,
   kyselyWorkspaceRepository,
 } from "./repositories/workspaces.ts"
+import type { StorageDialect } from "./storage-dialect.ts"
 import type { StorageTables } from "./storage-tables.ts"
 
 /**
- * The storage port's repositories over one Kysely handle, usually a transaction, each built when
- * the transaction first uses it; one file per aggregate under `repositories/`, as the port has
- * one under core's `ports/storage/`. Every method is scoped by the ids it receives, and every
- * conditional write reads its outcome from `RETURNING`.
- *
- * @example
- * const company = await db.transaction().execute((trx) => kyselyRepositories(trx).companies.find(wsId, id))
+ * How to build each of the storage port's repositories on `dialect` over one Kysely handle; one
+ * file per aggregate under `repositories/`, as the port has one under core's `ports/storage/`.
+ * Every method is scoped by the ids it receives, and every conditional write reads its outcome
+ * from `RETURNING` (`supportsReturning`).
  */
-export const kyselyRepositoryFactories: RepositoryFactories<Repositories> = {
+export const kyselyRepositoryFactories = (dialect: StorageDialect): RepositoryFactories<Repositories> => ({
   workspaces: kyselyWorkspaceRepository,
   apiKeys: kyselyApiKeyRepository,
   settings: kyselySettingRepository,
@@ -53,7 +51,7 @@ export const kyselyRepositoryFactories: RepositoryFactories<Repositories> = {
   payments: kyselyPaymentRepository,
   paymentBatches: kyselyPaymentBatchRepository,
   webhookEndpoints: kyselyWebhookEndpointRepository,
-  webhookDeliveries: kyselyWebhookDeliveryRepository,
+  webhookDeliveries: (db) => kyselyWebhookDeliveryRepository(db, dialect),
   features: kyselyFeatureRepository,
   onboardings: kyselyOnboardingRepository,
   onboardingPersons: kyselyPersonRepository,
@@ -65,7 +63,25 @@ export const kyselyRepositoryFactories: RepositoryFactories<Repositories> = {
   testClocks: kyselyTestClockRepository,
   trustedDomainConfigs: kyselyTrustedDomainConfigRepository,
   usedHostedPageTokens: kyselyUsedHostedPageTokenRepository,
-}
+})
 
-export const kyselyRepositories: (db: Kysely<StorageTables>) => Repositories =
-  lazyRepositories(kyselyRepositoryFactories)
+/** One builder of repositories per dialect: each is a class made once (see lazyRepositories). */
+const repositoriesByDialect = new WeakMap<StorageDialect, (db: Kysely<StorageTables>) => Repositories>()
+
+/**
+ * The storage port's repositories on `dialect` over one Kysely handle, usually a transaction,
+ * each built when the transaction first uses it.
+ *
+ * @example
+ * const company = await db
+ *   .transaction()
+ *   .execute((trx) => kyselyRepositories(trx, sqliteDialect).companies.find(wsId, id))
+ */
+export const kyselyRepositories = (db: Kysely<StorageTables>, dialect: StorageDialect): Repositories => {
+  let repositoriesOver = repositoriesByDialect.get(dialect)
+  if (repositoriesOver === undefined) {
+    repositoriesOver = lazyRepositories(kyselyRepositoryFactories(dialect))
+    repositoriesByDialect.set(dialect, repositoriesOver)
+  }
+  return repositoriesOver(db)
+}

@@ -11,18 +11,22 @@ import type { Kysely } from "kysely"
 import { embeddedKyselyJobs, type KyselyJobs } from "../jobs/kysely-job-table.ts"
 import { kyselyRepositoryFactories } from "./kysely-repositories.ts"
 import { lazyRepositories } from "./lazy-repositories.ts"
-import { migrateStorage, type StorageDialect } from "./migrations/storage-migrations.ts"
+import { migrateStorage } from "./migrations/storage-migrations.ts"
 import { oneProcessLiveness } from "./one-process-liveness.ts"
+import type { StorageDialect } from "./storage-dialect.ts"
 import type { StorageTables } from "./storage-tables.ts"
 
 /** Options of {@link createKyselyStorage}. */
 export interface KyselyStorageOptions {
-  /** The SQL dialect of the Kysely instance: decides column collation and `capabilities`. */
+  /**
+   * What the SQL of the Kysely instance's database may rely on ({@link sqliteDialect} or
+   * {@link postgresDialect}): decides the text type, row locks and default `capabilities`.
+   */
   readonly dialect: StorageDialect
   /**
    * What the database behind the Kysely instance can do, when it differs from the dialect's
-   * default: a Postgres server takes several processes and overlapping transactions; SQLite and
-   * PGlite (one connection, one process) take neither.
+   * `capabilities`: a Postgres server takes several processes and overlapping transactions;
+   * SQLite and PGlite (one connection, one process) take neither.
    */
   readonly capabilities?: StorageCapabilities
   /**
@@ -34,7 +38,7 @@ export interface KyselyStorageOptions {
    *
    * @example
    * const storage = await createKyselyStorage(db, {
-   *   dialect: "postgres",
+   *   dialect: postgresDialect,
    *   jobs: (storageDb) => graphileKyselyJobs(storageDb, { pool, workerSchema: "graphile_worker" }),
    * })
    */
@@ -82,7 +86,7 @@ export interface KyselyStorage extends Storage {
  * import { Kysely, SqliteDialect } from "kysely"
  *
  * const db = new Kysely<StorageTables>({ dialect: new SqliteDialect({ database: new Database(":memory:") }) })
- * const storage = await createKyselyStorage(db, { dialect: "sqlite" })
+ * const storage = await createKyselyStorage(db, { dialect: sqliteDialect })
  * const engine = createEngine({ storage, clock: systemClock, ids: randomIds(), hasher: scryptHasher() })
  */
 export const createKyselyStorage = async (
@@ -91,10 +95,7 @@ export const createKyselyStorage = async (
 ): Promise<KyselyStorage> => {
   const { dialect, onClose } = options
   await migrateStorage(db, { dialect })
-  const capabilities: StorageCapabilities = options.capabilities ?? {
-    multiProcess: dialect === "postgres",
-    concurrentTransactions: dialect === "postgres",
-  }
+  const capabilities: StorageCapabilities = options.capabilities ?? { ...dialect.capabilities }
   const processes = options.processes ?? (capabilities.multiProcess ? undefined : oneProcessLiveness())
   let closing: Promise<void> | undefined
   const jobs = (options.jobs ?? embeddedKyselyJobs)(db)
@@ -102,7 +103,7 @@ export const createKyselyStorage = async (
   // this process is told once they exist, that is after the commit.
   const queuedIn = new WeakSet<Kysely<StorageTables>>()
   const repositoriesOver = lazyRepositories<Repositories>({
-    ...kyselyRepositoryFactories,
+    ...kyselyRepositoryFactories(dialect),
     jobs: (trx) => {
       const repository = jobs.repository(trx)
       return {

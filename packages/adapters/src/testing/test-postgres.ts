@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto"
 import type { PGlite } from "@electric-sql/pglite"
 import { CompiledQuery, Kysely } from "kysely"
 import { createKyselyStorage, type KyselyStorage } from "../storage/kysely-storage.ts"
+import { postgresDialect } from "../storage/postgres/postgres-dialect.ts"
 import { ensureSchema, graphileWorkerSchema, quoteIdentifier } from "../storage/postgres/postgres-schemas.ts"
 import type { StorageTables } from "../storage/storage-tables.ts"
 import { parseStorageUrl } from "../storage/storage-url.ts"
@@ -97,7 +98,7 @@ const onPGlite = (): TestPostgres => {
     try {
       await ensureSchema(db, schema)
       const storage = tracker.track(
-        await createKyselyStorage(db, { dialect: "postgres", capabilities: pgliteCapabilities }),
+        await createKyselyStorage(db, { dialect: postgresDialect, capabilities: pgliteCapabilities }),
       )
       schemas.set(storage, schema)
       return storage

@@ -1,5 +1,6 @@
 import type { Migration } from "kysely"
-import { columnHelpers, createIndex, createTable, type StorageDialect } from "./column-helpers.ts"
+import type { StorageDialect } from "../storage-dialect.ts"
+import { columnHelpers, createIndex, createTable } from "./column-helpers.ts"
 
 /** The first schema: workspaces, API keys, companies, entities, recipients, idempotency, settings. */
 export const initialSchema = (dialect: StorageDialect): Migration => ({

@@ -1,5 +1,6 @@
 import type { Migration } from "kysely"
-import { columnHelpers, createIndex, createTable, type StorageDialect } from "./column-helpers.ts"
+import type { StorageDialect } from "../storage-dialect.ts"
+import { columnHelpers, createIndex, createTable } from "./column-helpers.ts"
 
 /** Second schema: bank accounts and their profiles, quotes, payments, the job queue and the event outbox. */
 export const moneyMovementSchema = (dialect: StorageDialect): Migration => ({

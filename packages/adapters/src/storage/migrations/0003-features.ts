@@ -1,5 +1,6 @@
 import type { Migration } from "kysely"
-import { columnHelpers, createTable, type StorageDialect } from "./column-helpers.ts"
+import type { StorageDialect } from "../storage-dialect.ts"
+import { columnHelpers, createTable } from "./column-helpers.ts"
 
 /** Third schema: entity features (the multi-currency account applications). */
 export const featuresSchema = (dialect: StorageDialect): Migration => ({

@@ -1,11 +1,12 @@
 import { type Kysely, type Migration, sql } from "kysely"
-import { columnHelpers, createTable, type StorageDialect } from "./column-helpers.ts"
+import type { StorageDialect } from "../storage-dialect.ts"
+import { columnHelpers, createTable } from "./column-helpers.ts"
 
 /**
  * Job keys and attempts for the embedded runner's table, which now claims in memory (its
  * `locked_until` column is no longer written): at most one queued job per key; jobs queued before
- * get the five attempts payment jobs had. On Postgres, the heartbeats of
- * graphile-worker's workers, so a killed process's jobs are released within seconds.
+ * get the five attempts payment jobs had. Where graphile-worker runs (`hostsGraphileWorker`), the
+ * heartbeats of its workers, so a killed process's jobs are released within seconds.
  */
 export const jobKeysSchema = (dialect: StorageDialect): Migration => ({
   up: async (db: Kysely<unknown>) => {
@@ -22,6 +23,6 @@ export const jobKeysSchema = (dialect: StorageDialect): Migration => ({
       .unique()
       .where(sql.ref("state"), "=", "queued")
       .execute()
-    if (dialect === "postgres") await createTable(db, "job_workers", { worker_id: key, seen_at: text })
+    if (dialect.hostsGraphileWorker) await createTable(db, "job_workers", { worker_id: key, seen_at: text })
   },
 })

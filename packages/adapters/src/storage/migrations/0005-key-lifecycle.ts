@@ -1,5 +1,6 @@
 import type { Kysely, Migration } from "kysely"
-import { columnHelpers, type StorageDialect } from "./column-helpers.ts"
+import type { StorageDialect } from "../storage-dialect.ts"
+import { columnHelpers } from "./column-helpers.ts"
 
 /**
  * The lifecycle of API keys: when a key was revoked, and when its secret was last rotated, with

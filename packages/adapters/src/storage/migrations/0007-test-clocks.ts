@@ -1,5 +1,6 @@
 import type { Kysely, Migration } from "kysely"
-import { columnHelpers, createTable, type StorageDialect } from "./column-helpers.ts"
+import type { StorageDialect } from "../storage-dialect.ts"
+import { columnHelpers, createTable } from "./column-helpers.ts"
 
 /**
  * Test clocks of sandbox mode, one row per workspace whose clock was moved: how many

@@ -1,5 +1,6 @@
 import { type Migration, sql } from "kysely"
-import { columnHelpers, createIndex, createTable, type StorageDialect } from "./column-helpers.ts"
+import type { StorageDialect } from "../storage-dialect.ts"
+import { columnHelpers, createIndex, createTable } from "./column-helpers.ts"
 
 /**
  * Payment batches: one row per batch with its exact counts and its rate limit's next start slot,

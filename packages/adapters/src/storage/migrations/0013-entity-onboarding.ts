@@ -1,5 +1,6 @@
 import type { Migration } from "kysely"
-import { columnHelpers, createIndex, createTable, type StorageDialect } from "./column-helpers.ts"
+import type { StorageDialect } from "../storage-dialect.ts"
+import { columnHelpers, createIndex, createTable } from "./column-helpers.ts"
 
 /**
  * Entity onboarding: one row per entity with its business details (addresses and identifiers

@@ -1,5 +1,6 @@
 import { type Kysely, type Migration, sql } from "kysely"
-import { columnHelpers, type StorageDialect } from "./column-helpers.ts"
+import type { StorageDialect } from "../storage-dialect.ts"
+import { columnHelpers } from "./column-helpers.ts"
 
 /**
  * Deliveries in lanes: `lane_id` names the delivery whose job is sending a delivery now (its

@@ -1,5 +1,6 @@
 import type { Migration } from "kysely"
-import { columnHelpers, createTable, type StorageDialect } from "./column-helpers.ts"
+import type { StorageDialect } from "../storage-dialect.ts"
+import { columnHelpers, createTable } from "./column-helpers.ts"
 
 /**
  * Trusted-domain configurations: at most one per workspace (`workspace_id` unique, the target of

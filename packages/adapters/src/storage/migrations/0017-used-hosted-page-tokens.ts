@@ -1,5 +1,6 @@
 import type { Migration } from "kysely"
-import { columnHelpers, createTable, type StorageDialect } from "./column-helpers.ts"
+import type { StorageDialect } from "../storage-dialect.ts"
+import { columnHelpers, createTable } from "./column-helpers.ts"
 
 /**
  * Used-up hosted-page tokens, by token id (the JWT's `jti`, the primary key that lets one of two

@@ -1,5 +1,6 @@
 import type { Migration } from "kysely"
-import { columnHelpers, createTable, type StorageDialect } from "./column-helpers.ts"
+import type { StorageDialect } from "../storage-dialect.ts"
+import { columnHelpers, createTable } from "./column-helpers.ts"
 
 /** Funding mandates: one per funding account linked on the hosted page, keyed by the account. */
 export const fundingMandatesSchema = (dialect: StorageDialect): Migration => ({

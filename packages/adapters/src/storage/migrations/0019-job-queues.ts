@@ -1,5 +1,6 @@
 import type { Kysely, Migration } from "kysely"
-import { columnHelpers, type StorageDialect } from "./column-helpers.ts"
+import type { StorageDialect } from "../storage-dialect.ts"
+import { columnHelpers } from "./column-helpers.ts"
 
 /**
  * Job queues: the embedded runner runs one job of a `queue` at a time (the deliveries of one

@@ -1,5 +1,6 @@
 import type { Kysely, Migration } from "kysely"
-import { columnHelpers, type StorageDialect } from "./column-helpers.ts"
+import type { StorageDialect } from "../storage-dialect.ts"
+import { columnHelpers } from "./column-helpers.ts"
 
 /**
  * Idempotency records name the process running their request (`owner`), so a retry takes over

@@ -1,5 +1,6 @@
 import { type Kysely, type Migration, sql } from "kysely"
-import { columnHelpers, type StorageDialect } from "./column-helpers.ts"
+import type { StorageDialect } from "../storage-dialect.ts"
+import { columnHelpers } from "./column-helpers.ts"
 
 /**
  * Endpoint circuits: an endpoint counts its failed attempts in a row and, while its circuit is

@@ -1,7 +1,5 @@
 import { type CreateTableBuilder, type Kysely, type RawBuilder, sql } from "kysely"
-
-/** The SQL dialects the Kysely storage runs on. */
-export type StorageDialect = "sqlite" | "postgres"
+import type { StorageDialect } from "../storage-dialect.ts"
 
 /** A table while its `create table` is being built; every column name is allowed. */
 export type TableBuilder = CreateTableBuilder<string, string>
@@ -33,16 +31,15 @@ export interface ColumnHelpers {
 }
 
 /**
- * The column kinds of `dialect`. Text columns compare byte-wise on both dialects: Postgres gets
- * the "C" collation, so ids and ISO 8601 timestamps sort and compare exactly as on SQLite,
- * whatever the database's locale.
+ * The column kinds of `dialect`. Text columns are of the dialect's `textType`, which compares
+ * byte-wise, so ids and ISO 8601 timestamps sort and compare alike on every dialect.
  *
  * @example
- * const { key, text } = columnHelpers("postgres")
+ * const { key, text } = columnHelpers(postgresDialect)
  * await createTable(db, "settings", { name: key, value: text })
  */
 export const columnHelpers = (dialect: StorageDialect): ColumnHelpers => {
-  const textType = dialect === "postgres" ? sql`text collate "C"` : sql`text`
+  const { textType } = dialect
   return {
     textType,
     key: (table, name) => table.addColumn(name, textType, (c) => c.primaryKey()),

@@ -6,6 +6,7 @@ import {
   Migrator,
   sql,
 } from "kysely"
+import { assertSupportedDialect, type StorageDialect } from "../storage-dialect.ts"
 import { initialSchema } from "./0001-initial.ts"
 import { moneyMovementSchema } from "./0002-money-movement.ts"
 import { featuresSchema } from "./0003-features.ts"
@@ -27,17 +28,14 @@ import { fundingMandatesSchema } from "./0018-funding-mandates.ts"
 import { jobQueuesSchema } from "./0019-job-queues.ts"
 import { idempotencyJournalSchema } from "./0020-idempotency-journal.ts"
 import { endpointCircuitsSchema } from "./0021-endpoint-circuits.ts"
-import type { StorageDialect } from "./column-helpers.ts"
-
-export type { StorageDialect } from "./column-helpers.ts"
 
 /**
- * Every migration of the storage, by name, in order. One set for both dialects: only the text
- * collation differs. The names are what `kysely_migration` records, so a database migrated
+ * Every migration of the storage, by name, in order. One set for every dialect: the dialect gives
+ * the text type and says whether graphile-worker's table is needed. The names are what `kysely_migration` records, so a database migrated
  * before still opens: never rename one; add the next as `0012_...` in a file `0012-....ts`.
  *
  * @example
- * const migrator = new Migrator({ db, provider: storageMigrations("sqlite") })
+ * const migrator = new Migrator({ db, provider: storageMigrations(sqliteDialect) })
  */
 export const storageMigrations = (dialect: StorageDialect): MigrationProvider => ({
   getMigrations: async () => ({
@@ -67,25 +65,29 @@ export const storageMigrations = (dialect: StorageDialect): MigrationProvider =>
 
 /** Options of {@link migrateStorage}. */
 export interface MigrateStorageOptions {
+  /** What the database's SQL may rely on: {@link sqliteDialect} or {@link postgresDialect}. */
   readonly dialect: StorageDialect
   /**
-   * Postgres schema that holds Kysely's migration bookkeeping tables. Defaults to the
-   * connection's `current_schema()`, the schema the storage's own tables are created in.
+   * Schema that holds Kysely's migration bookkeeping tables, where the dialect has schemas
+   * (`supportsSchemas`). Defaults to the connection's `current_schema()`, the schema the
+   * storage's own tables are created in.
    */
   readonly migrationTableSchema?: string
 }
 
 /**
  * Brings the database up to the latest migration; running it again changes nothing. Rejects with
- * the migration's error when one fails.
+ * the migration's error when one fails, and before any when the dialect lacks a feature the
+ * storage assumes.
  *
  * @example
- * await migrateStorage(db, { dialect: "postgres" })
+ * await migrateStorage(db, { dialect: postgresDialect })
  */
 export const migrateStorage = async <DB>(handle: Kysely<DB>, options: MigrateStorageOptions): Promise<void> => {
+  assertSupportedDialect(options.dialect)
   const db = handle as unknown as Kysely<unknown>
   const migrationTableSchema =
-    options.migrationTableSchema ?? (options.dialect === "postgres" ? await currentSchema(db) : undefined)
+    options.migrationTableSchema ?? (options.dialect.supportsSchemas ? await currentSchema(db) : undefined)
   const migrator = new Migrator({
     db: migrationTableSchema === undefined ? db : introspectingOneSchema(db, migrationTableSchema),
     provider: storageMigrations(options.dialect),

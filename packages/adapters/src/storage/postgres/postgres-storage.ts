@@ -4,6 +4,7 @@ import { graphileKyselyJobs, migrateGraphileJobs } from "../../jobs/graphile-job
 import { createKyselyStorage, type KyselyStorage } from "../kysely-storage.ts"
 import { type preparedQuery, preparedStatementName } from "../prepared-query.ts"
 import type { StorageTables } from "../storage-tables.ts"
+import { postgresDialect } from "./postgres-dialect.ts"
 import { postgresLiveness } from "./postgres-liveness.ts"
 import { ensureSchema, graphileWorkerSchema, quoteIdentifier } from "./postgres-schemas.ts"
 import { withStartupLock } from "./startup-lock.ts"
@@ -104,7 +105,7 @@ export const openPostgresStorage = async (options: PostgresStorageOptions): Prom
       const graphile = { pool, workerSchema: graphileWorkerSchema(schema) }
       await migrateGraphileJobs(graphile)
       const storage = await createKyselyStorage(db, {
-        dialect: "postgres",
+        dialect: postgresDialect,
         jobs: (storageDb) => graphileKyselyJobs(storageDb, graphile),
         processes,
         onClose: async () => {

@@ -5,17 +5,12 @@ import type {
   WebhookDeliveryRepository,
   WebhookDeliveryStateValue,
 } from "@payments-engine/core"
-import { type Kysely, PostgresAdapter, type Selectable, sql } from "kysely"
+import { type Kysely, type Selectable, sql } from "kysely"
+import type { StorageDialect } from "../storage-dialect.ts"
 import type { StorageTables, WebhookDeliveriesTable } from "../storage-tables.ts"
 import { pageOf } from "./paging.ts"
 
 type Db = Kysely<StorageTables>
-
-/**
- * Whether the database locks rows for a transaction (`FOR UPDATE`): Postgres does, and runs
- * lanes' transactions at once; SQLite runs one writer at a time and has no such clause.
- */
-const locksRows = (db: Db) => db.getExecutor().adapter instanceof PostgresAdapter
 
 const toDelivery = (row: Selectable<WebhookDeliveriesTable>): WebhookDeliveryRecord => ({
   ...row,
@@ -47,11 +42,13 @@ const compareAndSet = async (
  * Webhook deliveries over one Kysely handle. `insertIfNew` leaves the unique index of endpoint
  * and event to decide (DO NOTHING keeps a Postgres transaction usable); `compareAndSet` decides in
  * one `UPDATE ... WHERE status = ? AND attempt_count = ?`, as `takeIntoLane` does on the lane.
+ * Where the dialect locks rows (`supportsRowLocks`), lanes run their transactions at once and
+ * hold what they read; where it runs one writer at a time, the reads need no lock.
  *
  * @example
- * const delivery = await kyselyWebhookDeliveryRepository(trx).findById("whd_1")
+ * const delivery = await kyselyWebhookDeliveryRepository(trx, postgresDialect).findById("whd_1")
  */
-export const kyselyWebhookDeliveryRepository = (db: Db): WebhookDeliveryRepository => ({
+export const kyselyWebhookDeliveryRepository = (db: Db, dialect: StorageDialect): WebhookDeliveryRepository => ({
   insertIfNew: async (row) => {
     const inserted = await db
       .insertInto("webhook_deliveries")
@@ -67,7 +64,7 @@ export const kyselyWebhookDeliveryRepository = (db: Db): WebhookDeliveryReposito
   },
   findForLane: async (id) => {
     const query = db.selectFrom("webhook_deliveries").selectAll().where("id", "=", id)
-    const row = await (locksRows(db) ? query.forUpdate() : query).executeTakeFirst()
+    const row = await (dialect.supportsRowLocks ? query.forUpdate() : query).executeTakeFirst()
     return row === undefined ? undefined : toDelivery(row)
   },
   find: async (workspaceId, id) => {
@@ -110,7 +107,7 @@ export const kyselyWebhookDeliveryRepository = (db: Db): WebhookDeliveryReposito
       .orderBy("id")
       .limit(limit)
     // Rows another lane holds in its transaction (its head, or ones it is taking) are passed over.
-    return (await (locksRows(db) ? query.forUpdate().skipLocked() : query).execute()).map(toDelivery)
+    return (await (dialect.supportsRowLocks ? query.forUpdate().skipLocked() : query).execute()).map(toDelivery)
   },
   takeIntoLane: async (laneId, ids) => {
     if (ids.length === 0) return []
@@ -126,8 +123,8 @@ export const kyselyWebhookDeliveryRepository = (db: Db): WebhookDeliveryReposito
   },
   compareAndSetMany: async (moves) => {
     if (moves.length === 0) return []
-    if (!locksRows(db)) {
-      // SQLite: statements cost no round trip, so one each.
+    if (!dialect.supportsUpdateFromValues) {
+      // One statement each: on SQLite they cost no round trip.
       const moved = await Promise.all(moves.map((m) => compareAndSet(db, m.id, m.from, m.change)))
       return moved.filter((row) => row !== undefined)
     }

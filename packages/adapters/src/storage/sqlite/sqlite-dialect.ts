@@ -1,5 +1,6 @@
 import type BetterSqlite3 from "better-sqlite3"
-import { CompiledQuery, type Dialect, type Driver, SqliteDialect } from "kysely"
+import { CompiledQuery, type Dialect, type Driver, SqliteDialect, sql } from "kysely"
+import type { StorageDialect } from "../storage-dialect.ts"
 
 /** How many distinct statements stay prepared; the engine uses far fewer. */
 const statementCacheSize = 500
@@ -53,4 +54,26 @@ export const sqliteStorageDialect = (database: BetterSqlite3.Database): Dialect 
       }
     },
   }
+}
+
+/**
+ * What the storage's SQL may rely on in SQLite: everything it assumes, but no row locks (one
+ * writer at a time) and no schemas. One process and one transaction at a time.
+ *
+ * @example
+ * const storage = await createKyselyStorage(db, { dialect: sqliteDialect })
+ */
+export const sqliteDialect: StorageDialect = {
+  name: "sqlite",
+  supportsReturning: true,
+  supportsPartialIndexes: true,
+  supportsOnConflict: true,
+  supportsConflictTargetWhere: true,
+  supportsTransactionalDdl: false,
+  supportsRowLocks: false,
+  supportsUpdateFromValues: false,
+  supportsSchemas: false,
+  hostsGraphileWorker: false,
+  textType: sql`text`,
+  capabilities: { multiProcess: false, concurrentTransactions: false },
 }

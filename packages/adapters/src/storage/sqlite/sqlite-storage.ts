@@ -3,7 +3,7 @@ import { dirname, resolve } from "node:path"
 import { Kysely } from "kysely"
 import { createKyselyStorage, type KyselyStorage } from "../kysely-storage.ts"
 import type { StorageTables } from "../storage-tables.ts"
-import { sqliteStorageDialect } from "./sqlite-dialect.ts"
+import { sqliteDialect, sqliteStorageDialect } from "./sqlite-dialect.ts"
 
 /** Options of {@link openSqliteStorage}. */
 export interface SqliteStorageOptions {
@@ -61,7 +61,7 @@ export const openSqliteStorage = async (options: SqliteStorageOptions): Promise<
   }
   const db = new Kysely<StorageTables>({ dialect: sqliteStorageDialect(database) })
   try {
-    return await createKyselyStorage(db, { dialect: "sqlite", ...(onClose ? { onClose } : {}) })
+    return await createKyselyStorage(db, { dialect: sqliteDialect, ...(onClose ? { onClose } : {}) })
   } catch (error) {
     await db.destroy()
     throw error
