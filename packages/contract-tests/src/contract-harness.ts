@@ -154,7 +154,7 @@ export type SpecStatus = keyof typeof kindOfSpecStatus
  * for, the field and the message.
  *
  * @example
- * await expectRefusal(engine.companies.get(actor, "cmp_x"), 404, "id", messages.companyNotFound)
+ * await expectRefusal(engine.companies.get(actor, CompanyId.make("cmp_x")), 404, "id", messages.companyNotFound)
  */
 export const expectRefusal = async (
   call: Promise<unknown>,
@@ -175,7 +175,7 @@ export const expectRefusal = async (
  * use case). Returns the ACTIVE feature.
  *
  * @example
- * await activateIntegration(engine, actor, company.id, entity.id)
+ * await activateIntegration(engine, actor, cid, eid)
  */
 export const activateIntegration = async (
   engine: Engine,

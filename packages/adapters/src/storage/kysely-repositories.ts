@@ -37,7 +37,7 @@ import type { StorageTables } from "./storage-tables.ts"
  * conditional write reads its outcome from `RETURNING`.
  *
  * @example
- * const company = await db.transaction().execute((trx) => kyselyRepositories(trx).companies.find(wsId, id))
+ * const company = await db.transaction().execute((trx) => kyselyRepositories(trx).companies.find(workspaceId, cid))
  */
 export const kyselyRepositoryFactories: RepositoryFactories<Repositories> = {
   workspaces: kyselyWorkspaceRepository,

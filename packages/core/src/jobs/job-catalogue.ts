@@ -144,7 +144,8 @@ const isKind = (kind: string): kind is JobKindName => Object.hasOwn(jobPayloads,
  * kind's schema and runs the handler. A runner calls nothing else of the engine.
  *
  * @example
- * const handlers = jobCatalogue({ payments, idempotency })
+ * declare const services: JobServices
+ * const handlers = jobCatalogue(services)
  * await handlers.run("execute_payment", { payment_id: "pay_1", workspace_id: "ws_1" })
  */
 export const jobCatalogue = (services: JobServices): JobHandlers => {

@@ -99,6 +99,7 @@ const remembered = <T>(machine: object, key: string, work: () => T): T => {
  * Pure: nothing runs; the caller writes the status (compare-and-set) and carries the actions out.
  *
  * @example
+ * declare const row: PaymentRecord
  * decide(paymentMachine, row, { type: "complete" }, { batched: false })
  * // { status: "completed", actions: [{ type: "emit", event: "PaymentEvents::CompletedEvent" }] }
  */

@@ -38,6 +38,7 @@ export interface ColumnHelpers {
  * whatever the database's locale.
  *
  * @example
+ * declare const db: Kysely<unknown> // migrations see no table types
  * const { key, text } = columnHelpers("postgres")
  * await createTable(db, "settings", { name: key, value: text })
  */
@@ -59,6 +60,8 @@ export const columnHelpers = (dialect: StorageDialect): ColumnHelpers => {
  * Creates table `name` with `columns` in their order, then the constraints `constraints` adds.
  *
  * @example
+ * declare const db: Kysely<unknown>
+ * const { key, text } = columnHelpers("sqlite")
  * await createTable(db, "workspaces", { id: key, name: text, created_at: text }, (t) =>
  *   t.addUniqueConstraint("workspaces_name_key", ["name"]),
  * )
@@ -85,6 +88,7 @@ export interface IndexOptions {
  * Creates index `name` on `columns` of `table`.
  *
  * @example
+ * declare const db: Kysely<unknown>
  * await createIndex(db, "recipients_live_by_company", "recipients", ["company_id", "id"], { liveOnly: true })
  */
 export const createIndex = async (

@@ -49,7 +49,8 @@ const compareAndSet = async (
  * one `UPDATE ... WHERE status = ? AND attempt_count = ?`, as `takeIntoLane` does on the lane.
  *
  * @example
- * const delivery = await kyselyWebhookDeliveryRepository(trx).findById("whd_1")
+ * declare const deliveryId: WebhookDeliveryId
+ * const delivery = await kyselyWebhookDeliveryRepository(trx).findById(deliveryId)
  */
 export const kyselyWebhookDeliveryRepository = (db: Db): WebhookDeliveryRepository => ({
   insertIfNew: async (row) => {
