@@ -13,6 +13,7 @@ export default defineConfig({
       "packages/*/test/**/*.test.ts",
       "examples/*/src/**/*.test.ts",
       "examples/*/test/**/*.test.ts",
+      "test/**/*.test.ts",
     ],
     testTimeout: 30_000,
     hookTimeout: 60_000,

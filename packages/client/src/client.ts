@@ -50,6 +50,7 @@ const retryAfterMs = (response: Response, now: number): number | undefined => {
  * answer that is not a success is thrown as a {@link PaymentsApiError}.
  *
  * @example
+ * declare const baseUrl: string, apiKey: string, apiSecret: string
  * const client = createPaymentsClient({ baseUrl, apiKey, apiSecret })
  * const company = await dataOf(client.POST("/api/v1/companies", { body: { name: "Acme", country: "FR", default_currency: "EUR" } }))
  */
@@ -140,6 +141,7 @@ export const createPaymentsClient = (options: PaymentsClientOptions): PaymentsCl
  * The `data` of an answer of the client: with errors thrown, the body of a success.
  *
  * @example
+ * declare const client: PaymentsClient, id: string
  * const { data: company } = await dataOf(client.GET("/api/v1/companies/{id}", { params: { path: { id } } }))
  */
 export const dataOf = async <Data>(answer: Promise<{ data?: Data; response: Response }>): Promise<Data> => {

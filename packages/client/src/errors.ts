@@ -10,6 +10,7 @@ export interface FieldProblem {
  * An answer of the API that is not a success: its status and the `errors` of its body.
  *
  * @example
+ * declare const client: PaymentsClient, body: components["schemas"]["CompanyCreate"]
  * try { await client.POST("/api/v1/companies", { body }) }
  * catch (error) { if (error instanceof PaymentsApiError) console.log(error.status, error.errors) }
  */

@@ -11,6 +11,7 @@ export interface Page<Item> {
  * one page by number, so the query stays typed by the generated paths.
  *
  * @example
+ * declare const client: PaymentsClient
  * for await (const companies of eachPage((page) =>
  *   dataOf(client.GET("/api/v1/companies", { params: { query: { page, per_page: 100 } } })),
  * )) console.log(companies.length)
@@ -29,6 +30,7 @@ export async function* eachPage<Item>(
  * Every item of a list, page after page (see {@link eachPage}).
  *
  * @example
+ * declare const client: PaymentsClient
  * for await (const company of eachItem((page) => dataOf(client.GET("/api/v1/companies", { params: { query: { page } } }))))
  *   console.log(company.name)
  */

@@ -28,6 +28,7 @@ const sameText = (a: string, b: string): boolean => {
  * Node, Deno, browsers and edge runtimes.
  *
  * @example
+ * declare const rawBody: string, request: { headers: WebhookHeaders }, endpoint: { webhook_secret: string }
  * if (!(await verifyWebhook(rawBody, request.headers, endpoint.webhook_secret))) return 401
  */
 export const verifyWebhook = async (

@@ -137,7 +137,7 @@ export const refusal = async (call: Promise<unknown>): Promise<DomainError> => {
  * spec's status).
  *
  * @example
- * await expectRefusal(engine.companies.get(actor, "cmp_x"), "not_found", "id", messages.companyNotFound)
+ * await expectRefusal(engine.companies.get(actor, CompanyId.make("cmp_x")), "not_found", "id", messages.companyNotFound)
  */
 export const expectRefusal = async (
   call: Promise<unknown>,
@@ -155,7 +155,7 @@ export const expectRefusal = async (
  * use case). Returns the ACTIVE feature.
  *
  * @example
- * await activateIntegration(engine, actor, company.id, entity.id)
+ * await activateIntegration(engine, actor, cid, eid)
  */
 export const activateIntegration = async (
   engine: Engine,

@@ -36,10 +36,11 @@ export interface StoredStamps {
  * Exact matches only: a name or id is compared byte for byte (no `LIKE`, no case folding).
  *
  * @example
+ * declare const factory: () => Promise<KyselyStorage>, otherReads: Omit<ContractReader, "workspaceByName">
  * // Kysely: read the tables straight from the handle the storage runs on.
  * const reader = (storage: KyselyStorage): ContractReader => ({
  *   workspaceByName: (name) => storage.db.selectFrom("workspaces").selectAll().where("name", "=", name).executeTakeFirst(),
- *   // ...
+ *   ...otherReads,
  * })
  * runContractSuite({ name: "kysely/sqlite", factory, reader })
  */

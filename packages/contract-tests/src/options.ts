@@ -23,7 +23,9 @@ export interface ContractSuiteOptions<S extends Storage = Storage> {
    * {@link ContractReader}. They must not go through the storage's repositories.
    *
    * @example
-   * reader: (storage) => myDatabaseReader(storage.connection)
+   * declare const factory: () => Promise<Storage & { connection: MyConnection }>, myDatabaseReader: (c: MyConnection) => ContractReader
+   * declare type MyConnection = { query(sql: string): Promise<unknown[]> }
+   * runContractSuite({ name: "my-storage", factory, reader: (storage) => myDatabaseReader(storage.connection) })
    */
   readonly reader: (storage: S) => ContractReader
   /** Runs once before the suite (connect a server, start a container). */

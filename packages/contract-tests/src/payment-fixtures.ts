@@ -145,6 +145,7 @@ export const wrapStorage = (storage: Storage, plant: (tx: Repositories) => Repos
  * as getters of a class.
  *
  * @example
+ * declare const failingEvents: Repositories["events"]
  * wrapStorage(storage, (tx) => withRepository(tx, "events", { ...failingEvents }))
  */
 export const withRepository = <K extends keyof Repositories>(

@@ -52,6 +52,7 @@ const runScenario = async <S extends Storage>(
  * the suite catches a fault you plant in an adapter.
  *
  * @example
+ * declare const brokenFactory: () => Promise<Storage>, reader: (storage: Storage) => ContractReader
  * await expect(runContractTest("entities.one-per-company", { factory: brokenFactory, reader })).rejects.toThrow()
  */
 export const runContractTest = <S extends Storage>(
@@ -70,7 +71,7 @@ export const runContractTest = <S extends Storage>(
  *
  * @example
  * import { runContractSuite } from "@payments-engine/contract-tests"
- * import { createMyStorage, myContractReader } from "./my-storage.ts"
+ * declare const createMyStorage: () => Storage, myContractReader: (storage: Storage) => ContractReader // ./my-storage.ts
  *
  * runContractSuite({ name: "my-storage", factory: async () => createMyStorage(), reader: myContractReader })
  */

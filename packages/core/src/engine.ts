@@ -12,7 +12,7 @@ import type { BlobStore, FileTypeDetector } from "./ports/blob-store.ts"
 import type { JobRunner, JobRunnerLog, JobRunReport, JobRunScope } from "./ports/job-runner.ts"
 import type { PaymentProvider } from "./ports/payment-provider.ts"
 import type { WebhookTransport } from "./ports/webhook-transport.ts"
-import { defaultFeeSchedule, type FeeSchedule } from "./rules/fee-schedule.ts"
+import { checkedFeeSchedule, defaultFeeSchedule, type FeeSchedule } from "./rules/fee-schedule.ts"
 import { makeAccess } from "./services/access.ts"
 import type { Actor } from "./services/actor.ts"
 import { makeBankAccounts } from "./services/bank-accounts.ts"
@@ -290,7 +290,7 @@ export const createEngine = (options: EngineOptions): Engine => {
   }
   const ports: ServicePorts = {
     ...options,
-    feeSchedule: options.feeSchedule ?? defaultFeeSchedule,
+    feeSchedule: checkedFeeSchedule(options.feeSchedule ?? defaultFeeSchedule),
     testClocks: options.testClocks ?? false,
     batchExecution,
     allowLocalWebhookUrls: options.allowLocalWebhookUrls ?? false,

@@ -127,7 +127,7 @@ const domainTags: ReadonlySet<unknown> = new Set<DomainError["_tag"]>([
  * Tells a domain error from a defect, for callers of the Promise facade.
  *
  * @example
- * try { await engine.companies.get(ws, id) } catch (e) { if (isDomainError(e)) show(e.kind, e.errors) }
+ * try { await engine.companies.get(actor, cid) } catch (e) { if (isDomainError(e)) console.log(e.kind, e.errors) }
  */
 export const isDomainError = (value: unknown): value is DomainError =>
   typeof value === "object" && value !== null && "_tag" in value && domainTags.has(value._tag)

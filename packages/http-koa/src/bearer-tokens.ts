@@ -86,6 +86,7 @@ const claimsOf = (payload: Record<string, unknown>, lifetime: number, now: numbe
  * `workspaceNow`, `iat` and `exp` are by the workspace's test clock.
  *
  * @example
+ * declare const api_key: string, api_secret: string
  * const tokens = bearerTokens({ secret, confirm: (claims) => engine.access.tokenActor(claims) })
  * const session = await tokens.issue(await engine.access.authenticate({ api_key, api_secret }))
  * await tokens.verify(session.access_token) // { workspaceId: "ws_1", scope: "write", keyId: "key_1" }

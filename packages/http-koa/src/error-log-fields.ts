@@ -74,6 +74,7 @@ const fieldsOf = (error: unknown, causes: number): ErrorLogFields => {
  * The allow-listed fields of an error, to log under `err`.
  *
  * @example
+ * declare const request_id: string, error: unknown
  * logger.error({ request_id, err: errorLogFields(error) }, "unexpected error")
  */
 export const errorLogFields = (error: unknown): ErrorLogFields => fieldsOf(error, 0)

@@ -6,6 +6,7 @@ import type { DomainError, ErrorKind, FieldError } from "@payments-engine/core"
  * ... 500 server error (including payment-provider FX failures)").
  *
  * @example
+ * declare const error: DomainError
  * ctx.status = statusOfKind[error.kind]
  */
 export const statusOfKind: { readonly [K in ErrorKind]: number } = {

@@ -14,7 +14,7 @@ const scheduledKinds = new Set(jobKinds.filter((kind) => kind.schedule !== undef
  * failure's short description, or those of the circuit.
  *
  * @example
- * createServiceEngine({ ..., jobLog: jobLogTo(logger) })
+ * createServiceEngine({ storage, serverSecret: { read: async () => secret }, jobLog: jobLogTo(logger) })
  */
 export const jobLogTo =
   (logger: Logger): JobRunnerLog =>

@@ -33,6 +33,7 @@ const stateOf = (key: ApiKeyListing): string => {
  * none. Shows what an operator needs to pick a key, never a secret or its hash.
  *
  * @example
+ * declare const io: CliIo
  * io.stdout(formatKeyListing(await engine.access.listApiKeys()))
  */
 export const formatKeyListing = (keys: ReadonlyArray<ApiKeyListing>): string => {

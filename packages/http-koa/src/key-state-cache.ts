@@ -21,6 +21,7 @@ interface Entry<V> {
  * share one lookup; a lookup that fails is not kept, so the next call asks again.
  *
  * @example
+ * declare const isLive: (keyId: string) => Promise<boolean>
  * const cached = answerCache<boolean>({ ttlSeconds: 30 })
  * await cached("key_1", () => isLive("key_1")) // looked up
  * await cached("key_1", () => isLive("key_1")) // the same answer, for 30 seconds

@@ -13,6 +13,7 @@ export interface PageLinks {
  * query parameter of the request is kept; `page` and `per_page` are set (per_page as clamped).
  *
  * @example
+ * declare const page: Page<Company>
  * pagingLinks("/api/v1/companies", "per_page=2&sort=name", page)
  * // { first: "/api/v1/companies?sort=name&page=1&per_page=2", prev: null, next: "...page=2...", last: ... }
  */

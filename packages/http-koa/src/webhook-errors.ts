@@ -60,6 +60,7 @@ const renderWebhookError = (
  * 403, rate limits, unreadable bodies, and the 401 of authentication, which runs before any route.
  *
  * @example
+ * declare const handler: AppMiddleware
  * chain.push(webhookErrorRendering, handler)
  */
 export const webhookErrorRendering: AppMiddleware = async (ctx: AppContext, next) => {
@@ -100,6 +101,7 @@ export const webhookBodyValidation =
  * The spec's `meta` of the webhook endpoint list: current_page, total_pages, total_count, per_page.
  *
  * @example
+ * declare const page: Page<WebhookEndpoint>
  * webhookPageMeta(page) // { current_page: 1, total_pages: 1, total_count: 3, per_page: 25 }
  */
 export const webhookPageMeta = (page: Page<unknown>) => ({

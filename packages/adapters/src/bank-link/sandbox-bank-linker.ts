@@ -37,7 +37,8 @@ export interface SandboxBankLinkerOptions {
  *
  * @example
  * const linker = createSandboxBankLinker()
- * const account = await linker.link({ reference: "ba_1", entityId: "ent_1", institutionId: "sandbox_tartan" })
+ * declare const accountId: BankAccountId
+ * const account = await linker.link({ reference: accountId, entityId: eid, institutionId: "sandbox_tartan" })
  * account.accountNumberMask // "****1111"
  */
 export const createSandboxBankLinker = (options: SandboxBankLinkerOptions = {}) => {

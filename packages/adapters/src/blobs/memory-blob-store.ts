@@ -14,6 +14,7 @@ export interface MemoryBlobStore extends BlobStore {
  * kept when its reading throws), so a reader never sees part of a write. Keys are checked as the filesystem store checks them.
  *
  * @example
+ * declare const ports: EngineOptions
  * const engine = createEngine({ ...ports, blobStore: createMemoryBlobStore() })
  */
 export const createMemoryBlobStore = (): MemoryBlobStore => {

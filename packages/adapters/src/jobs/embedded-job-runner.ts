@@ -104,6 +104,7 @@ interface Lane {
  * handler does, and reading due jobs is shared by up to twenty jobs.
  *
  * @example
+ * declare const table: JobTable
  * const queue = embeddedJobQueue(table)
  * const runner = queue.createRunner(handlers, { clock, lanes: { payments: 5, webhooks: 10 } })
  * runner.start()

@@ -225,7 +225,7 @@ export const sandboxBeneficiaryDetails = (
  * named `<country>_<method>`. Use them in tests and in the README's walkthrough.
  *
  * @example
- * await engine.bankAccounts.createForRecipient(actor, cid, rid, { entity_id, beneficiary_details: sandboxExamples.US_ACH })
+ * await engine.bankAccounts.createForRecipient(actor, cid, rid, { entity_id: eid, beneficiary_details: sandboxExamples.US_ACH })
  */
 export const sandboxExamples = Object.fromEntries(
   Object.entries(sandboxTestAccounts).flatMap(([country, methods]) =>

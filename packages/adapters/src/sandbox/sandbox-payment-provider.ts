@@ -85,6 +85,7 @@ export interface SandboxPaymentProvider extends PaymentProvider {
    * an error and will retry.
    *
    * @example
+   * declare const provider: SandboxPaymentProvider
    * provider.failNext("submitPayment", new Error("timeout"), "after")
    */
   failNext(method: SandboxProviderMethod, error?: Error, when?: "before" | "after"): void
@@ -148,11 +149,12 @@ const readRates = (overrides: Readonly<Record<string, string>>): ReadonlyMap<str
  * an injectable `sleep`) or made to fail (`failures`, {@link SandboxPaymentProvider.failNext}).
  *
  * @example
+ * declare const submission: PaymentSubmission
  * const provider = createSandboxPaymentProvider()
  * await provider.exchangeRate({ source: "USD", target: "EUR" }) // { rate: "0.92000000" }
- * await provider.submitPayment({ paymentId: "pay_1", instructedAmount: "10.13", instructedCurrency: "USD", ... })
+ * await provider.submitPayment({ ...submission, instructedAmount: "10.13", instructedCurrency: "USD" })
  * // { status: "failed", providerPaymentId: "ppay_...", reason: "Sandbox test amount ending in .13" }
- * await provider.findPayment("pay_1") // the same outcome; undefined for an id never submitted
+ * await provider.findPayment(submission.paymentId) // the same outcome; undefined for an id never submitted
  */
 export const createSandboxPaymentProvider = (options: SandboxPaymentProviderOptions = {}): SandboxPaymentProvider => {
   const latencyMs = options.latencyMs ?? 0

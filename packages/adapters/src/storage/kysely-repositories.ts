@@ -32,10 +32,14 @@ import type { StorageDialect } from "./storage-dialect.ts"
 import type { StorageTables } from "./storage-tables.ts"
 
 /**
- * How to build each of the storage port's repositories on `dialect` over one Kysely handle; one
- * file per aggregate under `repositories/`, as the port has one under core's `ports/storage/`.
- * Every method is scoped by the ids it receives, and every conditional write reads its outcome
- * from `RETURNING` (`supportsReturning`).
+ * How to build each of the storage port's repositories on `dialect` over one Kysely handle,
+ * usually a transaction, each built when the transaction first uses it; one file per aggregate
+ * under `repositories/`, as the port has one under core's `ports/storage/`. Every method is
+ * scoped by the ids it receives, and every conditional write reads its outcome from `RETURNING`
+ * (`supportsReturning`).
+ *
+ * @example
+ * const company = await db.transaction().execute((trx) => kyselyRepositories(trx, sqliteDialect).companies.find(workspaceId, cid))
  */
 export const kyselyRepositoryFactories = (dialect: StorageDialect): RepositoryFactories<Repositories> => ({
   workspaces: kyselyWorkspaceRepository,
@@ -75,7 +79,7 @@ const repositoriesByDialect = new WeakMap<StorageDialect, (db: Kysely<StorageTab
  * @example
  * const company = await db
  *   .transaction()
- *   .execute((trx) => kyselyRepositories(trx, sqliteDialect).companies.find(wsId, id))
+ *   .execute((trx) => kyselyRepositories(trx, sqliteDialect).companies.find(workspaceId, cid))
  */
 export const kyselyRepositories = (db: Kysely<StorageTables>, dialect: StorageDialect): Repositories => {
   let repositoriesOver = repositoriesByDialect.get(dialect)

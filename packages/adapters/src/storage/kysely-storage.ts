@@ -37,6 +37,7 @@ export interface KyselyStorageOptions {
    * embedded runner: right for SQLite and PGlite, one process only.
    *
    * @example
+   * declare const pool: import("pg").Pool
    * const storage = await createKyselyStorage(db, {
    *   dialect: postgresDialect,
    *   jobs: (storageDb) => graphileKyselyJobs(storageDb, { pool, workerSchema: "graphile_worker" }),
@@ -87,7 +88,10 @@ export interface KyselyStorage extends Storage {
  *
  * const db = new Kysely<StorageTables>({ dialect: new SqliteDialect({ database: new Database(":memory:") }) })
  * const storage = await createKyselyStorage(db, { dialect: sqliteDialect })
- * const engine = createEngine({ storage, clock: systemClock, ids: randomIds(), hasher: scryptHasher() })
+ * const engine = createEngine({
+ *   storage, clock: systemClock, ids: randomIds(), hasher: scryptHasher(), serverSecret: { read: async () => secret },
+ *   paymentProvider: createSandboxPaymentProvider(), bankLinker: createSandboxBankLinker(),
+ * })
  */
 export const createKyselyStorage = async (
   db: Kysely<StorageTables>,

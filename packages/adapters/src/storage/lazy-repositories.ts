@@ -18,8 +18,11 @@ export type RepositoryFactories<R> = { readonly [K in keyof R]: (db: Kysely<Stor
  * `withRepository` does).
  *
  * @example
- * const repositoriesOver = lazyRepositories({ quotes: (db) => ({ find: (id: string) => ... }) })
- * await db.transaction().execute((trx) => repositoriesOver(trx).quotes.find("qt_1"))
+ * const repositoriesOver = lazyRepositories({
+ *   quotes: (db) => ({ find: (id: QuoteId) => db.selectFrom("quotes").selectAll().where("id", "=", id).executeTakeFirst() }),
+ * })
+ * declare const quoteId: QuoteId
+ * await db.transaction().execute((trx) => repositoriesOver(trx).quotes.find(quoteId))
  */
 export const lazyRepositories = <R extends object>(
   factories: RepositoryFactories<R>,

@@ -15,6 +15,7 @@ const statementNames = new Map<string, string>()
  * connection instead of at every call.
  *
  * @example
+ * declare const client: import("pg").ClientBase, sql: string, values: unknown[]
  * const name = preparedStatementName(sql) // "pe_3"
  * await client.query(name === undefined ? { text: sql, values } : { name, text: sql, values })
  */
@@ -43,10 +44,11 @@ const slotOf = (parameter: unknown): Slot =>
  * A value may be null but not undefined (Kysely leaves an undefined column out; this cannot).
  *
  * @example
- * const findQuote = preparedQuery((db, p: { companyId: string; id: string }) =>
+ * const findQuote = preparedQuery((db: Kysely<StorageTables>, p: { companyId: CompanyId; id: QuoteId }) =>
  *   db.selectFrom("quotes").selectAll().where("company_id", "=", p.companyId).where("id", "=", p.id),
  * )
- * const [quote] = await findQuote(trx, { companyId: "cmp_1", id: "qt_1" })
+ * declare const quoteId: QuoteId
+ * const [quote] = await findQuote(trx, { companyId: cid, id: quoteId })
  */
 export const preparedQuery = <DB, V extends object, R>(
   build: (db: Kysely<DB>, values: V) => Compilable<R>,
@@ -85,10 +87,11 @@ export const preparedQuery = <DB, V extends object, R>(
  * another length is another set of names, so the query is compiled once per length.
  *
  * @example
- * const findMany = preparedQuery((db, p: Record<string, string>) =>
+ * const findMany = preparedQuery((db: Kysely<StorageTables>, p: Record<string, QuoteId>) =>
  *   db.selectFrom("quotes").selectAll().where("id", "in", listOf("id", p)),
  * )
- * await findMany(trx, listValues("id", ["qt_1", "qt_2"]))
+ * declare const quoteIds: QuoteId[]
+ * await findMany(trx, listValues("id", quoteIds))
  */
 export const listValues = <T>(prefix: string, values: ReadonlyArray<T>): Record<string, T> =>
   Object.fromEntries(values.map((value, i) => [`${prefix}${i}`, value]))

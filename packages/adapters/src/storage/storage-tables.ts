@@ -29,6 +29,7 @@ import type {
  * and Postgres. Id columns are typed with core's branded ids: the rows they read are records.
  *
  * @example
+ * declare const dialect: import("kysely").Dialect
  * const db = new Kysely<StorageTables>({ dialect })
  * const names = await db.selectFrom("workspaces").select("name").execute()
  */
@@ -317,7 +318,7 @@ export interface EventsTable {
  * Row of `workspaces`; `name` is unique.
  *
  * @example
- * const row: WorkspacesTable = { id: "ws_01J...", name: "acme", created_at: new Date().toISOString() }
+ * const row: WorkspacesTable = { id: workspaceId, name: "acme", created_at: new Date().toISOString() }
  */
 export interface WorkspacesTable {
   id: WorkspaceId
@@ -329,7 +330,7 @@ export interface WorkspacesTable {
  * Row of `api_keys`; `key` is unique, `workspace_id` references `workspaces`.
  *
  * @example
- * const scopes = await db.selectFrom("api_keys").select("scope").where("workspace_id", "=", id).execute()
+ * const scopes = await db.selectFrom("api_keys").select("scope").where("workspace_id", "=", workspaceId).execute()
  */
 export interface ApiKeysTable {
   id: ApiKeyId
@@ -402,6 +403,7 @@ export interface RecipientsTable {
  * Row of `idempotency_records`; the primary key is (`workspace_id`, `key`).
  *
  * @example
+ * declare const key: string
  * const row = await db.selectFrom("idempotency_records").selectAll().where("key", "=", key).executeTakeFirst()
  */
 export interface IdempotencyRecordsTable {

@@ -41,6 +41,7 @@ export const setUpPayer = async (engine: Engine, workspace: string): Promise<Pay
  * The body of quote number `i`: amounts vary a little so that no two requests are byte-identical.
  *
  * @example
+ * declare const payer: Payer
  * await engine.quotes.create(payer.actor, payer.companyId, quoteRequest(payer, 7))
  */
 export const quoteRequest = (payer: Payer, i: number) => ({
@@ -56,6 +57,7 @@ export const quoteRequest = (payer: Payer, i: number) => ({
  * be unique within the company.
  *
  * @example
+ * declare const payer: Payer, quote: Quote
  * await engine.payments.create(payer.actor, payer.companyId, paymentRequest(quote.id, 7))
  */
 export const paymentRequest = (quoteId: string, i: number, prefix = "bench") => ({
@@ -66,6 +68,7 @@ export const paymentRequest = (quoteId: string, i: number, prefix = "bench") => 
  * Creates quote + payment number `i` through the engine's Promise API, as a client's two API calls would.
  *
  * @example
+ * declare const payer: Payer
  * for (let i = 0; i < 100; i++) await payInProcess(engine, payer, i)
  */
 export const payInProcess = async (engine: Engine, payer: Payer, i: number, prefix = "bench"): Promise<void> => {

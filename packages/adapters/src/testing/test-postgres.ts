@@ -138,9 +138,10 @@ const onPGlite = (): TestPostgres => {
  * its own schema. Call it once per test file and `close()` it after all tests.
  *
  * @example
+ * declare const kyselyContractReader: (storage: KyselyStorage) => ContractReader // see the contract suite
  * const postgres = openTestPostgres()
  * afterAll(postgres.close)
- * runContractSuite({ name: "kysely/postgres", factory: postgres.factory })
+ * runContractSuite({ name: "kysely/postgres", factory: postgres.factory, reader: kyselyContractReader })
  */
 export const openTestPostgres = (options: TestPostgresOptions = {}): TestPostgres => {
   const url = options.databaseUrl ?? process.env.DATABASE_URL
@@ -157,7 +158,7 @@ export const openTestPostgres = (options: TestPostgresOptions = {}): TestPostgre
  * back what a write did.
  *
  * @example
- * const { rows } = await rawQuery<{ n: number }>(storage, "select count(*) as n from entities")
+ * const rows = await rawQuery<{ n: number }>(storage, "select count(*) as n from entities") // [{ n: 3 }]
  */
 export const rawQuery = async <Row>(
   storage: KyselyStorage,

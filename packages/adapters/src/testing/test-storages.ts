@@ -6,8 +6,9 @@ import type { KyselyStorage } from "../storage/kysely-storage.ts"
  * would), `close` closes whatever is still open and removes what the source created.
  *
  * @example
+ * declare const kyselyContractReader: (storage: KyselyStorage) => ContractReader // see the contract suite
  * const sqlite = openTestSqlite({ file: true })
- * runContractSuite({ name: "kysely/sqlite-file", factory: sqlite.factory, teardown: sqlite.close })
+ * runContractSuite({ name: "kysely/sqlite-file", factory: sqlite.factory, reader: kyselyContractReader, teardown: sqlite.close })
  */
 export interface TestStorages<Kind extends string> {
   /** What the storages run on. */

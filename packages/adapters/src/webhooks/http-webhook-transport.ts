@@ -63,6 +63,7 @@ const failureOf = (error: unknown): WebhookFailure => {
  * NAT, multicast, reserved and unspecified ranges, the cloud metadata address among them.
  *
  * @example
+ * declare const url: string, body: string, headers: Record<string, string>
  * const transport = createHttpWebhookTransport({ allowLoopback: config.sandbox })
  * const attempt = await transport.send({ url, body, headers, timeoutMs: 30_000 })
  */

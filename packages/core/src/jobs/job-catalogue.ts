@@ -66,8 +66,9 @@ const runHandler = async (effect: Effect.Effect<unknown, DomainError>): Promise<
  * kind's schema and runs the kind's handler. A runner calls nothing else of the engine.
  *
  * @example
- * const handlers = jobCatalogue({ execute_payment: (payload) => payments.execute(payload.payment_id, payload.workspace_id), ... })
- * await handlers.run("execute_payment", { payment_id: "pay_1", workspace_id: "ws_1" })
+ * declare const handlerTable: JobHandlerTable
+ * const catalogue = jobCatalogue(handlerTable)
+ * await catalogue.run("execute_payment", { payment_id: "pay_1", workspace_id: "ws_1" })
  */
 export const jobCatalogue = (handlers: JobHandlerTable): JobHandlers => ({
   kinds: jobKinds,

@@ -28,6 +28,7 @@ export interface MachineActionParams {
  * declare narrower params (the payment machine emits payment events only).
  *
  * @example
+ * import { setup } from "xstate"
  * setup({ actions: { enqueue: machineActions.enqueue } }).createMachine({
  *   entry: { type: "enqueue", params: { job: "execute_payment" } },
  * })
@@ -43,6 +44,7 @@ export const machineActions = {
  * `emit` narrowed to some webhook events, for a machine that may emit only those.
  *
  * @example
+ * import { setup } from "xstate"
  * setup({ actions: { emit: emitOnly<WebhookEventNameOf<"PaymentEvents">>() } })
  */
 export const emitOnly =
@@ -153,6 +155,7 @@ const remembered = <T>(machine: object, key: string, work: () => T): T => {
  * Pure: nothing runs; the caller writes the status (compare-and-set) and carries the actions out.
  *
  * @example
+ * declare const row: PaymentRecord
  * decide(paymentMachine, row, { type: "complete" }, { batched: false })
  * // { status: "completed", actions: [{ type: "emit", event: "PaymentEvents::CompletedEvent" }] }
  */

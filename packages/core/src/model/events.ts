@@ -166,7 +166,9 @@ export type WebhookEventSchemas = {
 /**
  * The catalogue flattened by event name, for looking a payload's schema up by its `event`.
  *
- * @example Schema.decodeUnknownSync(webhookEventSchemas[name])(JSON.parse(row.payload))
+ * @example
+ * declare const row: EventRecord
+ * Schema.decodeUnknownSync(webhookEventSchemas["PaymentEvents::CompletedEvent"])(JSON.parse(row.payload))
  */
 export const webhookEventSchemas: WebhookEventSchemas = Object.assign({}, ...Object.values(webhookEventCatalogue))
 

@@ -91,7 +91,7 @@ export const AttachmentUploadForm = Schema.Struct({
  *
  * @example
  * const upload: AttachmentUpload = { document_type: "bank_statement", file: { name: "statement.pdf", bytes } }
- * const streamed: AttachmentUpload = { document_type: "other", file: { name: "scan.png", bytes: createReadStream(path) } }
+ * const streamed: AttachmentUpload = { document_type: "other", file: { name: "scan.png", bytes: createReadStream("./scan.png") } }
  */
 export interface AttachmentUpload {
   readonly document_type?: string | undefined

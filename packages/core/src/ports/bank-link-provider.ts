@@ -6,7 +6,8 @@ import type { BankAccountId, EntityId } from "../model/ids.ts"
  * twice.
  *
  * @example
- * const account = await linker.link({ reference: "ba_01J...", entityId: "ent_01J...", institutionId: "sandbox_first_platypus" })
+ * declare const linker: BankLinkProvider, accountId: BankAccountId
+ * const account = await linker.link({ reference: accountId, entityId: eid, institutionId: "sandbox_first_platypus" })
  */
 export interface BankLinkProvider {
   /** Banks a user may pick from. */

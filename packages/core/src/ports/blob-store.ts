@@ -5,6 +5,7 @@
  * so an adapter may sit on a filesystem, an S3-compatible bucket or memory (see docs/adapters.md).
  *
  * @example
+ * declare const blobs: BlobStore, response: import("node:http").ServerResponse
  * const { size, sha256 } = await blobs.put("att_01J...", bytes)
  * for await (const chunk of (await blobs.get("att_01J...")) ?? []) response.write(chunk)
  * await blobs.delete("att_01J...")
@@ -35,6 +36,7 @@ export interface StoredBlob {
  * Core cannot import the libraries that do this (they read Node streams), so the adapters give one.
  *
  * @example
+ * declare const detector: FileTypeDetector
  * await detector.detect(new TextEncoder().encode("%PDF-1.4\n")) // "application/pdf"
  */
 export interface FileTypeDetector {

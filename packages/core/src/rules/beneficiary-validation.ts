@@ -105,6 +105,7 @@ const problemWith = (field: RequirementField, value: unknown): string | undefine
  * (`transfer_methods`) takes a list of strings.
  *
  * @example
+ * declare const schema: RequirementsSchema
  * validateBeneficiaryDetails({ entity_type: "COMPANY", bank_details: {} }, schema)
  * // [{ field: "beneficiary_details.bank_details.account_number", message: "is required" }, ...]
  * validateBeneficiaryDetails("US", schema)

@@ -58,6 +58,7 @@ const fromBase64Url = (text: string): Uint8Array<ArrayBuffer> | undefined => {
  * The CSRF token of the forms shown to the holder of the hosted-page token `tokenId` (its `jti`).
  *
  * @example
+ * declare const key: CryptoKey
  * const csrf = await hostedPageCsrfToken(key, claims.tokenId)
  */
 export const hostedPageCsrfToken = async (key: CryptoKey, tokenId: string): Promise<string> =>
@@ -67,6 +68,7 @@ export const hostedPageCsrfToken = async (key: CryptoKey, tokenId: string): Prom
  * True when `csrf` is the CSRF token of `tokenId`; compared in constant time by Web Crypto.
  *
  * @example
+ * declare const key: CryptoKey, form: URLSearchParams, refuse: () => never
  * if (!(await checkHostedPageCsrfToken(key, claims.tokenId, form.get("csrf") ?? ""))) refuse()
  */
 export const checkHostedPageCsrfToken = async (key: CryptoKey, tokenId: string, csrf: string): Promise<boolean> => {

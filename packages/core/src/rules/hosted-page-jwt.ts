@@ -77,6 +77,7 @@ export const deriveHostedPageKey = async (serverSecret: string): Promise<CryptoK
  * {@link hostedPageTokenLifetimeSeconds}; `tokenId` becomes its `jti`.
  *
  * @example
+ * declare const key: CryptoKey, scope: HostedPageScope
  * const token = await signHostedPageToken(key, scope, "hpt_01H...", clock.now())
  */
 export const signHostedPageToken = (
@@ -114,6 +115,7 @@ const optionalText = (value: unknown): value is string | undefined => value === 
  * workspace's clock (see the service), so advancing a sandbox clock expires tokens.
  *
  * @example
+ * declare const key: CryptoKey, token: string
  * const checked = await verifyHostedPageToken(key, token, clock.now())
  * if (checked.valid) checked.claims.entityId
  */

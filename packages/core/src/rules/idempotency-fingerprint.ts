@@ -88,6 +88,7 @@ export const deriveFingerprintKey = async (serverSecret: string): Promise<Finger
  * its stored mask) without the server secret.
  *
  * @example
+ * declare const key: FingerprintKey, body: unknown
  * await requestFingerprint(key, { method: "POST", path: "/api/v1/companies", body }) // "hmac-sha256:1f2e3d4c:9a..."
  */
 export const requestFingerprint = async (key: FingerprintKey, request: FingerprintedRequest): Promise<string> => {

@@ -16,6 +16,7 @@ import {
   roundHalfUp,
   significantScale,
   subtract,
+  zero,
 } from "../money/decimal.ts"
 import type { FeeRule } from "./fee-schedule.ts"
 
@@ -50,10 +51,17 @@ export const parseInstructedAmount = (amount: number, currency: string): Either.
 export const customerRate = (midRate: Decimal, marginBasisPoints: number, sameCurrency: boolean): Decimal =>
   sameCurrency ? decimal(1n) : roundHalfUp(multiply(midRate, decimal(BigInt(10_000 - marginBasisPoints), 4)), rateScale)
 
-/** Fixed part plus basis points of `principal`, rounded half up to the source currency. */
+/**
+ * Fixed part plus basis points of `principal`, rounded half up to the source currency. The rule
+ * comes from a schedule `createEngine` checked (`checkedFeeSchedule`): a fixed fee that does
+ * not parse here is a defect and throws, never a fee of 0.
+ */
 export const computeFee = (rule: FeeRule, principal: Decimal, sourceCurrency: string): Decimal => {
   const fixedText = rule.fixed[sourceCurrency]
-  const fixed = (fixedText === undefined ? undefined : parseDecimal(fixedText)) ?? decimal(0n)
+  const fixed = fixedText === undefined ? zero : parseDecimal(fixedText)
+  if (fixed === undefined) {
+    throw new RangeError(`Fixed fee for ${sourceCurrency} is not a decimal amount: ${JSON.stringify(fixedText)}`)
+  }
   const variable = multiply(principal, decimal(BigInt(rule.basisPoints), 4))
   return roundHalfUp(add(fixed, variable), minorUnits(sourceCurrency))
 }

@@ -41,6 +41,7 @@ const toProblem = (message: string): QuoteProfilesVerdict => ({
  * in the company.
  *
  * @example
+ * declare const to: ProfileInUse
  * checkProfilesForQuote(undefined, to)
  * // { ok: false, problem: { field: "from_profile_id", message: "From profile not found" } }
  */

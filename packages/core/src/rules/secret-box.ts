@@ -78,6 +78,7 @@ export const deriveSecretBoxKey = async (
  * (the row's id). A fresh random 96-bit IV each time, so sealing one secret twice gives two texts.
  *
  * @example
+ * declare const key: SecretBoxKey, endpoint: WebhookEndpointRecord
  * const stored = await sealSecret(key, endpoint.id, "whsec_...")
  */
 export const sealSecret = async (key: SecretBoxKey, boundTo: string, secret: string): Promise<string> => {
@@ -95,6 +96,7 @@ export const sealSecret = async (key: SecretBoxKey, boundTo: string, secret: str
  * sealed under another key (the server secret changed), for another row, or was altered.
  *
  * @example
+ * declare const key: SecretBoxKey, endpoint: WebhookEndpointRecord
  * const secret = await openSecret(key, endpoint.id, endpoint.secret) // "whsec_..." or undefined
  */
 export const openSecret = async (key: SecretBoxKey, boundTo: string, stored: string): Promise<string | undefined> => {

@@ -98,6 +98,7 @@ export type WebhookSignatureHeaders = {
  * 24 hours after a rotation a receiver holding either secret can verify the delivery.
  *
  * @example
+ * declare const body: string
  * const headers = await webhookSignatureHeaders({ body, eventId: "evt_1", timestamp: 1767225600, secrets: [secret] })
  */
 export const webhookSignatureHeaders = async (delivery: {
@@ -162,6 +163,8 @@ const refused = (reason: string): WebhookVerification => ({ valid: false, reason
  * (`crypto.subtle.verify`).
  *
  * @example
+ * import express from "express"
+ * const app = express()
  * app.post("/webhooks", express.raw({ type: "application/json" }), async (req, res) => {
  *   const check = await verifyWebhookSignature(req.body, req.headers, process.env.WEBHOOK_SECRET!)
  *   if (!check.valid) return res.status(400).send(check.reason)

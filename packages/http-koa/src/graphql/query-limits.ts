@@ -135,6 +135,7 @@ export const queryCostProblems = (document: DocumentNode): ReadonlyArray<GraphQL
  * {@link graphqlLimits}`.maxValidationErrors` errors.
  *
  * @example
+ * declare const schema: import("graphql").GraphQLSchema
  * const handler = createHandler({ schema, parse: boundedParse, validate: boundedValidate })
  */
 export const boundedValidate = (

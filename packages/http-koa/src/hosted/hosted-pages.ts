@@ -41,7 +41,7 @@ export interface HostedPagesOptions {
  * The router of the hosted pages, to mount in the app before the 404.
  *
  * @example
- * app.use(hostedPages({ engine, basePath: new URL(config.hostedUrl).pathname.replace(/\/+$/, "") }).routes())
+ * app.use(hostedPages({ engine, logger, basePath: new URL(config.hostedUrl).pathname.replace(/\/+$/, "") }).routes())
  */
 export const hostedPages = (options: HostedPagesOptions): Router<AppState> => {
   const { engine, basePath, logger } = options

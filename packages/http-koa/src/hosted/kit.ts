@@ -83,7 +83,7 @@ export const queryToken = (ctx: Context): string => (typeof ctx.query.token === 
  *
  * @example
  * const kit = makeHostedKit(engine, "/pay")
- * router.get(kit.route(kit.path("/funding-accounts")), async (ctx) => { const claims = await kit.verified(ctx, kit.queryToken(ctx), ["funding_accounts"]) })
+ * router.get(kit.route(kit.path("/funding-accounts")), async (ctx) => { const claims = await kit.verified(ctx, queryToken(ctx), ["funding_accounts"]) })
  */
 export const makeHostedKit = (engine: Engine, basePath: string, mountPath = "") => {
   const cssHref = `${basePath}/hosted.css`

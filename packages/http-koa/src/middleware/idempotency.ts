@@ -31,6 +31,7 @@ const remembered = (status: number) => status < 500 && status !== 429
  * dead process's claim over at once, replays what committed and answers as the first would have.
  *
  * @example
+ * declare const createCompany: AppMiddleware
  * router.post("/api/v1/companies", jsonBody(), idempotency({ engine, logger }), createCompany)
  */
 export const idempotency =

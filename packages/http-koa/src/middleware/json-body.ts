@@ -37,6 +37,7 @@ export const isJsonMediaType = (contentType: string | undefined): boolean => {
  * the parser still compressed); undefined for a body it can read.
  *
  * @example
+ * declare const req: import("node:http").IncomingMessage
  * codingRefusal(req) // httpErrors.encodedBody() for `Content-Encoding: gzip`
  */
 export const codingRefusal = (req: IncomingMessage): HttpError | undefined => {
@@ -103,6 +104,7 @@ const readBytes = (req: IncomingMessage, limit: number): Promise<Buffer> =>
  *   core's text fields refuse it themselves).
  *
  * @example
+ * declare const create: (body: unknown) => Promise<unknown>
  * router.post("/api/v1/companies", jsonBody(), async (ctx) => { ctx.body = await create(ctx.state.body) })
  */
 export const jsonBody = (options: JsonBodyOptions = {}): AppMiddleware => {

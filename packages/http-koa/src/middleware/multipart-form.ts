@@ -218,6 +218,7 @@ const readForm = (ctx: AppContext, maxFileBytes: number, spoolPath: string): Pro
  *   so no refused body is read to its end.
  *
  * @example
+ * declare const upload: AppMiddleware
  * router.post("/attachments", multipartForm({ maxFileBytes: attachmentMaxBytes }), upload)
  */
 export const multipartForm =

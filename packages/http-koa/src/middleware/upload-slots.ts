@@ -31,6 +31,7 @@ export interface UploadSlots {
  * shared between processes). A request without a key counts toward the process only.
  *
  * @example
+ * declare const readTheUpload: () => Promise<void>
  * const slots = uploadSlots({ perKey: 4, perProcess: 32 })
  * const release = slots.take(ctx)
  * try { await readTheUpload() } finally { release() }

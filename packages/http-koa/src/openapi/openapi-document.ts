@@ -87,7 +87,7 @@ const pagingParameters = (route: RouteSpec): Array<Json> =>
  *
  * @example
  * const document = openApiDocument(apiRoutes, { serverUrl: "http://localhost:3000" })
- * document.paths["/api/v1/companies"].post.requestBody
+ * document.paths["/api/v1/companies"]?.post?.requestBody
  */
 export const openApiDocument = (routes: ReadonlyArray<RouteSpec>, options: OpenApiOptions = {}): OpenApiDocument => {
   const definitions: Record<string, JSONSchema.JsonSchema7> = {}

@@ -34,6 +34,7 @@ const identifier = (name: string) => {
  * transaction-scoped advisory lock.
  *
  * @example
+ * declare const pool: import("pg").Pool
  * await createRateLimitTable(pool, "payments_rate_limits")
  */
 export const createRateLimitTable = async (pool: pg.Pool, schema: string): Promise<void> => {
@@ -66,6 +67,7 @@ export const createRateLimitTable = async (pool: pg.Pool, schema: string): Promi
  * failing every request.
  *
  * @example
+ * declare const connectionString: string
  * const store = await openPostgresRateLimitStore({ connectionString, schema: rateLimitSchema(undefined) })
  */
 export const openPostgresRateLimitStore = async (options: PostgresRateLimitStoreOptions): Promise<RateLimitStore> => {

@@ -20,6 +20,7 @@ import { webhookEndpointRoutes } from "./webhook-endpoints.ts"
  * document. New endpoints are new rows here.
  *
  * @example
+ * declare const myRoutes: RouteSpec[]
  * const app = createApp({ engine, tokens, routes: [...apiRoutes, ...myRoutes] })
  */
 export const apiRoutes: ReadonlyArray<RouteSpec> = [

@@ -169,7 +169,7 @@ const authenticated =
  *
  * @example
  * const rateLimits = rateLimiting(memoryRateLimitStore(), rateLimitSettings())
- * const { router, isPublic } = registerRoutes(apiRoutes, { engine, tokens, logger, openApi, rateLimiting: rateLimits })
+ * const { router, isPublic } = registerRoutes(apiRoutes, { engine, tokens, logger, openApi: () => openApiDocument(apiRoutes), rateLimiting: rateLimits })
  * app.use(authentication({ tokens, isPublic })).use(router.routes())
  */
 export const registerRoutes = (routes: ReadonlyArray<RouteSpec>, dependencies: RouteDependencies): RegisteredRoutes => {

@@ -182,6 +182,7 @@ export const acceptsIdempotencyKey = (route: RouteSpec): boolean =>
  * OpenAPI document).
  *
  * @example
+ * declare const createQuoteRow: RouteSpec
  * rateLimitOf(createQuoteRow) // "quotes"
  */
 export const rateLimitOf = (route: RouteSpec): RouteRateLimit | undefined =>

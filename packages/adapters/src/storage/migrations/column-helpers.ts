@@ -35,6 +35,7 @@ export interface ColumnHelpers {
  * byte-wise, so ids and ISO 8601 timestamps sort and compare alike on every dialect.
  *
  * @example
+ * declare const db: Kysely<unknown> // migrations see no table types
  * const { key, text } = columnHelpers(postgresDialect)
  * await createTable(db, "settings", { name: key, value: text })
  */
@@ -56,6 +57,8 @@ export const columnHelpers = (dialect: StorageDialect): ColumnHelpers => {
  * Creates table `name` with `columns` in their order, then the constraints `constraints` adds.
  *
  * @example
+ * declare const db: Kysely<unknown>
+ * const { key, text } = columnHelpers(sqliteDialect)
  * await createTable(db, "workspaces", { id: key, name: text, created_at: text }, (t) =>
  *   t.addUniqueConstraint("workspaces_name_key", ["name"]),
  * )
@@ -82,6 +85,7 @@ export interface IndexOptions {
  * Creates index `name` on `columns` of `table`.
  *
  * @example
+ * declare const db: Kysely<unknown>
  * await createIndex(db, "recipients_live_by_company", "recipients", ["company_id", "id"], { liveOnly: true })
  */
 export const createIndex = async (

@@ -7,7 +7,7 @@ import type { StorageDialect } from "../storage-dialect.ts"
  * main entry exports it.
  *
  * @example
- * const storage = await createKyselyStorage(db, { dialect: postgresDialect, jobs })
+ * const storage = await createKyselyStorage(db, { dialect: postgresDialect })
  */
 export const postgresDialect: StorageDialect = {
   name: "postgres",

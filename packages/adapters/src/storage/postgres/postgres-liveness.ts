@@ -19,6 +19,7 @@ const idPattern = /^pg:(\d+):(\d+)$/
  * journal writes check the claim's owner).
  *
  * @example
+ * declare const connectionString: string
  * const processes = postgresLiveness({ connectionString, connectionTimeoutMs: 10_000 })
  * const id = await processes.self() // "pg:4242:1767225600123456"
  */

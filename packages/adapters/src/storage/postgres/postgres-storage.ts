@@ -76,7 +76,10 @@ const namingStatements = (pool: pg.Pool): PostgresPool => {
  *
  * @example
  * const storage = await openPostgresStorage({ connectionString: process.env.DATABASE_URL!, schema: "payments" })
- * const engine = createEngine({ storage, clock: systemClock, ids: randomIds(), hasher: scryptHasher() })
+ * const engine = createEngine({
+ *   storage, clock: systemClock, ids: randomIds(), hasher: scryptHasher(), serverSecret: { read: async () => secret },
+ *   paymentProvider: createSandboxPaymentProvider(), bankLinker: createSandboxBankLinker(),
+ * })
  */
 export const openPostgresStorage = async (options: PostgresStorageOptions): Promise<KyselyStorage> => {
   const { connectionString, schema, maxConnections = 10, connectionTimeoutMs = 10_000, onClose, setUp } = options

@@ -28,6 +28,7 @@ export interface StartupLockOptions {
  * connection. Rejects when another process holds it longer than `timeoutMs`.
  *
  * @example
+ * declare const connectionString: string, migrate: () => Promise<void>
  * await withStartupLock({ connectionString, schema: "payments" }, () => migrate())
  */
 export const withStartupLock = async <T>(options: StartupLockOptions, work: () => Promise<T>): Promise<T> => {

@@ -41,7 +41,8 @@ const findBankAccount = scopedFind("bank_accounts", "company_id", bankAccountCol
  * Bank accounts over one Kysely handle; details and address are stored as JSON text.
  *
  * @example
- * const account = await kyselyBankAccountRepository(trx).find("cmp_1", "ba_1")
+ * declare const accountId: BankAccountId
+ * const account = await kyselyBankAccountRepository(trx).find(cid, accountId)
  */
 export const kyselyBankAccountRepository = (db: Db): BankAccountRepository => ({
   insert: async (row) => {
@@ -138,7 +139,8 @@ const toProfileInUse = ({
  * Payment profiles over one Kysely handle, each scoped by its company.
  *
  * @example
- * const profiles = await kyselyPaymentProfileRepository(trx).findMany("cmp_1", ["pp_1", "pp_2"])
+ * declare const profileIds: PaymentProfileId[]
+ * const profiles = await kyselyPaymentProfileRepository(trx).findMany(cid, profileIds)
  */
 export const kyselyPaymentProfileRepository = (db: Db): PaymentProfileRepository => ({
   insert: async (row) => {
@@ -195,6 +197,7 @@ export const kyselyPaymentProfileRepository = (db: Db): PaymentProfileRepository
  * Funding mandates over one Kysely handle, one per bank account (its primary key).
  *
  * @example
+ * declare const accountId: BankAccountId
  * const mandates = await kyselyFundingMandateRepository(trx).listByBankAccounts(companyId, [accountId])
  */
 export const kyselyFundingMandateRepository = (db: Db): FundingMandateRepository => ({

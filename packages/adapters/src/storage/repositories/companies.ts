@@ -26,7 +26,7 @@ const findCompany = scopedFind("companies", "workspace_id", companyColumns, toCo
  * Companies over one Kysely handle, each scoped by its workspace.
  *
  * @example
- * const company = await kyselyCompanyRepository(trx).find("ws_1", "cmp_1")
+ * const company = await kyselyCompanyRepository(trx).find(workspaceId, cid)
  */
 export const kyselyCompanyRepository = (db: Db): CompanyRepository => ({
   insert: async (row) => {

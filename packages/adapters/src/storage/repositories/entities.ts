@@ -35,7 +35,7 @@ const findActiveEntity = scopedFind("entities", "company_id", entityColumns, toE
  * Entities over one Kysely handle; a partial unique index keeps one live entity per company.
  *
  * @example
- * const entity = await kyselyEntityRepository(trx).findActiveOfCompany("cmp_1")
+ * const entity = await kyselyEntityRepository(trx).findActiveOfCompany(cid)
  */
 export const kyselyEntityRepository = (db: Db): EntityRepository => ({
   insertIfNoneActive: async (row) => {

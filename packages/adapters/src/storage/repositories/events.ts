@@ -9,6 +9,7 @@ type Db = Kysely<StorageTables>
  * it reports.
  *
  * @example
+ * declare const event: EventRecord
  * await kyselyEventRepository(trx).append(event)
  */
 export const kyselyEventRepository = (db: Db): EventRepository => ({

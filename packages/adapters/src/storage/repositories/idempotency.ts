@@ -37,6 +37,7 @@ const findIdempotency = async (
  * even between concurrent transactions.
  *
  * @example
+ * declare const record: IdempotencyRecord
  * const outcome = await kyselyIdempotencyRepository(trx).claim(record)
  */
 export const kyselyIdempotencyRepository = (db: Db): IdempotencyRepository => ({

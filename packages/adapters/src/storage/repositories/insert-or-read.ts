@@ -11,6 +11,7 @@ const conflictAttempts = 3
  * committed winner. Rejects with `failure` when neither happened.
  *
  * @example
+ * declare const name: string, value: string
  * const row = await insertOrRead(
  *   () => db.insertInto("settings").values({ name, value }).onConflict((oc) => oc.column("name").doNothing()).returningAll().executeTakeFirst(),
  *   () => db.selectFrom("settings").selectAll().where("name", "=", name).executeTakeFirst(),

@@ -10,7 +10,7 @@ type Db = Kysely<StorageTables>
  * id; lists by workspace and entity in id order. The bytes are the blob store's, not here.
  *
  * @example
- * const page = await kyselyAttachmentRepository(trx).list("ws_1", "ent_1", { offset: 0, limit: 25 })
+ * const page = await kyselyAttachmentRepository(trx).list(workspaceId, eid, { offset: 0, limit: 25 })
  */
 export const kyselyAttachmentRepository = (db: Db): AttachmentRepository => {
   const ofEntity = (workspaceId: AttachmentRecord["workspace_id"], entityId: AttachmentRecord["entity_id"]) =>

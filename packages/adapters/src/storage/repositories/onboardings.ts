@@ -10,7 +10,7 @@ type Db = Kysely<StorageTables>
  * its id). The unique index on `entity_id` decides which of two racing first saves inserts.
  *
  * @example
- * const onboarding = await kyselyOnboardingRepository(trx).findByEntity("ws_1", "ent_1")
+ * const onboarding = await kyselyOnboardingRepository(trx).findByEntity(workspaceId, eid)
  */
 export const kyselyOnboardingRepository = (db: Db): OnboardingRepository => ({
   insertIfNone: async (row) => {
@@ -54,7 +54,7 @@ export const kyselyOnboardingRepository = (db: Db): OnboardingRepository => ({
  * lists by workspace and entity in id order.
  *
  * @example
- * const persons = await kyselyPersonRepository(trx).list("ws_1", "ent_1", { offset: 0, limit: 25 })
+ * const persons = await kyselyPersonRepository(trx).list(workspaceId, eid, { offset: 0, limit: 25 })
  */
 export const kyselyPersonRepository = (db: Db): PersonRepository => {
   const ofEntity = (workspaceId: PersonRecord["workspace_id"], entityId: PersonRecord["entity_id"]) =>

@@ -21,7 +21,7 @@ export const countOf = (row: { readonly total?: unknown } | undefined): number =
  * runs when the window starts past the end.
  *
  * @example
- * const slice = await pageOf(db.selectFrom("recipients").where("company_id", "=", id), { offset: 0, limit: 25 }, toRecipient)
+ * const slice = await pageOf(db.selectFrom("recipients").where("company_id", "=", cid), { offset: 0, limit: 25 }, toRecipient)
  */
 export const pageOf = async <T extends TableWithId, R>(
   rows: SelectQueryBuilder<StorageTables, T, object>,

@@ -32,7 +32,8 @@ const slotAttempts = 50
  * reads its outcome from `RETURNING`, so counts hold between concurrent transactions on Postgres.
  *
  * @example
- * const batch = await kyselyPaymentBatchRepository(trx).find("cmp_1", "pb_1")
+ * declare const batchId: PaymentBatchId
+ * const batch = await kyselyPaymentBatchRepository(trx).find(cid, batchId)
  */
 export const kyselyPaymentBatchRepository = (db: Db): PaymentBatchRepository => {
   const findById = async (id: PaymentBatchRecord["id"]) => {

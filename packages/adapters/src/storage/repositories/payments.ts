@@ -99,7 +99,8 @@ const findPayment = scopedFind("payments", "company_id", paymentColumns, toPayme
  * transactions on Postgres.
  *
  * @example
- * const payment = await kyselyPaymentRepository(trx).find("cmp_1", "pay_1")
+ * declare const paymentId: PaymentId
+ * const payment = await kyselyPaymentRepository(trx).find(cid, paymentId)
  */
 export const kyselyPaymentRepository = (db: Db): PaymentRepository => ({
   insertIfNew: async (row) => {

@@ -22,7 +22,8 @@ const findQuote = scopedFind("quotes", "company_id", quoteColumns, (row) => row 
  * Quotes over one Kysely handle, each scoped by its company; a quote is never changed.
  *
  * @example
- * const quote = await kyselyQuoteRepository(trx).find("cmp_1", "qt_1")
+ * declare const quoteId: QuoteId
+ * const quote = await kyselyQuoteRepository(trx).find(cid, quoteId)
  */
 export const kyselyQuoteRepository = (db: Db): QuoteRepository => ({
   insert: async (row) => {

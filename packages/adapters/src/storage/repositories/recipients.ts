@@ -23,7 +23,7 @@ const findActiveRecipient = scopedFind("recipients", "company_id", recipientColu
  * Recipients over one Kysely handle, each scoped by its company.
  *
  * @example
- * const recipient = await kyselyRecipientRepository(trx).findActive("cmp_1", "rcp_1")
+ * const recipient = await kyselyRecipientRepository(trx).findActive(cid, rid)
  */
 export const kyselyRecipientRepository = (db: Db): RecipientRepository => ({
   insert: async (row) => {

@@ -15,8 +15,9 @@ export interface ScopedFindOptions {
  * to `toRecord`.
  *
  * @example
- * const findPayment = scopedFind("payments", "company_id", paymentColumns, toPayment)
- * const payment = await findPayment(trx, "cmp_1", "pay_1")
+ * declare const paymentId: PaymentId
+ * const findPayment = scopedFind("payments", "company_id", ["id", "status"], (row) => row)
+ * const payment = await findPayment(trx, cid, paymentId) // { id, status } or undefined
  */
 export const scopedFind = <T extends TableWithId, R>(
   table: T,

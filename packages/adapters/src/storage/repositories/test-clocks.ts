@@ -9,7 +9,7 @@ type Db = Kysely<StorageTables>
  * upsert that adds to the stored offset in the database, so two advances at once both count.
  *
  * @example
- * const offset = await kyselyTestClockRepository(trx).advance("ws_1", 900_000)
+ * const offset = await kyselyTestClockRepository(trx).advance(workspaceId, 900_000)
  */
 export const kyselyTestClockRepository = (db: Db): TestClockRepository => ({
   offsetOf: async (workspaceId) => {

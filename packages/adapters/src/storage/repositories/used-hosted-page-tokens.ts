@@ -10,6 +10,7 @@ type Db = Kysely<StorageTables>
  * inserts nothing, so exactly one of them sees its row written.
  *
  * @example
+ * declare const row: UsedHostedPageTokenRecord
  * const first = await kyselyUsedHostedPageTokenRepository(trx).markUsed(row)
  */
 export const kyselyUsedHostedPageTokenRepository = (db: Db): UsedHostedPageTokenRepository => ({

@@ -46,7 +46,8 @@ const compareAndSet = async (
  * hold what they read; where it runs one writer at a time, the reads need no lock.
  *
  * @example
- * const delivery = await kyselyWebhookDeliveryRepository(trx, postgresDialect).findById("whd_1")
+ * declare const deliveryId: WebhookDeliveryId
+ * const delivery = await kyselyWebhookDeliveryRepository(trx, postgresDialect).findById(deliveryId)
  */
 export const kyselyWebhookDeliveryRepository = (db: Db, dialect: StorageDialect): WebhookDeliveryRepository => ({
   insertIfNew: async (row) => {

@@ -18,7 +18,8 @@ const endpointRow = (row: WebhookEndpointRecord): WebhookEndpointsTable => ({ ..
  * two toggles in overlapping transactions on Postgres leave it as it was.
  *
  * @example
- * const endpoint = await kyselyWebhookEndpointRepository(trx).find("ws_1", "we_1")
+ * declare const endpointId: WebhookEndpointId
+ * const endpoint = await kyselyWebhookEndpointRepository(trx).find(workspaceId, endpointId)
  */
 export const kyselyWebhookEndpointRepository = (db: Db): WebhookEndpointRepository => {
   const live = (workspaceId: WebhookEndpointRecord["workspace_id"], id: WebhookEndpointRecord["id"]) =>

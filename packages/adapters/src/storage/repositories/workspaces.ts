@@ -22,7 +22,7 @@ const findWorkspaceByName = async (db: Db, name: string): Promise<WorkspaceRecor
  * concurrent transactions.
  *
  * @example
- * const ws = await kyselyWorkspaceRepository(trx).insertOrGet({ id: "ws_1", name: "acme", created_at })
+ * const ws = await kyselyWorkspaceRepository(trx).insertOrGet({ id: workspaceId, name: "acme", created_at: new Date().toISOString() })
  */
 export const kyselyWorkspaceRepository = (db: Db): WorkspaceRepository => ({
   insertOrGet: async (row) => {
@@ -120,6 +120,7 @@ const findSetting = async (db: Db, name: string): Promise<string | undefined> =>
  * Named settings, each written once, over one Kysely handle.
  *
  * @example
+ * declare const fresh: string
  * const secret = await kyselySettingRepository(trx).putIfAbsent("jwt_secret", fresh)
  */
 export const kyselySettingRepository = (db: Db): SettingRepository => ({

@@ -31,6 +31,7 @@ const withStatementCache = (database: BetterSqlite3.Database): BetterSqlite3.Dat
  * file wait for each other (`busy_timeout`) instead of failing when a reader turns writer.
  *
  * @example
+ * import Database from "better-sqlite3"
  * const db = new Kysely<StorageTables>({ dialect: sqliteStorageDialect(new Database("app.sqlite")) })
  */
 export const sqliteStorageDialect = (database: BetterSqlite3.Database): Dialect => {

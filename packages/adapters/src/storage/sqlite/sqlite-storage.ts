@@ -38,7 +38,10 @@ const loadBetterSqlite3 = async () => {
  *
  * @example
  * const storage = await openSqliteStorage({ filename: "./data/payments.sqlite" })
- * const engine = createEngine({ storage, clock: systemClock, ids: randomIds(), hasher: scryptHasher() })
+ * const engine = createEngine({
+ *   storage, clock: systemClock, ids: randomIds(), hasher: scryptHasher(), serverSecret: { read: async () => secret },
+ *   paymentProvider: createSandboxPaymentProvider(), bankLinker: createSandboxBankLinker(),
+ * })
  * // ...
  * await storage.close()
  */

@@ -16,6 +16,7 @@ import { quoteIdentifier } from "../../storage/postgres/postgres-schemas.ts"
  * `SET search_path` through `COMMIT`.
  *
  * @example
+ * declare const lock: SessionLock, work: () => Promise<void>
  * const release = await lock.acquire()
  * try { await work() } finally { release() }
  */

@@ -27,6 +27,7 @@ export interface EntityRepository {
    * is; says whether a live entity was marked. The flag is never cleared.
    *
    * @example
+   * declare const feature: FeatureRecord
    * await tx.entities.markIntegrationActive(feature.company_id, feature.entity_id)
    */
   markIntegrationActive(companyId: CompanyId, id: EntityId): Promise<boolean>

@@ -47,7 +47,10 @@ export type * from "./workspaces.ts"
  *
  * @example
  * const storage = await openSqliteStorage({ filename: ":memory:" }) // from @payments-engine/adapters
- * const engine = createEngine({ storage, clock, ids, hasher })
+ * const engine = createEngine({
+ *   storage, clock: systemClock, ids: randomIds(), hasher: scryptHasher(), serverSecret: { read: async () => secret },
+ *   paymentProvider: createSandboxPaymentProvider(), bankLinker: createSandboxBankLinker(),
+ * }) // all from @payments-engine/adapters too
  */
 export interface Storage {
   /** What this adapter can do; the contract suite reads it to decide what to run. */

@@ -9,7 +9,8 @@ export interface JobRepository {
    * running. A runner of the storage sees it once the transaction commits, never before.
    *
    * @example
-   * await tx.jobs.enqueue({ id: "job_1", kind: "purge_idempotency", payload: "{}",
+   * declare const jobId: JobId, now: string, nextHour: string
+   * await tx.jobs.enqueue({ id: jobId, kind: "purge_idempotency", payload: "{}",
    *   run_at: nextHour, key: "schedule:purge_idempotency", max_attempts: 1, created_at: now, workspace_id: null })
    */
   enqueue(job: JobRequest): Promise<void>
