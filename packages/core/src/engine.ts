@@ -8,30 +8,39 @@ import type { JobRunner, JobRunnerLog, JobRunReport, JobRunScope } from "./ports
 import type { PaymentProvider } from "./ports/payment-provider.ts"
 import type { WebhookTransport } from "./ports/webhook-transport.ts"
 import { defaultFeeSchedule, type FeeSchedule } from "./rules/fee-schedule.ts"
-import { makeAccess } from "./services/access.ts"
-import type { Actor } from "./services/actor.ts"
-import { makeBankAccounts } from "./services/bank-accounts.ts"
-import { makeCompanies } from "./services/companies.ts"
-import { makeEntities } from "./services/entities.ts"
-import { makeFeatures } from "./services/features.ts"
-import { makeFundingAccounts } from "./services/funding-accounts.ts"
-import { makeHostedPageTokens } from "./services/hosted-page-tokens.ts"
-import { makeIdempotency } from "./services/idempotency.ts"
-import { currentKeyedRequest, type KeyedRequests, makeKeyedRequests } from "./services/keyed-requests.ts"
-import { makeOnboardingAttachments } from "./services/onboarding-attachments.ts"
-import { makeOnboardings } from "./services/onboardings.ts"
-import { makePaymentBatches } from "./services/payment-batches.ts"
-import { makePaymentMethods } from "./services/payment-methods.ts"
-import { makePayments } from "./services/payments.ts"
-import { type BatchExecution, defaultBatchExecution, type EnginePorts, type ServicePorts } from "./services/ports.ts"
-import { makeQuotes } from "./services/quotes.ts"
-import { makeRecipients } from "./services/recipients.ts"
-import { makeTestClocks } from "./services/test-clocks.ts"
-import { runToPromise } from "./services/transaction.ts"
-import { makeTrustedDomains } from "./services/trusted-domains.ts"
-import { defaultWebhookTimeoutMs, makeWebhookDeliveries, noWebhookTransport } from "./services/webhook-deliveries.ts"
-import { makeWebhookEndpoints } from "./services/webhook-endpoints.ts"
-import { makeWebhookEvents } from "./services/webhook-events.ts"
+import { makeAccess } from "./services/access/access.ts"
+import { makeHostedPageTokens } from "./services/access/hosted-page-tokens.ts"
+import { makeIdempotency } from "./services/access/idempotency.ts"
+import { makeCompanies } from "./services/companies/companies.ts"
+import { makeEntities } from "./services/companies/entities.ts"
+import { makeFeatures } from "./services/onboardings/features.ts"
+import { makeOnboardingAttachments } from "./services/onboardings/onboarding-attachments.ts"
+import { makeOnboardings } from "./services/onboardings/onboardings.ts"
+import { makePaymentBatches } from "./services/payments/payment-batches.ts"
+import { makePayments } from "./services/payments/payments.ts"
+import { makeQuotes } from "./services/payments/quotes.ts"
+import { makeBankAccounts } from "./services/recipients/bank-accounts.ts"
+import { makeFundingAccounts } from "./services/recipients/funding-accounts.ts"
+import { makePaymentMethods } from "./services/recipients/payment-methods.ts"
+import { makeRecipients } from "./services/recipients/recipients.ts"
+import type { Actor } from "./services/steps/actor.ts"
+import { currentKeyedRequest, type KeyedRequests, makeKeyedRequests } from "./services/steps/keyed-requests.ts"
+import {
+  type BatchExecution,
+  defaultBatchExecution,
+  type EnginePorts,
+  type ServicePorts,
+} from "./services/steps/service-ports.ts"
+import { runToPromise } from "./services/steps/transaction.ts"
+import {
+  defaultWebhookTimeoutMs,
+  makeWebhookDeliveries,
+  noWebhookTransport,
+} from "./services/webhooks/webhook-deliveries.ts"
+import { makeWebhookEndpoints } from "./services/webhooks/webhook-endpoints.ts"
+import { makeWebhookEvents } from "./services/webhooks/webhook-events.ts"
+import { makeTestClocks } from "./services/workspaces/test-clocks.ts"
+import { makeTrustedDomains } from "./services/workspaces/trusted-domains.ts"
 
 /** One use case: any parameters, an effect that fails only with a domain error. */
 type UseCase = (...args: never[]) => Effect.Effect<unknown, DomainError>

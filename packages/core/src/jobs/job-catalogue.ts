@@ -2,12 +2,12 @@ import { Effect, Either, type ParseResult, Schema } from "effect"
 import type { DomainError } from "../errors.ts"
 import { PaymentBatchId, PaymentId, WebhookDeliveryId, WorkspaceId } from "../model/ids.ts"
 import type { JobHandlers, JobKind, JobRun } from "../ports/job-runner.ts"
-import type { HostedPageTokens } from "../services/hosted-page-tokens.ts"
-import type { Idempotency } from "../services/idempotency.ts"
-import type { PaymentBatches } from "../services/payment-batches.ts"
-import type { Payments } from "../services/payments.ts"
-import { runToPromise } from "../services/transaction.ts"
-import type { WebhookDeliveries } from "../services/webhook-deliveries.ts"
+import type { HostedPageTokens } from "../services/access/hosted-page-tokens.ts"
+import type { Idempotency } from "../services/access/idempotency.ts"
+import type { PaymentBatches } from "../services/payments/payment-batches.ts"
+import type { Payments } from "../services/payments/payments.ts"
+import { runToPromise } from "../services/steps/transaction.ts"
+import type { WebhookDeliveries } from "../services/webhooks/webhook-deliveries.ts"
 
 /** Attempts of a job before it is given up, unless its kind says otherwise. */
 export const maxJobAttempts = 5

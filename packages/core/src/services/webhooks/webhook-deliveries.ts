@@ -1,0 +1,504 @@
+import { Effect } from "effect"
+import type { Forbidden, Invalid, NotFound } from "../../errors.ts"
+import { type DeliveryEvent, deliveryMachine } from "../../machines/delivery-machine.ts"
+import { decide, type MachineAction } from "../../machines/stored-machine.ts"
+import type { CompanyId, WebhookDeliveryId, WebhookEndpointId, WorkspaceId } from "../../model/ids.ts"
+import {
+  maxLoggedAttempts,
+  storedAttempts,
+  toWebhookDelivery,
+  type WebhookDelivery,
+  type WebhookDeliveryAttempt,
+} from "../../model/webhook-delivery.ts"
+import type { Clock } from "../../ports/clock.ts"
+import type {
+  Repositories,
+  WebhookDeliveryChange,
+  WebhookDeliveryMove,
+  WebhookDeliveryRecord,
+  WebhookEndpointRecord,
+} from "../../ports/storage/index.ts"
+import type { WebhookAttempt, WebhookTransport } from "../../ports/webhook-transport.ts"
+import { type CircuitState, circuitAfter, circuitPosition, laneSizeFor, probing } from "../../rules/circuit-breaker.ts"
+import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../../rules/paging.ts"
+import { webhookSignatureHeaders } from "../../rules/webhook-signature.ts"
+import { type Actor, requireWrite } from "../steps/actor.ts"
+import { enqueueJob } from "../steps/job-queue.ts"
+import { findLiveWebhookEndpoint, webhookEndpointNotFound } from "../steps/lookups.ts"
+import { unsealed } from "../steps/secret-sealing.ts"
+import type { ServicePorts } from "../steps/service-ports.ts"
+import { inTransaction, type Lifted } from "../steps/transaction.ts"
+import { workspaceClock } from "../steps/workspace-clock.ts"
+
+/** The spec's limit on one delivery attempt. */
+export const defaultWebhookTimeoutMs = 30_000
+
+/** The transport of an engine built without one: every attempt fails, and says why in the log. */
+export const noWebhookTransport: WebhookTransport = {
+  send: async () => ({ kind: "failed", failure: "network_error", durationMs: 0 }),
+  checkUrl: async () => undefined,
+}
+
+/** How much of a receiver's answer the delivery log keeps. */
+const excerptLength = 1024
+
+/**
+ * A delivery job sends, beside its own delivery, the other due deliveries of its endpoint, up to
+ * this many in all (its lane): one read, one write and one job for them all.
+ */
+export const maxLaneDeliveries = 50
+
+/** How many of a lane's deliveries are in flight at once: a lane of timeouts lasts two of them. */
+const laneSendsAtOnce = 10
+
+/**
+ * How long a delivery waits, unsent, when its workspace already has its share of lanes sending:
+ * its job is out of the webhook lane's slot at once, and looks again then.
+ */
+export const workspaceShareWaitMs = 5_000
+
+/**
+ * The queue of an endpoint's delivery jobs: one runs at a time, so an endpoint whose receiver
+ * never answers holds one slot of the webhook lane, whatever its number of deliveries.
+ */
+export const deliveryQueue = (endpointId: WebhookEndpointId) => `deliver_webhook:${endpointId}`
+
+/**
+ * The key of a delivery's job for its attempt after `attemptCount` ones: a lane that takes the
+ * delivery removes that job (`tx.jobs.removeUnstarted`).
+ */
+export const deliveryJobKey = (id: WebhookDeliveryId, attemptCount: number) => `deliver_webhook:${id}:${attemptCount}`
+
+/**
+ * The key of a delivery's job after its endpoint's circuit moved it to `until` without an
+ * attempt: its own job (keyed by the same count) is the one running, so the key names the time.
+ */
+export const waitingJobKey = (id: WebhookDeliveryId, attemptCount: number, until: string) =>
+  `${deliveryJobKey(id, attemptCount)}:${until}`
+
+/** The keys of every job that may be waiting to send `row` as it is (see `removeUnstarted`). */
+const jobKeysOf = (row: WebhookDeliveryRecord) =>
+  row.next_attempt_at === null
+    ? [deliveryJobKey(row.id, row.attempt_count)]
+    : [deliveryJobKey(row.id, row.attempt_count), waitingJobKey(row.id, row.attempt_count, row.next_attempt_at)]
+
+/** The machine event an attempt's outcome is: only a 200 succeeds (spec). */
+const eventOf = (attempt: WebhookAttempt): DeliveryEvent => {
+  if (attempt.kind === "answered" && attempt.abort) return { type: "abort" }
+  return attempt.kind === "answered" && attempt.status === 200 ? { type: "succeed" } : { type: "fail" }
+}
+
+/** An attempt as the delivery log keeps it. */
+const loggedAttempt = (number: number, at: string, attempt: WebhookAttempt): WebhookDeliveryAttempt =>
+  attempt.kind === "answered"
+    ? {
+        number,
+        attempted_at: at,
+        status_code: attempt.status,
+        duration_ms: attempt.durationMs,
+        error: null,
+        response_excerpt: attempt.body === "" ? null : attempt.body.slice(0, excerptLength),
+      }
+    : {
+        number,
+        attempted_at: at,
+        status_code: null,
+        duration_ms: attempt.durationMs,
+        error: attempt.failure,
+        response_excerpt: null,
+      }
+
+/** What a delivery's move writes and queues (see `plannedMove`). */
+interface PlannedMove {
+  readonly change: WebhookDeliveryChange
+  readonly queued: ReadonlyArray<Extract<MachineAction, { type: "enqueue" }>>
+  readonly counted: boolean
+}
+
+/**
+ * Webhook deliveries: the job that sends one (signed, on its schedule), the delivery log of an
+ * endpoint, and resending one now.
+ */
+export const makeWebhookDeliveries = (ports: ServicePorts) => {
+  /** Opened secrets by endpoint and sealed text: every delivery of an endpoint signs with the same one. */
+  const opened = new Map<string, string | undefined>()
+  const openedKept = 1024
+  const secretOf = (endpointId: string, sealedText: string) =>
+    Effect.gen(function* () {
+      const id = `${endpointId}\u0000${sealedText}`
+      if (opened.has(id)) return opened.get(id)
+      const secret = yield* unsealed(ports.serverSecret, endpointId, sealedText)
+      if (opened.size >= openedKept) opened.clear()
+      opened.set(id, secret)
+      return secret
+    })
+
+  /**
+   * What moving a delivery by a machine event writes at `now`, logging `logged` (an attempt, or
+   * why none was made) and counting it when `counted`, and the jobs the machine queues with it
+   * (its next attempt). Undefined when the machine refuses the event.
+   */
+  const plannedMove = (
+    now: Date,
+    row: WebhookDeliveryRecord,
+    event: DeliveryEvent,
+    outcome: { readonly logged?: WebhookDeliveryAttempt; readonly counted: boolean },
+  ): PlannedMove | undefined => {
+    const attempts = row.attempt_count + (outcome.counted ? 1 : 0)
+    const decision = decide(deliveryMachine, row, event, { attempts })
+    if (decision === undefined) return undefined
+    const queued = decision.actions.filter(
+      (action): action is Extract<MachineAction, { type: "enqueue" }> =>
+        action.type === "enqueue" && action.job === "deliver_webhook",
+    )
+    const next = queued[0]
+    const log = outcome.logged === undefined ? storedAttempts(row) : [...storedAttempts(row), outcome.logged]
+    const change: WebhookDeliveryChange = {
+      status: decision.status,
+      attempt_count: attempts,
+      last_status_code: outcome.logged === undefined ? row.last_status_code : outcome.logged.status_code,
+      next_attempt_at: next === undefined ? null : new Date(now.getTime() + (next.delayMs ?? 0)).toISOString(),
+      attempts: JSON.stringify(log.slice(-maxLoggedAttempts)),
+      updated_at: now.toISOString(),
+      lane_id: null,
+    }
+    return { change, queued, counted: outcome.counted }
+  }
+
+  /** Queues the jobs of a move written as planned (its next attempt). */
+  const queueNext = (tx: Lifted<Repositories>, moved: WebhookDeliveryRecord, plan: PlannedMove) =>
+    Effect.forEach(
+      plan.queued,
+      (action) =>
+        enqueueJob(ports, tx, {
+          kind: "deliver_webhook",
+          payload: { delivery_id: moved.id, workspace_id: moved.workspace_id, attempt_count: moved.attempt_count },
+          workspaceId: moved.workspace_id,
+          queue: deliveryQueue(moved.endpoint_id),
+          // A resend keeps the count, so a key would fold it into a retry already waiting.
+          ...(plan.counted ? { key: deliveryJobKey(moved.id, moved.attempt_count) } : {}),
+          ...(action.delayMs === undefined ? {} : { delayMs: action.delayMs }),
+        }),
+      { discard: true },
+    )
+
+  /**
+   * Moves deliveries, unsent, to wait until `until` (for their endpoint's circuit, or their
+   * workspace's share of lanes): their attempts and log stay as they are, `next_attempt_at` says
+   * when they go, and a job is queued for then.
+   */
+  const postpone = (tx: Lifted<Repositories>, now: Date, rows: ReadonlyArray<WebhookDeliveryRecord>, until: string) =>
+    Effect.gen(function* () {
+      const writes: Array<WebhookDeliveryMove> = rows.map((row) => ({
+        id: row.id,
+        from: row,
+        change: {
+          status: row.status,
+          attempt_count: row.attempt_count,
+          last_status_code: row.last_status_code,
+          next_attempt_at: until,
+          attempts: row.attempts,
+          updated_at: now.toISOString(),
+          lane_id: null,
+        },
+      }))
+      const moved = yield* tx.webhookDeliveries.compareAndSetMany(writes)
+      const delayMs = Math.max(0, new Date(until).getTime() - now.getTime())
+      yield* Effect.forEach(
+        moved,
+        (row) =>
+          enqueueJob(ports, tx, {
+            kind: "deliver_webhook",
+            payload: { delivery_id: row.id, workspace_id: row.workspace_id, attempt_count: row.attempt_count },
+            workspaceId: row.workspace_id,
+            queue: deliveryQueue(row.endpoint_id),
+            key: waitingJobKey(row.id, row.attempt_count, until),
+            delayMs,
+          }),
+        { discard: true },
+      )
+    })
+
+  /**
+   * Moves a delivery as {@link plannedMove} plans it, with a compare-and-set on its status and
+   * attempt count, and queues its jobs. Undefined when another writer got there first.
+   */
+  const move = (
+    clock: Clock,
+    tx: Lifted<Repositories>,
+    row: WebhookDeliveryRecord,
+    event: DeliveryEvent,
+    outcome: { readonly logged?: WebhookDeliveryAttempt; readonly counted: boolean },
+  ) =>
+    Effect.gen(function* () {
+      const plan = plannedMove(clock.now(), row, event, outcome)
+      if (plan === undefined) return undefined
+      const moved = yield* tx.webhookDeliveries.compareAndSet(row.id, row, plan.change)
+      if (moved !== undefined) yield* queueNext(tx, moved, plan)
+      return moved
+    })
+
+  /**
+   * Writes what a lane's attempts at `at` make of its endpoint's circuit (see `circuitAfter`),
+   * starting from the circuit the lane read (a probe's lane: as it was before the probe): the
+   * circuit as it now is.
+   */
+  const recordAttempts = (
+    tx: Lifted<Repositories>,
+    endpoint: WebhookEndpointRecord,
+    probe: boolean,
+    sent: ReadonlyArray<{ readonly event: DeliveryEvent; readonly counted: boolean }>,
+    at: Date,
+  ) =>
+    Effect.gen(function* () {
+      const succeeded = sent.filter((each) => each.counted).map((each) => each.event.type === "succeed")
+      const before: CircuitState = endpoint
+      const after = circuitAfter(before, succeeded, at)
+      const unchanged =
+        !probe &&
+        after.consecutive_failures === before.consecutive_failures &&
+        after.circuit_open_until === before.circuit_open_until
+      if (!unchanged) yield* tx.webhookEndpoints.recordCircuit(endpoint.workspace_id, endpoint.id, after)
+      return after
+    })
+
+  /** The delivery `id` of an endpoint the actor sees, else the webhook `not_found`. */
+  const findDelivery = (
+    tx: Lifted<Repositories>,
+    actor: Actor,
+    companyId: CompanyId | null,
+    endpointId: WebhookEndpointId,
+    id: WebhookDeliveryId,
+  ) =>
+    Effect.gen(function* () {
+      const endpoint = yield* findLiveWebhookEndpoint(tx, actor, companyId, endpointId)
+      const row = yield* tx.webhookDeliveries.find(actor.workspaceId, id)
+      if (row === undefined || row.endpoint_id !== endpoint.id) {
+        return yield* Effect.fail(webhookEndpointNotFound("delivery_id", "Webhook delivery not found"))
+      }
+      return row
+    })
+
+  return {
+    /**
+     * Sends a delivery (the deliver_webhook job) if it is still pending with the attempts it had
+     * when the job was queued (a resend or a retry queued beside it may have sent it since), and
+     * with it the other due deliveries of its endpoint that no other job is sending, up to
+     * {@link maxLaneDeliveries} (its lane; their own jobs are removed). Each is the exact body of
+     * its event, signed with the endpoint's secret (`Service-Signature`, and the Standard Webhooks
+     * headers with this attempt's timestamp), sent through the transport within the timeout; then
+     * every attempt is logged and each delivery moved as the machine says, in one transaction:
+     * succeeded on a 200, failed when the receiver aborts or the attempts run out, else its next
+     * attempt queued on the schedule. An endpoint deactivated or deleted since fails its pending
+     * delivery unsent. A crash before that write leaves the lane to this job's next run.
+     */
+    deliver: (id: WebhookDeliveryId, workspaceId: WorkspaceId, attemptCount: number): Effect.Effect<string> =>
+      Effect.gen(function* () {
+        const lane = yield* inTransaction(ports.storage, (tx) =>
+          Effect.gen(function* () {
+            const row = yield* tx.webhookDeliveries.findForLane(id)
+            if (row === undefined || row.status !== "pending" || row.attempt_count !== attemptCount) return undefined
+            // Another job's lane is sending it; that job writes its attempt.
+            if (row.lane_id !== null && row.lane_id !== row.id) return undefined
+            const endpoint = yield* tx.webhookEndpoints.find(row.workspace_id, row.endpoint_id)
+            const clock = yield* workspaceClock(ports, tx, workspaceId)
+            const at = clock.now()
+            const now = at.toISOString()
+            if (!endpoint?.active) {
+              // What this lane held when its process died goes with it: no other job will send those.
+              const due = yield* tx.webhookDeliveries.listDue(row.endpoint_id, now, row.id, maxLaneDeliveries - 1)
+              for (const each of [row, ...due.filter((d) => d.lane_id === row.id)]) {
+                const logged: WebhookDeliveryAttempt = {
+                  number: each.attempt_count,
+                  attempted_at: now,
+                  status_code: null,
+                  duration_ms: 0,
+                  error: "endpoint_disabled",
+                  response_excerpt: null,
+                }
+                yield* move(clock, tx, each, { type: "disable" }, { logged, counted: false })
+              }
+              return undefined
+            }
+            const position = circuitPosition(endpoint, now)
+            if (position === "open") {
+              // Its circuit is open: it waits, unsent, with what this lane held when its process died.
+              const held = yield* tx.webhookDeliveries.listDue(endpoint.id, now, row.id, maxLaneDeliveries - 1)
+              const waiting = [row, ...held.filter((d) => d.lane_id === row.id)]
+              yield* postpone(tx, at, waiting, endpoint.circuit_open_until ?? now)
+              return undefined
+            }
+            // A lane of its own resumed after a crash is already counted in its workspace's share.
+            if (
+              row.lane_id === null &&
+              (yield* tx.webhookDeliveries.countLanes(row.workspace_id)) >= ports.webhookWorkspaceLanes
+            ) {
+              yield* postpone(tx, at, [row], new Date(at.getTime() + workspaceShareWaitMs).toISOString())
+              return undefined
+            }
+            const [head] = yield* tx.webhookDeliveries.takeIntoLane(row.id, [row.id])
+            if (head === undefined) return undefined
+            const probe = position === "half_open"
+            // One probe per cool-down, even if this process dies before its answer is written.
+            if (probe)
+              yield* tx.webhookEndpoints.recordCircuit(endpoint.workspace_id, endpoint.id, probing(endpoint, at))
+            const laneSize = probe ? maxLaneDeliveries : laneSizeFor(endpoint, maxLaneDeliveries)
+            const due = yield* tx.webhookDeliveries.listDue(endpoint.id, now, row.id, maxLaneDeliveries - 1)
+            // What this lane held when its process died stays in it, whatever its size now.
+            const wanted = due.filter((d, i) => d.lane_id === row.id || i < laneSize - 1)
+            const others = yield* tx.webhookDeliveries.takeIntoLane(
+              row.id,
+              wanted.map((d) => d.id),
+            )
+            yield* tx.jobs.removeUnstarted(others.flatMap(jobKeysOf))
+            return { rows: [head, ...others], endpoint, clock, probe }
+          }),
+        )
+        if (lane === undefined) return "skipped"
+        const { rows, endpoint, clock, probe } = lane
+        const now = clock.now().toISOString()
+        const secret = yield* secretOf(endpoint.id, endpoint.secret)
+        // A rotated-out secret signs beside the new one until it expires (rotate_secret).
+        const previous =
+          endpoint.previous_secret !== null && (endpoint.previous_secret_expires_at ?? "") > now
+            ? yield* secretOf(endpoint.id, endpoint.previous_secret)
+            : undefined
+        /** Whether the endpoint is still active: one deactivated or deleted meanwhile gets no further attempt. */
+        const stillActive = inTransaction(ports.storage, (tx) =>
+          Effect.map(tx.webhookEndpoints.find(endpoint.workspace_id, endpoint.id), (now) => now?.active === true),
+        )
+        /** One attempt of `row`, unless the endpoint is no longer active: what the log keeps, and the machine event. */
+        const send = (row: WebhookDeliveryRecord) =>
+          Effect.gen(function* () {
+            if (!(yield* stillActive)) {
+              const at = clock.now().toISOString()
+              const logged: WebhookDeliveryAttempt = {
+                number: row.attempt_count,
+                attempted_at: at,
+                status_code: null,
+                duration_ms: 0,
+                error: "endpoint_disabled",
+                response_excerpt: null,
+              }
+              return { logged, event: { type: "disable" } as DeliveryEvent, counted: false }
+            }
+            return { ...(yield* attempt(row)), counted: true }
+          })
+        /** One attempt of `row`: what the log keeps of it, and the machine event it is. */
+        const attempt = (row: WebhookDeliveryRecord) =>
+          Effect.promise(async (): Promise<{ logged: WebhookDeliveryAttempt; event: DeliveryEvent }> => {
+            const number = row.attempt_count + 1
+            const at = clock.now().toISOString()
+            if (secret === undefined) {
+              const failed: WebhookAttempt = { kind: "failed", failure: "network_error", durationMs: 0 }
+              return {
+                logged: { ...loggedAttempt(number, at, failed), error: "secret_unavailable" },
+                event: { type: "fail" },
+              }
+            }
+            const attempt = await ports.webhookTransport.send({
+              url: endpoint.url,
+              body: row.payload,
+              headers: await webhookSignatureHeaders({
+                body: row.payload,
+                eventId: row.event_id,
+                timestamp: Math.floor(ports.clock.now().getTime() / 1000),
+                secrets: previous === undefined ? [secret] : [secret, previous],
+              }),
+              timeoutMs: ports.webhookTimeoutMs,
+            })
+            return { logged: loggedAttempt(number, at, attempt), event: eventOf(attempt) }
+          })
+        // A probe goes alone; the rest of its lane goes only if it answers 200, else waits unsent.
+        const [first, ...rest] = rows
+        const probed = probe ? yield* send(first!) : undefined
+        const sent =
+          probed === undefined
+            ? yield* Effect.forEach(rows, send, { concurrency: laneSendsAtOnce })
+            : probed.event.type === "succeed"
+              ? [probed, ...(yield* Effect.forEach(rest, send, { concurrency: laneSendsAtOnce }))]
+              : [probed]
+        const written = yield* inTransaction(ports.storage, (tx) =>
+          Effect.gen(function* () {
+            const now = (yield* workspaceClock(ports, tx, workspaceId)).now()
+            const plans = new Map<string, PlannedMove>()
+            const writes: Array<WebhookDeliveryMove> = []
+            sent.forEach(({ event, logged, counted }, i) => {
+              const row = rows[i]!
+              const plan = plannedMove(now, row, event, { logged, counted })
+              if (plan === undefined) return
+              plans.set(row.id, plan)
+              writes.push({ id: row.id, from: row, change: plan.change })
+            })
+            const moved = yield* tx.webhookDeliveries.compareAndSetMany(writes)
+            yield* Effect.forEach(moved, (row) => queueNext(tx, row, plans.get(row.id)!), { discard: true })
+            const circuit = yield* recordAttempts(tx, endpoint, probe, sent, now)
+            const unsent = rows.slice(sent.length)
+            if (unsent.length > 0) yield* postpone(tx, now, unsent, circuit.circuit_open_until ?? now.toISOString())
+            return {
+              circuit,
+              summary: `${moved.filter((row) => row.status === "succeeded").length} of ${rows.length} delivered`,
+            }
+          }),
+        )
+        // Told once it is written: the circuit opened by this lane's failures, or closed by its 200.
+        const isOpen = written.circuit.circuit_open_until !== null
+        if ((endpoint.circuit_open_until !== null) !== isOpen) {
+          ports.jobLog?.({
+            circuit: isOpen ? "opened" : "closed",
+            workspaceId: endpoint.workspace_id,
+            endpointId: endpoint.id,
+            consecutiveFailures: written.circuit.consecutive_failures,
+            until: written.circuit.circuit_open_until,
+          })
+        }
+        return written.summary
+      }),
+
+    /** The endpoint's deliveries, newest first, 25 a page, each with its attempts. */
+    list: (
+      actor: Actor,
+      companyId: CompanyId | null,
+      endpointId: WebhookEndpointId,
+      query: PageQuery = {},
+    ): Effect.Effect<Page<WebhookDelivery>, Invalid | NotFound> =>
+      Effect.gen(function* () {
+        const request = yield* parsePageRequest(query, pagePolicies.webhookDeliveries)
+        return yield* inTransaction(ports.storage, (tx) =>
+          Effect.gen(function* () {
+            const endpoint = yield* findLiveWebhookEndpoint(tx, actor, companyId, endpointId)
+            const slice = yield* tx.webhookDeliveries.listByEndpoint(actor.workspaceId, endpoint.id, {
+              offset: pageOffset(request),
+              limit: request.perPage,
+            })
+            return toPage(slice.rows.map(toWebhookDelivery), slice.total, request)
+          }),
+        )
+      }),
+
+    /**
+     * Sends a delivery again now, whatever its state (the machine's `resend`): it is pending
+     * again with an attempt queued at once; what that attempt answers decides its state.
+     */
+    retry: (
+      actor: Actor,
+      companyId: CompanyId | null,
+      endpointId: WebhookEndpointId,
+      id: WebhookDeliveryId,
+    ): Effect.Effect<WebhookDelivery, Forbidden | NotFound> =>
+      Effect.gen(function* () {
+        yield* requireWrite(actor)
+        return yield* inTransaction(ports.storage, (tx) =>
+          Effect.gen(function* () {
+            const row = yield* findDelivery(tx, actor, companyId, endpointId, id)
+            const clock = yield* workspaceClock(ports, tx, actor.workspaceId)
+            const moved = yield* move(clock, tx, row, { type: "resend" }, { counted: false })
+            // Another writer moved it between the read and the write: what it is now, resent by that one.
+            return toWebhookDelivery(moved ?? (yield* findDelivery(tx, actor, companyId, endpointId, id)))
+          }),
+        )
+      }),
+  }
+}
+
+export type WebhookDeliveries = ReturnType<typeof makeWebhookDeliveries>
