@@ -11,6 +11,7 @@ import { defaultFeeSchedule, type FeeSchedule } from "./rules/fee-schedule.ts"
 import { makeAccess } from "./services/access/access.ts"
 import { makeHostedPageTokens } from "./services/access/hosted-page-tokens.ts"
 import { makeIdempotency } from "./services/access/idempotency.ts"
+import { makeKeyLifecycle } from "./services/access/key-lifecycle.ts"
 import { makeCompanies } from "./services/companies/companies.ts"
 import { makeEntities } from "./services/companies/entities.ts"
 import { makeFeatures } from "./services/onboardings/features.ts"
@@ -62,7 +63,7 @@ export type Promised<S extends UseCases> = {
 const makeEffectApi = (ports: ServicePorts, keyedRequests: KeyedRequests) => {
   return {
     /** Workspaces, API keys, the check of a key and secret, and stored settings. */
-    access: makeAccess(ports),
+    access: { ...makeAccess(ports), ...makeKeyLifecycle(ports) },
     companies: makeCompanies(ports),
     entities: makeEntities(ports),
     /** Entity features (the multi-currency account): enable, list, the person's submission, and the sandbox's status changes. */

@@ -81,9 +81,9 @@ export {
   unknownOutcomeAfterMs,
   unknownOutcomesPerRun,
 } from "./services/payments/payments.ts"
-export { quoteLifetimeMs } from "./services/payments/quotes.ts"
 export type { CreateForRecipientOptions } from "./services/recipients/bank-accounts.ts"
 export type { FundingAccount } from "./services/recipients/funding-accounts.ts"
 export type { Actor } from "./services/steps/actor.ts"
+export { quoteLifetimeMs } from "./services/steps/quote-pricing.ts"
 export { type BatchExecution, defaultBatchExecution, type EnginePorts } from "./services/steps/service-ports.ts"
 export { webhookSecretPrefix } from "./services/webhooks/webhook-endpoints.ts"

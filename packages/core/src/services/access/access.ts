@@ -9,7 +9,6 @@ import { decodeBody } from "../steps/decode-input.ts"
 import { type EnginePorts, nowIso } from "../steps/service-ports.ts"
 import { inTransaction, type Lifted } from "../steps/transaction.ts"
 import { workspaceName } from "../steps/workspace-name.ts"
-import { makeKeyLifecycle } from "./key-lifecycle.ts"
 
 /** A new API key: the secret is shown this once and only its hash is kept. */
 export interface IssuedApiKey {
@@ -45,8 +44,6 @@ const invalidCredentials = () => new Unauthenticated({ field: "api_key", message
 
 /** Workspaces, API keys and the check of a key and secret. */
 export const makeAccess = (ports: EnginePorts) => ({
-  ...makeKeyLifecycle(ports),
-
   /**
    * Issues an API key in a workspace, creating the workspace when it does not exist yet.
    *

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { Forbidden, Invalid, messages, NotFound, Unauthenticated } from "../../errors.ts"
+import { Forbidden, Invalid, messages, NotFound } from "../../errors.ts"
 import type { FeatureIdentifier } from "../../model/feature.ts"
 import {
   type FeatureTokenPurpose,
@@ -14,7 +14,7 @@ import {
   recipientTokenPurposes,
   requiredFeatureStatus,
 } from "../../model/hosted-page-token.ts"
-import { type ApplicationId, type CompanyId, type EntityId, type RecipientId, WorkspaceId } from "../../model/ids.ts"
+import type { ApplicationId, CompanyId, EntityId, RecipientId } from "../../model/ids.ts"
 import type { ServerSecret } from "../../ports/server-secret.ts"
 import type { Repositories } from "../../ports/storage/index.ts"
 import { checkHostedPageCsrfToken, deriveHostedPageCsrfKey, hostedPageCsrfToken } from "../../rules/hosted-page-csrf.ts"
@@ -46,29 +46,6 @@ export interface HostedPageVerifyOptions {
   /** Accept a token whose task is done (the page that says so); refused as `used` otherwise. */
   readonly acceptUsed?: boolean
 }
-
-/**
- * Marks the token of `claims` used up, in the transaction of the task it was issued for, so the
- * token is used up exactly when the task commits. Fails `unauthenticated` on `token` when it
- * already was: the task is then rolled back, and of two racing on one token one commits.
- *
- * @example
- * yield* useUpHostedPageToken(tx, claims, clock.now())
- */
-export const useUpHostedPageToken = (
-  tx: Lifted<Repositories>,
-  claims: HostedPageClaims,
-  now: Date,
-): Effect.Effect<void, Unauthenticated> =>
-  Effect.gen(function* () {
-    const first = yield* tx.usedHostedPageTokens.markUsed({
-      token_id: claims.tokenId,
-      workspace_id: WorkspaceId.make(claims.workspaceId),
-      used_at: now.toISOString(),
-      expires_at: claims.expiresAt.toISOString(),
-    })
-    if (!first) return yield* Effect.fail(new Unauthenticated({ field: "token", message: msg.tokenUsedUp }))
-  })
 
 const keys = new WeakMap<ServerSecret, Promise<CryptoKey>>()
 

@@ -23,6 +23,7 @@ import { type CircuitState, circuitAfter, circuitPosition, laneSizeFor, probing 
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../../rules/paging.ts"
 import { webhookSignatureHeaders } from "../../rules/webhook-signature.ts"
 import { type Actor, requireWrite } from "../steps/actor.ts"
+import { deliveryJobKey, deliveryQueue, jobKeysOf, waitingJobKey } from "../steps/delivery-queue.ts"
 import { enqueueJob } from "../steps/job-queue.ts"
 import { findLiveWebhookEndpoint, webhookEndpointNotFound } from "../steps/lookups.ts"
 import { unsealed } from "../steps/secret-sealing.ts"
@@ -56,31 +57,6 @@ const laneSendsAtOnce = 10
  * its job is out of the webhook lane's slot at once, and looks again then.
  */
 export const workspaceShareWaitMs = 5_000
-
-/**
- * The queue of an endpoint's delivery jobs: one runs at a time, so an endpoint whose receiver
- * never answers holds one slot of the webhook lane, whatever its number of deliveries.
- */
-export const deliveryQueue = (endpointId: WebhookEndpointId) => `deliver_webhook:${endpointId}`
-
-/**
- * The key of a delivery's job for its attempt after `attemptCount` ones: a lane that takes the
- * delivery removes that job (`tx.jobs.removeUnstarted`).
- */
-export const deliveryJobKey = (id: WebhookDeliveryId, attemptCount: number) => `deliver_webhook:${id}:${attemptCount}`
-
-/**
- * The key of a delivery's job after its endpoint's circuit moved it to `until` without an
- * attempt: its own job (keyed by the same count) is the one running, so the key names the time.
- */
-export const waitingJobKey = (id: WebhookDeliveryId, attemptCount: number, until: string) =>
-  `${deliveryJobKey(id, attemptCount)}:${until}`
-
-/** The keys of every job that may be waiting to send `row` as it is (see `removeUnstarted`). */
-const jobKeysOf = (row: WebhookDeliveryRecord) =>
-  row.next_attempt_at === null
-    ? [deliveryJobKey(row.id, row.attempt_count)]
-    : [deliveryJobKey(row.id, row.attempt_count), waitingJobKey(row.id, row.attempt_count, row.next_attempt_at)]
 
 /** The machine event an attempt's outcome is: only a 200 succeeds (spec). */
 const eventOf = (attempt: WebhookAttempt): DeliveryEvent => {
