@@ -1,24 +1,29 @@
 import { Effect } from "effect"
 import type { DomainError } from "./errors.ts"
-import { defaultJobLaneConcurrency, type JobLaneConcurrency, jobCatalogue } from "./jobs/job-catalogue.ts"
+import {
+  defaultJobLaneConcurrency,
+  type JobHandlerTable,
+  type JobLaneConcurrency,
+  jobCatalogue,
+} from "./jobs/job-catalogue.ts"
 import type { WorkspaceId } from "./model/ids.ts"
 import type { BankLinkProvider } from "./ports/bank-link-provider.ts"
 import type { BlobStore, FileTypeDetector } from "./ports/blob-store.ts"
-import type { JobRunner, JobRunnerLog, JobRunReport, JobRunScope } from "./ports/job-runner.ts"
+import type { JobHandlers, JobRunner, JobRunnerLog, JobRunReport, JobRunScope } from "./ports/job-runner.ts"
 import type { PaymentProvider } from "./ports/payment-provider.ts"
 import type { WebhookTransport } from "./ports/webhook-transport.ts"
 import { defaultFeeSchedule, type FeeSchedule } from "./rules/fee-schedule.ts"
 import { makeAccess } from "./services/access/access.ts"
-import { makeHostedPageTokens } from "./services/access/hosted-page-tokens.ts"
-import { makeIdempotency } from "./services/access/idempotency.ts"
+import { makeHostedPageTokenJobs, makeHostedPageTokens } from "./services/access/hosted-page-tokens.ts"
+import { makeIdempotency, makeIdempotencyJobs } from "./services/access/idempotency.ts"
 import { makeKeyLifecycle } from "./services/access/key-lifecycle.ts"
 import { makeCompanies } from "./services/companies/companies.ts"
 import { makeEntities } from "./services/companies/entities.ts"
 import { makeFeatures } from "./services/onboardings/features.ts"
 import { makeOnboardingAttachments } from "./services/onboardings/onboarding-attachments.ts"
 import { makeOnboardings } from "./services/onboardings/onboardings.ts"
-import { makePaymentBatches } from "./services/payments/payment-batches.ts"
-import { makePayments } from "./services/payments/payments.ts"
+import { makePaymentBatches, makePaymentBatchJobs } from "./services/payments/payment-batches.ts"
+import { makePaymentJobs, makePayments } from "./services/payments/payments.ts"
 import { makeQuotes } from "./services/payments/quotes.ts"
 import { makeBankAccounts } from "./services/recipients/bank-accounts.ts"
 import { makeFundingAccounts } from "./services/recipients/funding-accounts.ts"
@@ -36,6 +41,7 @@ import { runToPromise } from "./services/steps/transaction.ts"
 import {
   defaultWebhookTimeoutMs,
   makeWebhookDeliveries,
+  makeWebhookDeliveryJobs,
   noWebhookTransport,
 } from "./services/webhooks/webhook-deliveries.ts"
 import { makeWebhookEndpoints } from "./services/webhooks/webhook-endpoints.ts"
@@ -81,9 +87,9 @@ const makeEffectApi = (ports: ServicePorts, keyedRequests: KeyedRequests) => {
     hostedPageTokens: makeHostedPageTokens(ports),
     quotes: makeQuotes(ports),
     payments: makePayments(ports),
-    /** Payment batches: create, list, fetch, process; their lanes and expiry (background jobs). */
+    /** Payment batches: create, list, fetch, process. */
     paymentBatches: makePaymentBatches(ports),
-    /** The delivery log of webhook endpoints and its resends; the deliveries themselves (a background job). */
+    /** The delivery log of webhook endpoints and its resends. */
     webhookDeliveries: makeWebhookDeliveries(ports),
     /** Sandbox mode: each workspace's test clock, its time and its moves. */
     testClocks: makeTestClocks(ports),
@@ -98,6 +104,30 @@ const makeEffectApi = (ports: ServicePorts, keyedRequests: KeyedRequests) => {
 
 /** The engine's use cases as effects, for teams that build with Effect. */
 export type EngineEffects = ReturnType<typeof makeEffectApi>
+
+/**
+ * The handler of every background job kind, built from the same ports as the use cases. A job
+ * acts for no actor, so its handler is not on the engine: the engine hands these to its runner.
+ */
+const makeJobHandlerTable = (ports: ServicePorts): JobHandlerTable => {
+  const payments = makePaymentJobs(ports)
+  const paymentBatches = makePaymentBatchJobs(ports)
+  const webhookDeliveries = makeWebhookDeliveryJobs(ports)
+  const idempotency = makeIdempotencyJobs(ports)
+  const hostedPageTokens = makeHostedPageTokenJobs(ports)
+  return {
+    execute_payment: (payload) => payments.execute(payload.payment_id, payload.workspace_id),
+    execute_batch_payments: (payload, run) =>
+      paymentBatches.runLane(payload.batch_id, payload.workspace_id, payload.payment_ids, run),
+    process_batch: (payload) => paymentBatches.start(payload.batch_id, payload.workspace_id),
+    expire_batch: (payload) => paymentBatches.expire(payload.batch_id, payload.workspace_id),
+    deliver_webhook: (payload) =>
+      webhookDeliveries.deliver(payload.delivery_id, payload.workspace_id, payload.attempt_count),
+    purge_idempotency: () => idempotency.purgeExpired(),
+    purge_used_hosted_page_tokens: () => hostedPageTokens.purgeUsed(),
+    settle_unknown_payments: () => payments.settleUnknown(),
+  }
+}
 
 /** The actor a use case was called with, when its first argument is one that names an `Idempotency-Key`. */
 const keyedActorOf = (args: ReadonlyArray<unknown>) => {
@@ -236,20 +266,10 @@ export interface EngineJobs {
   stop(): Promise<void>
 }
 
-/**
- * Builds an engine from its ports. Every use case takes the {@link Actor} it acts for first;
- * failures reject with a {@link DomainError} (`NotFound`, `Invalid`, `Conflict`, `Forbidden`,
- * `Unauthenticated`, `ProviderFailure`) that carries a `kind` and `errors`, never an HTTP status.
- *
- * @example
- * const engine = createEngine({
- *   storage, clock: systemClock, ids: randomIds(), hasher: scryptHasher(),
- *   paymentProvider: createSandboxPaymentProvider(), bankLinker: createSandboxBankLinker(),
- * })
- * const actor = { workspaceId: "ws_1", scope: "write" } as const
- * const company = await engine.companies.create(actor, { name: "Acme", country: "US", default_currency: "USD" })
- */
-export const createEngine = (options: EngineOptions): Engine => {
+/** The ports the services are built from, with the engine's defaults, and the runner's lanes; a bad setting throws. */
+const servicePortsOf = (
+  options: EngineOptions,
+): { readonly ports: ServicePorts; readonly lanes: JobLaneConcurrency } => {
   const batchExecution = { ...defaultBatchExecution, ...options.batchExecution }
   if (!Number.isSafeInteger(batchExecution.concurrency) || batchExecution.concurrency < 1) {
     throw new RangeError(
@@ -289,11 +309,39 @@ export const createEngine = (options: EngineOptions): Engine => {
     webhookTimeoutMs: options.webhookTimeoutMs ?? defaultWebhookTimeoutMs,
     webhookWorkspaceLanes: options.webhookWorkspaceLanes ?? Math.max(1, Math.floor(lanes.webhooks / 2)),
   }
+  return { ports, lanes }
+}
+
+/**
+ * The handlers of the engine's background jobs, built from the same options as
+ * {@link createEngine}: what its `jobs` hand the storage's runner. For a runner of your own, or
+ * a test that runs one job kind now.
+ *
+ * @example
+ * const handlers = createJobHandlers({ storage, clock, ids, hasher, serverSecret, paymentProvider, bankLinker })
+ * await handlers.run("purge_idempotency", {})
+ */
+export const createJobHandlers = (options: EngineOptions): JobHandlers =>
+  jobCatalogue(makeJobHandlerTable(servicePortsOf(options).ports))
+
+/**
+ * Builds an engine from its ports. Every use case takes the {@link Actor} it acts for first;
+ * failures reject with a {@link DomainError} (`NotFound`, `Invalid`, `Conflict`, `Forbidden`,
+ * `Unauthenticated`, `ProviderFailure`) that carries a `kind` and `errors`, never an HTTP status.
+ * Background jobs are not on the engine: `jobs` runs them (see {@link createJobHandlers}).
+ *
+ * @example
+ * const engine = createEngine({ storage, clock, ids, hasher, serverSecret, paymentProvider, bankLinker })
+ * const actor: Actor = { workspaceId: WorkspaceId.make("ws_1"), scope: "write" }
+ * const company = await engine.companies.create(actor, { name: "Acme", country: "US", default_currency: "USD" })
+ */
+export const createEngine = (options: EngineOptions): Engine => {
+  const { ports, lanes } = servicePortsOf(options)
   const keyedRequests = makeKeyedRequests()
   const effect = withKeyedRequests(makeEffectApi(ports, keyedRequests), keyedRequests)
   let runner: JobRunner | undefined
   const jobRunner = () => {
-    runner ??= ports.storage.createJobRunner(jobCatalogue(effect), {
+    runner ??= ports.storage.createJobRunner(jobCatalogue(makeJobHandlerTable(ports)), {
       clock: ports.clock,
       lanes,
       ...(options.jobLog === undefined ? {} : { log: options.jobLog }),

@@ -5,49 +5,39 @@ import { jobCatalogue, maxLanePayments, UndecodableJob } from "./job-catalogue.t
 
 const catalogue = (calls: Array<string>) =>
   jobCatalogue({
-    payments: {
-      execute: (paymentId, workspaceId) => {
-        calls.push(`execute ${paymentId} ${workspaceId}`)
-        return paymentId === "pay_down"
-          ? Effect.fail(new ProviderFailure({ field: "base", message: "down" }))
-          : Effect.succeed("completed" as const)
-      },
-      settleUnknown: () => {
-        calls.push("settle unknown")
-        return Effect.succeed(0)
-      },
+    execute_payment: ({ payment_id, workspace_id }) => {
+      calls.push(`execute ${payment_id} ${workspace_id}`)
+      return payment_id === "pay_down"
+        ? Effect.fail(new ProviderFailure({ field: "base", message: "down" }))
+        : Effect.succeed("completed" as const)
     },
-    paymentBatches: {
-      start: (batchId, workspaceId) => {
-        calls.push(`start ${batchId} ${workspaceId}`)
-        return Effect.succeed(1)
-      },
-      runLane: (batchId, workspaceId, paymentIds, run) => {
-        calls.push(`lane ${batchId} ${workspaceId} ${paymentIds.join(",")} attempt ${run?.attempt}`)
-        return Effect.succeed(paymentIds.length)
-      },
-      expire: (batchId, workspaceId) => {
-        calls.push(`expire ${batchId} ${workspaceId}`)
-        return Effect.succeed(undefined)
-      },
+    settle_unknown_payments: () => {
+      calls.push("settle unknown")
+      return Effect.succeed(0)
     },
-    webhookDeliveries: {
-      deliver: (deliveryId, workspaceId, attemptCount) => {
-        calls.push(`deliver ${deliveryId} ${workspaceId} after ${attemptCount}`)
-        return Effect.succeed("succeeded")
-      },
+    process_batch: ({ batch_id, workspace_id }) => {
+      calls.push(`start ${batch_id} ${workspace_id}`)
+      return Effect.succeed(1)
     },
-    idempotency: {
-      purgeExpired: () => {
-        calls.push("purge")
-        return Effect.succeed(0)
-      },
+    execute_batch_payments: ({ batch_id, workspace_id, payment_ids }, run) => {
+      calls.push(`lane ${batch_id} ${workspace_id} ${payment_ids.join(",")} attempt ${run.attempt}`)
+      return Effect.succeed(payment_ids.length)
     },
-    hostedPageTokens: {
-      purgeUsed: () => {
-        calls.push("purge used tokens")
-        return Effect.succeed(0)
-      },
+    expire_batch: ({ batch_id, workspace_id }) => {
+      calls.push(`expire ${batch_id} ${workspace_id}`)
+      return Effect.succeed(undefined)
+    },
+    deliver_webhook: ({ delivery_id, workspace_id, attempt_count }) => {
+      calls.push(`deliver ${delivery_id} ${workspace_id} after ${attempt_count}`)
+      return Effect.succeed("succeeded")
+    },
+    purge_idempotency: () => {
+      calls.push("purge")
+      return Effect.succeed(0)
+    },
+    purge_used_hosted_page_tokens: () => {
+      calls.push("purge used tokens")
+      return Effect.succeed(0)
     },
   })
 

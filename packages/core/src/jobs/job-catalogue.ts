@@ -2,12 +2,7 @@ import { Effect, Either, type ParseResult, Schema } from "effect"
 import type { DomainError } from "../errors.ts"
 import { PaymentBatchId, PaymentId, WebhookDeliveryId, WorkspaceId } from "../model/ids.ts"
 import type { JobHandlers, JobKind, JobRun } from "../ports/job-runner.ts"
-import type { HostedPageTokens } from "../services/access/hosted-page-tokens.ts"
-import type { Idempotency } from "../services/access/idempotency.ts"
-import type { PaymentBatches } from "../services/payments/payment-batches.ts"
-import type { Payments } from "../services/payments/payments.ts"
 import { runToPromise } from "../services/steps/transaction.ts"
-import type { WebhookDeliveries } from "../services/webhooks/webhook-deliveries.ts"
 
 /** Attempts of a job before it is given up, unless its kind says otherwise. */
 export const maxJobAttempts = 5
@@ -119,16 +114,11 @@ export const jobKinds: ReadonlyArray<JobKind & { readonly lane: JobLaneName }> =
   { kind: "settle_unknown_payments", lane: "housekeeping", schedule: { cron: "* * * * *", everyMs: 60 * 1000 } },
 ]
 
-/** The services the handlers call. */
-export interface JobServices {
-  readonly payments: Pick<Payments, "execute" | "settleUnknown">
-  readonly paymentBatches: Pick<PaymentBatches, "start" | "runLane" | "expire">
-  readonly idempotency: Pick<Idempotency, "purgeExpired">
-  readonly hostedPageTokens: Pick<HostedPageTokens, "purgeUsed">
-  readonly webhookDeliveries: Pick<WebhookDeliveries, "deliver">
-}
-
-type Handlers = {
+/**
+ * The handler of every job kind, built beside the engine from its ports (`createJobHandlers`):
+ * a kind without a handler is a compile error.
+ */
+export type JobHandlerTable = {
   readonly [K in JobKindName]: (payload: JobPayload<K>, run: JobRun) => Effect.Effect<unknown, DomainError>
 }
 
@@ -144,22 +134,10 @@ const isKind = (kind: string): kind is JobKindName => Object.hasOwn(jobPayloads,
  * kind's schema and runs the handler. A runner calls nothing else of the engine.
  *
  * @example
- * const handlers = jobCatalogue({ payments, idempotency })
- * await handlers.run("execute_payment", { payment_id: "pay_1", workspace_id: "ws_1" })
+ * const catalogue = jobCatalogue(handlers)
+ * await catalogue.run("purge_idempotency", {})
  */
-export const jobCatalogue = (services: JobServices): JobHandlers => {
-  const handlers: Handlers = {
-    execute_payment: (payload) => services.payments.execute(payload.payment_id, payload.workspace_id),
-    execute_batch_payments: (payload, run) =>
-      services.paymentBatches.runLane(payload.batch_id, payload.workspace_id, payload.payment_ids, run),
-    process_batch: (payload) => services.paymentBatches.start(payload.batch_id, payload.workspace_id),
-    expire_batch: (payload) => services.paymentBatches.expire(payload.batch_id, payload.workspace_id),
-    deliver_webhook: (payload) =>
-      services.webhookDeliveries.deliver(payload.delivery_id, payload.workspace_id, payload.attempt_count),
-    purge_idempotency: () => services.idempotency.purgeExpired(),
-    purge_used_hosted_page_tokens: () => services.hostedPageTokens.purgeUsed(),
-    settle_unknown_payments: () => services.payments.settleUnknown(),
-  }
+export const jobCatalogue = (handlers: JobHandlerTable): JobHandlers => {
   const decoders = Object.fromEntries(
     Object.entries(jobPayloads).map(([kind, schema]) => [
       kind,

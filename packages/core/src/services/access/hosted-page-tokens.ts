@@ -333,13 +333,6 @@ export const makeHostedPageTokens = (ports: ServicePorts) => {
       }),
 
     /**
-     * Forgets the used-up tokens that have expired: refused as expired, they need no record
-     * (the hourly `purge_used_hosted_page_tokens` job). How many were forgotten.
-     */
-    purgeUsed: (): Effect.Effect<number> =>
-      inTransaction(ports.storage, (tx) => tx.usedHostedPageTokens.purgeExpired(ports.clock.now().toISOString())),
-
-    /**
      * The CSRF token the hosted pages put in every form shown to the holder of a verified token:
      * an HMAC of its `jti` under a key of its own (rules/hosted-page-csrf.ts).
      *
@@ -367,3 +360,13 @@ export const makeHostedPageTokens = (ports: ServicePorts) => {
 }
 
 export type HostedPageTokens = ReturnType<typeof makeHostedPageTokens>
+
+/** The background job of hosted-page tokens: the hourly purge of used-up ones that expired. */
+export const makeHostedPageTokenJobs = (ports: Pick<ServicePorts, "storage" | "clock">) => ({
+  /**
+   * Forgets the used-up tokens that have expired: refused as expired, they need no record
+   * (the hourly `purge_used_hosted_page_tokens` job). How many were forgotten.
+   */
+  purgeUsed: (): Effect.Effect<number> =>
+    inTransaction(ports.storage, (tx) => tx.usedHostedPageTokens.purgeExpired(ports.clock.now().toISOString())),
+})

@@ -272,15 +272,18 @@ export const makeIdempotency = (ports: ServicePorts, keyedRequests: KeyedRequest
           }),
         )
       }).pipe(Effect.ensuring(Effect.sync(() => keyedRequests.close(actor.workspaceId, key)))),
-
-    /**
-     * Deletes records past their retention by the engine's clock; returns how many. A record of a
-     * workspace whose test clock ran ahead is already ignored once expired by that clock, and is
-     * deleted when the engine's clock reaches its expiry too.
-     */
-    purgeExpired: (): Effect.Effect<number> =>
-      inTransaction(ports.storage, (tx) => tx.idempotency.purgeExpired(ports.clock.now().toISOString())),
   }
 }
 
 export type Idempotency = ReturnType<typeof makeIdempotency>
+
+/** The background job of idempotency records: the hourly purge of expired ones. */
+export const makeIdempotencyJobs = (ports: Pick<ServicePorts, "storage" | "clock">) => ({
+  /**
+   * Deletes records past their retention by the engine's clock; returns how many. A record of a
+   * workspace whose test clock ran ahead is already ignored once expired by that clock, and is
+   * deleted when the engine's clock reaches its expiry too.
+   */
+  purgeExpired: (): Effect.Effect<number> =>
+    inTransaction(ports.storage, (tx) => tx.idempotency.purgeExpired(ports.clock.now().toISOString())),
+})

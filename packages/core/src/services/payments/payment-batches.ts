@@ -36,8 +36,6 @@ const batchNotFound = () => new NotFound({ field: "id", message: batchMessages.n
 
 /** Use cases of payment batches. */
 export const makePaymentBatches = (ports: ServicePorts) => {
-  const { move } = paymentMoves(ports)
-
   const findBatch = (tx: Lifted<Repositories>, companyId: CompanyId, id: PaymentBatchId) =>
     tx.paymentBatches
       .find(companyId, id)
@@ -78,8 +76,6 @@ export const makePaymentBatches = (ports: ServicePorts) => {
   }
 
   return {
-    ...makeBatchLanes(ports),
-
     /**
      * Creates a batch in `building`, with its expiry queued for when it is seven days old. With
      * an `idempotency_key` the company already used: the same label and metadata answer with
@@ -204,6 +200,16 @@ export const makePaymentBatches = (ports: ServicePorts) => {
           }),
         )
       }),
+  }
+}
+
+export type PaymentBatches = ReturnType<typeof makePaymentBatches>
+
+/** The background jobs of payment batches: starting one's lanes, running a lane, expiring one left building. */
+export const makePaymentBatchJobs = (ports: ServicePorts) => {
+  const { move } = paymentMoves(ports)
+  return {
+    ...makeBatchLanes(ports),
 
     /**
      * Expires a batch still building seven days after it was made (the expire_batch job, due
@@ -233,5 +239,3 @@ export const makePaymentBatches = (ports: ServicePorts) => {
       ),
   }
 }
-
-export type PaymentBatches = ReturnType<typeof makePaymentBatches>

@@ -52,22 +52,6 @@ export interface PaymentCreated {
 export const makePayments = (ports: ServicePorts) => {
   const { carryOut, move, withProfiles } = paymentMoves(ports)
 
-  /**
-   * Completes or fails a processing payment as the provider's outcome says; without an outcome
-   * (the provider never received it) fails it as not received. Undefined when another writer won.
-   */
-  const settle = (
-    clock: Clock,
-    tx: Lifted<Repositories>,
-    company: PaymentOwner,
-    row: PaymentRecord,
-    outcome: PaymentOutcome | undefined,
-    lastUpdate?: string,
-  ) => {
-    const { event, change } = settlement(clock, outcome)
-    return move(clock, tx, company, row, event, change, lastUpdate === undefined ? {} : { lastUpdate })
-  }
-
   const idempotencyOutcome = (tx: Lifted<Repositories>, existing: PaymentRecord, input: PaymentFields) =>
     sameRequest(existing, input)
       ? withProfiles(tx, [existing], false).pipe(Effect.map(([payment]) => ({ payment: payment!, created: false })))
@@ -271,7 +255,32 @@ export const makePayments = (ports: ServicePorts) => {
           }),
         )
       }),
+  }
+}
 
+export type Payments = ReturnType<typeof makePayments>
+
+/** The background jobs of payments: running one outside a batch, and settling those whose outcome was lost. */
+export const makePaymentJobs = (ports: ServicePorts) => {
+  const { move } = paymentMoves(ports)
+
+  /**
+   * Completes or fails a processing payment as the provider's outcome says; without an outcome
+   * (the provider never received it) fails it as not received. Undefined when another writer won.
+   */
+  const settle = (
+    clock: Clock,
+    tx: Lifted<Repositories>,
+    company: PaymentOwner,
+    row: PaymentRecord,
+    outcome: PaymentOutcome | undefined,
+    lastUpdate?: string,
+  ) => {
+    const { event, change } = settlement(clock, outcome)
+    return move(clock, tx, company, row, event, change, lastUpdate === undefined ? {} : { lastUpdate })
+  }
+
+  return {
     /**
      * Runs a payment outside a batch through the provider (the execute_payment job): pending ->
      * processing, the provider call keyed by the payment id, then completed or failed. Safe to
@@ -377,5 +386,3 @@ export const makePayments = (ports: ServicePorts) => {
       }),
   }
 }
-
-export type Payments = ReturnType<typeof makePayments>
