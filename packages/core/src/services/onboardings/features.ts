@@ -16,6 +16,7 @@ import { type BusinessDetails, onboardingStatusOfFeature, storedBusinessDetails 
 import type { FeatureRecord, Repositories } from "../../ports/storage/index.ts"
 import type { HostedPageClaims } from "../../rules/hosted-page-jwt.ts"
 import { type Actor, requireWrite } from "../steps/actor.ts"
+import { applyDecision } from "../steps/decision-executor.ts"
 import { decodeBody } from "../steps/decode-input.ts"
 import { useUpHostedPageToken } from "../steps/hosted-page-token-use.ts"
 import { findLiveCompany } from "../steps/lookups.ts"
@@ -76,23 +77,28 @@ const carryOut = (
 ) =>
   Effect.gen(function* () {
     const now = (yield* workspaceClock(ports, tx, actor.workspaceId)).now().toISOString()
-    const moved = yield* tx.features.compareAndSetStatus(current.application_id, current.status, decision.status, now)
-    if (moved === undefined) {
-      return yield* Effect.fail(new Conflict({ field: "status", message: featureMessages.statusRaced }))
-    }
-    // The entity's onboarding follows the feature (DECISIONS "Onboarding status").
-    yield* tx.onboardings.setStatus(actor.workspaceId, moved.entity_id, {
-      status: onboardingStatusOfFeature[moved.status],
-      updated_at: now,
-      ...(moved.status === "SUBMITTED" ? { submitted_at: now } : {}),
-      ...(moved.status === "ACTIVE" ? { approved_at: now } : {}),
+    const moved = yield* applyDecision(featureMachine, decision, {
+      compareAndSet: (status) =>
+        Effect.gen(function* () {
+          const moved = yield* tx.features.compareAndSetStatus(current.application_id, current.status, status, now)
+          if (moved === undefined) {
+            return yield* Effect.fail(new Conflict({ field: "status", message: featureMessages.statusRaced }))
+          }
+          // The entity's onboarding follows the feature (DECISIONS "Onboarding status").
+          yield* tx.onboardings.setStatus(actor.workspaceId, moved.entity_id, {
+            status: onboardingStatusOfFeature[moved.status],
+            updated_at: now,
+            ...(moved.status === "SUBMITTED" ? { submitted_at: now } : {}),
+            ...(moved.status === "ACTIVE" ? { approved_at: now } : {}),
+          })
+          return moved
+        }),
+      carriers: (moved) => ({
+        activate_entity_integration: () => tx.entities.markIntegrationActive(moved.company_id, moved.entity_id),
+      }),
     })
-    for (const action of decision.actions) {
-      if (action.type !== "activate_entity_integration") {
-        return yield* Effect.dieMessage(`the feature machine asked for ${action.type}, which features do not carry out`)
-      }
-      yield* tx.entities.markIntegrationActive(moved.company_id, moved.entity_id)
-    }
+    // A lost compare-and-set fails above: the row is always written here.
+    if (moved === undefined) return yield* Effect.dieMessage("a feature's compare-and-set neither won nor failed")
     return moved
   })
 

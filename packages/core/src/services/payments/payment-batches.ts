@@ -16,12 +16,10 @@ import type { Clock } from "../../ports/clock.ts"
 import type { PaymentBatchRecord, Repositories } from "../../ports/storage/index.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../../rules/paging.ts"
 import { type Actor, requireWrite } from "../steps/actor.ts"
-import { makeBatchLanes } from "../steps/batch-lanes.ts"
-import { batchCounts } from "../steps/batch-progress.ts"
+import { batchCarriers, batchCounts, batchLanes, makeBatchLaneJobs } from "../steps/batch-lanes.ts"
+import { applyDecision, carryOutActions } from "../steps/decision-executor.ts"
 import { decodeOptionallyWrapped, decodeQuery } from "../steps/decode-input.ts"
-import { enqueueJob } from "../steps/job-queue.ts"
 import { findLiveCompany } from "../steps/lookups.ts"
-import { paymentMoves } from "../steps/payment-moves.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
 import { inTransaction, type Lifted } from "../steps/transaction.ts"
 import { workspaceClock } from "../steps/workspace-clock.ts"
@@ -40,31 +38,6 @@ export const makePaymentBatches = (ports: ServicePorts) => {
     tx.paymentBatches
       .find(companyId, id)
       .pipe(Effect.flatMap((row) => (row === undefined ? Effect.fail(batchNotFound()) : Effect.succeed(row))))
-
-  /** Queues what the batch machine asked for on a batch. */
-  const carryOut = (
-    tx: Lifted<Repositories>,
-    batch: PaymentBatchRecord,
-    workspaceId: WorkspaceId,
-    actions: ReturnType<typeof begin>["actions"],
-  ) =>
-    Effect.forEach(
-      actions,
-      (action) => {
-        if (action.type === "enqueue" && (action.job === "process_batch" || action.job === "expire_batch")) {
-          return enqueueJob(ports, tx, {
-            kind: action.job,
-            payload: { batch_id: batch.id, workspace_id: workspaceId },
-            workspaceId,
-            ...(action.delayMs === undefined ? {} : { delayMs: action.delayMs }),
-          })
-        }
-        return Effect.dieMessage(
-          `the batch machine asked for ${JSON.stringify(action)}, which batches do not carry out`,
-        )
-      },
-      { discard: true },
-    )
 
   /** Why `process` cannot move a batch that the machine refused, in the spec's words. */
   const processRefusal = (batch: PaymentBatchRecord) => {
@@ -123,7 +96,11 @@ export const makePaymentBatches = (ports: ServicePorts) => {
               }
               return { batch: toPaymentBatch(batch), created: false }
             }
-            yield* carryOut(tx, batch, actor.workspaceId, start.actions)
+            yield* carryOutActions(
+              batchMachine,
+              start.actions,
+              batchCarriers(ports, clock, tx, batch, actor.workspaceId),
+            )
             return { batch: toPaymentBatch(batch), created: true }
           }),
         )
@@ -179,23 +156,30 @@ export const makePaymentBatches = (ports: ServicePorts) => {
             if (decision === undefined) return yield* Effect.fail(processRefusal(batch))
             const clock = yield* workspaceClock(ports, tx, actor.workspaceId)
             const now = clock.now().toISOString()
-            const moved = yield* tx.paymentBatches.compareAndSetStatus(batch.id, batch.status, decision.status, {
-              submitted_at: now,
-              next_slot_at: now,
-              updated_at: now,
+            const moved = yield* applyDecision(batchMachine, decision, {
+              compareAndSet: (status) =>
+                Effect.gen(function* () {
+                  const moved = yield* tx.paymentBatches.compareAndSetStatus(batch.id, batch.status, status, {
+                    submitted_at: now,
+                    next_slot_at: now,
+                    updated_at: now,
+                  })
+                  if (moved === undefined) return undefined
+                  // The compare-and-set names the status only: a held payment cancelled meanwhile (its
+                  // transaction committed while this one waited for the row) shows in the counts the
+                  // write returns. Decided again on them, a batch left empty is refused, rolling back.
+                  const asFound = { ...moved, status: batch.status }
+                  if (decide(batchMachine, asFound, { type: "process" }, batchCounts(moved)) === undefined) {
+                    return yield* Effect.fail(processRefusal(asFound))
+                  }
+                  return moved
+                }),
+              carriers: (moved) => batchCarriers(ports, clock, tx, moved, actor.workspaceId),
             })
             if (moved === undefined) {
               const current = (yield* tx.paymentBatches.find(company.id, id)) ?? batch
               return yield* Effect.fail(processRefusal(current))
             }
-            // The compare-and-set names the status only: a held payment cancelled meanwhile (its
-            // transaction committed while this one waited for the row) shows in the counts the
-            // write returns. Decided again on them, a batch left empty is refused, rolling back.
-            const asFound = { ...moved, status: batch.status }
-            if (decide(batchMachine, asFound, { type: "process" }, batchCounts(moved)) === undefined) {
-              return yield* Effect.fail(processRefusal(asFound))
-            }
-            yield* carryOut(tx, moved, actor.workspaceId, decision.actions)
             return toPaymentBatch(moved)
           }),
         )
@@ -207,9 +191,9 @@ export type PaymentBatches = ReturnType<typeof makePaymentBatches>
 
 /** The background jobs of payment batches: starting one's lanes, running a lane, expiring one left building. */
 export const makePaymentBatchJobs = (ports: ServicePorts) => {
-  const { move } = paymentMoves(ports)
+  const { move } = batchLanes(ports)
   return {
-    ...makeBatchLanes(ports),
+    ...makeBatchLaneJobs(ports),
 
     /**
      * Expires a batch still building seven days after it was made (the expire_batch job, due
@@ -225,8 +209,10 @@ export const makePaymentBatchJobs = (ports: ServicePorts) => {
           if (decision === undefined) return undefined
           const clock: Clock = yield* workspaceClock(ports, tx, workspaceId)
           const now = clock.now().toISOString()
-          const expired = yield* tx.paymentBatches.compareAndSetStatus(batch.id, batch.status, decision.status, {
-            updated_at: now,
+          const expired = yield* applyDecision(batchMachine, decision, {
+            compareAndSet: (status) =>
+              tx.paymentBatches.compareAndSetStatus(batch.id, batch.status, status, { updated_at: now }),
+            carriers: (expired) => batchCarriers(ports, clock, tx, expired, workspaceId),
           })
           if (expired === undefined) return undefined
           const company = { id: batch.company_id, workspace_id: workspaceId }

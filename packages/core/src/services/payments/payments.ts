@@ -12,6 +12,8 @@ import type { PaymentFilter, PaymentRecord, PaymentStatusValue, Repositories } f
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../../rules/paging.ts"
 import { checkQuoteProfiles } from "../../rules/quote-profiles.ts"
 import { type Actor, requireWrite } from "../steps/actor.ts"
+import { batchLanes } from "../steps/batch-lanes.ts"
+import { carryOutActions } from "../steps/decision-executor.ts"
 import { decodeQuery, decodeWrapped } from "../steps/decode-input.ts"
 import { findLiveCompany } from "../steps/lookups.ts"
 import { notReceivedByProvider, type PaymentOwner, paymentMoves, settlement } from "../steps/payment-moves.ts"
@@ -50,7 +52,8 @@ export interface PaymentCreated {
 
 /** Use cases of payment instructions. */
 export const makePayments = (ports: ServicePorts) => {
-  const { carryOut, move, withProfiles } = paymentMoves(ports)
+  const { carriers, withProfiles } = paymentMoves(ports)
+  const { move } = batchLanes(ports)
 
   const idempotencyOutcome = (tx: Lifted<Repositories>, existing: PaymentRecord, input: PaymentFields) =>
     sameRequest(existing, input)
@@ -123,7 +126,7 @@ export const makePayments = (ports: ServicePorts) => {
       if ((yield* tx.payments.insertIfNew(row)) === "conflict") {
         return yield* Effect.fail(Invalid.rule("payment_quote_id", "Quote has already been used"))
       }
-      yield* carryOut(clock, tx, company, row, start.actions)
+      yield* carryOutActions(paymentMachine, start.actions, carriers(clock, tx, company, row))
       return { payment: toPayment(row, [from, to], { withIdempotencyKey: false }), created: true }
     })
 
@@ -262,7 +265,7 @@ export type Payments = ReturnType<typeof makePayments>
 
 /** The background jobs of payments: running one outside a batch, and settling those whose outcome was lost. */
 export const makePaymentJobs = (ports: ServicePorts) => {
-  const { move } = paymentMoves(ports)
+  const { move } = batchLanes(ports)
 
   /**
    * Completes or fails a processing payment as the provider's outcome says; without an outcome

@@ -1,19 +1,271 @@
 import { Effect, Either } from "effect"
 import type { ProviderFailure } from "../../errors.ts"
+import { laneProgressSeconds, maxLanePayments } from "../../jobs/job-catalogue.ts"
+import { batchMachine, maxBatchPayments } from "../../machines/batch-machine.ts"
+import { type PaymentEvent, paymentMachine } from "../../machines/payment-machine.ts"
+import { decide } from "../../machines/stored-machine.ts"
 import type { PaymentBatchId, PaymentId, WorkspaceId } from "../../model/ids.ts"
 import { parseDecimal } from "../../money/decimal.ts"
 import type { Clock } from "../../ports/clock.ts"
 import type { JobRun } from "../../ports/job-runner.ts"
 import type { PaymentOutcome } from "../../ports/payment-provider.ts"
-import type { PaymentRecord, ProfileInUse, QuoteRecord } from "../../ports/storage/index.ts"
+import type {
+  PaymentBatchRecord,
+  PaymentRecord,
+  PaymentStatusChange,
+  ProfileInUse,
+  QuoteRecord,
+  Repositories,
+} from "../../ports/storage/index.ts"
 import { startSlotIntervalMs, startsOnSlot } from "../../rules/batch-start-slots.ts"
-import { finishBatchIfDone } from "./batch-progress.ts"
-import { type PaymentOwner, paymentMoves, settlement } from "./payment-moves.ts"
+import { type ActionCarriers, applyDecision, carryOutActions } from "./decision-executor.ts"
+import { enqueueJob } from "./job-queue.ts"
+import { appendEvents, paymentBatchEventPayload } from "./outbox.ts"
+import { type MoveOptions, type PaymentOwner, paymentMoves, settlement } from "./payment-moves.ts"
 import { providerCall, submitPayment } from "./provider-call.ts"
 import { pricedQuote, providerMidRate } from "./quote-pricing.ts"
 import type { ServicePorts } from "./service-ports.ts"
-import { inTransaction } from "./transaction.ts"
+import { inTransaction, type Lifted } from "./transaction.ts"
 import { workspaceClock } from "./workspace-clock.ts"
+
+/*
+ * The batch lane, in one module. A processing batch runs its payments in lanes, at most the
+ * batch concurrency of them. A lane is one `execute_batch_payments` job carrying several
+ * payments claimed together (started in one compare-and-set); it runs them one after another,
+ * each submitted on a start slot of the batch (the batch's rate, shared by every process through
+ * the batch row, such that no second holds more starts than the rate:
+ * `rules/batch-start-slots.ts`), and settles them and counts them in the batch in one
+ * transaction, which also claims the lane's next payments and ends the batch after its last. A
+ * lane's reads, counts and job rows are shared by its payments; one provider call at a time per
+ * lane. A payment settled outside its lane (the sweep of unknown outcomes) is counted here too.
+ */
+
+/** The batch machine's context: the batch's counts. */
+export const batchCounts = (batch: PaymentBatchRecord) => ({
+  total: batch.total_count,
+  succeeded: batch.succeeded_count,
+  failed: batch.failed_count,
+})
+
+/**
+ * How a batch carries out its machine's jobs (its start, its expiry) and its one event (its
+ * completion, stamped `now`).
+ */
+export const batchCarriers = (
+  ports: Pick<ServicePorts, "ids" | "clock">,
+  clock: Clock,
+  tx: Lifted<Repositories>,
+  batch: PaymentBatchRecord,
+  workspaceId: WorkspaceId,
+  now: Date = clock.now(),
+): ActionCarriers => ({
+  enqueue: (action) =>
+    action.job === "process_batch" || action.job === "expire_batch"
+      ? enqueueJob(ports, tx, {
+          kind: action.job,
+          payload: { batch_id: batch.id, workspace_id: workspaceId },
+          workspaceId,
+          ...(action.delayMs === undefined ? {} : { delayMs: action.delayMs }),
+        })
+      : Effect.dieMessage(`the batch machine asked for ${JSON.stringify(action)}, which batches do not carry out`),
+  emit: (action) =>
+    action.event === "PaymentBatchCompletedEvent"
+      ? appendEvents(
+          ports,
+          tx,
+          [
+            {
+              workspaceId,
+              companyId: batch.company_id,
+              payload: paymentBatchEventPayload({ now, companyId: batch.company_id, batchId: batch.id }),
+            },
+          ],
+          clock,
+        )
+      : Effect.dieMessage(`the batch machine asked for ${JSON.stringify(action)} on finishing`),
+})
+
+/**
+ * Ends a processing batch whose payments all have an outcome, as the batch machine decides:
+ * its terminal status and `completed_at` by compare-and-set, and its one
+ * `PaymentBatchCompletedEvent`. A batch with payments still running is left as it is; of two
+ * transactions that count the last payments, the compare-and-set lets one end it.
+ */
+export const finishBatchIfDone = (
+  ports: Pick<ServicePorts, "ids" | "clock">,
+  clock: Clock,
+  tx: Lifted<Repositories>,
+  workspaceId: WorkspaceId,
+  batch: PaymentBatchRecord,
+) =>
+  Effect.gen(function* () {
+    const decision = decide(batchMachine, batch, { type: "finish" }, batchCounts(batch))
+    if (decision === undefined) return batch
+    const now = clock.now()
+    const at = now.toISOString()
+    const ended = yield* applyDecision(batchMachine, decision, {
+      compareAndSet: (status) =>
+        tx.paymentBatches.compareAndSetStatus(batch.id, batch.status, status, { completed_at: at, updated_at: at }),
+      carriers: (ended) => batchCarriers(ports, clock, tx, ended, workspaceId, now),
+    })
+    return ended ?? batch
+  })
+
+/**
+ * Claiming and counting lanes, and moving payments with their counts, for every service that
+ * moves a batch's payments.
+ */
+export const batchLanes = (ports: ServicePorts) => {
+  const { carriers, moveUncounted } = paymentMoves(ports)
+
+  /**
+   * How many payments a lane of `batch` claims at once: its unfinished payments spread over its
+   * lanes, so the last ones still run side by side; at most what the lane starts in
+   * {@link laneProgressSeconds} at the batch's rate, and at most {@link maxLanePayments}.
+   */
+  const laneSize = (batch: PaymentBatchRecord) => {
+    const { concurrency, perSecond } = ports.batchExecution
+    const unfinished = batch.total_count - batch.succeeded_count - batch.failed_count
+    const byRate = Math.ceil((perSecond * laneProgressSeconds) / concurrency)
+    return Math.min(maxLanePayments, byRate, Math.max(1, Math.ceil(unfinished / concurrency)))
+  }
+
+  /**
+   * Starts payments of a batch in one lane: the machine decides each start, one compare-and-set
+   * writes them all, and the executions the machine queues for them become one job of the lane.
+   * The started payments, none when another writer started them first.
+   */
+  const startInLane = (
+    clock: Clock,
+    tx: Lifted<Repositories>,
+    company: PaymentOwner,
+    batchId: PaymentBatchId,
+    rows: ReadonlyArray<PaymentRecord>,
+  ): Effect.Effect<ReadonlyArray<PaymentRecord>> =>
+    Effect.gen(function* () {
+      const decisions = new Map(
+        rows.flatMap((row) => {
+          const decision = decide(paymentMachine, row, { type: "start" }, { batched: true })
+          return decision?.status === "processing" && row.status === "pending" ? [[row.id, decision] as const] : []
+        }),
+      )
+      if (decisions.size === 0) return []
+      const updated_at = clock.now().toISOString()
+      const started = yield* tx.payments.compareAndSetStatuses([...decisions.keys()], "pending", "processing", {
+        updated_at,
+      })
+      const lane: PaymentId[] = []
+      for (const row of started) {
+        const own = carriers(clock, tx, company, row)
+        // The executions the machine queues for the lane's payments are the lane's one job.
+        yield* carryOutActions(paymentMachine, decisions.get(row.id)?.actions ?? [], {
+          ...own,
+          enqueue: (action) =>
+            action.job === "execute_batch_payments" ? Effect.sync(() => void lane.push(row.id)) : own.enqueue(action),
+        })
+      }
+      if (lane.length > 0) {
+        yield* enqueueJob(ports, tx, {
+          kind: "execute_batch_payments",
+          payload: { batch_id: batchId, workspace_id: company.workspace_id, payment_ids: lane },
+          workspaceId: company.workspace_id,
+        })
+      }
+      return started
+    })
+
+  /**
+   * Claims the next pending payments of a processing batch for one lane and queues their job;
+   * none when no payment is left pending. Of two transactions that pick the same payments, the
+   * compare-and-set lets one start them, and the other takes the next.
+   */
+  const claimLane = (
+    clock: Clock,
+    tx: Lifted<Repositories>,
+    company: PaymentOwner,
+    batch: PaymentBatchRecord,
+    size = laneSize(batch),
+  ): Effect.Effect<ReadonlyArray<PaymentRecord>> =>
+    Effect.gen(function* () {
+      for (let tries = 0; tries < maxBatchPayments; tries += 1) {
+        const pending = yield* tx.payments.listInBatch(batch.id, size, "pending")
+        if (pending.length === 0) return []
+        const started = yield* startInLane(clock, tx, company, batch.id, pending)
+        if (started.length > 0) return started
+      }
+      return []
+    })
+
+  /** Claims up to `lanes` lanes of a processing batch: how many payments they started. */
+  const startLanes = (
+    clock: Clock,
+    tx: Lifted<Repositories>,
+    company: PaymentOwner,
+    batch: PaymentBatchRecord,
+    lanes: number,
+  ): Effect.Effect<number> =>
+    Effect.gen(function* () {
+      const size = laneSize(batch)
+      let started = 0
+      for (let lane = 0; lane < lanes; lane += 1) {
+        const claimed = yield* claimLane(clock, tx, company, batch, size)
+        if (claimed.length === 0) break
+        started += claimed.length
+      }
+      return started
+    })
+
+  /**
+   * Counts the outcome of a batch payment settled outside its lane (the sweep of unknown
+   * outcomes, after its lane's job gave up) and ends the batch when this was its last payment.
+   * When no lane of the batch is left running, its pending payments get new lanes.
+   */
+  const countInBatch = (
+    clock: Clock,
+    tx: Lifted<Repositories>,
+    company: PaymentOwner,
+    row: PaymentRecord,
+    outcome: "succeeded" | "failed",
+  ): Effect.Effect<void> =>
+    Effect.gen(function* () {
+      const batchId = row.payment_batch_id
+      if (batchId === null) return yield* Effect.dieMessage(`payment ${row.id} counted in a batch it is not in`)
+      const counts = { succeeded: outcome === "succeeded" ? 1 : 0, failed: outcome === "failed" ? 1 : 0 }
+      const batch = yield* tx.paymentBatches.recordOutcomes(batchId, counts, clock.now().toISOString())
+      if (batch === undefined)
+        return yield* Effect.dieMessage(`batch ${batchId} is not processing its payment ${row.id}`)
+      const [running] = yield* tx.payments.listInBatch(batchId, 1, "processing")
+      if (running === undefined) yield* startLanes(clock, tx, company, batch, ports.batchExecution.concurrency)
+      yield* finishBatchIfDone(ports, clock, tx, company.workspace_id, batch)
+    })
+
+  /**
+   * Moves a stored payment by one machine event with a compare-and-set and carries out what the
+   * machine says the move implies, counting it in its batch; undefined when the machine refuses
+   * or another writer won.
+   */
+  const move = (
+    clock: Clock,
+    tx: Lifted<Repositories>,
+    company: PaymentOwner,
+    row: PaymentRecord,
+    event: PaymentEvent,
+    change: PaymentStatusChange,
+    options: MoveOptions = {},
+  ): Effect.Effect<PaymentRecord | undefined> =>
+    Effect.gen(function* () {
+      const result = yield* moveUncounted(clock, tx, company, row, event, change, options)
+      if (result === undefined) return undefined
+      for (const outcome of ["succeeded", "failed"] as const) {
+        for (let n = 0; n < result.counted[outcome]; n += 1) {
+          yield* countInBatch(clock, tx, company, result.moved, outcome)
+        }
+      }
+      return result.moved
+    })
+
+  return { claimLane, move, moveUncounted, startLanes }
+}
 
 /** How a lane's payment ended: the provider's outcome, or a reason of ours to fail it unsubmitted. */
 type LaneOutcome =
@@ -34,17 +286,9 @@ interface Lane {
 
 const unique = <A>(values: ReadonlyArray<A>) => [...new Set(values)]
 
-/**
- * How a processing batch runs its payments: in lanes, at most the batch concurrency of them.
- * A lane is one `execute_batch_payments` job carrying several payments claimed together (started
- * in one compare-and-set); it runs them one after another, each submitted on a start slot of the
- * batch (the batch's rate, shared by every process through the batch row, such that no second
- * holds more starts than the rate: `rules/batch-start-slots.ts`), and settles them and
- * counts them in the batch in one transaction, which also claims the lane's next payments. A
- * lane's reads, counts and job rows are shared by its payments; one provider call at a time per lane.
- */
-export const makeBatchLanes = (ports: ServicePorts) => {
-  const { claimLane, moveUncounted, startLanes } = paymentMoves(ports)
+/** The jobs of a batch's lanes: starting its first lanes, and running one. */
+export const makeBatchLaneJobs = (ports: ServicePorts) => {
+  const { claimLane, moveUncounted, startLanes } = batchLanes(ports)
 
   /**
    * A payment's expired quote priced again at today's rate and fee, with the same instructed

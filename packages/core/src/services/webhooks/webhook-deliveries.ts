@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import type { Forbidden, Invalid, NotFound } from "../../errors.ts"
 import { type DeliveryEvent, deliveryMachine } from "../../machines/delivery-machine.ts"
-import { decide, type MachineAction } from "../../machines/stored-machine.ts"
+import { type Decision, decide } from "../../machines/stored-machine.ts"
 import type { CompanyId, WebhookDeliveryId, WebhookEndpointId, WorkspaceId } from "../../model/ids.ts"
 import {
   maxLoggedAttempts,
@@ -16,6 +16,7 @@ import type {
   WebhookDeliveryChange,
   WebhookDeliveryMove,
   WebhookDeliveryRecord,
+  WebhookDeliveryStateValue,
   WebhookEndpointRecord,
 } from "../../ports/storage/index.ts"
 import type { WebhookAttempt, WebhookTransport } from "../../ports/webhook-transport.ts"
@@ -23,6 +24,7 @@ import { type CircuitState, circuitAfter, circuitPosition, laneSizeFor, probing 
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../../rules/paging.ts"
 import { webhookSignatureHeaders } from "../../rules/webhook-signature.ts"
 import { type Actor, requireWrite } from "../steps/actor.ts"
+import { type ActionCarriers, type ActionOf, applyDecision, carryOutActions } from "../steps/decision-executor.ts"
 import { deliveryJobKey, deliveryQueue, jobKeysOf, waitingJobKey } from "../steps/delivery-queue.ts"
 import { enqueueJob } from "../steps/job-queue.ts"
 import { findLiveWebhookEndpoint, webhookEndpointNotFound } from "../steps/lookups.ts"
@@ -84,10 +86,10 @@ const loggedAttempt = (number: number, at: string, attempt: WebhookAttempt): Web
         response_excerpt: null,
       }
 
-/** What a delivery's move writes and queues (see `plannedMove`). */
+/** What a delivery's move writes, and the decision whose actions follow it (see `plannedMove`). */
 interface PlannedMove {
+  readonly decision: Decision<WebhookDeliveryStateValue>
   readonly change: WebhookDeliveryChange
-  readonly queued: ReadonlyArray<Extract<MachineAction, { type: "enqueue" }>>
   readonly counted: boolean
 }
 
@@ -115,11 +117,9 @@ const plannedMove = (
   const attempts = row.attempt_count + (outcome.counted ? 1 : 0)
   const decision = decide(deliveryMachine, row, event, { attempts })
   if (decision === undefined) return undefined
-  const queued = decision.actions.filter(
-    (action): action is Extract<MachineAction, { type: "enqueue" }> =>
-      action.type === "enqueue" && action.job === "deliver_webhook",
+  const next = decision.actions.find(
+    (action): action is ActionOf<"enqueue"> => action.type === "enqueue" && action.job === "deliver_webhook",
   )
-  const next = queued[0]
   const log = outcome.logged === undefined ? storedAttempts(row) : [...storedAttempts(row), outcome.logged]
   const change: WebhookDeliveryChange = {
     status: decision.status,
@@ -130,30 +130,33 @@ const plannedMove = (
     updated_at: now.toISOString(),
     lane_id: null,
   }
-  return { change, queued, counted: outcome.counted }
+  return { decision, change, counted: outcome.counted }
 }
 
-/** Queues the jobs of a move written as planned (its next attempt). */
-const queueNext = (
+/**
+ * How a delivery carries out its machine's jobs: its next attempt, in its endpoint's queue. A
+ * resend keeps the count, so a key (for a `counted` move only) would fold it into a retry already waiting.
+ */
+const deliveryCarriers = (
   ports: Pick<ServicePorts, "ids" | "clock">,
   tx: Lifted<Repositories>,
   moved: WebhookDeliveryRecord,
-  plan: PlannedMove,
-) =>
-  Effect.forEach(
-    plan.queued,
-    (action) =>
-      enqueueJob(ports, tx, {
-        kind: "deliver_webhook",
-        payload: { delivery_id: moved.id, workspace_id: moved.workspace_id, attempt_count: moved.attempt_count },
-        workspaceId: moved.workspace_id,
-        queue: deliveryQueue(moved.endpoint_id),
-        // A resend keeps the count, so a key would fold it into a retry already waiting.
-        ...(plan.counted ? { key: deliveryJobKey(moved.id, moved.attempt_count) } : {}),
-        ...(action.delayMs === undefined ? {} : { delayMs: action.delayMs }),
-      }),
-    { discard: true },
-  )
+  counted: boolean,
+): ActionCarriers => ({
+  enqueue: (action) =>
+    action.job === "deliver_webhook"
+      ? enqueueJob(ports, tx, {
+          kind: "deliver_webhook",
+          payload: { delivery_id: moved.id, workspace_id: moved.workspace_id, attempt_count: moved.attempt_count },
+          workspaceId: moved.workspace_id,
+          queue: deliveryQueue(moved.endpoint_id),
+          ...(counted ? { key: deliveryJobKey(moved.id, moved.attempt_count) } : {}),
+          ...(action.delayMs === undefined ? {} : { delayMs: action.delayMs }),
+        })
+      : Effect.dieMessage(
+          `the delivery machine asked for ${JSON.stringify(action)}, which deliveries do not carry out`,
+        ),
+})
 
 /**
  * Moves deliveries, unsent, to wait until `until` (for their endpoint's circuit, or their
@@ -200,7 +203,7 @@ const postpone = (
 
 /**
  * Moves a delivery as {@link plannedMove} plans it, with a compare-and-set on its status and
- * attempt count, and queues its jobs. Undefined when another writer got there first.
+ * attempt count, and carries out its machine's actions. Undefined when another writer got there first.
  */
 const move = (
   ports: Pick<ServicePorts, "ids" | "clock">,
@@ -213,9 +216,10 @@ const move = (
   Effect.gen(function* () {
     const plan = plannedMove(clock.now(), row, event, outcome)
     if (plan === undefined) return undefined
-    const moved = yield* tx.webhookDeliveries.compareAndSet(row.id, row, plan.change)
-    if (moved !== undefined) yield* queueNext(ports, tx, moved, plan)
-    return moved
+    return yield* applyDecision(deliveryMachine, plan.decision, {
+      compareAndSet: () => tx.webhookDeliveries.compareAndSet(row.id, row, plan.change),
+      carriers: (moved) => deliveryCarriers(ports, tx, moved, plan.counted),
+    })
   })
 
 /**
@@ -528,7 +532,18 @@ export const makeWebhookDeliveryJobs = (ports: ServicePorts) => {
           writes.push({ id: row.id, from: row, change: plan.change })
         })
         const moved = yield* tx.webhookDeliveries.compareAndSetMany(writes)
-        yield* Effect.forEach(moved, (row) => queueNext(ports, tx, row, plans.get(row.id)!), { discard: true })
+        yield* Effect.forEach(
+          moved,
+          (row) => {
+            const plan = plans.get(row.id)!
+            return carryOutActions(
+              deliveryMachine,
+              plan.decision.actions,
+              deliveryCarriers(ports, tx, row, plan.counted),
+            )
+          },
+          { discard: true },
+        )
         const circuit = yield* recordAttempts(tx, endpoint, probe, sent, now)
         const unsent = rows.slice(sent.length)
         if (unsent.length > 0) yield* postpone(ports, tx, now, unsent, circuit.circuit_open_until ?? now.toISOString())
