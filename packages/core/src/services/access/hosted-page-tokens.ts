@@ -26,12 +26,12 @@ import {
   signHostedPageToken,
   verifyHostedPageToken,
 } from "../../rules/hosted-page-jwt.ts"
-import { type Actor, requireWrite } from "../steps/actor.ts"
+import type { Actor } from "../steps/actor.ts"
 import { decodeBody } from "../steps/decode-input.ts"
-import { findLiveCompany } from "../steps/lookups.ts"
 import { checkedReturnUrl } from "../steps/return-url.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
 import { inTransaction, type Lifted } from "../steps/transaction.ts"
+import { inCompany, writeAccess } from "../steps/use-case.ts"
 import { readWorkspaceClock, workspaceClock } from "../steps/workspace-clock.ts"
 
 /** What `verify` answers: the token's claims, or why it is refused (`used`: its task is already done). */
@@ -196,7 +196,6 @@ export const makeHostedPageTokens = (ports: ServicePorts) => {
       body: unknown,
     ): Effect.Effect<HostedPageToken, Invalid | Forbidden | NotFound> =>
       Effect.gen(function* () {
-        yield* requireWrite(actor)
         const purpose = yield* readPurpose(body)
         if (isOneOf(fundingTokenPurposes, purpose)) {
           return yield* Effect.fail(Invalid.missing("purpose", msg.fundingPurposeOnEntityRoute(purpose)))
@@ -204,9 +203,8 @@ export const makeHostedPageTokens = (ports: ServicePorts) => {
         if (isOneOf(recipientTokenPurposes, purpose)) {
           const input = yield* decodeBody(RecipientTokenRequest, body)
           const key = yield* keyOf(ports.serverSecret)
-          return yield* inTransaction(ports.storage, (tx) =>
+          return yield* inCompany(ports, actor, companyId, ({ tx, company }) =>
             Effect.gen(function* () {
-              const company = yield* findLiveCompany(tx, actor, companyId)
               const entity = yield* findPathEntity(tx, company.id, entityId)
               const recipient = yield* tx.recipients.findActive(company.id, input.recipient_id)
               if (recipient === undefined) {
@@ -225,9 +223,8 @@ export const makeHostedPageTokens = (ports: ServicePorts) => {
         const input = yield* decodeBody(FeatureTokenRequest, body, { badRequestFields: ["feature_identifier"] })
         const featurePurpose: FeatureTokenPurpose = input.purpose
         const key = yield* keyOf(ports.serverSecret)
-        return yield* inTransaction(ports.storage, (tx) =>
+        return yield* inCompany(ports, actor, companyId, ({ tx, company }) =>
           Effect.gen(function* () {
-            const company = yield* findLiveCompany(tx, actor, companyId)
             const entity = yield* findPathEntity(tx, company.id, entityId)
             const application = yield* findApplication(tx, actor, input.application_id)
             if (application.entity_id !== entity.id) {
@@ -255,7 +252,7 @@ export const makeHostedPageTokens = (ports: ServicePorts) => {
             )
           }),
         )
-      }),
+      }).pipe(writeAccess(actor)),
 
     /**
      * A `funding_accounts` token for an entity of a company of the caller's workspace that has a
@@ -269,7 +266,6 @@ export const makeHostedPageTokens = (ports: ServicePorts) => {
      */
     createForFunding: (actor: Actor, body: unknown): Effect.Effect<HostedPageToken, Invalid | Forbidden | NotFound> =>
       Effect.gen(function* () {
-        yield* requireWrite(actor)
         const purpose = yield* readPurpose(body)
         if (!isOneOf(fundingTokenPurposes, purpose)) {
           return yield* Effect.fail(
@@ -298,7 +294,7 @@ export const makeHostedPageTokens = (ports: ServicePorts) => {
             )
           }),
         )
-      }),
+      }).pipe(writeAccess(actor)),
 
     /**
      * The claims of a hosted-page token, or why it is refused: `invalid` (tampered, malformed,

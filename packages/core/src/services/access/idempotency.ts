@@ -15,7 +15,7 @@ import type { KeyedRequests } from "../steps/keyed-requests.ts"
 import { sealed, unsealed } from "../steps/secret-sealing.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
 import { inTransaction, journalSteps } from "../steps/transaction.ts"
-import { workspaceClock } from "../steps/workspace-clock.ts"
+import { inWorkspace } from "../steps/use-case.ts"
 
 /** How long a key is remembered. */
 export const idempotencyRetentionMs = 24 * 60 * 60 * 1000
@@ -165,9 +165,9 @@ export const makeIdempotency = (ports: ServicePorts, keyedRequests: KeyedRequest
           requestFingerprint(await fingerprintKeyOf(ports.serverSecret), request),
         )
         const owner = yield* self()
-        const decision = yield* inTransaction(ports.storage, (tx) =>
+        const decision = yield* inWorkspace(ports, actor, ({ tx, readClock }) =>
           Effect.gen(function* () {
-            const now = (yield* workspaceClock(ports, tx, actor.workspaceId)).now()
+            const now = (yield* readClock).now()
             const lockedUntil = new Date(now.getTime() + idempotencyLockMs).toISOString()
             const fresh: IdempotencyRecord = {
               workspace_id: actor.workspaceId,

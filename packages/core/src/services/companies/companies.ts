@@ -4,12 +4,12 @@ import { type Company, CompanyCreate, CompanyUpdate, toCompany } from "../../mod
 import type { CompanyId } from "../../model/ids.ts"
 import type { CompanyRecord, CompanyRole, Repositories } from "../../ports/storage/index.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../../rules/paging.ts"
-import { type Actor, requireWrite } from "../steps/actor.ts"
+import type { Actor } from "../steps/actor.ts"
 import { decodeBody } from "../steps/decode-input.ts"
 import { companyNotFound, findCompany, findLiveCompany } from "../steps/lookups.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
 import { inTransaction, type Lifted } from "../steps/transaction.ts"
-import { workspaceClock } from "../steps/workspace-clock.ts"
+import { inWorkspace, writeAccess } from "../steps/use-case.ts"
 
 const hasActiveIntegration = (tx: Lifted<Repositories>, companyId: CompanyId) =>
   tx.entities.findActiveOfCompany(companyId).pipe(Effect.map((entity) => entity?.payment_integration_active === true))
@@ -28,11 +28,10 @@ export const makeCompanies = (ports: ServicePorts) => ({
     options: CompanyCreateOptions = {},
   ): Effect.Effect<Company, Invalid | Forbidden> =>
     Effect.gen(function* () {
-      yield* requireWrite(actor)
       const input = yield* decodeBody(CompanyCreate, body)
-      return yield* inTransaction(ports.storage, (tx) =>
+      return yield* inWorkspace(ports, actor, ({ tx, readClock }) =>
         Effect.gen(function* () {
-          const now = (yield* workspaceClock(ports, tx, actor.workspaceId)).now().toISOString()
+          const now = (yield* readClock).now().toISOString()
           const row: CompanyRecord = {
             id: ports.ids.next("cmp"),
             workspace_id: actor.workspaceId,
@@ -48,7 +47,7 @@ export const makeCompanies = (ports: ServicePorts) => ({
           return toCompany(row)
         }),
       )
-    }),
+    }).pipe(writeAccess(actor)),
 
   /** Fetches a company by id, also once deleted. */
   get: (actor: Actor, id: CompanyId): Effect.Effect<Company, NotFound> =>
@@ -56,9 +55,8 @@ export const makeCompanies = (ports: ServicePorts) => ({
 
   update: (actor: Actor, id: CompanyId, body: unknown): Effect.Effect<Company, Invalid | Forbidden | NotFound> =>
     Effect.gen(function* () {
-      yield* requireWrite(actor)
       const input = yield* decodeBody(CompanyUpdate, body)
-      return yield* inTransaction(ports.storage, (tx) =>
+      return yield* inWorkspace(ports, actor, ({ tx, readClock }) =>
         Effect.gen(function* () {
           const current = yield* findLiveCompany(tx, actor, id).pipe(Effect.mapError(() => companyNotFound()))
           if (yield* hasActiveIntegration(tx, current.id)) {
@@ -67,34 +65,31 @@ export const makeCompanies = (ports: ServicePorts) => ({
           const next: CompanyRecord = {
             ...current,
             ...input,
-            updated_at: (yield* workspaceClock(ports, tx, actor.workspaceId)).now().toISOString(),
+            updated_at: (yield* readClock).now().toISOString(),
           }
           yield* tx.companies.update(next)
           return toCompany(next)
         }),
       )
-    }),
+    }).pipe(writeAccess(actor)),
 
   /** Soft-deletes an API-created company; it leaves lists but can still be fetched by id. */
   delete: (actor: Actor, id: CompanyId): Effect.Effect<Company, Forbidden | NotFound> =>
-    Effect.gen(function* () {
-      yield* requireWrite(actor)
-      return yield* inTransaction(ports.storage, (tx) =>
-        Effect.gen(function* () {
-          const current = yield* findLiveCompany(tx, actor, id).pipe(Effect.mapError(() => companyNotFound()))
-          if (current.role !== "api_client") {
-            return yield* Effect.fail(new Forbidden({ field: "base", message: messages.companyNotApiCreated }))
-          }
-          if (yield* hasActiveIntegration(tx, current.id)) {
-            return yield* Effect.fail(new Forbidden({ field: "base", message: messages.companyDeleteIntegration }))
-          }
-          const now = (yield* workspaceClock(ports, tx, actor.workspaceId)).now().toISOString()
-          const next: CompanyRecord = { ...current, updated_at: now, deleted_at: now }
-          yield* tx.companies.update(next)
-          return toCompany(next)
-        }),
-      )
-    }),
+    inWorkspace(ports, actor, ({ tx, readClock }) =>
+      Effect.gen(function* () {
+        const current = yield* findLiveCompany(tx, actor, id).pipe(Effect.mapError(() => companyNotFound()))
+        if (current.role !== "api_client") {
+          return yield* Effect.fail(new Forbidden({ field: "base", message: messages.companyNotApiCreated }))
+        }
+        if (yield* hasActiveIntegration(tx, current.id)) {
+          return yield* Effect.fail(new Forbidden({ field: "base", message: messages.companyDeleteIntegration }))
+        }
+        const now = (yield* readClock).now().toISOString()
+        const next: CompanyRecord = { ...current, updated_at: now, deleted_at: now }
+        yield* tx.companies.update(next)
+        return toCompany(next)
+      }),
+    ).pipe(writeAccess(actor)),
 
   /** Companies of the workspace that are not deleted, oldest first. */
   list: (actor: Actor, query: PageQuery = {}): Effect.Effect<Page<Company>, Invalid> =>

@@ -6,13 +6,12 @@ import type { CompanyId, EntityId, WorkspaceId } from "../../model/ids.ts"
 import type { Clock } from "../../ports/clock.ts"
 import type { EntityRecord, Repositories } from "../../ports/storage/index.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../../rules/paging.ts"
-import { type Actor, requireWrite } from "../steps/actor.ts"
+import type { Actor } from "../steps/actor.ts"
 import { decodeBody } from "../steps/decode-input.ts"
-import { findLiveCompany } from "../steps/lookups.ts"
 import { appendEvents, entityEventPayload } from "../steps/outbox.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
-import { inTransaction, type Lifted } from "../steps/transaction.ts"
-import { workspaceClock } from "../steps/workspace-clock.ts"
+import type { Lifted } from "../steps/transaction.ts"
+import { inCompany, writeAccess } from "../steps/use-case.ts"
 
 /** The spec's table answers an invalid entity country as a bad request (`missing`), not `invalid`. */
 const countryIsBadRequest = { badRequestFields: ["country_alpha2"] }
@@ -66,12 +65,10 @@ export const makeEntities = (ports: ServicePorts) => {
       body: unknown,
     ): Effect.Effect<Entity, Invalid | Forbidden | NotFound> =>
       Effect.gen(function* () {
-        yield* requireWrite(actor)
         const input = yield* decodeBody(EntityCreate, body, countryIsBadRequest)
-        return yield* inTransaction(ports.storage, (tx) =>
+        return yield* inCompany(ports, actor, companyId, ({ tx, company, readClock }) =>
           Effect.gen(function* () {
-            const company = yield* findLiveCompany(tx, actor, companyId)
-            const clock = yield* workspaceClock(ports, tx, actor.workspaceId)
+            const clock = yield* readClock
             const now = clock.now().toISOString()
             const row: EntityRecord = {
               id: ports.ids.next("ent"),
@@ -93,12 +90,12 @@ export const makeEntities = (ports: ServicePorts) => {
             )
           }),
         )
-      }),
+      }).pipe(writeAccess(actor)),
 
     get: (actor: Actor, companyId: CompanyId, id: EntityId): Effect.Effect<Entity, NotFound> =>
-      inTransaction(ports.storage, (tx) =>
-        findLiveCompany(tx, actor, companyId).pipe(Effect.flatMap((company) => findEntity(tx, company.id, id))),
-      ).pipe(Effect.map(toEntity)),
+      inCompany(ports, actor, companyId, ({ tx, company }) => findEntity(tx, company.id, id)).pipe(
+        Effect.map(toEntity),
+      ),
 
     update: (
       actor: Actor,
@@ -107,44 +104,38 @@ export const makeEntities = (ports: ServicePorts) => {
       body: unknown,
     ): Effect.Effect<Entity, Invalid | Forbidden | NotFound> =>
       Effect.gen(function* () {
-        yield* requireWrite(actor)
         const input = yield* decodeBody(EntityUpdate, body, countryIsBadRequest)
-        return yield* inTransaction(ports.storage, (tx) =>
+        return yield* inCompany(ports, actor, companyId, ({ tx, company, readClock }) =>
           Effect.gen(function* () {
-            const company = yield* findLiveCompany(tx, actor, companyId)
             const current = yield* findEntity(tx, company.id, id)
             if (current.payment_integration_active) {
               return yield* Effect.fail(new Forbidden({ field: "base", message: messages.entityUpdateIntegration }))
             }
-            const clock = yield* workspaceClock(ports, tx, actor.workspaceId)
+            const clock = yield* readClock
             const next: EntityRecord = { ...current, ...input, updated_at: clock.now().toISOString() }
             yield* tx.entities.update(next)
             yield* entityEvent(tx, clock, actor.workspaceId, "entity.updated", next)
             return toEntity(next)
           }),
         )
-      }),
+      }).pipe(writeAccess(actor)),
 
     /** Soft-deletes the entity, which frees the company to create another. */
     delete: (actor: Actor, companyId: CompanyId, id: EntityId): Effect.Effect<EntityDeleted, Forbidden | NotFound> =>
-      Effect.gen(function* () {
-        yield* requireWrite(actor)
-        return yield* inTransaction(ports.storage, (tx) =>
-          Effect.gen(function* () {
-            const company = yield* findLiveCompany(tx, actor, companyId)
-            const current = yield* findEntity(tx, company.id, id)
-            if (current.payment_integration_active) {
-              return yield* Effect.fail(new Forbidden({ field: "base", message: messages.entityDeleteIntegration }))
-            }
-            const clock = yield* workspaceClock(ports, tx, actor.workspaceId)
-            const now = clock.now().toISOString()
-            const deleted: EntityRecord = { ...current, updated_at: now, deleted_at: now }
-            yield* tx.entities.update(deleted)
-            yield* entityEvent(tx, clock, actor.workspaceId, "entity.deleted", deleted)
-            return { id: current.id, message: "Entity deleted successfully" }
-          }),
-        )
-      }),
+      inCompany(ports, actor, companyId, ({ tx, company, readClock }) =>
+        Effect.gen(function* () {
+          const current = yield* findEntity(tx, company.id, id)
+          if (current.payment_integration_active) {
+            return yield* Effect.fail(new Forbidden({ field: "base", message: messages.entityDeleteIntegration }))
+          }
+          const clock = yield* readClock
+          const now = clock.now().toISOString()
+          const deleted: EntityRecord = { ...current, updated_at: now, deleted_at: now }
+          yield* tx.entities.update(deleted)
+          yield* entityEvent(tx, clock, actor.workspaceId, "entity.deleted", deleted)
+          return { id: current.id, message: "Entity deleted successfully" }
+        }),
+      ).pipe(writeAccess(actor)),
 
     list: (
       actor: Actor,
@@ -153,12 +144,8 @@ export const makeEntities = (ports: ServicePorts) => {
     ): Effect.Effect<Page<Entity>, Invalid | NotFound> =>
       Effect.gen(function* () {
         const request = yield* parsePageRequest(query, pagePolicies.entities)
-        const slice = yield* inTransaction(ports.storage, (tx) =>
-          findLiveCompany(tx, actor, companyId).pipe(
-            Effect.flatMap((company) =>
-              tx.entities.listActive(company.id, { offset: pageOffset(request), limit: request.perPage }),
-            ),
-          ),
+        const slice = yield* inCompany(ports, actor, companyId, ({ tx, company }) =>
+          tx.entities.listActive(company.id, { offset: pageOffset(request), limit: request.perPage }),
         )
         return toPage(slice.rows.map(toEntity), slice.total, request)
       }),

@@ -15,13 +15,13 @@ import type { ApplicationId, CompanyId, EntityId } from "../../model/ids.ts"
 import { type BusinessDetails, onboardingStatusOfFeature, storedBusinessDetails } from "../../model/onboarding.ts"
 import type { FeatureRecord, Repositories } from "../../ports/storage/index.ts"
 import type { HostedPageClaims } from "../../rules/hosted-page-jwt.ts"
-import { type Actor, requireWrite } from "../steps/actor.ts"
+import type { Actor } from "../steps/actor.ts"
 import { applyDecision } from "../steps/decision-executor.ts"
 import { decodeBody } from "../steps/decode-input.ts"
 import { useUpHostedPageToken } from "../steps/hosted-page-token-use.ts"
-import { findLiveCompany } from "../steps/lookups.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
 import { inTransaction, type Lifted } from "../steps/transaction.ts"
+import { inCompany, inWorkspace, writeAccess } from "../steps/use-case.ts"
 import { workspaceClock } from "../steps/workspace-clock.ts"
 
 /** What enabling answers: the feature, and whether this call created it (201) or found it (200). */
@@ -143,9 +143,8 @@ export const makeFeatures = (ports: ServicePorts) => ({
    * const features = await engine.features.list(actor, company.id, entity.id)
    */
   list: (actor: Actor, companyId: CompanyId, entityId: EntityId): Effect.Effect<ReadonlyArray<Feature>, NotFound> =>
-    inTransaction(ports.storage, (tx) =>
+    inCompany(ports, actor, companyId, ({ tx, company }) =>
       Effect.gen(function* () {
-        const company = yield* findLiveCompany(tx, actor, companyId)
         const entity = yield* findEntity(tx, company.id, entityId)
         const rows = yield* tx.features.listByEntity(entity.id)
         return rows.map(toFeature)
@@ -167,16 +166,14 @@ export const makeFeatures = (ports: ServicePorts) => ({
     body: unknown,
   ): Effect.Effect<FeatureEnabled, Invalid | Forbidden | NotFound> =>
     Effect.gen(function* () {
-      yield* requireWrite(actor)
       const input = yield* decodeBody(FeatureEnable, body, identifierIsBadRequest)
-      return yield* inTransaction(ports.storage, (tx) =>
+      return yield* inCompany(ports, actor, companyId, ({ tx, company, readClock }) =>
         Effect.gen(function* () {
-          const company = yield* findLiveCompany(tx, actor, companyId)
           const entity = yield* findEntity(tx, company.id, entityId)
           if (entity.country_alpha2 !== multiCurrencyCountry) {
             return yield* Effect.fail(Invalid.rule("entity", featureMessages.usEntitiesOnly))
           }
-          const now = (yield* workspaceClock(ports, tx, actor.workspaceId)).now().toISOString()
+          const now = (yield* readClock).now().toISOString()
           const { inserted, feature } = yield* tx.features.insertOrGet({
             application_id: ports.ids.next("app"),
             workspace_id: actor.workspaceId,
@@ -194,7 +191,7 @@ export const makeFeatures = (ports: ServicePorts) => ({
           return { feature: toFeature(feature), created: inserted }
         }),
       )
-    }),
+    }).pipe(writeAccess(actor)),
 
   /**
    * Moves an application to `status` (SUBMITTED, ACTIVE or ACTION_REQUIRED) as the provider's
@@ -212,7 +209,6 @@ export const makeFeatures = (ports: ServicePorts) => ({
     status: unknown,
   ): Effect.Effect<Feature, Invalid | Forbidden | NotFound | Conflict> =>
     Effect.gen(function* () {
-      yield* requireWrite(actor)
       const { status: target } = yield* decodeBody(FeatureStatusChange, { status })
       return yield* inTransaction(ports.storage, (tx) =>
         Effect.gen(function* () {
@@ -224,7 +220,7 @@ export const makeFeatures = (ports: ServicePorts) => ({
           return toFeature(yield* carryOut(ports, tx, actor, current, decision))
         }),
       )
-    }),
+    }).pipe(writeAccess(actor)),
 
   /**
    * The person's submission of the entity's application (its onboarding done, or the information
@@ -241,37 +237,34 @@ export const makeFeatures = (ports: ServicePorts) => ({
     scope: { readonly companyId: CompanyId; readonly entityId: EntityId; readonly applicationId: ApplicationId },
     options: SubmitOptions = {},
   ): Effect.Effect<Feature, Invalid | Forbidden | NotFound | Conflict | Unauthenticated> =>
-    Effect.gen(function* () {
-      yield* requireWrite(actor)
-      return yield* inTransaction(ports.storage, (tx) =>
-        Effect.gen(function* () {
-          const current = yield* findApplication(tx, actor, scope.applicationId)
-          if (current.company_id !== scope.companyId || current.entity_id !== scope.entityId) {
-            return yield* Effect.fail(
-              new NotFound({ field: "application_id", message: featureMessages.applicationNotFound }),
-            )
-          }
-          const decision = decideFeatureMove(current, "SUBMITTED")
-          if (decision === undefined) {
-            return yield* Effect.fail(
-              Invalid.rule("status", featureMessages.transitionRefused(current.status, "SUBMITTED")),
-            )
-          }
-          const onboarding = yield* tx.onboardings.findByEntity(actor.workspaceId, current.entity_id)
-          const persons = yield* tx.onboardingPersons.listAll(actor.workspaceId, current.entity_id)
-          const gaps = missingForSubmission(
-            onboarding === undefined ? undefined : storedBusinessDetails(onboarding),
-            persons.length,
+    inWorkspace(ports, actor, ({ tx, readClock }) =>
+      Effect.gen(function* () {
+        const current = yield* findApplication(tx, actor, scope.applicationId)
+        if (current.company_id !== scope.companyId || current.entity_id !== scope.entityId) {
+          return yield* Effect.fail(
+            new NotFound({ field: "application_id", message: featureMessages.applicationNotFound }),
           )
-          if (gaps.length > 0) return yield* Effect.fail(new Invalid({ kind: "invalid", errors: gaps }))
-          if (options.usingToken !== undefined) {
-            const clock = yield* workspaceClock(ports, tx, actor.workspaceId)
-            yield* useUpHostedPageToken(tx, options.usingToken, clock.now())
-          }
-          return toFeature(yield* carryOut(ports, tx, actor, current, decision))
-        }),
-      )
-    }),
+        }
+        const decision = decideFeatureMove(current, "SUBMITTED")
+        if (decision === undefined) {
+          return yield* Effect.fail(
+            Invalid.rule("status", featureMessages.transitionRefused(current.status, "SUBMITTED")),
+          )
+        }
+        const onboarding = yield* tx.onboardings.findByEntity(actor.workspaceId, current.entity_id)
+        const persons = yield* tx.onboardingPersons.listAll(actor.workspaceId, current.entity_id)
+        const gaps = missingForSubmission(
+          onboarding === undefined ? undefined : storedBusinessDetails(onboarding),
+          persons.length,
+        )
+        if (gaps.length > 0) return yield* Effect.fail(new Invalid({ kind: "invalid", errors: gaps }))
+        if (options.usingToken !== undefined) {
+          const clock = yield* readClock
+          yield* useUpHostedPageToken(tx, options.usingToken, clock.now())
+        }
+        return toFeature(yield* carryOut(ports, tx, actor, current, decision))
+      }),
+    ).pipe(writeAccess(actor)),
 })
 
 export type Features = ReturnType<typeof makeFeatures>

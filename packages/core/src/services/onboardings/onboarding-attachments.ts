@@ -16,11 +16,11 @@ import {
 import type { BlobStore, FileTypeDetector } from "../../ports/blob-store.ts"
 import type { AttachmentRecord } from "../../ports/storage/index.ts"
 import { type Page, type PageQuery, pagePolicies } from "../../rules/paging.ts"
-import { type Actor, requireWrite } from "../steps/actor.ts"
+import type { Actor } from "../steps/actor.ts"
 import { findChangeableOnboardingEntity, findOnboardingEntity, onboardingPage } from "../steps/onboarding-lookups.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
 import { inTransaction } from "../steps/transaction.ts"
-import { workspaceClock } from "../steps/workspace-clock.ts"
+import { inWorkspace, writeAccess } from "../steps/use-case.ts"
 
 /** An upload that passed every check but its size: what will be stored, as it is read. */
 interface CheckedUpload {
@@ -215,7 +215,6 @@ export const makeOnboardingAttachments = (ports: ServicePorts) => {
       upload: AttachmentUpload,
     ): Effect.Effect<OnboardingAttachment, Invalid | Forbidden | NotFound> =>
       Effect.gen(function* () {
-        yield* requireWrite(actor)
         // Refuse a missing or frozen entity before any byte is stored. The id is made in the
         // transaction, so a keyed request replayed after a crash writes its bytes under the same
         // blob key again instead of leaving a second copy.
@@ -225,10 +224,10 @@ export const makeOnboardingAttachments = (ports: ServicePorts) => {
         const blobs = yield* blobStore()
         const input = yield* checked(upload)
         const blob = yield* stored(blobs, id, input.bytes)
-        return yield* inTransaction(ports.storage, (tx) =>
+        return yield* inWorkspace(ports, actor, ({ tx, readClock }) =>
           Effect.gen(function* () {
             const entity = yield* findChangeableOnboardingEntity(tx, actor, companyId, entityId)
-            const clock = yield* workspaceClock(ports, tx, actor.workspaceId)
+            const clock = yield* readClock
             const row: AttachmentRecord = {
               id,
               workspace_id: actor.workspaceId,
@@ -248,7 +247,7 @@ export const makeOnboardingAttachments = (ports: ServicePorts) => {
           // No row, no bytes: whatever stopped the row (a refusal, a failed commit, a defect).
           Effect.onError(() => Effect.promise(() => blobs.delete(id).catch(() => false))),
         )
-      }),
+      }).pipe(writeAccess(actor)),
 
     /** The entity's attachments, oldest first (id order), 25 a page. */
     list: (
@@ -304,7 +303,6 @@ export const makeOnboardingAttachments = (ports: ServicePorts) => {
       id: OnboardingAttachmentId,
     ): Effect.Effect<void, Forbidden | NotFound> =>
       Effect.gen(function* () {
-        yield* requireWrite(actor)
         const blobs = yield* blobStore()
         yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
@@ -315,7 +313,7 @@ export const makeOnboardingAttachments = (ports: ServicePorts) => {
           }),
         )
         yield* Effect.promise(() => blobs.delete(id))
-      }),
+      }).pipe(writeAccess(actor)),
   }
 }
 

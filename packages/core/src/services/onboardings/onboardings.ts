@@ -25,12 +25,13 @@ import {
 } from "../../model/onboarding-person.ts"
 import type { OnboardingRecord, PersonRecord, Repositories } from "../../ports/storage/index.ts"
 import { type Page, type PageQuery, pagePolicies } from "../../rules/paging.ts"
-import { type Actor, requireWrite } from "../steps/actor.ts"
+import type { Actor } from "../steps/actor.ts"
 import { decodeBody } from "../steps/decode-input.ts"
 import { findChangeableOnboardingEntity, findOnboardingEntity, onboardingPage } from "../steps/onboarding-lookups.ts"
 import { sealed } from "../steps/secret-sealing.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
 import { inTransaction, type Lifted } from "../steps/transaction.ts"
+import { writeAccess } from "../steps/use-case.ts"
 import { workspaceClock } from "../steps/workspace-clock.ts"
 
 /** How often a first save retries when a racing first save of the same entity won the insert. */
@@ -235,7 +236,6 @@ export const makeOnboardings = (ports: ServicePorts) => {
       body: unknown,
     ): Effect.Effect<EntityOnboarding, Invalid | Forbidden | NotFound> =>
       Effect.gen(function* () {
-        yield* requireWrite(actor)
         const input = yield* decodeBody(OnboardingUpdate, body)
         return yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
@@ -283,7 +283,7 @@ export const makeOnboardings = (ports: ServicePorts) => {
             return yield* Effect.dieMessage(`the onboarding of ${entity.id} was neither stored nor found`)
           }),
         )
-      }),
+      }).pipe(writeAccess(actor)),
 
     /** The entity's persons, oldest first, 25 a page. */
     listPersons: (
@@ -351,7 +351,6 @@ export const makeOnboardings = (ports: ServicePorts) => {
       body: unknown,
     ): Effect.Effect<OnboardingPerson, Invalid | Forbidden | NotFound> =>
       Effect.gen(function* () {
-        yield* requireWrite(actor)
         const input = yield* decodeBody(PersonInput, body)
         const identifications = yield* storedIdentifications(ports, input.identifications ?? [])
         return yield* inTransaction(ports.storage, (tx) =>
@@ -372,7 +371,7 @@ export const makeOnboardings = (ports: ServicePorts) => {
             return toOnboardingPerson(row, identifications.revealed)
           }),
         )
-      }),
+      }).pipe(writeAccess(actor)),
 
     /** Changes any of the create fields; identifications given replace the person's. */
     updatePerson: (
@@ -383,7 +382,6 @@ export const makeOnboardings = (ports: ServicePorts) => {
       body: unknown,
     ): Effect.Effect<OnboardingPerson, Invalid | Forbidden | NotFound> =>
       Effect.gen(function* () {
-        yield* requireWrite(actor)
         const input = yield* decodeBody(PersonInput, body)
         const identifications =
           input.identifications === undefined ? undefined : yield* storedIdentifications(ports, input.identifications)
@@ -402,7 +400,7 @@ export const makeOnboardings = (ports: ServicePorts) => {
             return toOnboardingPerson(next)
           }),
         )
-      }),
+      }).pipe(writeAccess(actor)),
 
     /** Removes a person, with its identifications. */
     deletePerson: (
@@ -412,7 +410,6 @@ export const makeOnboardings = (ports: ServicePorts) => {
       id: OnboardingPersonId,
     ): Effect.Effect<void, Forbidden | NotFound> =>
       Effect.gen(function* () {
-        yield* requireWrite(actor)
         yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
             const entity = yield* findChangeableOnboardingEntity(tx, actor, companyId, entityId)
@@ -421,7 +418,7 @@ export const makeOnboardings = (ports: ServicePorts) => {
             }
           }),
         )
-      }),
+      }).pipe(writeAccess(actor)),
   }
 }
 

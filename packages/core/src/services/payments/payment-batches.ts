@@ -15,13 +15,13 @@ import {
 import type { Clock } from "../../ports/clock.ts"
 import type { PaymentBatchRecord, Repositories } from "../../ports/storage/index.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../../rules/paging.ts"
-import { type Actor, requireWrite } from "../steps/actor.ts"
+import type { Actor } from "../steps/actor.ts"
 import { batchCarriers, batchCounts, batchLanes, makeBatchLaneJobs } from "../steps/batch-lanes.ts"
 import { applyDecision, carryOutActions } from "../steps/decision-executor.ts"
 import { decodeOptionallyWrapped, decodeQuery } from "../steps/decode-input.ts"
-import { findLiveCompany } from "../steps/lookups.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
 import { inTransaction, type Lifted } from "../steps/transaction.ts"
+import { inCompany, writeAccess } from "../steps/use-case.ts"
 import { workspaceClock } from "../steps/workspace-clock.ts"
 
 /** What creating answers: the batch, and whether this call created it (201) or found it by its key (200). */
@@ -63,13 +63,11 @@ export const makePaymentBatches = (ports: ServicePorts) => {
       body: unknown,
     ): Effect.Effect<PaymentBatchCreated, Invalid | Forbidden | NotFound> =>
       Effect.gen(function* () {
-        yield* requireWrite(actor)
         // Every field is optional, so the wrapper is too: an empty body makes a batch.
         const input = yield* decodeOptionallyWrapped("payment_batch", PaymentBatchFields, body)
-        return yield* inTransaction(ports.storage, (tx) =>
+        return yield* inCompany(ports, actor, companyId, ({ tx, company, readClock }) =>
           Effect.gen(function* () {
-            const company = yield* findLiveCompany(tx, actor, companyId)
-            const clock = yield* workspaceClock(ports, tx, actor.workspaceId)
+            const clock = yield* readClock
             const now = clock.now().toISOString()
             const start = begin(batchMachine, { total: 0, succeeded: 0, failed: 0 })
             const row: PaymentBatchRecord = {
@@ -104,13 +102,12 @@ export const makePaymentBatches = (ports: ServicePorts) => {
             return { batch: toPaymentBatch(batch), created: true }
           }),
         )
-      }),
+      }).pipe(writeAccess(actor)),
 
     /** A batch of the company, with its counts as they are now (a batch being processed shows its progress). */
     get: (actor: Actor, companyId: CompanyId, id: PaymentBatchId): Effect.Effect<PaymentBatch, NotFound> =>
-      inTransaction(ports.storage, (tx) =>
+      inCompany(ports, actor, companyId, ({ tx, company }) =>
         Effect.gen(function* () {
-          const company = yield* findLiveCompany(tx, actor, companyId)
           return toPaymentBatch(yield* findBatch(tx, company.id, id))
         }),
       ),
@@ -124,9 +121,8 @@ export const makePaymentBatches = (ports: ServicePorts) => {
       Effect.gen(function* () {
         const request = yield* parsePageRequest(query, pagePolicies.paymentBatches)
         const filter = batchCreatedWindow(yield* decodeQuery(PaymentBatchListQuery, query))
-        return yield* inTransaction(ports.storage, (tx) =>
+        return yield* inCompany(ports, actor, companyId, ({ tx, company }) =>
           Effect.gen(function* () {
-            const company = yield* findLiveCompany(tx, actor, companyId)
             const slice = yield* tx.paymentBatches.list(company.id, filter, {
               offset: pageOffset(request),
               limit: request.perPage,
@@ -146,44 +142,40 @@ export const makePaymentBatches = (ports: ServicePorts) => {
       companyId: CompanyId,
       id: PaymentBatchId,
     ): Effect.Effect<PaymentBatch, Invalid | Conflict | Forbidden | NotFound> =>
-      Effect.gen(function* () {
-        yield* requireWrite(actor)
-        return yield* inTransaction(ports.storage, (tx) =>
-          Effect.gen(function* () {
-            const company = yield* findLiveCompany(tx, actor, companyId)
-            const batch = yield* findBatch(tx, company.id, id)
-            const decision = decide(batchMachine, batch, { type: "process" }, batchCounts(batch))
-            if (decision === undefined) return yield* Effect.fail(processRefusal(batch))
-            const clock = yield* workspaceClock(ports, tx, actor.workspaceId)
-            const now = clock.now().toISOString()
-            const moved = yield* applyDecision(batchMachine, decision, {
-              compareAndSet: (status) =>
-                Effect.gen(function* () {
-                  const moved = yield* tx.paymentBatches.compareAndSetStatus(batch.id, batch.status, status, {
-                    submitted_at: now,
-                    next_slot_at: now,
-                    updated_at: now,
-                  })
-                  if (moved === undefined) return undefined
-                  // The compare-and-set names the status only: a held payment cancelled meanwhile (its
-                  // transaction committed while this one waited for the row) shows in the counts the
-                  // write returns. Decided again on them, a batch left empty is refused, rolling back.
-                  const asFound = { ...moved, status: batch.status }
-                  if (decide(batchMachine, asFound, { type: "process" }, batchCounts(moved)) === undefined) {
-                    return yield* Effect.fail(processRefusal(asFound))
-                  }
-                  return moved
-                }),
-              carriers: (moved) => batchCarriers(ports, clock, tx, moved, actor.workspaceId),
-            })
-            if (moved === undefined) {
-              const current = (yield* tx.paymentBatches.find(company.id, id)) ?? batch
-              return yield* Effect.fail(processRefusal(current))
-            }
-            return toPaymentBatch(moved)
-          }),
-        )
-      }),
+      inCompany(ports, actor, companyId, ({ tx, company, readClock }) =>
+        Effect.gen(function* () {
+          const batch = yield* findBatch(tx, company.id, id)
+          const decision = decide(batchMachine, batch, { type: "process" }, batchCounts(batch))
+          if (decision === undefined) return yield* Effect.fail(processRefusal(batch))
+          const clock = yield* readClock
+          const now = clock.now().toISOString()
+          const moved = yield* applyDecision(batchMachine, decision, {
+            compareAndSet: (status) =>
+              Effect.gen(function* () {
+                const moved = yield* tx.paymentBatches.compareAndSetStatus(batch.id, batch.status, status, {
+                  submitted_at: now,
+                  next_slot_at: now,
+                  updated_at: now,
+                })
+                if (moved === undefined) return undefined
+                // The compare-and-set names the status only: a held payment cancelled meanwhile (its
+                // transaction committed while this one waited for the row) shows in the counts the
+                // write returns. Decided again on them, a batch left empty is refused, rolling back.
+                const asFound = { ...moved, status: batch.status }
+                if (decide(batchMachine, asFound, { type: "process" }, batchCounts(moved)) === undefined) {
+                  return yield* Effect.fail(processRefusal(asFound))
+                }
+                return moved
+              }),
+            carriers: (moved) => batchCarriers(ports, clock, tx, moved, actor.workspaceId),
+          })
+          if (moved === undefined) {
+            const current = (yield* tx.paymentBatches.find(company.id, id)) ?? batch
+            return yield* Effect.fail(processRefusal(current))
+          }
+          return toPaymentBatch(moved)
+        }),
+      ).pipe(writeAccess(actor)),
   }
 }
 

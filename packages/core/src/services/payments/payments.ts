@@ -11,15 +11,15 @@ import type { PaymentOutcome } from "../../ports/payment-provider.ts"
 import type { PaymentFilter, PaymentRecord, PaymentStatusValue, Repositories } from "../../ports/storage/index.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../../rules/paging.ts"
 import { checkQuoteProfiles } from "../../rules/quote-profiles.ts"
-import { type Actor, requireWrite } from "../steps/actor.ts"
+import type { Actor } from "../steps/actor.ts"
 import { batchLanes } from "../steps/batch-lanes.ts"
 import { carryOutActions } from "../steps/decision-executor.ts"
 import { decodeQuery, decodeWrapped } from "../steps/decode-input.ts"
-import { findLiveCompany } from "../steps/lookups.ts"
 import { notReceivedByProvider, type PaymentOwner, paymentMoves, settlement } from "../steps/payment-moves.ts"
 import { providerCall, submitPayment } from "../steps/provider-call.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
 import { inTransaction, type Lifted } from "../steps/transaction.ts"
+import { inCompany, writeAccess } from "../steps/use-case.ts"
 import { workspaceClock } from "../steps/workspace-clock.ts"
 
 const paymentNotFound = () =>
@@ -157,7 +157,6 @@ export const makePayments = (ports: ServicePorts) => {
       body: unknown,
     ): Effect.Effect<PaymentCreated, Invalid | Forbidden | NotFound> =>
       Effect.gen(function* () {
-        yield* requireWrite(actor)
         const input = yield* decodeWrapped(
           "payment_instruction",
           PaymentFields,
@@ -166,10 +165,9 @@ export const makePayments = (ports: ServicePorts) => {
         )
         const key = input.idempotency_key
         if (key === undefined) return yield* Effect.fail(Invalid.rule("idempotency_key", "Idempotency key is required"))
-        return yield* inTransaction(ports.storage, (tx) =>
+        return yield* inCompany(ports, actor, companyId, ({ tx, company, readClock }) =>
           Effect.gen(function* () {
-            const company = yield* findLiveCompany(tx, actor, companyId)
-            const clock = yield* workspaceClock(ports, tx, actor.workspaceId)
+            const clock = yield* readClock
             // The business key is looked up only when the payment cannot be made as asked: a
             // repeated create finds its quote used (or expired since), and is answered from the
             // key, so it answers the same as when the key is looked up first, one read less.
@@ -189,12 +187,11 @@ export const makePayments = (ports: ServicePorts) => {
             return outcome
           }),
         )
-      }),
+      }).pipe(writeAccess(actor)),
 
     get: (actor: Actor, companyId: CompanyId, id: PaymentId): Effect.Effect<PaymentInstruction, NotFound> =>
-      inTransaction(ports.storage, (tx) =>
+      inCompany(ports, actor, companyId, ({ tx, company }) =>
         Effect.gen(function* () {
-          const company = yield* findLiveCompany(tx, actor, companyId)
           const row = yield* tx.payments.find(company.id, id)
           if (!row) return yield* Effect.fail(paymentNotFound())
           return (yield* withProfiles(tx, [row]))[0]!
@@ -210,9 +207,8 @@ export const makePayments = (ports: ServicePorts) => {
       Effect.gen(function* () {
         const request = yield* parsePageRequest(query, pagePolicies.payments)
         const filter: PaymentFilter = yield* decodeQuery(PaymentListQuery, query)
-        return yield* inTransaction(ports.storage, (tx) =>
+        return yield* inCompany(ports, actor, companyId, ({ tx, company }) =>
           Effect.gen(function* () {
-            const company = yield* findLiveCompany(tx, actor, companyId)
             const slice = yield* tx.payments.list(company.id, filter, {
               offset: pageOffset(request),
               limit: request.perPage,
@@ -229,35 +225,29 @@ export const makePayments = (ports: ServicePorts) => {
       companyId: CompanyId,
       id: PaymentId,
     ): Effect.Effect<PaymentInstruction, Invalid | Forbidden | NotFound> =>
-      Effect.gen(function* () {
-        yield* requireWrite(actor)
-        return yield* inTransaction(ports.storage, (tx) =>
-          Effect.gen(function* () {
-            const company = yield* findLiveCompany(tx, actor, companyId)
-            const row = yield* tx.payments.find(company.id, id)
-            if (!row) return yield* Effect.fail(paymentNotFound())
-            const clock = yield* workspaceClock(ports, tx, actor.workspaceId)
-            const at = clock.now().toISOString()
-            const batchId = row.payment_batch_id
-            // A held payment leaves its batch (DECISIONS, Cancel), only while the batch is building.
-            if (batchId !== null && row.status === "pending") {
-              const released = yield* tx.paymentBatches.release(batchId, at)
-              if (released === undefined) {
-                return yield* Effect.fail(Invalid.rule("status", batchMessages.paymentInRunningBatch))
-              }
+      inCompany(ports, actor, companyId, ({ tx, company, readClock }) =>
+        Effect.gen(function* () {
+          const row = yield* tx.payments.find(company.id, id)
+          if (!row) return yield* Effect.fail(paymentNotFound())
+          const clock = yield* readClock
+          const at = clock.now().toISOString()
+          const batchId = row.payment_batch_id
+          // A held payment leaves its batch (DECISIONS, Cancel), only while the batch is building.
+          if (batchId !== null && row.status === "pending") {
+            const released = yield* tx.paymentBatches.release(batchId, at)
+            if (released === undefined) {
+              return yield* Effect.fail(Invalid.rule("status", batchMessages.paymentInRunningBatch))
             }
-            const leave = batchId === null ? {} : { payment_batch_id: null }
-            const cancelled = yield* move(clock, tx, company, row, { type: "cancel" }, { ...leave, updated_at: at })
-            if (!cancelled) {
-              const current = (yield* tx.payments.find(company.id, id)) ?? row
-              return yield* Effect.fail(
-                Invalid.rule("status", `Payment cannot be cancelled in status ${current.status}`),
-              )
-            }
-            return (yield* withProfiles(tx, [cancelled]))[0]!
-          }),
-        )
-      }),
+          }
+          const leave = batchId === null ? {} : { payment_batch_id: null }
+          const cancelled = yield* move(clock, tx, company, row, { type: "cancel" }, { ...leave, updated_at: at })
+          if (!cancelled) {
+            const current = (yield* tx.payments.find(company.id, id)) ?? row
+            return yield* Effect.fail(Invalid.rule("status", `Payment cannot be cancelled in status ${current.status}`))
+          }
+          return (yield* withProfiles(tx, [cancelled]))[0]!
+        }),
+      ).pipe(writeAccess(actor)),
   }
 }
 

@@ -6,13 +6,12 @@ import { decimal } from "../../money/decimal.ts"
 import type { Clock } from "../../ports/clock.ts"
 import { parseInstructedAmount } from "../../rules/quote-pricing.ts"
 import { checkQuoteProfiles } from "../../rules/quote-profiles.ts"
-import { type Actor, requireWrite } from "../steps/actor.ts"
+import type { Actor } from "../steps/actor.ts"
 import { decodeWrapped } from "../steps/decode-input.ts"
-import { findLiveCompany } from "../steps/lookups.ts"
 import { pricedQuote, providerMidRate } from "../steps/quote-pricing.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
 import { inTransaction } from "../steps/transaction.ts"
-import { workspaceClock } from "../steps/workspace-clock.ts"
+import { inCompany, writeAccess } from "../steps/use-case.ts"
 
 const invalid = (field: string, message: string) => Effect.fail(Invalid.rule(field, message))
 
@@ -32,17 +31,15 @@ export const makeQuotes = (ports: ServicePorts) => {
       body: unknown,
     ): Effect.Effect<Quote, Invalid | Forbidden | NotFound | ProviderFailure> =>
       Effect.gen(function* () {
-        yield* requireWrite(actor)
         const input = yield* decodeWrapped("quote", QuoteFields, body, "Quote is required")
         // Same-currency quotes are read, priced and stored in one transaction; a cross-currency
         // quote asks the provider for its rate between two, never inside one. Each transaction
         // returns plain data and the stored row (a keyed request journals and replays them), and
         // the answer is built from that row only.
-        const checked = yield* inTransaction(ports.storage, (tx) =>
+        const checked = yield* inCompany(ports, actor, companyId, ({ tx, company, readClock }) =>
           Effect.gen(function* () {
-            const company = yield* findLiveCompany(tx, actor, companyId)
             // The workspace's clock as read here also stamps a quote priced after this transaction.
-            const clock = yield* workspaceClock(ports, tx, actor.workspaceId)
+            const clock = yield* readClock
             const { from, to, integrationActive } = yield* checkQuoteProfiles(
               tx,
               company.id,
@@ -77,7 +74,7 @@ export const makeQuotes = (ports: ServicePorts) => {
           }),
         )
         return toQuote(row, request.from, request.to)
-      }),
+      }).pipe(writeAccess(actor)),
   }
 }
 

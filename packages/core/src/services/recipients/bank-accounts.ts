@@ -21,14 +21,14 @@ import { maskAccountNumber } from "../../rules/account-number-mask.ts"
 import { readPath, validateBeneficiaryDetails } from "../../rules/beneficiary-validation.ts"
 import type { HostedPageClaims } from "../../rules/hosted-page-jwt.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../../rules/paging.ts"
-import { type Actor, requireWrite } from "../steps/actor.ts"
+import type { Actor } from "../steps/actor.ts"
 import { decodeBody } from "../steps/decode-input.ts"
 import { useUpHostedPageToken } from "../steps/hosted-page-token-use.ts"
-import { bankAccountsWithProfiles, findLiveCompany } from "../steps/lookups.ts"
+import { bankAccountsWithProfiles } from "../steps/lookups.ts"
 import { providerCall } from "../steps/provider-call.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
 import { storeNewBankAccount } from "../steps/store-bank-account.ts"
-import { inTransaction } from "../steps/transaction.ts"
+import { inCompany, writeAccess } from "../steps/use-case.ts"
 import { readWorkspaceClock } from "../steps/workspace-clock.ts"
 
 const bankAccountNotFound = () =>
@@ -142,13 +142,11 @@ export const makeBankAccounts = (ports: ServicePorts) => ({
     options: CreateForRecipientOptions = {},
   ): Effect.Effect<BankAccount, Invalid | Forbidden | NotFound | ProviderFailure | Unauthenticated> =>
     Effect.gen(function* () {
-      yield* requireWrite(actor)
       const input = yield* decodeBody(BankAccountCreate, body)
       // The account's id is made in the transaction, so a keyed request replayed after a crash
       // registers the beneficiary under the same reference again, which the provider answers once.
-      const { company, recipient, bankAccountId } = yield* inTransaction(ports.storage, (tx) =>
+      const { company, recipient, bankAccountId } = yield* inCompany(ports, actor, companyId, ({ tx, company }) =>
         Effect.gen(function* () {
-          const company = yield* findLiveCompany(tx, actor, companyId)
           const recipient = yield* tx.recipients.findActive(company.id, recipientId)
           if (!recipient) return yield* Effect.fail(new NotFound({ field: "id", message: messages.recipientNotFound }))
           const entity = yield* tx.entities.findActive(company.id, input.entity_id)
@@ -212,12 +210,11 @@ export const makeBankAccounts = (ports: ServicePorts) => ({
         profile,
         usingToken === undefined ? undefined : (tx) => useUpHostedPageToken(tx, usingToken, clock.now()),
       )
-    }),
+    }).pipe(writeAccess(actor)),
 
   get: (actor: Actor, companyId: CompanyId, id: BankAccountId): Effect.Effect<BankAccount, NotFound> =>
-    inTransaction(ports.storage, (tx) =>
+    inCompany(ports, actor, companyId, ({ tx, company }) =>
       Effect.gen(function* () {
-        const company = yield* findLiveCompany(tx, actor, companyId)
         const row = yield* tx.bankAccounts.find(company.id, id)
         if (!row) return yield* Effect.fail(bankAccountNotFound())
         const [account] = yield* bankAccountsWithProfiles(tx, [row])
@@ -232,9 +229,8 @@ export const makeBankAccounts = (ports: ServicePorts) => ({
   ): Effect.Effect<Page<BankAccount>, Invalid | NotFound> =>
     Effect.gen(function* () {
       const request = yield* parsePageRequest(query, pagePolicies.bankAccounts)
-      return yield* inTransaction(ports.storage, (tx) =>
+      return yield* inCompany(ports, actor, companyId, ({ tx, company }) =>
         Effect.gen(function* () {
-          const company = yield* findLiveCompany(tx, actor, companyId)
           const slice = yield* tx.bankAccounts.listByCompany(company.id, {
             offset: pageOffset(request),
             limit: request.perPage,

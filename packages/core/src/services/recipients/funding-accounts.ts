@@ -7,12 +7,13 @@ import {
   fundingAccountInUseMessage,
   paymentStatusesKeepingFundingAccount,
 } from "../../rules/funding-account-removal.ts"
-import { type Actor, requireWrite } from "../steps/actor.ts"
+import type { Actor } from "../steps/actor.ts"
 import { decodeBody } from "../steps/decode-input.ts"
 import { providerCall } from "../steps/provider-call.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
 import { storeNewBankAccount } from "../steps/store-bank-account.ts"
 import { inTransaction } from "../steps/transaction.ts"
+import { writeAccess } from "../steps/use-case.ts"
 import { readWorkspaceClock } from "../steps/workspace-clock.ts"
 
 /** The longest signatory name and e-mail address a mandate takes. */
@@ -67,7 +68,6 @@ const linkAccountWith =
     mandate?: { readonly email: string; readonly signatory_name: string },
   ): Effect.Effect<BankAccount, Invalid | Forbidden | NotFound | ProviderFailure> =>
     Effect.gen(function* () {
-      yield* requireWrite(actor)
       const input = yield* decodeBody(FundingAccountLink, body ?? {})
       // The account's id is made in the transaction, so a keyed request replayed after a crash
       // links under the same reference again.
@@ -164,7 +164,7 @@ const linkAccountWith =
                 accepted_at: at,
               }),
       )
-    })
+    }).pipe(writeAccess(actor))
 
 /** A funding account as the hosted page lists it: the bank account, and the mandate given when it was linked there. */
 export type FundingAccount = BankAccount & { readonly mandate: FundingMandate | null }
@@ -231,7 +231,6 @@ export const makeFundingAccounts = (ports: ServicePorts) => {
       bankAccountId: BankAccountId,
     ): Effect.Effect<void, Invalid | Forbidden | NotFound | Conflict> =>
       Effect.gen(function* () {
-        yield* requireWrite(actor)
         const clock = yield* readWorkspaceClock(ports, actor.workspaceId)
         yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
@@ -272,7 +271,7 @@ export const makeFundingAccounts = (ports: ServicePorts) => {
             }
           }),
         )
-      }),
+      }).pipe(writeAccess(actor)),
 
     /**
      * The banks the bank-linking provider offers, as `{ id, name }`.

@@ -4,12 +4,12 @@ import type { CompanyId, RecipientId } from "../../model/ids.ts"
 import { type Recipient, RecipientCreate, toRecipient } from "../../model/recipient.ts"
 import type { RecipientRecord, Repositories } from "../../ports/storage/index.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../../rules/paging.ts"
-import { type Actor, requireWrite } from "../steps/actor.ts"
+import type { Actor } from "../steps/actor.ts"
 import { decodeBody } from "../steps/decode-input.ts"
-import { bankAccountsWithProfiles, findLiveCompany } from "../steps/lookups.ts"
+import { bankAccountsWithProfiles } from "../steps/lookups.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
-import { inTransaction, type Lifted } from "../steps/transaction.ts"
-import { workspaceClock } from "../steps/workspace-clock.ts"
+import type { Lifted } from "../steps/transaction.ts"
+import { inCompany, writeAccess } from "../steps/use-case.ts"
 
 /** Recipients with their bank accounts and profiles, in three queries whatever their number. */
 const withBankAccounts = (tx: Lifted<Repositories>, rows: ReadonlyArray<RecipientRecord>) =>
@@ -40,12 +40,10 @@ export const makeRecipients = (ports: ServicePorts) => ({
     body: unknown,
   ): Effect.Effect<Recipient, Invalid | Forbidden | NotFound> =>
     Effect.gen(function* () {
-      yield* requireWrite(actor)
       const input = yield* decodeBody(RecipientCreate, body)
-      return yield* inTransaction(ports.storage, (tx) =>
+      return yield* inCompany(ports, actor, companyId, ({ tx, company, readClock }) =>
         Effect.gen(function* () {
-          const company = yield* findLiveCompany(tx, actor, companyId)
-          const now = (yield* workspaceClock(ports, tx, actor.workspaceId)).now().toISOString()
+          const now = (yield* readClock).now().toISOString()
           const row: RecipientRecord = {
             id: ports.ids.next("rcp"),
             company_id: company.id,
@@ -59,12 +57,11 @@ export const makeRecipients = (ports: ServicePorts) => ({
           return toRecipient(row)
         }),
       )
-    }),
+    }).pipe(writeAccess(actor)),
 
   get: (actor: Actor, companyId: CompanyId, id: RecipientId): Effect.Effect<Recipient, NotFound> =>
-    inTransaction(ports.storage, (tx) =>
-      findLiveCompany(tx, actor, companyId).pipe(
-        Effect.flatMap((company) => findRecipient(tx, company.id, id)),
+    inCompany(ports, actor, companyId, ({ tx, company }) =>
+      findRecipient(tx, company.id, id).pipe(
         Effect.flatMap((row) => withBankAccounts(tx, [row])),
         Effect.map(([recipient]) => recipient!),
       ),
@@ -72,16 +69,14 @@ export const makeRecipients = (ports: ServicePorts) => ({
 
   delete: (actor: Actor, companyId: CompanyId, id: RecipientId): Effect.Effect<void, Forbidden | NotFound> =>
     Effect.gen(function* () {
-      yield* requireWrite(actor)
-      yield* inTransaction(ports.storage, (tx) =>
+      yield* inCompany(ports, actor, companyId, ({ tx, company, readClock }) =>
         Effect.gen(function* () {
-          const company = yield* findLiveCompany(tx, actor, companyId)
           const current = yield* findRecipient(tx, company.id, id)
-          const now = (yield* workspaceClock(ports, tx, actor.workspaceId)).now().toISOString()
+          const now = (yield* readClock).now().toISOString()
           yield* tx.recipients.update({ ...current, updated_at: now, deleted_at: now })
         }),
       )
-    }),
+    }).pipe(writeAccess(actor)),
 
   list: (
     actor: Actor,
@@ -90,9 +85,8 @@ export const makeRecipients = (ports: ServicePorts) => ({
   ): Effect.Effect<Page<Recipient>, Invalid | NotFound> =>
     Effect.gen(function* () {
       const request = yield* parsePageRequest(query, pagePolicies.recipients)
-      return yield* inTransaction(ports.storage, (tx) =>
+      return yield* inCompany(ports, actor, companyId, ({ tx, company }) =>
         Effect.gen(function* () {
-          const company = yield* findLiveCompany(tx, actor, companyId)
           const slice = yield* tx.recipients.listActive(company.id, {
             offset: pageOffset(request),
             limit: request.perPage,

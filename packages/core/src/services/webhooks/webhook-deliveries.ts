@@ -23,7 +23,7 @@ import type { WebhookAttempt, WebhookTransport } from "../../ports/webhook-trans
 import { type CircuitState, circuitAfter, circuitPosition, laneSizeFor, probing } from "../../rules/circuit-breaker.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../../rules/paging.ts"
 import { webhookSignatureHeaders } from "../../rules/webhook-signature.ts"
-import { type Actor, requireWrite } from "../steps/actor.ts"
+import type { Actor } from "../steps/actor.ts"
 import { type ActionCarriers, type ActionOf, applyDecision, carryOutActions } from "../steps/decision-executor.ts"
 import { deliveryJobKey, deliveryQueue, jobKeysOf, waitingJobKey } from "../steps/delivery-queue.ts"
 import { enqueueJob } from "../steps/job-queue.ts"
@@ -31,6 +31,7 @@ import { findLiveWebhookEndpoint, webhookEndpointNotFound } from "../steps/looku
 import { unsealed } from "../steps/secret-sealing.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
 import { inTransaction, type Lifted } from "../steps/transaction.ts"
+import { inWorkspace, writeAccess } from "../steps/use-case.ts"
 import { workspaceClock } from "../steps/workspace-clock.ts"
 
 /** The spec's limit on one delivery attempt. */
@@ -297,18 +298,15 @@ export const makeWebhookDeliveries = (ports: ServicePorts) => {
       endpointId: WebhookEndpointId,
       id: WebhookDeliveryId,
     ): Effect.Effect<WebhookDelivery, Forbidden | NotFound> =>
-      Effect.gen(function* () {
-        yield* requireWrite(actor)
-        return yield* inTransaction(ports.storage, (tx) =>
-          Effect.gen(function* () {
-            const row = yield* findDelivery(tx, actor, companyId, endpointId, id)
-            const clock = yield* workspaceClock(ports, tx, actor.workspaceId)
-            const moved = yield* move(ports, clock, tx, row, { type: "resend" }, { counted: false })
-            // Another writer moved it between the read and the write: what it is now, resent by that one.
-            return toWebhookDelivery(moved ?? (yield* findDelivery(tx, actor, companyId, endpointId, id)))
-          }),
-        )
-      }),
+      inWorkspace(ports, actor, ({ tx, readClock }) =>
+        Effect.gen(function* () {
+          const row = yield* findDelivery(tx, actor, companyId, endpointId, id)
+          const clock = yield* readClock
+          const moved = yield* move(ports, clock, tx, row, { type: "resend" }, { counted: false })
+          // Another writer moved it between the read and the write: what it is now, resent by that one.
+          return toWebhookDelivery(moved ?? (yield* findDelivery(tx, actor, companyId, endpointId, id)))
+        }),
+      ).pipe(writeAccess(actor)),
   }
 }
 

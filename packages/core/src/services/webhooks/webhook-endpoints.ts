@@ -19,12 +19,13 @@ import type { Repositories, WebhookEndpointChange, WebhookEndpointRecord } from 
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../../rules/paging.ts"
 import { randomToken } from "../../rules/random-token.ts"
 import { webhookUrlProblem } from "../../rules/webhook-url.ts"
-import { type Actor, requireWrite } from "../steps/actor.ts"
+import type { Actor } from "../steps/actor.ts"
 import { decodeBody, decodeQuery } from "../steps/decode-input.ts"
-import { findLiveCompany, findLiveWebhookEndpoint } from "../steps/lookups.ts"
+import { findLiveWebhookEndpoint } from "../steps/lookups.ts"
 import { sealed } from "../steps/secret-sealing.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
 import { inTransaction, type Lifted } from "../steps/transaction.ts"
+import { inCompany, inWorkspace, writeAccess } from "../steps/use-case.ts"
 import { workspaceClock } from "../steps/workspace-clock.ts"
 
 /** The prefix of signing secrets, as Stripe's, so a leaked one is recognised by secret scanners. */
@@ -111,7 +112,6 @@ export const makeWebhookEndpoints = (ports: ServicePorts) => {
       body: unknown,
     ): Effect.Effect<WebhookEndpointCreated, Invalid | Forbidden | NotFound> =>
       Effect.gen(function* () {
-        yield* requireWrite(actor)
         const { url, ...input } = yield* decodeEndpointBody(WebhookEndpointCreate, body)
         if (input.company_id !== undefined && input.company_id !== companyId) {
           return yield* Effect.fail(Invalid.rule("company_id", webhookEndpointMessages.companyMismatch))
@@ -119,9 +119,8 @@ export const makeWebhookEndpoints = (ports: ServicePorts) => {
         const id = ports.ids.next("we")
         const secret = `${webhookSecretPrefix}${randomToken(32)}`
         const sealedSecret = yield* sealed(ports.serverSecret, id, secret)
-        const endpoint = yield* inTransaction(ports.storage, (tx) =>
+        const endpoint = yield* inCompany(ports, actor, companyId, ({ tx, company }) =>
           Effect.gen(function* () {
-            const company = yield* findLiveCompany(tx, actor, companyId)
             const now = yield* nowOf(tx, actor)
             const names = input.event_names as ReadonlyArray<WebhookEventName>
             const row: WebhookEndpointRecord = {
@@ -146,7 +145,7 @@ export const makeWebhookEndpoints = (ports: ServicePorts) => {
           }),
         )
         return { ...endpoint, webhook_secret: secret }
-      }),
+      }).pipe(writeAccess(actor)),
 
     /** An endpoint with the events it subscribes to. */
     get: (actor: Actor, companyId: CompanyId | null, id: WebhookEndpointId): Effect.Effect<WebhookEndpoint, NotFound> =>
@@ -161,9 +160,8 @@ export const makeWebhookEndpoints = (ports: ServicePorts) => {
       Effect.gen(function* () {
         const request = yield* parsePageRequest(query, pagePolicies.webhookEndpoints)
         const { active } = yield* decodeQuery(WebhookEndpointListQuery, query)
-        return yield* inTransaction(ports.storage, (tx) =>
+        return yield* inCompany(ports, actor, companyId, ({ tx, company }) =>
           Effect.gen(function* () {
-            const company = yield* findLiveCompany(tx, actor, companyId)
             const slice = yield* tx.webhookEndpoints.list(
               company.id,
               active === undefined ? {} : { active: active === "true" },
@@ -185,7 +183,6 @@ export const makeWebhookEndpoints = (ports: ServicePorts) => {
       body: unknown,
     ): Effect.Effect<WebhookEndpoint, Invalid | Forbidden | NotFound> =>
       Effect.gen(function* () {
-        yield* requireWrite(actor)
         const { url, ...input } = yield* decodeEndpointBody(WebhookEndpointUpdate, body)
         return yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
@@ -209,7 +206,7 @@ export const makeWebhookEndpoints = (ports: ServicePorts) => {
             return yield* written(yield* tx.webhookEndpoints.update(actor.workspaceId, current.id, change))
           }),
         )
-      }),
+      }).pipe(writeAccess(actor)),
 
     /** Flips `active`. */
     toggle: (
@@ -217,17 +214,14 @@ export const makeWebhookEndpoints = (ports: ServicePorts) => {
       companyId: CompanyId | null,
       id: WebhookEndpointId,
     ): Effect.Effect<WebhookEndpoint, Forbidden | NotFound> =>
-      Effect.gen(function* () {
-        yield* requireWrite(actor)
-        return yield* inTransaction(ports.storage, (tx) =>
-          Effect.gen(function* () {
-            const current = yield* findEndpoint(tx, actor, companyId, id)
-            return yield* written(
-              yield* tx.webhookEndpoints.toggle(actor.workspaceId, current.id, yield* nowOf(tx, actor)),
-            )
-          }),
-        )
-      }),
+      inTransaction(ports.storage, (tx) =>
+        Effect.gen(function* () {
+          const current = yield* findEndpoint(tx, actor, companyId, id)
+          return yield* written(
+            yield* tx.webhookEndpoints.toggle(actor.workspaceId, current.id, yield* nowOf(tx, actor)),
+          )
+        }),
+      ).pipe(writeAccess(actor)),
 
     /** Deletes the endpoint: nothing is sent to it any more, and it is not found from then on. */
     /**
@@ -241,13 +235,12 @@ export const makeWebhookEndpoints = (ports: ServicePorts) => {
       id: WebhookEndpointId,
     ): Effect.Effect<WebhookSecretRotated, Forbidden | NotFound> =>
       Effect.gen(function* () {
-        yield* requireWrite(actor)
         const secret = `${webhookSecretPrefix}${randomToken(32)}`
         const sealedSecret = yield* sealed(ports.serverSecret, id, secret)
-        return yield* inTransaction(ports.storage, (tx) =>
+        return yield* inWorkspace(ports, actor, ({ tx, readClock }) =>
           Effect.gen(function* () {
             const current = yield* findEndpoint(tx, actor, companyId, id)
-            const clock = yield* workspaceClock(ports, tx, actor.workspaceId)
+            const clock = yield* readClock
             const now = clock.now()
             const expires = new Date(now.getTime() + previousSecretLifetimeMs).toISOString()
             const rotated = yield* tx.webhookEndpoints.replaceSecret(actor.workspaceId, current.id, current.secret, {
@@ -260,7 +253,7 @@ export const makeWebhookEndpoints = (ports: ServicePorts) => {
             return { id: rotated.id, webhook_secret: secret, previous_secret_expires_at: expires }
           }),
         )
-      }),
+      }).pipe(writeAccess(actor)),
 
     delete: (
       actor: Actor,
@@ -268,7 +261,6 @@ export const makeWebhookEndpoints = (ports: ServicePorts) => {
       id: WebhookEndpointId,
     ): Effect.Effect<void, Forbidden | NotFound> =>
       Effect.gen(function* () {
-        yield* requireWrite(actor)
         yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
             const current = yield* findEndpoint(tx, actor, companyId, id)
@@ -276,7 +268,7 @@ export const makeWebhookEndpoints = (ports: ServicePorts) => {
             if (!deleted) return yield* Effect.fail(endpointNotFound())
           }),
         )
-      }),
+      }).pipe(writeAccess(actor)),
   }
 }
 

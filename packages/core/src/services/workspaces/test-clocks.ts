@@ -2,10 +2,11 @@ import { Effect } from "effect"
 import { Forbidden, Invalid } from "../../errors.ts"
 import { ClockAdvance } from "../../model/test-clock.ts"
 import { maxTestClockOffsetMs, offsetClock } from "../../rules/test-clock.ts"
-import { type Actor, requireWrite } from "../steps/actor.ts"
+import type { Actor } from "../steps/actor.ts"
 import { decodeBody } from "../steps/decode-input.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
 import { inTransaction } from "../steps/transaction.ts"
+import { writeAccess } from "../steps/use-case.ts"
 import { readWorkspaceClock } from "../steps/workspace-clock.ts"
 
 /**
@@ -28,7 +29,6 @@ export const makeTestClocks = (ports: ServicePorts) => ({
    */
   advance: (actor: Actor, body: unknown): Effect.Effect<{ readonly now: Date }, Invalid | Forbidden> =>
     Effect.gen(function* () {
-      yield* requireWrite(actor)
       if (!ports.testClocks) {
         return yield* Effect.fail(new Forbidden({ field: "base", message: "Test clocks exist in sandbox mode only" }))
       }
@@ -44,7 +44,7 @@ export const makeTestClocks = (ports: ServicePorts) => ({
           return { now: offsetClock(ports.clock, moved).now() }
         }),
       )
-    }),
+    }).pipe(writeAccess(actor)),
 })
 
 export type TestClocks = ReturnType<typeof makeTestClocks>

@@ -2,11 +2,11 @@ import { Effect } from "effect"
 import { type Forbidden, Invalid } from "../../errors.ts"
 import { type TrustedDomainConfig, toTrustedDomainConfig } from "../../model/trusted-domain-config.ts"
 import { checkTrustedDomains } from "../../rules/trusted-domains.ts"
-import { type Actor, requireWrite } from "../steps/actor.ts"
+import type { Actor } from "../steps/actor.ts"
 import { checkedReturnUrl } from "../steps/return-url.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
 import { inTransaction } from "../steps/transaction.ts"
-import { workspaceClock } from "../steps/workspace-clock.ts"
+import { inWorkspace, writeAccess } from "../steps/use-case.ts"
 
 /**
  * A workspace's trusted return domains (spec "Authentication" 5, DECISIONS "Trusted domains"):
@@ -25,14 +25,13 @@ export const makeTrustedDomains = (ports: ServicePorts) => ({
    */
   upsert: (actor: Actor, input: unknown): Effect.Effect<TrustedDomainConfig, Invalid | Forbidden> =>
     Effect.gen(function* () {
-      yield* requireWrite(actor)
       const domains = typeof input === "object" && input !== null ? (input as { domains?: unknown }).domains : undefined
       if (domains === undefined) return yield* Effect.fail(Invalid.missing("domains", "Domains are required"))
       const checked = checkTrustedDomains(domains)
       if ("errors" in checked) return yield* Effect.fail(new Invalid({ kind: "invalid", errors: checked.errors }))
-      return yield* inTransaction(ports.storage, (tx) =>
+      return yield* inWorkspace(ports, actor, ({ tx, readClock }) =>
         Effect.gen(function* () {
-          const now = (yield* workspaceClock(ports, tx, actor.workspaceId)).now().toISOString()
+          const now = (yield* readClock).now().toISOString()
           const row = yield* tx.trustedDomainConfigs.upsert({
             id: ports.ids.next("tdc"),
             workspace_id: actor.workspaceId,
@@ -43,7 +42,7 @@ export const makeTrustedDomains = (ports: ServicePorts) => ({
           return toTrustedDomainConfig(row)
         }),
       )
-    }),
+    }).pipe(writeAccess(actor)),
 
   /**
    * The actor's workspace's configuration, or null when it has none (return URLs are then ignored).
