@@ -14,14 +14,18 @@ import type { PaymentProvider } from "./ports/payment-provider.ts"
 import type { WebhookTransport } from "./ports/webhook-transport.ts"
 import { defaultFeeSchedule, type FeeSchedule } from "./rules/fee-schedule.ts"
 import { makeAccess } from "./services/access/access.ts"
-import { makeHostedPageTokenJobs, makeHostedPageTokens } from "./services/access/hosted-page-tokens.ts"
+import {
+  hostedPageTokenAnswerSecrets,
+  makeHostedPageTokenJobs,
+  makeHostedPageTokens,
+} from "./services/access/hosted-page-tokens.ts"
 import { makeIdempotency, makeIdempotencyJobs } from "./services/access/idempotency.ts"
 import { makeKeyLifecycle } from "./services/access/key-lifecycle.ts"
 import { makeCompanies } from "./services/companies/companies.ts"
 import { makeEntities } from "./services/companies/entities.ts"
 import { makeFeatures } from "./services/onboardings/features.ts"
 import { makeOnboardingAttachments } from "./services/onboardings/onboarding-attachments.ts"
-import { makeOnboardings } from "./services/onboardings/onboardings.ts"
+import { makeOnboardings, personAnswerSecrets } from "./services/onboardings/onboardings.ts"
 import { makePaymentBatches, makePaymentBatchJobs } from "./services/payments/payment-batches.ts"
 import { makePaymentJobs, makePayments } from "./services/payments/payments.ts"
 import { makeQuotes } from "./services/payments/quotes.ts"
@@ -44,7 +48,7 @@ import {
   makeWebhookDeliveryJobs,
   noWebhookTransport,
 } from "./services/webhooks/webhook-deliveries.ts"
-import { makeWebhookEndpoints } from "./services/webhooks/webhook-endpoints.ts"
+import { makeWebhookEndpoints, webhookEndpointAnswerSecrets } from "./services/webhooks/webhook-endpoints.ts"
 import { makeWebhookEvents } from "./services/webhooks/webhook-events.ts"
 import { makeTestClocks } from "./services/workspaces/test-clocks.ts"
 import { makeTrustedDomains } from "./services/workspaces/trusted-domains.ts"
@@ -79,7 +83,11 @@ const makeEffectApi = (ports: ServicePorts, keyedRequests: KeyedRequests) => {
     onboardingAttachments: makeOnboardingAttachments(ports),
     recipients: makeRecipients(ports),
     /** The `Idempotency-Key` records of a binding: begin, complete, abandon. */
-    idempotency: makeIdempotency(ports, keyedRequests),
+    idempotency: makeIdempotency(ports, keyedRequests, [
+      webhookEndpointAnswerSecrets,
+      hostedPageTokenAnswerSecrets,
+      personAnswerSecrets,
+    ]),
     paymentMethods: makePaymentMethods(ports),
     bankAccounts: makeBankAccounts(ports),
     fundingAccounts: makeFundingAccounts(ports),

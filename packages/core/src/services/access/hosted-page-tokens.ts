@@ -27,6 +27,7 @@ import {
   verifyHostedPageToken,
 } from "../../rules/hosted-page-jwt.ts"
 import type { Actor } from "../steps/actor.ts"
+import type { AnswerSecrets } from "../steps/answer-secrets.ts"
 import { decodeBody } from "../steps/decode-input.ts"
 import { checkedReturnUrl } from "../steps/return-url.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
@@ -135,6 +136,9 @@ const findApplication = (tx: Lifted<Repositories>, actor: Actor, id: Application
     }
     return feature
   })
+
+/** A hosted-page token is a credential for 2 hours: its answer is kept as unreadable as the other secrets. */
+export const hostedPageTokenAnswerSecrets: AnswerSecrets = { fields: ["token"] }
 
 /**
  * Hosted-page tokens (spec "Hosted-page token object", "Authentication" 4-5): short-lived JWTs that

@@ -1,6 +1,5 @@
 import { Effect } from "effect"
 import { Conflict, Invalid, messages } from "../../errors.ts"
-import { maskTaxId } from "../../model/onboarding-person.ts"
 import type { ServerSecret } from "../../ports/server-secret.ts"
 import type { IdempotencyRecord } from "../../ports/storage/index.ts"
 import {
@@ -11,6 +10,7 @@ import {
   requestFingerprint,
 } from "../../rules/idempotency-fingerprint.ts"
 import type { Actor } from "../steps/actor.ts"
+import { type AnswerSecrets, allAnswerSecrets } from "../steps/answer-secrets.ts"
 import type { KeyedRequests } from "../steps/keyed-requests.ts"
 import { sealed, unsealed } from "../steps/secret-sealing.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
@@ -56,60 +56,40 @@ const fingerprintKeyOf = (secret: ServerSecret): Promise<FingerprintKey> => {
   return derived
 }
 
-/**
- * Fields of an answer's `data` that hold a secret shown once (a webhook endpoint's
- * `webhook_secret`; also each tax id's `identification_number` in `data.identifications`, which a
- * person create echoes): the stored answer keeps them sealed (AES-256-GCM under the server secret's
- * sealing key, bound to the workspace and key), and a replay opens them, so the record of a
- * retried request holds nothing readable, yet the retry gets the secret its lost answer carried.
- */
-export const secretResponseFields: ReadonlyArray<string> = [
-  "webhook_secret",
-  /** A hosted-page token: a credential for 2 hours, kept as unreadable as the others. */
-  "token",
-]
-
-/**
- * An identification of an answer's `data.identifications` (a person create echoes its tax id in
- * full): its `identification_number` is kept sealed like the fields above.
- */
-const isTaxIdentification = (
-  item: unknown,
-): item is { readonly identification_type: "tax_id"; readonly identification_number: unknown } =>
-  typeof item === "object" &&
-  item !== null &&
-  (item as { readonly identification_type?: unknown }).identification_type === "tax_id"
-
 /** How a sealed field is stored in a remembered answer. */
 const sealedMark = "$sealed"
 
 type Rewrite = (field: string, value: unknown) => Effect.Effect<unknown>
 
-/** The answer with each secret field of its `data` object rewritten; others as they are. */
-const rewriteSecrets = (body: unknown, rewrite: Rewrite): Effect.Effect<unknown> => {
+/**
+ * The answer with each secret its resources declared (see {@link AnswerSecrets}) rewritten;
+ * the rest as it is. A listed secret that comes out undefined shows its `unopenable` stand-in.
+ */
+const rewriteSecrets = (secrets: Required<AnswerSecrets>, body: unknown, rewrite: Rewrite): Effect.Effect<unknown> => {
   if (typeof body !== "object" || body === null || !("data" in body)) return Effect.succeed(body)
   const data = (body as { readonly data: unknown }).data
   if (typeof data !== "object" || data === null || Array.isArray(data)) return Effect.succeed(body)
-  const fields = secretResponseFields.filter((field) => Object.hasOwn(data, field))
-  const identifications = (data as { readonly identifications?: unknown }).identifications
-  const taxIds = Array.isArray(identifications) && identifications.some(isTaxIdentification)
-  if (fields.length === 0 && !taxIds) return Effect.succeed(body)
+  const fields = secrets.fields.filter((field) => Object.hasOwn(data, field))
+  const listed = secrets.listed.filter((secret) => {
+    const list = (data as Record<string, unknown>)[secret.list]
+    return Array.isArray(list) && list.some((item) => typeof item === "object" && item !== null && secret.holds(item))
+  })
+  if (fields.length === 0 && listed.length === 0) return Effect.succeed(body)
   return Effect.gen(function* () {
     const next: Record<string, unknown> = { ...data }
     for (const field of fields) next[field] = yield* rewrite(field, next[field])
     for (const [field, value] of Object.entries(next)) if (value === undefined) delete next[field]
-    if (taxIds) {
+    for (const secret of listed) {
       const rewritten: Array<unknown> = []
-      for (const item of identifications as ReadonlyArray<unknown>) {
-        if (!isTaxIdentification(item)) {
+      for (const item of next[secret.list] as ReadonlyArray<unknown>) {
+        if (typeof item !== "object" || item === null || !secret.holds(item)) {
           rewritten.push(item)
           continue
         }
-        const number = yield* rewrite("identification_number", item.identification_number)
-        // A tax id that cannot be opened again (the server secret rotated) is shown masked.
-        rewritten.push({ ...item, identification_number: number ?? maskTaxId("") })
+        const value = yield* rewrite(secret.field, (item as Record<string, unknown>)[secret.field])
+        rewritten.push({ ...item, [secret.field]: value ?? secret.unopenable })
       }
-      next.identifications = rewritten
+      next[secret.list] = rewritten
     }
     return { ...body, data: next }
   })
@@ -133,7 +113,12 @@ const validKey = (key: string) =>
  * work is done once. A claim whose process is known to have stopped (the storage's `processes`)
  * is taken over at once; one whose process runs, after 60 s.
  */
-export const makeIdempotency = (ports: ServicePorts, keyedRequests: KeyedRequests) => {
+export const makeIdempotency = (
+  ports: ServicePorts,
+  keyedRequests: KeyedRequests,
+  answerSecrets: ReadonlyArray<AnswerSecrets>,
+) => {
+  const secrets = allAnswerSecrets(answerSecrets)
   // Without the storage's liveness, this engine's claims carry an id of its own.
   const engineId = `engine:${crypto.randomUUID()}`
   const processes = ports.storage.processes
@@ -196,7 +181,7 @@ export const makeIdempotency = (ports: ServicePorts, keyedRequests: KeyedRequest
             if (existing.response_status !== null) {
               const stored: unknown = existing.response_body === null ? null : JSON.parse(existing.response_body)
               // A secret sealed under a server secret since rotated cannot be shown again: it is left out.
-              const body = yield* rewriteSecrets(stored, (_field, value) => {
+              const body = yield* rewriteSecrets(secrets, stored, (_field, value) => {
                 const text =
                   typeof value === "object" && value !== null
                     ? (value as Record<string, unknown>)[sealedMark]
@@ -227,7 +212,7 @@ export const makeIdempotency = (ports: ServicePorts, keyedRequests: KeyedRequest
     complete: (actor: Actor, key: string, response: StoredResponse): Effect.Effect<void> =>
       Effect.gen(function* () {
         const owner = keyedRequests.of(actor.workspaceId, key)?.owner ?? (yield* self())
-        const body = yield* rewriteSecrets(response.body ?? null, (_field, value) =>
+        const body = yield* rewriteSecrets(secrets, response.body ?? null, (_field, value) =>
           typeof value === "string"
             ? sealed(ports.serverSecret, `${actor.workspaceId}:${key}`, value).pipe(
                 Effect.map((text) => ({ [sealedMark]: text })),

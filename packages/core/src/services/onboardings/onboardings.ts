@@ -14,6 +14,7 @@ import {
 import type { AddressInput, AddressType, OnboardingAddress } from "../../model/onboarding-fields.ts"
 import {
   type IdentificationInput,
+  maskTaxId,
   type OnboardingPerson,
   PersonInput,
   personMessages,
@@ -26,6 +27,7 @@ import {
 import type { OnboardingRecord, PersonRecord, Repositories } from "../../ports/storage/index.ts"
 import { type Page, type PageQuery, pagePolicies } from "../../rules/paging.ts"
 import type { Actor } from "../steps/actor.ts"
+import type { AnswerSecrets } from "../steps/answer-secrets.ts"
 import { decodeBody } from "../steps/decode-input.ts"
 import { findChangeableOnboardingEntity, findOnboardingEntity, onboardingPage } from "../steps/onboarding-lookups.ts"
 import { sealed } from "../steps/secret-sealing.ts"
@@ -99,6 +101,21 @@ const storedIdentifications = (
     }
     return { stored, revealed }
   })
+
+/**
+ * A person create echoes each tax id in full (`identifications`): its `identification_number` is
+ * kept sealed in a remembered answer, and a replay that can no longer open it shows the mask.
+ */
+export const personAnswerSecrets: AnswerSecrets = {
+  listed: [
+    {
+      list: "identifications",
+      holds: (item: object) => (item as { readonly identification_type?: unknown }).identification_type === "tax_id",
+      field: "identification_number",
+      unopenable: maskTaxId(""),
+    },
+  ],
+}
 
 /**
  * Use cases of an entity's onboarding (the data gathered before the multi-currency account is

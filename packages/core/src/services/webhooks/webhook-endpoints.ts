@@ -20,6 +20,7 @@ import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, 
 import { randomToken } from "../../rules/random-token.ts"
 import { webhookUrlProblem } from "../../rules/webhook-url.ts"
 import type { Actor } from "../steps/actor.ts"
+import type { AnswerSecrets } from "../steps/answer-secrets.ts"
 import { decodeBody, decodeQuery } from "../steps/decode-input.ts"
 import { findLiveWebhookEndpoint } from "../steps/lookups.ts"
 import { sealed } from "../steps/secret-sealing.ts"
@@ -32,6 +33,9 @@ import { workspaceClock } from "../steps/workspace-clock.ts"
 export const webhookSecretPrefix = "whsec_"
 
 const endpointNotFound = () => new NotFound({ field: "id", message: webhookEndpointMessages.notFound })
+
+/** A webhook endpoint's answer shows its signing secret once (create, rotate): never stored in the clear. */
+export const webhookEndpointAnswerSecrets: AnswerSecrets = { fields: ["webhook_secret"] }
 
 /**
  * Use cases of webhook endpoints. Each by-id use case takes the company of the path, or null for
