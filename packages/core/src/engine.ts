@@ -218,17 +218,23 @@ export interface Engine extends PromisedServices<EngineEffects> {
   close(): Promise<void>
 }
 
-/** What an engine is built from: its ports, and the settings of money movement. */
+/**
+ * What an engine is built from: its ports, and the settings of money movement. The one place
+ * these options are documented; the services see them with their defaults applied.
+ */
 export interface EngineOptions extends EnginePorts {
+  /** Quotes exchange rates, submits payments and reports them (`createSandboxPaymentProvider` of the adapters). */
   readonly paymentProvider: PaymentProvider
+  /** Links funding accounts (`createSandboxBankLinker` of the adapters). */
   readonly bankLinker: BankLinkProvider
   /** Fees and FX margin; {@link defaultFeeSchedule} when absent. */
   readonly feeSchedule?: FeeSchedule
-  /** Told about background jobs run and about failures of the runner. */
+  /** Told about background jobs run, failures of the runner, and webhook circuits opening and closing. */
   readonly jobLog?: JobRunnerLog
   /**
    * Sandbox mode: every workspace gets a test clock of its own, kept in storage, that
-   * `testClocks.advance` moves; false (the default) for real time at no cost.
+   * `testClocks.advance` moves and that stamps its resources; false (the default) for real time
+   * at no cost.
    */
   readonly testClocks?: boolean
   /** How batches run their payments; 5 at once and 20 started a second unless said otherwise. */
@@ -241,7 +247,7 @@ export interface EngineOptions extends EnginePorts {
   readonly jobConcurrency?: Partial<Omit<JobLaneConcurrency, "batches">>
   /**
    * Allow `http://localhost` and `http://127.0.0.1` webhook endpoint URLs (sandbox mode, for
-   * local receivers); false by default: `https:` only.
+   * local receivers; DECISIONS "URL safety"); false by default: `https:` only.
    */
   readonly allowLocalWebhookUrls?: boolean
   /**
@@ -249,12 +255,13 @@ export interface EngineOptions extends EnginePorts {
    * are still written and their deliveries logged, but every attempt fails as `network_error`.
    */
   readonly webhookTransport?: WebhookTransport
-  /** How long one delivery attempt may take; 30 s (the spec's) unless said otherwise. */
+  /** How long one delivery attempt may take, connection to answer; 30 s (the spec's) unless said otherwise. */
   readonly webhookTimeoutMs?: number
   /**
    * Lanes of webhook deliveries (one endpoint's each) one workspace may have sending at once,
    * counted in storage, so across every process of it: half the `webhooks` lane's slots (at
-   * least 1) unless said otherwise. A workspace's lane beyond it waits a few seconds, unsent.
+   * least 1) unless said otherwise. A workspace's lane beyond it waits a few seconds, unsent, so
+   * a workspace whose receivers do not answer cannot hold every webhook slot.
    */
   readonly webhookWorkspaceLanes?: number
   /**

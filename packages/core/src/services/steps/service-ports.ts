@@ -20,38 +20,22 @@ export interface EnginePorts {
   readonly serverSecret: ServerSecret
 }
 
-/** What the services are built from: the engine's ports, its providers and its fee schedule. */
+/**
+ * What the services are built from: the engine's options (`EngineOptions` in engine.ts, where
+ * each is documented) with the engine's defaults applied.
+ */
 export interface ServicePorts extends EnginePorts {
   readonly paymentProvider: PaymentProvider
   readonly bankLinker: BankLinkProvider
-  /** Fees and FX margin. */
   readonly feeSchedule: FeeSchedule
-  /**
-   * Sandbox mode: each workspace has a test clock of its own, kept in storage, and its resources
-   * are stamped by it (see `workspaceClock`); otherwise every time is the engine's clock.
-   */
   readonly testClocks: boolean
-  /** How batches run their payments: at most `concurrency` at once, at most `perSecond` started a second. */
   readonly batchExecution: BatchExecution
-  /**
-   * Sandbox mode's webhook URLs: `http://localhost` and `http://127.0.0.1` are allowed for local
-   * receivers besides `https:` URLs (DECISIONS "URL safety"); false outside sandbox mode.
-   */
   readonly allowLocalWebhookUrls: boolean
-  /** Sends webhook deliveries; without one, every attempt fails as `network_error`. */
   readonly webhookTransport: WebhookTransport
-  /** How long one delivery attempt may take, connection to answer (30 s by the spec). */
   readonly webhookTimeoutMs: number
-  /**
-   * Lanes of webhook deliveries one workspace may have sending at once, across the processes of
-   * a storage: a workspace whose receivers do not answer cannot hold every webhook slot.
-   */
   readonly webhookWorkspaceLanes: number
-  /** Told when an endpoint's circuit opens or closes (the engine's `jobLog`). */
   readonly jobLog?: JobRunnerLog | undefined
-  /** Keeps the bytes of onboarding attachments; without one, attachment uploads and downloads are a defect. */
   readonly blobStore?: BlobStore | undefined
-  /** Tells an upload's type from its content; without one, attachment uploads are a defect. */
   readonly fileTypeDetector?: FileTypeDetector | undefined
 }
 
