@@ -8,7 +8,7 @@ import type { ApiKeyScope } from "../../ports/storage/index.ts"
  * The HTTP binding makes one from the bearer token; an embedder makes one directly.
  *
  * @example
- * const actor: Actor = { workspaceId: "ws_01J...", scope: "write" }
+ * const actor: Actor = { workspaceId: WorkspaceId.make("ws_01J..."), scope: "write" }
  */
 export interface Actor {
   readonly workspaceId: WorkspaceId

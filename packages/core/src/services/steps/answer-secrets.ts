@@ -19,9 +19,6 @@ export interface ListedAnswerSecret {
 /**
  * The secrets of a resource's answers, shown once: fields of `data`, left out of a replay that
  * can no longer open them, and secrets inside the items of a list of `data`.
- *
- * @example
- * export const webhookEndpointAnswerSecrets: AnswerSecrets = { fields: ["webhook_secret"] }
  */
 export interface AnswerSecrets {
   readonly fields?: ReadonlyArray<string>

@@ -55,9 +55,6 @@ const carryOutAction = <E>(
 /**
  * Carries out a machine's actions in order, in the caller's transaction, each by its
  * aggregate's carrier: for a row just created (`begin`'s actions), or rows written together.
- *
- * @example
- * yield* carryOutActions(batchMachine, start.actions, { enqueue: (action) => enqueueJob(ports, tx, job(action)) })
  */
 export const carryOutActions = <E>(
   machine: DecidingMachine,
@@ -70,12 +67,6 @@ export const carryOutActions = <E>(
  * Applies a machine's decision to a stored row, for every aggregate: its status written by the
  * aggregate's compare-and-set, then, once that won, the decision's actions carried out on the
  * row as written. Undefined when another writer won.
- *
- * @example
- * const moved = yield* applyDecision(featureMachine, decision, {
- *   compareAndSet: (status) => tx.features.compareAndSetStatus(id, current.status, status, now),
- *   carriers: (feature) => ({ activate_entity_integration: () => activate(feature) }),
- * })
  */
 export const applyDecision = <Status extends string, Row, E1, E2>(
   machine: DecidingMachine,

@@ -77,9 +77,6 @@ export const decodeBody = <A, I>(
  * Decodes query parameters with their schema. A wrong parameter is a bad request (`missing`),
  * whatever the failure, and only the first one in the schema's field order is reported, as a
  * hand-written check that stops at the first would.
- *
- * @example
- * decodeQuery(PaymentListQuery, { status: "done" }) // fails: missing, status: "Invalid status"
  */
 export const decodeQuery = <A, I>(schema: Schema.Schema<A, I, never>, query: unknown): Effect.Effect<A, Invalid> =>
   decodeBody(schema, query).pipe(
@@ -108,9 +105,6 @@ export const decodeWrapped = <A, I>(
  * Decodes a body whose fields, all optional, sit under one wrapper key that may itself be left
  * out (`{}`, `{ "payment_batch": {} }` and no body at all decode alike). Errors name the inner
  * fields bare, as {@link decodeWrapped}'s do.
- *
- * @example
- * decodeOptionallyWrapped("payment_batch", PaymentBatchFields, undefined) // succeeds with {}
  */
 export const decodeOptionallyWrapped = <A, I>(
   wrapper: string,

@@ -10,9 +10,6 @@ import type { Lifted } from "./transaction.ts"
  * Marks the token of `claims` used up, in the transaction of the task it was issued for, so the
  * token is used up exactly when the task commits. Fails `unauthenticated` on `token` when it
  * already was: the task is then rolled back, and of two racing on one token one commits.
- *
- * @example
- * yield* useUpHostedPageToken(tx, claims, clock.now())
  */
 export const useUpHostedPageToken = (
   tx: Lifted<Repositories>,

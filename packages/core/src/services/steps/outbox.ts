@@ -48,11 +48,6 @@ const encodePayload = (payload: WebhookEventPayload): string => {
  * Appends events to the outbox, in the caller's transaction, with their webhook deliveries
  * (`fanOutEvents`). Rows are stamped by `stampedBy` (a workspace's clock in sandbox mode); the
  * deliveries' jobs are due by the engine's clock (`ports.clock`), which runners read.
- *
- * @example
- * yield* appendEvents(ports, tx, [
- *   { workspaceId, companyId, payload: bankAccountEventPayload("BankAccountEvents::CreatedEvent", { now, data }) },
- * ])
  */
 export const appendEvents = (
   ports: Pick<EnginePorts, "ids" | "clock">,
@@ -140,8 +135,6 @@ const asPayload = <N extends WebhookEventName>(payload: object): WebhookEventPay
 
 /**
  * A payment event (ISO 8601 timestamp, company and payment named beside the Payment Instruction).
- *
- * @example paymentEventPayload("PaymentEvents::CompletedEvent", { now, companyId, data: payment })
  */
 export const paymentEventPayload = <N extends WebhookEventNameOf<"PaymentEvents">>(
   event: N,
@@ -157,8 +150,6 @@ export const paymentEventPayload = <N extends WebhookEventNameOf<"PaymentEvents"
 
 /**
  * A bank-account event (Unix-seconds timestamp, the Bank Account as data).
- *
- * @example bankAccountEventPayload("BankAccountEvents::CreatedEvent", { now, data: account })
  */
 export const bankAccountEventPayload = <N extends WebhookEventNameOf<"BankAccountEvents">>(
   event: N,
@@ -167,8 +158,6 @@ export const bankAccountEventPayload = <N extends WebhookEventNameOf<"BankAccoun
 
 /**
  * A payment-profile event (Unix-seconds timestamp, the Payment Profile as data).
- *
- * @example paymentProfileEventPayload("PaymentProfileEvents::CreatedEvent", { now, data: profile })
  */
 export const paymentProfileEventPayload = <N extends WebhookEventNameOf<"PaymentProfileEvents">>(
   event: N,
@@ -177,8 +166,6 @@ export const paymentProfileEventPayload = <N extends WebhookEventNameOf<"Payment
 
 /**
  * The batch digest (ISO 8601 timestamp, the batch as resource, no actor).
- *
- * @example paymentBatchEventPayload({ now, companyId, batchId })
  */
 export const paymentBatchEventPayload = (input: {
   readonly now: Date
@@ -194,8 +181,6 @@ export const paymentBatchEventPayload = (input: {
 
 /**
  * An entity event (ISO 8601 timestamp, company and entity named beside the Entity).
- *
- * @example entityEventPayload("entity.created", { now, data: entity })
  */
 export const entityEventPayload = <N extends WebhookEventNameOf<"EntityEvents">>(
   event: N,

@@ -14,9 +14,6 @@ import type { Lifted } from "./transaction.ts"
  * 127.0.0.1) and its host is trusted, else 422 `return_url` "URL domain is not in the trusted
  * domains list"; without a configuration, or without a URL, undefined (the URL is ignored, not
  * echoed). Read in the caller's transaction, so the token is issued against the list as it is.
- *
- * @example
- * const returnUrl = yield* checkedReturnUrl(ports, tx, actor.workspaceId, body.return_url)
  */
 export const checkedReturnUrl = (
   ports: Pick<ServicePorts, "allowLocalWebhookUrls">,

@@ -21,9 +21,6 @@ export type LiftedRepository<R> = {
 
 /**
  * Repositories as services use them: `yield* tx.payments.find(companyId, id)`.
- *
- * @example
- * inTransaction(storage, (tx) => tx.companies.find(workspaceId, id))
  */
 export type Lifted<Rs> = { readonly [K in keyof Rs]: LiftedRepository<Rs[K]> }
 
@@ -165,14 +162,6 @@ const journaled = <A, E>(
  * journaled with it, and replayed instead of running the work again when the request is retried
  * after a crash: the result must survive {@link replayableText}, and what the use case answers
  * must derive from its transactions' results, not from ids or times made outside them.
- *
- * @example
- * inTransaction(ports.storage, (tx) =>
- *   Effect.gen(function* () {
- *     const row = yield* tx.payments.find(companyId, id)
- *     return row ?? (yield* Effect.fail(paymentNotFound()))
- *   }),
- * )
  */
 export const inTransaction = <A, E>(
   storage: Storage,

@@ -17,13 +17,6 @@ import { workspaceClock } from "./workspace-clock.ts"
 /**
  * A use case that changes things: a read-only actor is `forbidden` before anything else of it
  * runs (its input is not even decoded).
- *
- * @example
- * create: (actor: Actor, body: unknown) =>
- *   Effect.gen(function* () {
- *     const input = yield* decodeBody(RecipientCreate, body)
- *     return input.name
- *   }).pipe(writeAccess(actor))
  */
 export const writeAccess =
   (actor: Actor) =>
@@ -62,9 +55,6 @@ const scopeOf = (ports: TransactionPorts, tx: Lifted<Repositories>, actor: Actor
 
 /**
  * Runs `work` in one transaction of the actor's workspace.
- *
- * @example
- * inWorkspace(ports, actor, ({ readClock }) => Effect.map(readClock, (clock) => clock.now()))
  */
 export const inWorkspace = <A, E>(
   ports: TransactionPorts,
@@ -75,9 +65,6 @@ export const inWorkspace = <A, E>(
 /**
  * Runs `work` in one transaction under the actor's live company `companyId`: a company the
  * actor cannot see, or a deleted one, is `not_found` on `company_id` before `work` runs.
- *
- * @example
- * inCompany(ports, actor, companyId, ({ tx, company }) => tx.recipients.findActive(company.id, id))
  */
 export const inCompany = <A, E>(
   ports: TransactionPorts,

@@ -11,10 +11,6 @@ import { inTransaction, type Lifted } from "./transaction.ts"
  * engine's clock plus the workspace's test clock offset, kept in storage (a restart and every
  * process see the same time; nothing is cached, so another process's move is seen at once);
  * otherwise the engine's clock, with no read at all.
- *
- * @example
- * const clock = yield* workspaceClock(ports, tx, actor.workspaceId)
- * const expires = new Date(clock.now().getTime() + quoteLifetimeMs)
  */
 export const workspaceClock = (
   ports: Pick<ServicePorts, "clock" | "testClocks">,
@@ -28,9 +24,6 @@ export const workspaceClock = (
 /**
  * The workspace's clock where no transaction is at hand (a use case that calls a provider
  * before it writes): read in a transaction of its own in sandbox mode, no read otherwise.
- *
- * @example
- * const at = (yield* readWorkspaceClock(ports, actor.workspaceId)).now().toISOString()
  */
 export const readWorkspaceClock = (
   ports: Pick<ServicePorts, "clock" | "testClocks" | "storage">,
