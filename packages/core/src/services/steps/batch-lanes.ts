@@ -91,7 +91,7 @@ export const batchCarriers = (
  * `PaymentBatchCompletedEvent`. A batch with payments still running is left as it is; of two
  * transactions that count the last payments, the compare-and-set lets one end it.
  */
-export const finishBatchIfDone = (
+const finishBatchIfDone = (
   ports: Pick<ServicePorts, "ids" | "clock">,
   clock: Clock,
   tx: Lifted<Repositories>,
