@@ -8,12 +8,6 @@ import { type CodeExample, markdownExamples, packageExamples, writeExampleProjec
 
 const root = resolve(import.meta.dirname, "..")
 
-/**
- * TEMPORARY, for the merge of issue 23: the services and the engine are being rewritten on
- * another branch, which makes their examples compile. Remove this list once it is merged.
- */
-const notYetChecked = ["packages/core/src/services/", "packages/core/src/engine.ts"]
-
 /** openapi-typescript writes the OpenAPI document's example values as `@example`: data, not code. */
 const generated = ["packages/client/src/generated/"]
 
@@ -44,7 +38,7 @@ describe("code examples", () => {
     const blocks = documents.flatMap((file) => markdownExamples(root, file))
     expect(blocks.filter(isUncheckable)).toHaveLength(uncheckable.length)
     const examples: ReadonlyArray<CodeExample> = [
-      ...packageExamples(root, [...notYetChecked, ...generated]),
+      ...packageExamples(root, generated),
       ...blocks.filter((block) => !isUncheckable(block)),
     ]
     expect(examples.length).toBeGreaterThan(250)

@@ -1,7 +1,9 @@
 import { testServerSecret } from "@payments-engine/contract-tests"
 import {
   createEngine,
+  createJobHandlers,
   type Engine,
+  type EngineOptions,
   JobId,
   maxJobAttempts,
   notReceivedByProvider,
@@ -50,16 +52,16 @@ describe.each([
   let payer: Payer
 
   /** The engine, with `wrap` between it and the sandbox provider if given. */
-  const engineWith = (wrap?: (sandbox: SandboxPaymentProvider) => SandboxPaymentProvider) =>
-    createEngine({
-      storage,
-      clock,
-      ids: randomIds({ clock }),
-      hasher: scryptHasher({ cost: 2 ** 10 }),
-      serverSecret: testServerSecret,
-      paymentProvider: wrap === undefined ? provider : wrap(provider),
-      bankLinker: createSandboxBankLinker(),
-    })
+  const optionsWith = (wrap?: (sandbox: SandboxPaymentProvider) => SandboxPaymentProvider): EngineOptions => ({
+    storage,
+    clock,
+    ids: randomIds({ clock }),
+    hasher: scryptHasher({ cost: 2 ** 10 }),
+    serverSecret: testServerSecret,
+    paymentProvider: wrap === undefined ? provider : wrap(provider),
+    bankLinker: createSandboxBankLinker(),
+  })
+  const engineWith = () => createEngine(optionsWith())
 
   beforeEach(async () => {
     storage = await factory()
@@ -254,26 +256,28 @@ describe.each([
       submitting = resolve
     })
     let execution: Promise<unknown> | undefined
-    const racing = engineWith((sandbox) => ({
-      ...sandbox,
-      findPayment: async (paymentId) => {
-        const answer: PaymentOutcome | undefined = await sandbox.findPayment(paymentId)
-        if (execution === undefined) {
-          execution = racing.payments.execute(paymentId, payer.actor.workspaceId)
-          await atProvider
-        }
-        return answer
-      },
-      submitPayment: async (request) => {
-        submitting()
-        await held
-        return sandbox.submitPayment(request)
-      },
-    }))
-    expect(await racing.payments.settleUnknown()).toBe(0)
+    const racing = createJobHandlers(
+      optionsWith((sandbox) => ({
+        ...sandbox,
+        findPayment: async (paymentId) => {
+          const answer: PaymentOutcome | undefined = await sandbox.findPayment(paymentId)
+          if (execution === undefined) {
+            execution = racing.run("execute_payment", { payment_id: paymentId, workspace_id: payer.actor.workspaceId })
+            await atProvider
+          }
+          return answer
+        },
+        submitPayment: async (request) => {
+          submitting()
+          await held
+          return sandbox.submitPayment(request)
+        },
+      })),
+    )
+    await racing.run("settle_unknown_payments", {})
     expect((await stored(id))?.status).toBe("processing")
     release()
-    expect(await execution).toBe("completed")
+    await execution
     expect((await stored(id))?.status).toBe("completed")
     expect(provider.submittedPayments().map((p) => p.paymentId)).toEqual([id])
     expect(await paymentEvents()).toEqual([`PaymentEvents::CompletedEvent ${id}`])

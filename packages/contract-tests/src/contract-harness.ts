@@ -3,6 +3,7 @@ import {
   type BatchExecution,
   type CompanyId,
   createEngine,
+  createJobHandlers,
   type DomainError,
   type Engine,
   type EngineOptions,
@@ -10,6 +11,7 @@ import {
   type ErrorKind,
   type Feature,
   isDomainError,
+  type JobHandlers,
   type Storage,
 } from "@payments-engine/core"
 import { expect } from "vitest"
@@ -34,6 +36,8 @@ export interface Harness {
   /** The adapter author's direct reads of what the storage committed. */
   readonly reader: ContractReader
   readonly engine: Engine
+  /** The handlers of the engine's background jobs, to run one job kind now (`run(kind, payload)`). */
+  readonly jobHandlers: JobHandlers
   readonly clock: TestClock
   /** A workspace no other test uses, and a `write` actor in it. */
   workspace(): Promise<Actor>
@@ -82,27 +86,28 @@ export const openHarness = (storage: Storage, reader: ContractReader): Harness =
   const bankLinker = testBankLinker()
   const blobStore = testBlobStore()
   const ids = counterIds()
-  /** An engine of the test's providers and test ports, on `storage` unless told otherwise. */
-  const engineWith = (options: Partial<EngineOptions> = {}) =>
-    createEngine({
-      storage,
-      clock,
-      ids,
-      hasher: plainHasher,
-      serverSecret: testServerSecret,
-      paymentProvider,
-      bankLinker,
-      blobStore,
-      fileTypeDetector: testFileTypeDetector,
-      batchExecution: suiteBatchExecution,
-      ...options,
-    })
+  /** The options of an engine of the test's providers and test ports, on `storage` unless told otherwise. */
+  const optionsWith = (options: Partial<EngineOptions> = {}): EngineOptions => ({
+    storage,
+    clock,
+    ids,
+    hasher: plainHasher,
+    serverSecret: testServerSecret,
+    paymentProvider,
+    bankLinker,
+    blobStore,
+    fileTypeDetector: testFileTypeDetector,
+    batchExecution: suiteBatchExecution,
+    ...options,
+  })
+  const engineWith = (options: Partial<EngineOptions> = {}) => createEngine(optionsWith(options))
   const engine = engineWith()
   const uniqueName = (label: string) => `contract-${label}-${processTag}-${nextNumber()}`
   return {
     storage,
     reader,
     engine,
+    jobHandlers: createJobHandlers(optionsWith()),
     paymentProvider,
     bankLinker,
     blobStore,

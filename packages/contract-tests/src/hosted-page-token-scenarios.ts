@@ -14,7 +14,7 @@ export const hostedPageTokenScenarios: ScenarioGroup = {
       title:
         "a recipient token adds one bank account and is used up in the same transaction: used again it is refused with nothing stored, a rolled-back mark leaves it unused, of racing marks exactly one wins, and the purge forgets it once expired",
       run: async (harness) => {
-        const { engine, storage, clock } = harness
+        const { engine, jobHandlers, storage, clock } = harness
         const { actor, company, entity, recipient } = await payingCompany(harness)
         const issued = await engine.hostedPageTokens.createForEntity(actor, company.id, entity.id, {
           purpose: "recipient_add_bank_account",
@@ -64,11 +64,11 @@ export const hostedPageTokenScenarios: ScenarioGroup = {
         expect(await isUsed("hpt_raced")).toBe(true)
 
         // Once expired, a used token needs no record: the hourly purge forgets it, and no sooner.
-        await engine.hostedPageTokens.purgeUsed()
+        await jobHandlers.run("purge_used_hosted_page_tokens", {})
         expect(await isUsed(claims.tokenId)).toBe(true)
         expect(await isUsed("hpt_raced")).toBe(true)
         clock.advance(7_200_000)
-        expect(await engine.hostedPageTokens.purgeUsed()).toBeGreaterThanOrEqual(2)
+        await jobHandlers.run("purge_used_hosted_page_tokens", {})
         expect(await isUsed(claims.tokenId)).toBe(false)
         expect(await isUsed("hpt_raced")).toBe(false)
         expect(await engine.hostedPageTokens.verify(issued.token)).toEqual({ valid: false, reason: "expired" })

@@ -114,12 +114,12 @@ export const idempotencyScenarios: ScenarioGroup = {
     {
       id: "idempotency.expiry",
       title: "a key is kept 24 hours, then another request may use it; expired records are purged",
-      run: async ({ engine, storage, workspace, clock }) => {
+      run: async ({ engine, jobHandlers, storage, workspace, clock }) => {
         const actor = await workspace()
         await engine.idempotency.begin(actor, "key-1", request)
         await engine.idempotency.complete(actor, "key-1", created)
         clock.advance(idempotencyRetentionMs - 1)
-        await engine.idempotency.purgeExpired()
+        await jobHandlers.run("purge_idempotency", {})
         // Not yet expired: the purge kept it and it still replays.
         expect(await engine.idempotency.begin(actor, "key-1", request)).toEqual(replay(created))
         clock.advance(1)
@@ -129,7 +129,7 @@ export const idempotencyScenarios: ScenarioGroup = {
         await engine.idempotency.complete(actor, "key-1", updated)
         expect(await engine.idempotency.begin(actor, "key-1", later)).toEqual(replay(updated))
         clock.advance(idempotencyRetentionMs)
-        expect(await engine.idempotency.purgeExpired()).toBeGreaterThanOrEqual(1)
+        await jobHandlers.run("purge_idempotency", {})
         expect(await storage.transaction((tx) => tx.idempotency.find(actor.workspaceId, "key-1"))).toBeUndefined()
         expect(await engine.idempotency.begin(actor, "key-1", request)).toEqual(proceed)
       },

@@ -9,34 +9,49 @@ import {
 import type { WorkspaceId } from "./model/ids.ts"
 import type { BankLinkProvider } from "./ports/bank-link-provider.ts"
 import type { BlobStore, FileTypeDetector } from "./ports/blob-store.ts"
-import type { JobRunner, JobRunnerLog, JobRunReport, JobRunScope } from "./ports/job-runner.ts"
+import type { JobHandlers, JobRunner, JobRunnerLog, JobRunReport, JobRunScope } from "./ports/job-runner.ts"
 import type { PaymentProvider } from "./ports/payment-provider.ts"
 import type { WebhookTransport } from "./ports/webhook-transport.ts"
 import { checkedFeeSchedule, defaultFeeSchedule, type FeeSchedule } from "./rules/fee-schedule.ts"
-import { makeAccess } from "./services/access.ts"
-import type { Actor } from "./services/actor.ts"
-import { makeBankAccounts } from "./services/bank-accounts.ts"
-import { makeCompanies } from "./services/companies.ts"
-import { makeEntities } from "./services/entities.ts"
-import { makeFeatures } from "./services/features.ts"
-import { makeFundingAccounts } from "./services/funding-accounts.ts"
-import { makeHostedPageTokens } from "./services/hosted-page-tokens.ts"
-import { makeIdempotency } from "./services/idempotency.ts"
-import { currentKeyedRequest, type KeyedRequests, makeKeyedRequests } from "./services/keyed-requests.ts"
-import { makeOnboardingAttachments } from "./services/onboarding-attachments.ts"
-import { makeOnboardings } from "./services/onboardings.ts"
-import { makePaymentBatches } from "./services/payment-batches.ts"
-import { makePaymentMethods } from "./services/payment-methods.ts"
-import { makePayments } from "./services/payments.ts"
-import { type BatchExecution, defaultBatchExecution, type EnginePorts, type ServicePorts } from "./services/ports.ts"
-import { makeQuotes } from "./services/quotes.ts"
-import { makeRecipients } from "./services/recipients.ts"
-import { makeTestClocks } from "./services/test-clocks.ts"
-import { runToPromise } from "./services/transaction.ts"
-import { makeTrustedDomains } from "./services/trusted-domains.ts"
-import { defaultWebhookTimeoutMs, makeWebhookDeliveries, noWebhookTransport } from "./services/webhook-deliveries.ts"
-import { makeWebhookEndpoints } from "./services/webhook-endpoints.ts"
-import { makeWebhookEvents } from "./services/webhook-events.ts"
+import { makeAccess } from "./services/access/access.ts"
+import {
+  hostedPageTokenAnswerSecrets,
+  makeHostedPageTokenJobs,
+  makeHostedPageTokens,
+} from "./services/access/hosted-page-tokens.ts"
+import { makeIdempotency, makeIdempotencyJobs } from "./services/access/idempotency.ts"
+import { makeKeyLifecycle } from "./services/access/key-lifecycle.ts"
+import { makeCompanies } from "./services/companies/companies.ts"
+import { makeEntities } from "./services/companies/entities.ts"
+import { makeFeatures } from "./services/onboardings/features.ts"
+import { makeOnboardingAttachments } from "./services/onboardings/onboarding-attachments.ts"
+import { makeOnboardings, personAnswerSecrets } from "./services/onboardings/onboardings.ts"
+import { makePaymentBatches, makePaymentBatchJobs } from "./services/payments/payment-batches.ts"
+import { makePaymentJobs, makePayments } from "./services/payments/payments.ts"
+import { makeQuotes } from "./services/payments/quotes.ts"
+import { makeBankAccounts } from "./services/recipients/bank-accounts.ts"
+import { makeFundingAccounts } from "./services/recipients/funding-accounts.ts"
+import { makePaymentMethods } from "./services/recipients/payment-methods.ts"
+import { makeRecipients } from "./services/recipients/recipients.ts"
+import type { Actor } from "./services/steps/actor.ts"
+import { currentKeyedRequest, type KeyedRequests, makeKeyedRequests } from "./services/steps/keyed-requests.ts"
+import {
+  type BatchExecution,
+  defaultBatchExecution,
+  type EnginePorts,
+  type ServicePorts,
+} from "./services/steps/service-ports.ts"
+import { runToPromise } from "./services/steps/transaction.ts"
+import {
+  defaultWebhookTimeoutMs,
+  makeWebhookDeliveries,
+  makeWebhookDeliveryJobs,
+  noWebhookTransport,
+} from "./services/webhooks/webhook-deliveries.ts"
+import { makeWebhookEndpoints, webhookEndpointAnswerSecrets } from "./services/webhooks/webhook-endpoints.ts"
+import { makeWebhookEvents } from "./services/webhooks/webhook-events.ts"
+import { makeTestClocks } from "./services/workspaces/test-clocks.ts"
+import { makeTrustedDomains } from "./services/workspaces/trusted-domains.ts"
 
 /** One use case: any parameters, an effect that fails only with a domain error. */
 type UseCase = (...args: never[]) => Effect.Effect<unknown, DomainError>
@@ -58,7 +73,7 @@ export type Promised<S extends UseCases> = {
 const makeEffectApi = (ports: ServicePorts, keyedRequests: KeyedRequests) => {
   return {
     /** Workspaces, API keys, the check of a key and secret, and stored settings. */
-    access: makeAccess(ports),
+    access: { ...makeAccess(ports), ...makeKeyLifecycle(ports) },
     companies: makeCompanies(ports),
     entities: makeEntities(ports),
     /** Entity features (the multi-currency account): enable, list, the person's submission, and the sandbox's status changes. */
@@ -68,7 +83,11 @@ const makeEffectApi = (ports: ServicePorts, keyedRequests: KeyedRequests) => {
     onboardingAttachments: makeOnboardingAttachments(ports),
     recipients: makeRecipients(ports),
     /** The `Idempotency-Key` records of a binding: begin, complete, abandon. */
-    idempotency: makeIdempotency(ports, keyedRequests),
+    idempotency: makeIdempotency(ports, keyedRequests, [
+      webhookEndpointAnswerSecrets,
+      hostedPageTokenAnswerSecrets,
+      personAnswerSecrets,
+    ]),
     paymentMethods: makePaymentMethods(ports),
     bankAccounts: makeBankAccounts(ports),
     fundingAccounts: makeFundingAccounts(ports),
@@ -76,9 +95,9 @@ const makeEffectApi = (ports: ServicePorts, keyedRequests: KeyedRequests) => {
     hostedPageTokens: makeHostedPageTokens(ports),
     quotes: makeQuotes(ports),
     payments: makePayments(ports),
-    /** Payment batches: create, list, fetch, process; their lanes and expiry (background jobs). */
+    /** Payment batches: create, list, fetch, process. */
     paymentBatches: makePaymentBatches(ports),
-    /** The delivery log of webhook endpoints and its resends; the deliveries themselves (a background job). */
+    /** The delivery log of webhook endpoints and its resends. */
     webhookDeliveries: makeWebhookDeliveries(ports),
     /** Sandbox mode: each workspace's test clock, its time and its moves. */
     testClocks: makeTestClocks(ports),
@@ -94,19 +113,29 @@ const makeEffectApi = (ports: ServicePorts, keyedRequests: KeyedRequests) => {
 /** The engine's use cases as effects, for teams that build with Effect. */
 export type EngineEffects = ReturnType<typeof makeEffectApi>
 
-/** Each job kind's handler: the use case that carries it out. */
-const jobHandlerTable = (effect: EngineEffects): JobHandlerTable => ({
-  execute_payment: (payload) => effect.payments.execute(payload.payment_id, payload.workspace_id),
-  execute_batch_payments: (payload, run) =>
-    effect.paymentBatches.runLane(payload.batch_id, payload.workspace_id, payload.payment_ids, run),
-  process_batch: (payload) => effect.paymentBatches.start(payload.batch_id, payload.workspace_id),
-  expire_batch: (payload) => effect.paymentBatches.expire(payload.batch_id, payload.workspace_id),
-  deliver_webhook: (payload) =>
-    effect.webhookDeliveries.deliver(payload.delivery_id, payload.workspace_id, payload.attempt_count),
-  purge_idempotency: () => effect.idempotency.purgeExpired(),
-  purge_used_hosted_page_tokens: () => effect.hostedPageTokens.purgeUsed(),
-  settle_unknown_payments: () => effect.payments.settleUnknown(),
-})
+/**
+ * The handler of every background job kind, built from the same ports as the use cases. A job
+ * acts for no actor, so its handler is not on the engine: the engine hands these to its runner.
+ */
+const makeJobHandlerTable = (ports: ServicePorts): JobHandlerTable => {
+  const payments = makePaymentJobs(ports)
+  const paymentBatches = makePaymentBatchJobs(ports)
+  const webhookDeliveries = makeWebhookDeliveryJobs(ports)
+  const idempotency = makeIdempotencyJobs(ports)
+  const hostedPageTokens = makeHostedPageTokenJobs(ports)
+  return {
+    execute_payment: (payload) => payments.execute(payload.payment_id, payload.workspace_id),
+    execute_batch_payments: (payload, run) =>
+      paymentBatches.runLane(payload.batch_id, payload.workspace_id, payload.payment_ids, run),
+    process_batch: (payload) => paymentBatches.start(payload.batch_id, payload.workspace_id),
+    expire_batch: (payload) => paymentBatches.expire(payload.batch_id, payload.workspace_id),
+    deliver_webhook: (payload) =>
+      webhookDeliveries.deliver(payload.delivery_id, payload.workspace_id, payload.attempt_count),
+    purge_idempotency: () => idempotency.purgeExpired(),
+    purge_used_hosted_page_tokens: () => hostedPageTokens.purgeUsed(),
+    settle_unknown_payments: () => payments.settleUnknown(),
+  }
+}
 
 /** The actor a use case was called with, when its first argument is one that names an `Idempotency-Key`. */
 const keyedActorOf = (args: ReadonlyArray<unknown>) => {
@@ -189,17 +218,23 @@ export interface Engine extends PromisedServices<EngineEffects> {
   close(): Promise<void>
 }
 
-/** What an engine is built from: its ports, and the settings of money movement. */
+/**
+ * What an engine is built from: its ports, and the settings of money movement. The one place
+ * these options are documented; the services see them with their defaults applied.
+ */
 export interface EngineOptions extends EnginePorts {
+  /** Quotes exchange rates, submits payments and reports them (`createSandboxPaymentProvider` of the adapters). */
   readonly paymentProvider: PaymentProvider
+  /** Links funding accounts (`createSandboxBankLinker` of the adapters). */
   readonly bankLinker: BankLinkProvider
   /** Fees and FX margin; {@link defaultFeeSchedule} when absent. */
   readonly feeSchedule?: FeeSchedule
-  /** Told about background jobs run and about failures of the runner. */
+  /** Told about background jobs run, failures of the runner, and webhook circuits opening and closing. */
   readonly jobLog?: JobRunnerLog
   /**
    * Sandbox mode: every workspace gets a test clock of its own, kept in storage, that
-   * `testClocks.advance` moves; false (the default) for real time at no cost.
+   * `testClocks.advance` moves and that stamps its resources; false (the default) for real time
+   * at no cost.
    */
   readonly testClocks?: boolean
   /** How batches run their payments; 5 at once and 20 started a second unless said otherwise. */
@@ -212,7 +247,7 @@ export interface EngineOptions extends EnginePorts {
   readonly jobConcurrency?: Partial<Omit<JobLaneConcurrency, "batches">>
   /**
    * Allow `http://localhost` and `http://127.0.0.1` webhook endpoint URLs (sandbox mode, for
-   * local receivers); false by default: `https:` only.
+   * local receivers; DECISIONS "URL safety"); false by default: `https:` only.
    */
   readonly allowLocalWebhookUrls?: boolean
   /**
@@ -220,12 +255,13 @@ export interface EngineOptions extends EnginePorts {
    * are still written and their deliveries logged, but every attempt fails as `network_error`.
    */
   readonly webhookTransport?: WebhookTransport
-  /** How long one delivery attempt may take; 30 s (the spec's) unless said otherwise. */
+  /** How long one delivery attempt may take, connection to answer; 30 s (the spec's) unless said otherwise. */
   readonly webhookTimeoutMs?: number
   /**
    * Lanes of webhook deliveries (one endpoint's each) one workspace may have sending at once,
    * counted in storage, so across every process of it: half the `webhooks` lane's slots (at
-   * least 1) unless said otherwise. A workspace's lane beyond it waits a few seconds, unsent.
+   * least 1) unless said otherwise. A workspace's lane beyond it waits a few seconds, unsent, so
+   * a workspace whose receivers do not answer cannot hold every webhook slot.
    */
   readonly webhookWorkspaceLanes?: number
   /**
@@ -245,20 +281,10 @@ export interface EngineJobs {
   stop(): Promise<void>
 }
 
-/**
- * Builds an engine from its ports. Every use case takes the {@link Actor} it acts for first;
- * failures reject with a {@link DomainError} (`NotFound`, `Invalid`, `Conflict`, `Forbidden`,
- * `Unauthenticated`, `ProviderFailure`) that carries a `kind` and `errors`, never an HTTP status.
- *
- * @example
- * const engine = createEngine({
- *   storage, clock: systemClock, ids: randomIds(), hasher: scryptHasher(),
- *   paymentProvider: createSandboxPaymentProvider(), bankLinker: createSandboxBankLinker(),
- * })
- * const actor = { workspaceId: "ws_1", scope: "write" } as const
- * const company = await engine.companies.create(actor, { name: "Acme", country: "US", default_currency: "USD" })
- */
-export const createEngine = (options: EngineOptions): Engine => {
+/** The ports the services are built from, with the engine's defaults, and the runner's lanes; a bad setting throws. */
+const servicePortsOf = (
+  options: EngineOptions,
+): { readonly ports: ServicePorts; readonly lanes: JobLaneConcurrency } => {
   const batchExecution = { ...defaultBatchExecution, ...options.batchExecution }
   if (!Number.isSafeInteger(batchExecution.concurrency) || batchExecution.concurrency < 1) {
     throw new RangeError(
@@ -298,11 +324,39 @@ export const createEngine = (options: EngineOptions): Engine => {
     webhookTimeoutMs: options.webhookTimeoutMs ?? defaultWebhookTimeoutMs,
     webhookWorkspaceLanes: options.webhookWorkspaceLanes ?? Math.max(1, Math.floor(lanes.webhooks / 2)),
   }
+  return { ports, lanes }
+}
+
+/**
+ * The handlers of the engine's background jobs, built from the same options as
+ * {@link createEngine}: what its `jobs` hand the storage's runner. For a runner of your own, or
+ * a test that runs one job kind now.
+ *
+ * @example
+ * const handlers = createJobHandlers({ storage, clock, ids, hasher, serverSecret, paymentProvider, bankLinker })
+ * await handlers.run("purge_idempotency", {})
+ */
+export const createJobHandlers = (options: EngineOptions): JobHandlers =>
+  jobCatalogue(makeJobHandlerTable(servicePortsOf(options).ports))
+
+/**
+ * Builds an engine from its ports. Every use case takes the {@link Actor} it acts for first;
+ * failures reject with a {@link DomainError} (`NotFound`, `Invalid`, `Conflict`, `Forbidden`,
+ * `Unauthenticated`, `ProviderFailure`) that carries a `kind` and `errors`, never an HTTP status.
+ * Background jobs are not on the engine: `jobs` runs them (see {@link createJobHandlers}).
+ *
+ * @example
+ * const engine = createEngine({ storage, clock, ids, hasher, serverSecret, paymentProvider, bankLinker })
+ * const actor: Actor = { workspaceId: WorkspaceId.make("ws_1"), scope: "write" }
+ * const company = await engine.companies.create(actor, { name: "Acme", country: "US", default_currency: "USD" })
+ */
+export const createEngine = (options: EngineOptions): Engine => {
+  const { ports, lanes } = servicePortsOf(options)
   const keyedRequests = makeKeyedRequests()
   const effect = withKeyedRequests(makeEffectApi(ports, keyedRequests), keyedRequests)
   let runner: JobRunner | undefined
   const jobRunner = () => {
-    runner ??= ports.storage.createJobRunner(jobCatalogue(jobHandlerTable(effect)), {
+    runner ??= ports.storage.createJobRunner(jobCatalogue(makeJobHandlerTable(ports)), {
       clock: ports.clock,
       lanes,
       ...(options.jobLog === undefined ? {} : { log: options.jobLog }),

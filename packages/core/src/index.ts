@@ -61,30 +61,30 @@ export * from "./rules/test-clock.ts"
 export * from "./rules/trusted-domains.ts"
 export * from "./rules/webhook-signature.ts"
 export * from "./rules/webhook-url.ts"
-export type { ApiKeyRequest, AuthenticatedKey, IssuedApiKey } from "./services/access.ts"
-export type { Actor } from "./services/actor.ts"
-export type { CreateForRecipientOptions } from "./services/bank-accounts.ts"
-export type { CompanyCreateOptions } from "./services/companies.ts"
-export type { FeatureEnabled, SubmitOptions } from "./services/features.ts"
-export type { FundingAccount } from "./services/funding-accounts.ts"
-export type { HostedPageVerification, HostedPageVerifyOptions } from "./services/hosted-page-tokens.ts"
-export type { IdempotencyDecision, StoredResponse } from "./services/idempotency.ts"
-export { idempotencyLockMs, idempotencyRetentionMs } from "./services/idempotency.ts"
+export type { ApiKeyRequest, AuthenticatedKey, IssuedApiKey } from "./services/access/access.ts"
+export type { HostedPageVerification, HostedPageVerifyOptions } from "./services/access/hosted-page-tokens.ts"
+export type { IdempotencyDecision, StoredResponse } from "./services/access/idempotency.ts"
+export { idempotencyLockMs, idempotencyRetentionMs } from "./services/access/idempotency.ts"
 export {
   type ApiKeyListing,
   defaultRotationGraceSeconds,
   longestRotationGraceSeconds,
   type RotatedApiKey,
   type TokenClaims,
-} from "./services/key-lifecycle.ts"
-export type { AttachmentContent } from "./services/onboarding-attachments.ts"
-export type { PaymentBatchCreated } from "./services/payment-batches.ts"
+} from "./services/access/key-lifecycle.ts"
+export type { CompanyCreateOptions } from "./services/companies/companies.ts"
+export type { FeatureEnabled, SubmitOptions } from "./services/onboardings/features.ts"
+export type { AttachmentContent } from "./services/onboardings/onboarding-attachments.ts"
+export type { PaymentBatchCreated } from "./services/payments/payment-batches.ts"
 export {
   notReceivedByProvider,
   type PaymentCreated,
   unknownOutcomeAfterMs,
   unknownOutcomesPerRun,
-} from "./services/payments.ts"
-export { type BatchExecution, defaultBatchExecution, type EnginePorts } from "./services/ports.ts"
-export { quoteLifetimeMs } from "./services/quotes.ts"
-export { webhookSecretPrefix } from "./services/webhook-endpoints.ts"
+} from "./services/payments/payments.ts"
+export type { CreateForRecipientOptions } from "./services/recipients/bank-accounts.ts"
+export type { FundingAccount } from "./services/recipients/funding-accounts.ts"
+export type { Actor } from "./services/steps/actor.ts"
+export { quoteLifetimeMs } from "./services/steps/quote-pricing.ts"
+export { type BatchExecution, defaultBatchExecution, type EnginePorts } from "./services/steps/service-ports.ts"
+export { webhookSecretPrefix } from "./services/webhooks/webhook-endpoints.ts"

@@ -9,9 +9,9 @@ import {
   paymentBatchEventPayload,
   paymentEventPayload,
   paymentProfileEventPayload,
-} from "../services/events.ts"
-import type { EnginePorts } from "../services/ports.ts"
-import type { Lifted } from "../services/transaction.ts"
+} from "../services/steps/outbox.ts"
+import type { EnginePorts } from "../services/steps/service-ports.ts"
+import type { Lifted } from "../services/steps/transaction.ts"
 import { BankAccount, PaymentProfile } from "./bank-account.ts"
 import { Entity } from "./entity.ts"
 import {

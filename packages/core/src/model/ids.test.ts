@@ -5,7 +5,7 @@ import type { LinkRequest } from "../ports/bank-link-provider.ts"
 import type { Ids } from "../ports/ids.ts"
 import type { PaymentSubmission } from "../ports/payment-provider.ts"
 import type { BankAccountOwner, Repositories } from "../ports/storage/index.ts"
-import type { Actor } from "../services/actor.ts"
+import type { Actor } from "../services/steps/actor.ts"
 import { bankAccountOwner } from "./bank-account.ts"
 import { Company } from "./company.ts"
 import {
