@@ -333,7 +333,8 @@ const servicePortsOf = (
  * a test that runs one job kind now.
  *
  * @example
- * const handlers = createJobHandlers({ storage, clock, ids, hasher, serverSecret, paymentProvider, bankLinker })
+ * declare const options: EngineOptions
+ * const handlers = createJobHandlers(options)
  * await handlers.run("purge_idempotency", {})
  */
 export const createJobHandlers = (options: EngineOptions): JobHandlers =>
@@ -346,7 +347,10 @@ export const createJobHandlers = (options: EngineOptions): JobHandlers =>
  * Background jobs are not on the engine: `jobs` runs them (see {@link createJobHandlers}).
  *
  * @example
- * const engine = createEngine({ storage, clock, ids, hasher, serverSecret, paymentProvider, bankLinker })
+ * const engine = createEngine({
+ *   storage, clock: systemClock, ids: randomIds(), hasher: scryptHasher(), serverSecret: { read: async () => secret },
+ *   paymentProvider: createSandboxPaymentProvider(), bankLinker: createSandboxBankLinker(),
+ * }) // the ports from @payments-engine/adapters
  * const actor: Actor = { workspaceId: WorkspaceId.make("ws_1"), scope: "write" }
  * const company = await engine.companies.create(actor, { name: "Acme", country: "US", default_currency: "USD" })
  */

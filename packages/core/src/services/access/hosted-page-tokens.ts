@@ -190,7 +190,7 @@ export const makeHostedPageTokens = (ports: ServicePorts) => {
      *
      * @example
      * const { token } = await engine.hostedPageTokens.createForEntity(actor, cid, eid, {
-     *   purpose: "recipient_add_bank_account", recipient_id: recipient.id,
+     *   purpose: "recipient_add_bank_account", recipient_id: rid,
      * })
      */
     createForEntity: (
@@ -265,7 +265,7 @@ export const makeHostedPageTokens = (ports: ServicePorts) => {
      *
      * @example
      * const { token } = await engine.hostedPageTokens.createForFunding(actor, {
-     *   purpose: "funding_accounts", entity_id: entity.id,
+     *   purpose: "funding_accounts", entity_id: eid,
      * })
      */
     createForFunding: (actor: Actor, body: unknown): Effect.Effect<HostedPageToken, Invalid | Forbidden | NotFound> =>
@@ -306,6 +306,7 @@ export const makeHostedPageTokens = (ports: ServicePorts) => {
      * its workspace's clock), `wrong_purpose` (not one of `options.purposes`), `used` (its task is done, unless `options.acceptUsed`). Never fails.
      *
      * @example
+     * declare const token: string, show401: (reason: string) => void // the embedder's page
      * const checked = await engine.hostedPageTokens.verify(token, { purposes: ["funding_accounts"] })
      * if (!checked.valid) return show401(checked.reason)
      */
@@ -349,6 +350,7 @@ export const makeHostedPageTokens = (ports: ServicePorts) => {
      * True when `csrf` is the CSRF token of the verified token's `claims` (constant-time). Never fails.
      *
      * @example
+     * declare const form: { csrf: string }, show403: () => void // the embedder's page
      * if (!(await engine.hostedPageTokens.checkCsrfToken(claims, form.csrf))) return show403()
      */
     checkCsrfToken: (claims: Pick<HostedPageClaims, "tokenId">, csrf: string): Effect.Effect<boolean> =>

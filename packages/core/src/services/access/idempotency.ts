@@ -135,6 +135,7 @@ export const makeIdempotency = (
      * Claims the key for this request, or says what to answer instead.
      *
      * @example
+     * declare const key: string, path: string, body: unknown
      * const decision = await engine.idempotency.begin(actor, key, { method: "POST", path, body })
      * if (decision.kind === "replay") return decision.response
      * const answer = await engine.companies.create({ ...actor, idempotencyKey: key }, body)

@@ -156,7 +156,8 @@ export const makeKeyLifecycle = (ports: EnginePorts) => ({
    * workspace also proves the workspace exists.
    *
    * @example
-   * const actor = await engine.access.tokenActor({ workspaceId, keyId, scope })
+   * declare const keyId: ApiKeyId
+   * const actor = await engine.access.tokenActor({ workspaceId, keyId, scope: "write" })
    */
   tokenActor: (claims: TokenClaims): Effect.Effect<Actor | undefined> =>
     inTransaction(ports.storage, (tx) => tx.apiKeys.findById(claims.keyId)).pipe(

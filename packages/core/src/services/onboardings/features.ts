@@ -140,7 +140,7 @@ export const makeFeatures = (ports: ServicePorts) => ({
    * The entity's features, oldest first.
    *
    * @example
-   * const features = await engine.features.list(actor, company.id, entity.id)
+   * const features = await engine.features.list(actor, cid, eid)
    */
   list: (actor: Actor, companyId: CompanyId, entityId: EntityId): Effect.Effect<ReadonlyArray<Feature>, NotFound> =>
     inCompany(ports, actor, companyId, ({ tx, company }) =>
@@ -200,6 +200,7 @@ export const makeFeatures = (ports: ServicePorts) => ({
    * changes one wins; the others get `conflict` on `status`.
    *
    * @example
+   * declare const feature: Feature
    * await engine.features.setStatus(actor, feature.application_id, "SUBMITTED")
    * await engine.features.setStatus(actor, feature.application_id, "ACTIVE")
    */
@@ -230,6 +231,7 @@ export const makeFeatures = (ports: ServicePorts) => ({
    * application in another status is `invalid` on `status`.
    *
    * @example
+   * declare const applicationId: ApplicationId
    * await engine.features.submit(actor, { companyId, entityId, applicationId })
    */
   submit: (

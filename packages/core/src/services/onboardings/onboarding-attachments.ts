@@ -278,6 +278,7 @@ export const makeOnboardingAttachments = (ports: ServicePorts) => {
      * An attachment's row and its bytes, for a download.
      *
      * @example
+     * declare const id: OnboardingAttachmentId
      * const { attachment, bytes } = await engine.onboardingAttachments.content(actor, cid, eid, id)
      */
     content: (

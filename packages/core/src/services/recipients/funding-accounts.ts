@@ -223,6 +223,7 @@ export const makeFundingAccounts = (ports: ServicePorts) => {
      * a profile another writer moved meanwhile is a `conflict`.
      *
      * @example
+     * declare const bankAccountId: BankAccountId
      * await engine.fundingAccounts.remove(actor, entityId, bankAccountId)
      */
     remove: (
