@@ -97,8 +97,8 @@ export type RequirementsRequest = typeof RequirementsRequest.Type
 
 /**
  * Query of `GET /api/v1/payment_methods` as documented: the same parameters as
- * {@link RequirementsRequest}, all three required (the engine answers a missing one `<name> is
- * required`, 400).
+ * {@link RequirementsRequest}, all three required (the engine answers a missing one `missing`:
+ * `<name> is required`).
  *
  * @example
  * const row = { query: PaymentMethodsQuery }

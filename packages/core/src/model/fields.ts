@@ -35,6 +35,6 @@ export const Timestamp = Schema.String.annotations({
   examples: ["2026-01-01T00:00:00.000Z"],
 })
 
-/** A required property whose absence reads `message` (rendered with status 400). */
+/** A required property whose absence reads `message` (kind `missing`). */
 export const required = <A, I, R>(schema: Schema.Schema<A, I, R>, message: string) =>
   Schema.propertySignature(schema).annotations({ missingMessage: () => message })

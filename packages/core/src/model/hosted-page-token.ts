@@ -18,17 +18,17 @@ export type FeatureTokenPurpose = (typeof featureTokenPurposes)[number]
 /** The feature status each feature purpose requires (spec "Token purpose rules"). */
 export const requiredFeatureStatus = { onboarding: "CREATED", pending_action: "ACTION_REQUIRED" } as const
 
-/** The longest `return_url` accepted (the common browser limit); longer is 422 `return_url`. */
+/** The longest `return_url` accepted (the common browser limit); longer is `invalid` on `return_url`. */
 export const maxReturnUrlLength = 2048
 
 /** The spec's messages for hosted-page tokens, and ours where it shows none (docs/decisions.md). */
 export const hostedPageTokenMessages = {
   purposeRequired: "Purpose is required",
   purposeInvalid: "Invalid purpose",
-  /** Ours: a funding purpose sent to the entity route (the spec's 400, body not shown). */
+  /** Ours: a funding purpose sent to the entity route (the spec's `missing`, message not shown). */
   fundingPurposeOnEntityRoute: (purpose: string) =>
     `Invalid purpose: ${purpose} tokens are issued by POST /api/v1/hosted_page_tokens`,
-  /** Ours: a recipient or feature purpose sent to the funding route (the spec's 403, body not shown). */
+  /** Ours: a recipient or feature purpose sent to the funding route (the spec's `forbidden`, message not shown). */
   entityPurposeOnFundingRoute: (purpose: string) =>
     `Purpose ${purpose} is not allowed here: issue it with POST /api/v1/companies/{cid}/entities/{eid}/hosted_page_tokens`,
   statusMismatch: (required: string, status: string) =>
@@ -40,13 +40,12 @@ export const hostedPageTokenMessages = {
   recipientRequired: "Recipient ID is required",
   recipientNotOfCompany: "Recipient does not belong to this company",
   entityRequired: "Entity ID is required",
-  /** Ours: an entity that is not of a company of the caller's workspace (the spec's 422, body not shown). */
+  /** Ours: an entity that is not of a company of the caller's workspace (the spec's `invalid`, message not shown). */
   entityNotOfWorkspace: "Entity does not belong to a company of this workspace",
-  /** Ours: the path's entity is not of the path's company, for a recipient token (the spec's 422, body not shown). */
   multiCurrencyAccountMissing: "Multi-currency account not found for this entity. Please create an account first.",
   notAString: "must be a string",
   returnUrlTooLong: `is too long (maximum is ${maxReturnUrlLength} characters)`,
-  /** Ours: a token whose task is already done, used again (a hosted page shows its 401 page). */
+  /** Ours: a token whose task is already done, used again (`unauthenticated` on `token`). */
   tokenUsedUp: "This link was already used",
 } as const
 
@@ -88,7 +87,7 @@ export const FeatureTokenRequest = Schema.Struct({
     featureMessages.identifierRequired,
   ),
   purpose: Schema.Literal(...featureTokenPurposes),
-  /** Any text: an id of no application of this workspace, whatever its shape, is 404 `application_id`. */
+  /** Any text: an id of no application of this workspace, whatever its shape, is `not_found` on `application_id`. */
   application_id: required(
     Schema.String.annotations({
       message: () => ({ message: hostedPageTokenMessages.notAString, override: true }),

@@ -144,7 +144,7 @@ const DateParameter = (description: string) =>
 
 /**
  * Filters of `GET /api/v1/companies/{cid}/payment_batches`: status, and the creation dates
- * `from_date` and `to_date`, both inclusive, as UTC days. A wrong one is a 400.
+ * `from_date` and `to_date`, both inclusive, as UTC days. A wrong one is `missing`.
  */
 export const PaymentBatchListQuery = Schema.Struct({
   status: Schema.optional(

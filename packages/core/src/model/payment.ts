@@ -119,7 +119,7 @@ export const PaymentCreate = Schema.Struct({
 
 /**
  * Filters of `GET /api/v1/companies/{cid}/payments`, decoded from the raw query (a repeated
- * parameter is an array, refused); an unknown status is a 400 `status` / `Invalid status`.
+ * parameter is an array, refused); an unknown status is `missing` on `status` (`Invalid status`).
  *
  * @example
  * Schema.decodeUnknownSync(PaymentListQuery)({ status: "completed" })

@@ -5,8 +5,8 @@ import { required } from "./fields.ts"
 export const maxAdvanceSeconds = 365 * 24 * 60 * 60
 
 /**
- * Body of `POST /api/v1/sandbox/clock/advance`: a missing `seconds` is a 400, anything but a
- * whole number from 0 to a year a 422, both on `seconds`.
+ * Body of `POST /api/v1/sandbox/clock/advance`: a missing `seconds` is `missing`, anything but a
+ * whole number from 0 to a year `invalid`, both on `seconds`.
  */
 export const ClockAdvance = Schema.Struct({
   seconds: required(

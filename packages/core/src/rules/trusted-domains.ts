@@ -29,7 +29,7 @@ export const trustedDomainMessages = {
   misplacedWildcard: "A wildcard is allowed only as the first label, as in *.example.com",
   wildcardTooBroad: "A wildcard must cover a domain of at least two labels, as in *.example.com",
   notHostname: "Domain must be a host name only, without scheme, user, port or path (example.com or *.example.com)",
-  /** The spec's 422 `return_url` message, for every refused return URL. */
+  /** The spec's message for every refused return URL (`invalid` on `return_url`). */
   untrusted: "URL domain is not in the trusted domains list",
 } as const
 

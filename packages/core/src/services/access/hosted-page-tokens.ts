@@ -94,7 +94,8 @@ const isOneOf = <T extends string>(list: ReadonlyArray<T>, value: unknown): valu
 
 /**
  * The body's purpose, read before the rest of the body because it decides the body's shape:
- * missing, blank or null is 400 "Purpose is required"; anything but a known purpose 400 "Invalid purpose".
+ * missing, blank or null is `missing` "Purpose is required"; anything but a known purpose `missing`
+ * "Invalid purpose".
  */
 const readPurpose = (body: unknown): Effect.Effect<HostedPagePurpose, Invalid> => {
   if (!isPlainObject(body)) return Effect.fail(Invalid.missing("body", "Body must be a JSON object"))
@@ -108,7 +109,7 @@ const readPurpose = (body: unknown): Effect.Effect<HostedPagePurpose, Invalid> =
 }
 
 /**
- * The path's entity, live and of the path's company, else 404 `entity_id` as if missing: another
+ * The path's entity, live and of the path's company, else `not_found` on `entity_id` as if missing: another
  * company's entity answers as every other path id of another company does, for every purpose.
  */
 const findPathEntity = (tx: Lifted<Repositories>, companyId: CompanyId, entityId: EntityId) =>
@@ -122,7 +123,7 @@ const findPathEntity = (tx: Lifted<Repositories>, companyId: CompanyId, entityId
       ),
     )
 
-/** The workspace's application `id` while its company and entity are live, else 404 `application_id`. */
+/** The workspace's application `id` while its company and entity are live, else `not_found` on `application_id`. */
 const findApplication = (tx: Lifted<Repositories>, actor: Actor, id: ApplicationId) =>
   Effect.gen(function* () {
     const notFound = new NotFound({ field: "application_id", message: msg.applicationNotFound })
@@ -184,8 +185,8 @@ export const makeHostedPageTokens = (ports: ServicePorts) => {
     /**
      * A token for a page about one entity: `recipient_add_bank_account` (a recipient of the
      * company), or `onboarding` / `pending_action` (the entity's multi-currency application while
-     * CREATED / ACTION_REQUIRED). `funding_accounts` is 400 `purpose` here (see `createForFunding`).
-     * The path's company and entity must be live and the caller's, else 404 (`company_id`,
+     * CREATED / ACTION_REQUIRED). `funding_accounts` is `missing` on `purpose` here (see `createForFunding`).
+     * The path's company and entity must be live and the caller's, else `not_found` (`company_id`,
      * `entity_id`) as if missing, whatever the purpose.
      *
      * @example
@@ -260,8 +261,8 @@ export const makeHostedPageTokens = (ports: ServicePorts) => {
 
     /**
      * A `funding_accounts` token for an entity of a company of the caller's workspace that has a
-     * multi-currency account (`POST /api/v1/hosted_page_tokens`). Any other purpose is 403
-     * `purpose`; an entity of no company of the workspace 422 `entity_id`.
+     * multi-currency account (`POST /api/v1/hosted_page_tokens`). Any other purpose is `forbidden`
+     * on `purpose`; an entity of no company of the workspace `invalid` on `entity_id`.
      *
      * @example
      * const { token } = await engine.hostedPageTokens.createForFunding(actor, {

@@ -242,9 +242,9 @@ export const makeIdempotency = (
       }).pipe(Effect.ensuring(Effect.sync(() => keyedRequests.close(actor.workspaceId, key)))),
 
     /**
-     * Lets a retry run again after a failure that it may fix (a 5xx): the key is forgotten when
-     * nothing of the request committed, or else released, its journal kept, for the retry to take
-     * over at once and replay what committed.
+     * Lets a retry run again after a failure that it may fix (`provider_failure`, `rate_limited`, a
+     * defect): the key is forgotten when nothing of the request committed, or else released, its
+     * journal kept, for the retry to take over at once and replay what committed.
      */
     abandon: (actor: Actor, key: string): Effect.Effect<void> =>
       Effect.gen(function* () {

@@ -24,7 +24,7 @@ import { inTransaction, type Lifted } from "../steps/transaction.ts"
 import { inCompany, inWorkspace, writeAccess } from "../steps/use-case.ts"
 import { workspaceClock } from "../steps/workspace-clock.ts"
 
-/** What enabling answers: the feature, and whether this call created it (201) or found it (200). */
+/** What enabling answers: the feature, and whether this call created it or found it. */
 export interface FeatureEnabled {
   readonly feature: Feature
   readonly created: boolean

@@ -24,7 +24,7 @@ import { inTransaction, type Lifted } from "../steps/transaction.ts"
 import { inCompany, writeAccess } from "../steps/use-case.ts"
 import { workspaceClock } from "../steps/workspace-clock.ts"
 
-/** What creating answers: the batch, and whether this call created it (201) or found it by its key (200). */
+/** What creating answers: the batch, and whether this call created it or found it by its key. */
 export interface PaymentBatchCreated {
   readonly batch: PaymentBatch
   readonly created: boolean

@@ -44,7 +44,7 @@ const sameRequest = (existing: PaymentRecord, input: PaymentFields) =>
 
 export { notReceivedByProvider }
 
-/** The result of a create: a new payment (201) or the one an earlier call with the key made (200). */
+/** The result of a create: the payment, and whether this call made it or an earlier call with the key did. */
 export interface PaymentCreated {
   readonly payment: PaymentInstruction
   readonly created: boolean

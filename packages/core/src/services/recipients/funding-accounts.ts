@@ -218,7 +218,7 @@ export const makeFundingAccounts = (ports: ServicePorts) => {
     /**
      * Removes one of the entity's funding accounts: its active `debit` profiles become `inactive`
      * (the account and its profiles stay, for the payments that used them), unless a payment
-     * drawing on it is pending or processing (422 `bank_account_id`, rules/funding-account-removal.ts).
+     * drawing on it is pending or processing (`invalid` on `bank_account_id`, rules/funding-account-removal.ts).
      * An account that is not a funding account of this entity, or already removed, is `not_found`;
      * a profile another writer moved meanwhile is a `conflict`.
      *

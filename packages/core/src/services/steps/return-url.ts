@@ -11,7 +11,7 @@ import type { Lifted } from "./transaction.ts"
  * The `return_url` a hosted-page token may carry (spec "Authentication" 5, DECISIONS "Trusted
  * domains"): when the workspace has a trusted-domain configuration, the URL (normalised, as the
  * URL parser prints it) if it is `https:` (or, in sandbox mode, `http:` to localhost or
- * 127.0.0.1) and its host is trusted, else 422 `return_url` "URL domain is not in the trusted
+ * 127.0.0.1) and its host is trusted, else `invalid` on `return_url` "URL domain is not in the trusted
  * domains list"; without a configuration, or without a URL, undefined (the URL is ignored, not
  * echoed). Read in the caller's transaction, so the token is issued against the list as it is.
  */

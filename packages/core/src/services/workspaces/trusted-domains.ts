@@ -59,8 +59,8 @@ export const makeTrustedDomains = (ports: ServicePorts) => ({
 
   /**
    * The return URL a hosted-page token of the actor's workspace would carry, checked as token
-   * issuance checks it ({@link checkedReturnUrl}): the normalised URL when trusted, 422
-   * `return_url` when not, undefined when the workspace has no configuration (or no URL is given).
+   * issuance checks it ({@link checkedReturnUrl}): the normalised URL when trusted,
+   * `invalid` on `return_url` when not, undefined when the workspace has no configuration (or no URL is given).
    *
    * @example
    * await engine.trustedDomains.checkReturnUrl(actor, "https://pay.example.com/done") // "https://pay.example.com/done"
