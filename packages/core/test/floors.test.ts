@@ -33,12 +33,22 @@ const between = (arrow: Arrow, one: string, other: string) =>
   (placeOf(arrow.from) === other && placeOf(arrow.to) === one)
 
 /**
+ * A use-case file: a file of services/ outside `steps/`. Services hold one folder of use cases per
+ * resource and `steps/`, what the use cases are made of.
+ */
+const isUseCaseFile = (file: string) => file.startsWith("services/") && file.split("/")[1] !== "steps"
+
+/**
  * Imports that break the floors, one rule a line: a rule says why its arrows are wrong. Rules and
  * machines share a floor yet stay apart, so each can be read without the other.
  */
 const forbidden: ReadonlyArray<{ readonly rule: string; readonly breaks: (arrow: Arrow) => boolean }> = [
   { rule: "goes up a floor", breaks: ({ from, to }) => floorOf(to) > floorOf(from) },
   { rule: "goes across between rules and machines", breaks: (arrow) => between(arrow, "rules", "machines") },
+  {
+    rule: "imports a use-case file: what two use cases share is a step",
+    breaks: ({ from, to }) => placeOf(from) === "services" && isUseCaseFile(to),
+  },
 ]
 
 /** Lines that are comments: a JSDoc example may show an import that the file does not make. */
@@ -153,11 +163,16 @@ describe("core's floors", () => {
     expect(arrows.filter(({ to }) => !files.includes(to))).toEqual([])
   })
 
-  it("has no import that goes up a floor or across between rules and machines", () => {
+  it("has no import that goes up a floor, across between rules and machines, or from services into a use case", () => {
     const broken = arrows.flatMap((arrow) =>
       forbidden.filter(({ breaks }) => breaks(arrow)).map(({ rule }) => `${arrow.from} -> ${arrow.to}: ${rule}`),
     )
     expect(broken).toEqual([])
+  })
+
+  it("holds use cases in services/ folders by resource and helpers in steps/, with no loose file", () => {
+    const loose = readdirSync(`${src}/services`, { withFileTypes: true }).filter((entry) => !entry.isDirectory())
+    expect(loose.map((entry) => entry.name)).toEqual([])
   })
 
   it("has no import circle", () => {
