@@ -27,7 +27,7 @@ describe("parsePageRequest", () => {
     )
   })
 
-  it("refuses anything else with a 400 naming the field", () => {
+  it("refuses anything else as `missing` on the field", () => {
     const notPositiveInteger = fc.oneof(
       fc.constantFrom("0", "-1", "1.5", "abc", "", " 2", "1e3", "0x10", "NaN", "Infinity"),
       fc.integer({ max: 0 }),

@@ -128,7 +128,7 @@ describe("decodeOptionallyWrapped", () => {
     expect(run({ payment_batch: { label: "May" } })).toEqual(Either.right({ label: "May" }))
   })
 
-  it("refuses a body that is not an object (400) and a wrapper that is not one (422), naming bare fields", () => {
+  it("refuses a body that is not an object (`missing`) and a wrapper that is not one (`invalid`), naming bare fields", () => {
     const refusal = (body: unknown) => {
       const result = run(body)
       if (Either.isRight(result)) throw new Error("expected a failure")
