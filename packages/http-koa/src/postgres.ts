@@ -7,6 +7,6 @@ export {
   createRateLimitTable,
   openPostgresRateLimitStore,
   type PostgresRateLimitStoreOptions,
-} from "./rate-limits/postgres-rate-limit-store.ts"
+} from "./binding/rate-limits/postgres-rate-limit-store.ts"
 // Driver-free, so the main entry has them too; here as well, so a Postgres caller needs one import.
-export { rateLimitSchema, rateLimitTable } from "./rate-limits/rate-limit-schema.ts"
+export { rateLimitSchema, rateLimitTable } from "./binding/rate-limits/rate-limit-schema.ts"

@@ -18,7 +18,7 @@ const databaseUrl = (() => {
   url.pathname = `/${databaseName}`
   return url.toString()
 })()
-const main = ["--conditions=source", "--import", "tsx", "packages/http-koa/src/main.ts"]
+const main = ["--conditions=source", "--import", "tsx", "packages/http-koa/src/service/main.ts"]
 const running = new Set<LineWatcher>()
 
 const onServer = async (sql: string) => {

@@ -15,7 +15,13 @@ const withoutPostgresPackages = [
 ]
 
 /** `npm start`, without pg and graphile-worker. */
-const main = ["--conditions=source", "--import", "tsx", ...withoutPostgresPackages, "packages/http-koa/src/main.ts"]
+const main = [
+  "--conditions=source",
+  "--import",
+  "tsx",
+  ...withoutPostgresPackages,
+  "packages/http-koa/src/service/main.ts",
+]
 /** The `payments-engine` command, without pg and graphile-worker (it loads tsx itself). */
 const command = [...withoutPostgresPackages, "packages/http-koa/bin/payments-engine.js"]
 const unreachablePostgres = "postgres://postgres@127.0.0.1:1/none"

@@ -3,18 +3,18 @@ import type { AddressInfo } from "node:net"
 import { openStorageFromUrl, systemClock } from "@payments-engine/adapters"
 import type { Clock, Engine, PaymentProvider, SecretHasher, Storage, WorkspaceId } from "@payments-engine/core"
 import type { Logger } from "pino"
-import { createApp } from "./app.ts"
-import { bearerTokens } from "./bearer-tokens.ts"
+import { createApp } from "../binding/app.ts"
+import { bearerTokens } from "../binding/bearer-tokens.ts"
+import { answerClientErrors } from "../binding/client-errors.ts"
+import { errorLogFields } from "../binding/error-log-fields.ts"
+import { createLogger } from "../binding/logger.ts"
+import { rateLimitSchema } from "../binding/rate-limits/rate-limit-schema.ts"
+import { memoryRateLimitStore, type RateLimitStore } from "../binding/rate-limits/rate-limit-store.ts"
+import { apiRoutes } from "../binding/routes/api-routes.ts"
+import { sandboxRoutes } from "../binding/routes/sandbox-routes.ts"
 import { bootstrapApiKey } from "./bootstrap.ts"
-import { answerClientErrors } from "./client-errors.ts"
 import type { HttpServerLimits, ServiceConfig } from "./config.ts"
-import { errorLogFields } from "./error-log-fields.ts"
 import { jobLogTo } from "./job-log.ts"
-import { createLogger } from "./logger.ts"
-import { rateLimitSchema } from "./rate-limits/rate-limit-schema.ts"
-import { memoryRateLimitStore, type RateLimitStore } from "./rate-limits/rate-limit-store.ts"
-import { apiRoutes } from "./routes/api-routes.ts"
-import { sandboxRoutes } from "./routes/sandbox-routes.ts"
 import { serverSecretFor } from "./server-secret.ts"
 import { createServiceEngine } from "./service-engine.ts"
 import { StartupError } from "./startup-error.ts"
@@ -113,7 +113,7 @@ const openRateLimitStore = async (config: ServiceConfig): Promise<RateLimitStore
   const database = config.database
   if (database.dialect === "sqlite") return memoryRateLimitStore()
   try {
-    const { openPostgresRateLimitStore } = await import("./rate-limits/postgres-rate-limit-store.ts")
+    const { openPostgresRateLimitStore } = await import("../binding/rate-limits/postgres-rate-limit-store.ts")
     return await openPostgresRateLimitStore({
       connectionString: database.connectionString,
       schema: rateLimitSchema(database.schema),
