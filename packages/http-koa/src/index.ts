@@ -10,9 +10,6 @@ export { HttpError, httpErrors, httpStatusOf, statusOfKind } from "./binding/htt
 export { createLogger, type Logger, type LoggerOptions, type LogLevel, logLevels } from "./binding/logger.ts"
 export { type OpenApiDocument, type OpenApiOptions, openApiDocument } from "./binding/openapi/openapi-document.ts"
 export { type PageLinks, pagingLinks } from "./binding/paging-links.ts"
-// The Postgres rate-limit store is in `./postgres.ts` (the `/postgres` subpath): it loads pg, an
-// optional peer this entry must load without.
-export { rateLimitSchema, rateLimitTable } from "./binding/rate-limits/rate-limit-schema.ts"
 export {
   defaultRateLimits,
   maxRateLimit,
@@ -22,7 +19,6 @@ export {
   rateLimitVariables,
   rateLimitWindowSeconds,
 } from "./binding/rate-limits/rate-limit-settings.ts"
-export { memoryRateLimitStore, type RateLimitStore } from "./binding/rate-limits/rate-limit-store.ts"
 export { type RateLimiting, type RateLimitOutcome, rateLimiting } from "./binding/rate-limits/rate-limiting.ts"
 export { apiRoutes } from "./binding/routes/api-routes.ts"
 export { type RegisteredRoutes, type RouteDependencies, registerRoutes } from "./binding/routes/register-routes.ts"

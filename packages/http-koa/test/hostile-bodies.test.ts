@@ -1,7 +1,7 @@
 import { gzipSync } from "node:zlib"
 import { openTestSqlite } from "@payments-engine/adapters/testing"
+import { maxJsonDepth } from "@payments-engine/core"
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
-import { maxJsonDepth } from "../src/binding/middleware/json-body.ts"
 import { childEnvironment, type LineWatcher, logMessage, startNode } from "./support/child-process.ts"
 import { oneChunk, rawExchange, requestHead } from "./support/raw-http.ts"
 import { acme, startTestService, type TestService } from "./support/test-service.ts"

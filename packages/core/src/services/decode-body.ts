@@ -1,11 +1,9 @@
 import { Effect, Either, ParseResult, Schema } from "effect"
 import { type FieldError, Invalid } from "../errors.ts"
+import { maxJsonDepth as maxBodyDepth } from "../rules/json-depth.ts"
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
-
-/** How deep a body may nest; deeper ones are refused before anything walks them. */
-export const maxBodyDepth = 64
 
 const tooDeep = (value: unknown, depth = 0): boolean => {
   if (depth > maxBodyDepth) return true

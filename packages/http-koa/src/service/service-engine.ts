@@ -8,68 +8,39 @@ import {
   scryptHasher,
   systemClock,
 } from "@payments-engine/adapters"
-import {
-  type BankLinkProvider,
-  type BatchExecution,
-  type BlobStore,
-  type Clock,
-  createEngine,
-  type Engine,
-  type EngineOptions,
-  type FeeSchedule,
-  type JobRunnerLog,
-  type PaymentProvider,
-  type SecretHasher,
-  type ServerSecret,
-  type Storage,
-} from "@payments-engine/core"
+import { type BlobStore, createEngine, type Engine, type EngineOptions } from "@payments-engine/core"
 
-/** Options of {@link createServiceEngine}. */
-export interface ServiceEngineOptions {
-  readonly storage: Storage
-  /**
-   * Keys the idempotency fingerprints: the service passes its JWT secret (the engine derives a
-   * key of its own from it), so nothing derived from a request body can be matched without it.
-   */
-  readonly serverSecret: ServerSecret
-  /** The system clock by default. */
-  readonly clock?: Clock
-  /** Sandbox mode: a test clock per workspace, kept in storage, on top of `clock`. */
-  readonly testClocks?: boolean
-  /** scrypt with its default cost by default. */
-  readonly hasher?: SecretHasher
-  /** The sandbox payment provider by default: the only one there is so far. */
-  readonly paymentProvider?: PaymentProvider
-  /** The sandbox bank linker by default: the only one there is so far. */
-  readonly bankLinker?: BankLinkProvider
-  /** The core's default fee schedule when absent. */
-  readonly feeSchedule?: FeeSchedule
-  /** Told about background jobs run and about failures of the job runner. */
-  readonly jobLog?: JobRunnerLog
-  /** How batches run their payments; the engine's defaults (5 at once, 20 a second) when absent. */
-  readonly batchExecution?: Partial<BatchExecution>
-  /** Jobs at once per process in the payments, webhooks and housekeeping lanes; the engine's defaults when absent. */
-  readonly jobConcurrency?: EngineOptions["jobConcurrency"]
-  /** Webhook delivery jobs one workspace may have sending at once; half the webhook slots when absent. */
-  readonly webhookWorkspaceLanes?: number
-  /** Sandbox mode: webhook endpoints may be `http://localhost` or `http://127.0.0.1` too; false by default. */
-  readonly allowLocalWebhookUrls?: boolean
-  /** How long one webhook delivery attempt may take; 30 s unless said otherwise (tests shorten it). */
-  readonly webhookTimeoutMs?: number
-  /**
-   * Where onboarding attachments' bytes go: a filesystem store on `attachmentsDirectory` unless
-   * a store is given. With neither, attachment uploads and downloads fail (a defect, 500).
-   */
-  readonly blobStore?: BlobStore
+/**
+ * Options of {@link createServiceEngine}: the {@link EngineOptions} the service passes on as they
+ * are (documented there), the ports it otherwise picks itself, and where attachments go.
+ */
+export interface ServiceEngineOptions
+  extends Pick<
+      EngineOptions,
+      | "storage"
+      | "serverSecret"
+      | "feeSchedule"
+      | "jobLog"
+      | "testClocks"
+      | "batchExecution"
+      | "jobConcurrency"
+      | "webhookWorkspaceLanes"
+      | "allowLocalWebhookUrls"
+      | "webhookTimeoutMs"
+      | "blobStore"
+    >,
+    Partial<Pick<EngineOptions, "clock" | "hasher" | "paymentProvider" | "bankLinker">> {
   /** The directory of the filesystem blob store (`PAYMENTS_ATTACHMENTS_DIR`), when no `blobStore` is given. */
   readonly attachmentsDirectory?: string
 }
 
 /**
  * The engine the service and the `payments-engine` command run, over a storage: the one place
- * that picks the ports (clock, time-ordered random ids on that clock, scrypt, the sandbox
- * payment provider and bank linker, which are the only ones so far, in every mode, attachments on
- * the filesystem and their type told by `file-type`).
+ * that picks the ports. Unless given: the system clock, time-ordered random ids on that clock,
+ * scrypt, the sandbox payment provider and bank linker (the only ones so far, in every mode), the
+ * undici webhook transport (allowing loopback addresses exactly when `allowLocalWebhookUrls`),
+ * attachments in a filesystem store on `attachmentsDirectory`, their type told by `file-type`.
+ * Everything else is as {@link EngineOptions} says.
  *
  * @example
  * const engine = createServiceEngine({
