@@ -50,7 +50,7 @@ export const rateLimiting = (store: RateLimitStore, settings: RateLimitSettings)
   }
   return {
     consume: async (name, key) => outcomeOf(settings[name], await counterOf(name).consume(key)),
-    giveBack: (name, key) => counterOf(name).giveBack(key),
-    forget: (name, key) => counterOf(name).forget(key),
+    giveBack: async (name, key) => counterOf(name).giveBack(key),
+    forget: async (name, key) => counterOf(name).forget(key),
   }
 }
