@@ -11,12 +11,13 @@ import {
 import {
   type GraphileJobsOptions,
   graphileWorkerSchema,
+  openPostgresRateLimitStore,
   openPostgresStorage,
   type PostgresStorageOptions,
+  rateLimitSchema,
 } from "@payments-engine/adapters/postgres"
 import { createEngine, type Engine } from "@payments-engine/core"
 import { bearerTokens, createApp, createServiceEngine } from "@payments-engine/http-koa"
-import { openPostgresRateLimitStore, rateLimitSchema } from "@payments-engine/http-koa/postgres"
 import pg from "pg"
 
 export const options: PostgresStorageOptions = { connectionString: "postgres://localhost/payments", schema: "payments" }

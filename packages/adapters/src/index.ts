@@ -20,6 +20,9 @@ export {
   type QueuedJob,
 } from "./jobs/embedded-job-runner.ts"
 export { embeddedKyselyJobs, type KyselyJobs, kyselyJobTable } from "./jobs/kysely-job-table.ts"
+// The Postgres rate-limit store is in `./postgres.ts` too, for the same reason.
+export { memoryRateLimitStore } from "./rate-limits/memory-rate-limit-store.ts"
+export { rateLimitSchema, rateLimitTable } from "./rate-limits/rate-limit-schema.ts"
 export * from "./sandbox/index.ts"
 export { type ScryptHasherOptions, scryptHasher } from "./secrets/scrypt-hasher.ts"
 export { kyselyRepositories } from "./storage/kysely-repositories.ts"

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises"
+import { memoryRateLimitStore } from "@payments-engine/adapters"
 import { openTestSqlite } from "@payments-engine/adapters/testing"
 import { webhookSignatureHeaders } from "@payments-engine/core"
-import { RateLimiterMemory } from "rate-limiter-flexible"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
 import { generousRateLimits, startTestService, type TestService } from "../../http-koa/test/support/test-service.ts"
 import { generatedPath, generatedTypes } from "../scripts/generated-types.ts"
@@ -146,7 +146,7 @@ describe("the typed client", () => {
       rateLimits: {
         limits: { ...generousRateLimits, general: 1 },
         store: {
-          limiter: (name, points) => new RateLimiterMemory({ keyPrefix: name, points, duration: 1 }),
+          counter: (window) => memoryRateLimitStore().counter({ ...window, windowSeconds: 1 }),
           close: async () => undefined,
         },
       },

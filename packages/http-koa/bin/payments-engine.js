@@ -6,9 +6,9 @@
 import { existsSync } from "node:fs"
 import { register } from "node:module"
 
-const sources = new URL("../src/cli.ts", import.meta.url)
+const sources = new URL("../src/service/cli.ts", import.meta.url)
 const loadCli = async () => {
-  if (!existsSync(sources)) return import("../dist/cli.js")
+  if (!existsSync(sources)) return import("../dist/service/cli.js")
   register(
     "data:text/javascript,export const resolve = (specifier, context, next) => next(specifier, { ...context, conditions: ['source', ...context.conditions] })",
   )

@@ -1,7 +1,7 @@
 import { openTestSqlite } from "@payments-engine/adapters/testing"
 import { decodeJwt, decodeProtectedHeader, SignJWT } from "jose"
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest"
-import { tokenAudience, tokenIssuer } from "../src/bearer-tokens.ts"
+import { tokenAudience, tokenIssuer } from "../src/binding/bearer-tokens.ts"
 import { expectError, isoTimestamp } from "./support/expectations.ts"
 import { acme, startTestService, type TestService, testJwtSecret } from "./support/test-service.ts"
 

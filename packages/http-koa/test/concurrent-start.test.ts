@@ -4,7 +4,7 @@ import { join } from "node:path"
 import { openStorageFromUrl } from "@payments-engine/adapters"
 import pg from "pg"
 import { afterAll, describe, expect, it } from "vitest"
-import { legacySecretSetting } from "../src/server-secret.ts"
+import { legacySecretSetting } from "../src/service/server-secret.ts"
 import { childEnvironment, type LineWatcher, logMessage, startNode } from "./support/child-process.ts"
 import { readResponse } from "./support/test-service.ts"
 
@@ -15,7 +15,7 @@ import { readResponse } from "./support/test-service.ts"
  * trial has a database of its own, so trials run a few at a time.
  */
 
-const main = ["--conditions=source", "--import", "tsx", "packages/http-koa/src/main.ts"]
+const main = ["--conditions=source", "--import", "tsx", "packages/http-koa/src/service/main.ts"]
 const serverUrl = process.env.DATABASE_URL
 const trials = 10
 /** Trials at once: each starts two processes, and the machine has few cores. */

@@ -1,7 +1,7 @@
 import { gzipSync } from "node:zlib"
 import { openTestSqlite } from "@payments-engine/adapters/testing"
+import { maxJsonDepth } from "@payments-engine/core"
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest"
-import { maxJsonDepth } from "../src/middleware/json-body.ts"
 import { childEnvironment, type LineWatcher, logMessage, startNode } from "./support/child-process.ts"
 import { oneChunk, rawExchange, requestHead } from "./support/raw-http.ts"
 import { acme, startTestService, type TestService } from "./support/test-service.ts"
@@ -42,7 +42,7 @@ describe("a service process sent 100,000 levels of nesting", () => {
   let childPort: number
   beforeAll(async () => {
     child = startNode(
-      ["--conditions=source", "--import", "tsx", "packages/http-koa/src/main.ts"],
+      ["--conditions=source", "--import", "tsx", "packages/http-koa/src/service/main.ts"],
       childEnvironment({ PORT: "0", DATABASE_URL: "sqlite::memory:", PAYMENTS_SANDBOX: "true" }),
     )
     childPort = JSON.parse(await child.waitForLine(logMessage("listening"))).port

@@ -1,7 +1,7 @@
 import { brandId } from "@payments-engine/core"
 import { describe, expect, it } from "vitest"
-import { jobLogTo } from "../src/job-log.ts"
-import { createLogger } from "../src/logger.ts"
+import { createLogger } from "../src/binding/logger.ts"
+import { jobLogTo } from "../src/service/job-log.ts"
 
 /** The JSON lines a logger at `level` writes for `events`. */
 const linesFor = (level: "info" | "debug", events: ReadonlyArray<Parameters<ReturnType<typeof jobLogTo>>[0]>) => {

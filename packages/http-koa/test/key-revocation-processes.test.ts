@@ -23,7 +23,7 @@ const databaseUrl = () => {
 /** Starts `npm start`'s entry point and answers its URL once it listens. */
 const startService = async (env: Record<string, string>) => {
   const service = startNode(
-    ["--conditions=source", "--import", "tsx", "packages/http-koa/src/main.ts"],
+    ["--conditions=source", "--import", "tsx", "packages/http-koa/src/service/main.ts"],
     childEnvironment({
       PORT: "0",
       DATABASE_URL: databaseUrl(),

@@ -5,8 +5,8 @@ import { Writable } from "node:stream"
 import { gzipSync } from "node:zlib"
 import { openTestSqlite } from "@payments-engine/adapters/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { errorLogFields } from "../src/error-log-fields.ts"
-import { createLogger } from "../src/logger.ts"
+import { errorLogFields } from "../src/binding/error-log-fields.ts"
+import { createLogger } from "../src/binding/logger.ts"
 import { childEnvironment, type LineWatcher, logMessage, startNode } from "./support/child-process.ts"
 import { oneChunk, rawExchange, requestHead } from "./support/raw-http.ts"
 import { acme, readResponse, startTestService } from "./support/test-service.ts"
@@ -28,7 +28,7 @@ let port: number
 let token: string
 beforeAll(async () => {
   service = startNode(
-    ["--conditions=source", "--import", "tsx", "packages/http-koa/src/main.ts"],
+    ["--conditions=source", "--import", "tsx", "packages/http-koa/src/service/main.ts"],
     childEnvironment({
       PORT: "0",
       LOG_LEVEL: "trace",

@@ -13,8 +13,8 @@ import {
 } from "./support/child-process.ts"
 import { acme, readResponse } from "./support/test-service.ts"
 
-/** `npm start` as an operator runs it: `node --conditions=source --import tsx packages/http-koa/src/main.ts`. */
-const main = ["--conditions=source", "--import", "tsx", "packages/http-koa/src/main.ts"]
+/** `npm start` as an operator runs it: `node --conditions=source --import tsx packages/http-koa/src/service/main.ts`. */
+const main = ["--conditions=source", "--import", "tsx", "packages/http-koa/src/service/main.ts"]
 const folder = mkdtempSync(join(tmpdir(), "payments-engine-main-"))
 const running = new Set<LineWatcher>()
 afterAll(() => {

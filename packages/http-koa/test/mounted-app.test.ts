@@ -1,7 +1,7 @@
 import { openTestSqlite } from "@payments-engine/adapters/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createApp } from "../src/app.ts"
-import { bearerTokens } from "../src/bearer-tokens.ts"
+import { createApp } from "../src/binding/app.ts"
+import { bearerTokens } from "../src/binding/bearer-tokens.ts"
 import { expectPageHeaders, formField } from "./support/hosted-page-html.ts"
 import { startTestService, type TestService, testJwtSecret } from "./support/test-service.ts"
 

@@ -3,9 +3,9 @@ import { openTestPostgres, openTestSqlite } from "@payments-engine/adapters/test
 import { paymentReasons } from "@payments-engine/core"
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { apiRoutes } from "../src/routes/api-routes.ts"
-import type { RouteSpec } from "../src/routes/route-table.ts"
-import { sandboxRoutes } from "../src/routes/sandbox-routes.ts"
+import { apiRoutes } from "../src/binding/routes/api-routes.ts"
+import type { RouteSpec } from "../src/binding/routes/route-table.ts"
+import { sandboxRoutes } from "../src/binding/routes/sandbox-routes.ts"
 import { addRecipientAccount, type Payer, quoteBody, setUpPayer } from "./support/payment-fixtures.ts"
 import { acme, activateIntegration, startTestService, type TestService } from "./support/test-service.ts"
 

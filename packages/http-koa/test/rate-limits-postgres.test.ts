@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto"
+import { createRateLimitTable, openPostgresRateLimitStore } from "@payments-engine/adapters/postgres"
 import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createRateLimitTable, openPostgresRateLimitStore } from "../src/postgres.ts"
 import { childEnvironment, type LineWatcher, logMessage, startNode } from "./support/child-process.ts"
 import { readResponse, type TestResponse } from "./support/test-service.ts"
 
@@ -18,7 +18,7 @@ const databaseUrl = (() => {
   url.pathname = `/${databaseName}`
   return url.toString()
 })()
-const main = ["--conditions=source", "--import", "tsx", "packages/http-koa/src/main.ts"]
+const main = ["--conditions=source", "--import", "tsx", "packages/http-koa/src/service/main.ts"]
 const running = new Set<LineWatcher>()
 
 const onServer = async (sql: string) => {
@@ -127,8 +127,8 @@ describe.skipIf(serverUrl === undefined)("rate limits of several processes on on
     }
     const store = await openPostgresRateLimitStore({ connectionString: databaseUrl, schema })
     try {
-      const limiter = store.limiter("probe", 2)
-      expect((await limiter.consume("k")).remainingPoints).toBe(1)
+      const counter = store.counter({ name: "probe", points: 2, windowSeconds: 60 })
+      expect((await counter.consume("k")).remaining).toBe(1)
     } finally {
       await store.close()
     }

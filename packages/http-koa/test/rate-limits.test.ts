@@ -1,6 +1,6 @@
 import { openTestSqlite } from "@payments-engine/adapters/testing"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
-import type { RateLimitSettings } from "../src/rate-limits/rate-limit-settings.ts"
+import type { RateLimitSettings } from "../src/binding/rate-limits/rate-limit-settings.ts"
 import { expectError } from "./support/expectations.ts"
 import {
   acme,

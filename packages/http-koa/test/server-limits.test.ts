@@ -3,9 +3,9 @@ import { connect, type Socket } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { defaultHttpServerLimits, loadConfig } from "../src/config.ts"
-import { createLogger } from "../src/logger.ts"
-import { type RunningService, startService } from "../src/server.ts"
+import { createLogger } from "../src/binding/logger.ts"
+import { defaultHttpServerLimits, loadConfig } from "../src/service/config.ts"
+import { type RunningService, startService } from "../src/service/server.ts"
 import { fastHasher } from "./support/test-service.ts"
 
 /**

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { defaultBatchExecution } from "@payments-engine/core"
 import { describe, expect, it } from "vitest"
-import { shutdownCutShortWarning } from "../src/server.ts"
+import { shutdownCutShortWarning } from "../src/service/server.ts"
 import { childEnvironment, type LineWatcher, logMessage, startNode } from "./support/child-process.ts"
 import { processRig } from "./support/process-rig.ts"
 import { awaitCompleted, queuePayments } from "./support/queued-payments.ts"
@@ -19,7 +19,7 @@ const recordingService = [
   "tsx",
   "packages/http-koa/test/support/recording-service.ts",
 ]
-const main = ["--conditions=source", "--import", "tsx", "packages/http-koa/src/main.ts"]
+const main = ["--conditions=source", "--import", "tsx", "packages/http-koa/src/service/main.ts"]
 const { folder, running, serverUrl, postgresUrl } = processRig("shutdown")
 /** Far beyond the 10 s grace and a process's start: a shutdown that has not ended by then hangs. */
 const hangingAfterMs = 25_000

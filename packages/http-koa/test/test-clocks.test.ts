@@ -117,7 +117,7 @@ describe.each([
 })
 
 /** `npm start` as an operator runs it, in sandbox mode with a known key. */
-const main = ["--conditions=source", "--import", "tsx", "packages/http-koa/src/main.ts"]
+const main = ["--conditions=source", "--import", "tsx", "packages/http-koa/src/service/main.ts"]
 const { folder, running, serverUrl, postgresUrl } = processRig("clocks")
 
 const key = { PAYMENTS_API_KEY: "pk_clocks", PAYMENTS_API_SECRET: "sk_clocks_secret" }

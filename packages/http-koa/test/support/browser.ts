@@ -48,7 +48,7 @@ export const viewports = {
 const screenshotFolder = (() => {
   const folder =
     process.env.SCREENSHOTS === "update"
-      ? fileURLToPath(new URL("../../../../docs/screenshots/", import.meta.url))
+      ? fileURLToPath(new URL("../../../../docs/screenshots", import.meta.url))
       : join(tmpdir(), "payments-engine-screenshots")
   mkdirSync(folder, { recursive: true })
   return folder

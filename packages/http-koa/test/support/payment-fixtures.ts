@@ -2,9 +2,9 @@ import { sandboxExamples } from "@payments-engine/adapters"
 import { BankAccountId, CompanyId, PaymentProfileId, readPath, type Storage } from "@payments-engine/core"
 import { Either, Schema } from "effect"
 import { expect } from "vitest"
-import { PageLinks, PageMeta } from "../../src/openapi/openapi-schemas.ts"
-import type { RouteSpec } from "../../src/routes/route-table.ts"
-import { WebhookPageMeta } from "../../src/webhook-errors.ts"
+import { PageLinks, PageMeta } from "../../src/binding/openapi/openapi-schemas.ts"
+import type { RouteSpec } from "../../src/binding/routes/route-table.ts"
+import { WebhookPageMeta } from "../../src/binding/webhook-errors.ts"
 import type { TestResponse, TestService } from "./test-service.ts"
 
 /** A field of a bank-account requirements schema, as the API answers it. */

@@ -10,10 +10,10 @@
 import { appendFileSync, readFileSync } from "node:fs"
 import { createSandboxPaymentProvider } from "@payments-engine/adapters"
 import type { PaymentProvider } from "@payments-engine/core"
-import { loadConfig } from "../../src/config.ts"
-import { createLogger } from "../../src/logger.ts"
-import { startService } from "../../src/server.ts"
-import { exitOnSignals } from "../../src/signals.ts"
+import { createLogger } from "../../src/binding/logger.ts"
+import { loadConfig } from "../../src/service/config.ts"
+import { startService } from "../../src/service/server.ts"
+import { exitOnSignals } from "../../src/service/signals.ts"
 
 const book = process.env.PROVIDER_BOOK ?? ""
 const hangOn = Number(process.env.HANG_ON_SUBMISSION ?? "0")

@@ -21,15 +21,15 @@ import {
   type Storage,
   type WorkspaceId,
 } from "@payments-engine/core"
-import { createApp, type RateLimitOptions } from "../../src/app.ts"
-import { bearerTokens } from "../../src/bearer-tokens.ts"
-import { createLogger } from "../../src/logger.ts"
-import type { UploadLimits } from "../../src/middleware/upload-slots.ts"
-import { maxRateLimit, type RateLimitSettings } from "../../src/rate-limits/rate-limit-settings.ts"
-import { apiRoutes } from "../../src/routes/api-routes.ts"
-import type { RouteSpec } from "../../src/routes/route-table.ts"
-import { sandboxRoutes } from "../../src/routes/sandbox-routes.ts"
-import { createServiceEngine } from "../../src/service-engine.ts"
+import { createApp, type RateLimitOptions } from "../../src/binding/app.ts"
+import { bearerTokens } from "../../src/binding/bearer-tokens.ts"
+import { createLogger } from "../../src/binding/logger.ts"
+import type { UploadLimits } from "../../src/binding/middleware/upload-slots.ts"
+import { maxRateLimit, type RateLimitSettings } from "../../src/binding/rate-limits/rate-limit-settings.ts"
+import { apiRoutes } from "../../src/binding/routes/api-routes.ts"
+import type { RouteSpec } from "../../src/binding/routes/route-table.ts"
+import { sandboxRoutes } from "../../src/binding/routes/sandbox-routes.ts"
+import { createServiceEngine } from "../../src/service/service-engine.ts"
 
 /** The secret the test services sign tokens with. */
 export const testJwtSecret = "test-secret-0123456789-abcdefghijklmnopqrstuvwxyz"

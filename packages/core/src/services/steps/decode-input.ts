@@ -1,14 +1,12 @@
 import { Effect, Either, ParseResult, Schema } from "effect"
 import { type FieldError, Invalid } from "../../errors.ts"
+import { maxJsonDepth } from "../../rules/json-depth.ts"
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
-/** How deep a body may nest; deeper ones are refused before anything walks them. */
-export const maxBodyDepth = 64
-
 const tooDeep = (value: unknown, depth = 0): boolean => {
-  if (depth > maxBodyDepth) return true
+  if (depth > maxJsonDepth) return true
   if (Array.isArray(value)) return value.some((v) => tooDeep(v, depth + 1))
   if (isPlainObject(value)) return Object.values(value).some((v) => tooDeep(v, depth + 1))
   return false
@@ -55,7 +53,7 @@ export const decodeBody = <A, I>(
 ): Effect.Effect<A, Invalid> => {
   if (!isPlainObject(body)) return Effect.fail(Invalid.missing("body", "Body must be a JSON object"))
   if (tooDeep(body)) {
-    return Effect.fail(Invalid.missing("body", `JSON is nested too deeply (at most ${maxBodyDepth} levels)`))
+    return Effect.fail(Invalid.missing("body", `JSON is nested too deeply (at most ${maxJsonDepth} levels)`))
   }
   const result = decoderOf(schema)(withoutUndefined(body))
   if (Either.isRight(result)) return Effect.succeed(result.right)

@@ -1,20 +1,26 @@
 import { createServer, type RequestListener, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { openStorageFromUrl, systemClock } from "@payments-engine/adapters"
-import type { Clock, Engine, PaymentProvider, SecretHasher, Storage, WorkspaceId } from "@payments-engine/core"
+import { memoryRateLimitStore, openStorageFromUrl, rateLimitSchema, systemClock } from "@payments-engine/adapters"
+import type {
+  Clock,
+  Engine,
+  PaymentProvider,
+  RateLimitStore,
+  SecretHasher,
+  Storage,
+  WorkspaceId,
+} from "@payments-engine/core"
 import type { Logger } from "pino"
-import { createApp } from "./app.ts"
-import { bearerTokens } from "./bearer-tokens.ts"
+import { createApp } from "../binding/app.ts"
+import { bearerTokens } from "../binding/bearer-tokens.ts"
+import { answerClientErrors } from "../binding/client-errors.ts"
+import { errorLogFields } from "../binding/error-log-fields.ts"
+import { createLogger } from "../binding/logger.ts"
+import { apiRoutes } from "../binding/routes/api-routes.ts"
+import { sandboxRoutes } from "../binding/routes/sandbox-routes.ts"
 import { bootstrapApiKey } from "./bootstrap.ts"
-import { answerClientErrors } from "./client-errors.ts"
 import type { HttpServerLimits, ServiceConfig } from "./config.ts"
-import { errorLogFields } from "./error-log-fields.ts"
 import { jobLogTo } from "./job-log.ts"
-import { createLogger } from "./logger.ts"
-import { rateLimitSchema } from "./rate-limits/rate-limit-schema.ts"
-import { memoryRateLimitStore, type RateLimitStore } from "./rate-limits/rate-limit-store.ts"
-import { apiRoutes } from "./routes/api-routes.ts"
-import { sandboxRoutes } from "./routes/sandbox-routes.ts"
 import { serverSecretFor } from "./server-secret.ts"
 import { createServiceEngine } from "./service-engine.ts"
 import { StartupError } from "./startup-error.ts"
@@ -107,13 +113,14 @@ const describe = (error: unknown) => (error instanceof Error ? error.message : S
 /**
  * The rate limits' counters: in memory with SQLite (one process owns the file), in a table of the
  * Postgres database otherwise, so that every process on it counts against the same limits. The
- * Postgres store is loaded only then: it imports pg, which a service on SQLite need not install.
+ * Postgres store (the adapters' `/postgres` subpath) is loaded only then: it imports pg, which a
+ * service on SQLite need not install.
  */
 const openRateLimitStore = async (config: ServiceConfig): Promise<RateLimitStore> => {
   const database = config.database
   if (database.dialect === "sqlite") return memoryRateLimitStore()
   try {
-    const { openPostgresRateLimitStore } = await import("./rate-limits/postgres-rate-limit-store.ts")
+    const { openPostgresRateLimitStore } = await import("@payments-engine/adapters/postgres")
     return await openPostgresRateLimitStore({
       connectionString: database.connectionString,
       schema: rateLimitSchema(database.schema),

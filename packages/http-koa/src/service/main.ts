@@ -2,7 +2,7 @@ import { describeServeFailure, serveFromEnvironment } from "./serve.ts"
 
 /**
  * The service's entry point in the repository (`npm start`, i.e.
- * `node --conditions=source --import tsx packages/http-koa/src/main.ts`); installed, the same is
+ * `node --conditions=source --import tsx packages/http-koa/src/service/main.ts`); installed, the same is
  * `payments-engine serve`. See {@link serveFromEnvironment}.
  */
 serveFromEnvironment(process.env).then(

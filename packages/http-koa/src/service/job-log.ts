@@ -1,6 +1,6 @@
 import { type JobRunnerLog, jobKinds } from "@payments-engine/core"
 import type { Logger } from "pino"
-import { errorLogFields } from "./error-log-fields.ts"
+import { errorLogFields } from "../binding/error-log-fields.ts"
 
 /** Kinds the runner queues on a schedule (upkeep): a run that did its work says nothing worth reading. */
 const scheduledKinds = new Set(jobKinds.filter((kind) => kind.schedule !== undefined).map((kind) => kind.kind))

@@ -1,5 +1,5 @@
 import type { Logger } from "pino"
-import { errorLogFields } from "./error-log-fields.ts"
+import { errorLogFields } from "../binding/error-log-fields.ts"
 import type { RunningService } from "./server.ts"
 
 /** Options of {@link exitOnSignals}. */

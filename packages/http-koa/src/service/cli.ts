@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs"
 import { parseArgs } from "node:util"
 import { openStorageFromUrl, parseStorageUrl } from "@payments-engine/adapters"
 import { type Engine, isDomainError } from "@payments-engine/core"
+import { httpStatusOf } from "../binding/http-error.ts"
 import { databaseUrlOf, type Environment, jwtSecretOf, serverSecretFileOf } from "./config.ts"
-import { httpStatusOf } from "./http-error.ts"
 import { formatKeyListing, parseGrace } from "./key-commands.ts"
 import { serveFromEnvironment } from "./serve.ts"
 import { serverSecretFor } from "./server-secret.ts"
@@ -51,7 +51,7 @@ Environment:
 
 /** The version of this package; its package.json is one folder up from the sources and from the build alike. */
 const packageVersion = (): string => {
-  const manifest: unknown = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"))
+  const manifest: unknown = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"))
   const version = (manifest as { version?: unknown }).version
   return typeof version === "string" ? version : "unknown"
 }

@@ -1,5 +1,5 @@
+import { createLogger, standardOutput } from "../binding/logger.ts"
 import { ConfigError, type Environment, loadConfig } from "./config.ts"
-import { createLogger, standardOutput } from "./logger.ts"
 import { StartupError, startService } from "./server.ts"
 import { exitOnSignals } from "./signals.ts"
 

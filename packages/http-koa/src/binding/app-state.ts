@@ -1,7 +1,7 @@
 import type { Actor } from "@payments-engine/core"
 import type { Middleware, ParameterizedContext } from "koa"
-import type { MultipartForm } from "./middleware/multipart-form.ts"
 import type { RateLimitOutcome } from "./rate-limits/rate-limiting.ts"
+import type { MultipartForm } from "./uploaded-form.ts"
 
 /** What the middleware leave on `ctx.state` for the ones after them. */
 export interface AppState {

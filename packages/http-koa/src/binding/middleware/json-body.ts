@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http"
 import { finished } from "node:stream"
+import { maxJsonDepth } from "@payments-engine/core"
 import type { AppMiddleware } from "../app-state.ts"
 import { type HttpError, httpErrors } from "../http-error.ts"
 import { exceedsJsonDepth, findNulPath } from "./json-inspection.ts"
@@ -12,12 +13,6 @@ export interface JsonBodyOptions {
   /** Largest body in bytes; {@link defaultJsonBodyLimit} by default. */
   readonly limitBytes?: number
 }
-
-/**
- * The deepest nesting of arrays and objects accepted in a body: `{}` is one level, `{"a":[]}` two.
- * No request of the API needs more than a handful; 64 leaves room for clients' own metadata.
- */
-export const maxJsonDepth = 64
 
 /**
  * True for `application/json` and `application/<anything>+json`, whatever the parameters.

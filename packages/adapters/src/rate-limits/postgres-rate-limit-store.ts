@@ -1,8 +1,8 @@
+import type { RateLimitStore } from "@payments-engine/core"
 import pg from "pg"
 import { RateLimiterMemory, RateLimiterPostgres } from "rate-limiter-flexible"
+import { flexibleRateLimitCounter } from "./flexible-rate-limit-counter.ts"
 import { rateLimitTable } from "./rate-limit-schema.ts"
-import { rateLimitWindowSeconds } from "./rate-limit-settings.ts"
-import type { RateLimitStore } from "./rate-limit-store.ts"
 
 /** Options of {@link openPostgresRateLimitStore}. */
 export interface PostgresRateLimitStoreOptions {
@@ -81,19 +81,21 @@ export const openPostgresRateLimitStore = async (options: PostgresRateLimitStore
     throw error
   }
   return {
-    limiter: (name, points) =>
-      new RateLimiterPostgres({
-        storeClient: pool,
-        storeType: "pool",
-        schemaName: options.schema,
-        tableName: rateLimitTable,
-        tableCreated: true,
-        keyPrefix: name,
-        points,
-        duration: rateLimitWindowSeconds,
-        inMemoryBlockOnConsumed: points + 1,
-        insuranceLimiter: new RateLimiterMemory({ keyPrefix: name, points, duration: rateLimitWindowSeconds }),
-      }),
+    counter: ({ name, points, windowSeconds }) =>
+      flexibleRateLimitCounter(
+        new RateLimiterPostgres({
+          storeClient: pool,
+          storeType: "pool",
+          schemaName: options.schema,
+          tableName: rateLimitTable,
+          tableCreated: true,
+          keyPrefix: name,
+          points,
+          duration: windowSeconds,
+          inMemoryBlockOnConsumed: points + 1,
+          insuranceLimiter: new RateLimiterMemory({ keyPrefix: name, points, duration: windowSeconds }),
+        }),
+      ),
     close: () => pool.end(),
   }
 }

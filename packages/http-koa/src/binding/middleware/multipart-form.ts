@@ -9,28 +9,9 @@ import { pipeline } from "node:stream/promises"
 import busboy from "busboy"
 import type { AppContext, AppMiddleware } from "../app-state.ts"
 import { HttpError, httpErrors } from "../http-error.ts"
+import type { MultipartForm, UploadedFile } from "../uploaded-form.ts"
 import { codingRefusal } from "./json-body.ts"
 import type { UploadSlots } from "./upload-slots.ts"
-
-/** The file part of a form, received whole into a spool file that lives as long as its request. */
-export interface UploadedFile {
-  /** The part's field name. */
-  readonly field: string
-  /** The file name the client gave (`filename` of the part), as sent: the engine makes it safe. */
-  readonly name: string
-  /** Bytes received. */
-  readonly size: number
-  /** SHA-256 of the bytes, hex: what the idempotency fingerprint sees instead of the bytes. */
-  readonly sha256: string
-  /** The bytes, read from the spool file as they are consumed (a new read each call). */
-  readonly bytes: () => AsyncIterable<Uint8Array>
-}
-
-/** A `multipart/form-data` body as read: its text fields (the first of each name) and its one file. */
-export interface MultipartForm {
-  readonly fields: Readonly<Record<string, string>>
-  readonly file: UploadedFile | undefined
-}
 
 /** Options of {@link multipartForm}. */
 export interface MultipartFormOptions {

@@ -1,6 +1,5 @@
-import { type RateLimiterAbstract, RateLimiterRes } from "rate-limiter-flexible"
-import type { RateLimitName, RateLimitSettings } from "./rate-limit-settings.ts"
-import type { RateLimitStore } from "./rate-limit-store.ts"
+import type { RateLimitCount, RateLimitCounter, RateLimitStore } from "@payments-engine/core"
+import { type RateLimitName, type RateLimitSettings, rateLimitWindowSeconds } from "./rate-limit-settings.ts"
 
 /** One request counted against one limit: what the `X-RateLimit-*` headers say. */
 export interface RateLimitOutcome {
@@ -24,45 +23,34 @@ export interface RateLimiting {
   forget(name: RateLimitName, key: string): Promise<void>
 }
 
-const outcomeOf = (limit: number, result: RateLimiterRes, refused: boolean): RateLimitOutcome => {
-  const msLeft = Math.max(result.msBeforeNext, 0)
-  const resetAt = Math.ceil((Date.now() + msLeft) / 1000)
-  return refused
-    ? { limit, remaining: 0, resetAt, retryAfterSeconds: Math.max(1, Math.ceil(msLeft / 1000)) }
-    : { limit, remaining: Math.max(result.remainingPoints, 0), resetAt }
+const outcomeOf = (limit: number, count: RateLimitCount): RateLimitOutcome => {
+  const resetAt = Math.ceil((Date.now() + count.msBeforeReset) / 1000)
+  return count.allowed
+    ? { limit, remaining: count.remaining, resetAt }
+    : { limit, remaining: 0, resetAt, retryAfterSeconds: Math.max(1, Math.ceil(count.msBeforeReset / 1000)) }
 }
 
 /**
- * The limits of `settings`, counted in `store` (rate-limiter-flexible's fixed windows).
+ * The limits of `settings`, counted in `store`, each in fixed windows of
+ * {@link rateLimitWindowSeconds}.
  *
  * @example
  * const limiting = rateLimiting(memoryRateLimitStore(), rateLimitSettings())
  * const outcome = await limiting.consume("quotes", "ws_1:key_1") // { limit: 300, remaining: 299, resetAt }
  */
 export const rateLimiting = (store: RateLimitStore, settings: RateLimitSettings): RateLimiting => {
-  const limiters = new Map<RateLimitName, RateLimiterAbstract>()
+  const counters = new Map<RateLimitName, RateLimitCounter>()
   for (const name of Object.keys(settings) as Array<RateLimitName>) {
-    limiters.set(name, store.limiter(name, settings[name]))
+    counters.set(name, store.counter({ name, points: settings[name], windowSeconds: rateLimitWindowSeconds }))
   }
-  const limiterOf = (name: RateLimitName) => {
-    const limiter = limiters.get(name)
-    if (limiter === undefined) throw new Error(`rateLimiting: no limit named ${name}`)
-    return limiter
+  const counterOf = (name: RateLimitName) => {
+    const counter = counters.get(name)
+    if (counter === undefined) throw new Error(`rateLimiting: no limit named ${name}`)
+    return counter
   }
   return {
-    consume: async (name, key) => {
-      try {
-        return outcomeOf(settings[name], await limiterOf(name).consume(key), false)
-      } catch (error) {
-        if (error instanceof RateLimiterRes) return outcomeOf(settings[name], error, true)
-        throw error
-      }
-    },
-    giveBack: async (name, key) => {
-      await limiterOf(name).reward(key, 1)
-    },
-    forget: async (name, key) => {
-      await limiterOf(name).delete(key)
-    },
+    consume: async (name, key) => outcomeOf(settings[name], await counterOf(name).consume(key)),
+    giveBack: async (name, key) => counterOf(name).giveBack(key),
+    forget: async (name, key) => counterOf(name).forget(key),
   }
 }

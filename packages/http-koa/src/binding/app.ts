@@ -1,4 +1,5 @@
-import type { Engine } from "@payments-engine/core"
+import { memoryRateLimitStore } from "@payments-engine/adapters"
+import type { Engine, RateLimitStore } from "@payments-engine/core"
 import Koa from "koa"
 import type { Logger } from "pino"
 import { apiReference } from "./api-reference/api-reference.ts"
@@ -16,7 +17,6 @@ import { requestId } from "./middleware/request-id.ts"
 import type { UploadLimits } from "./middleware/upload-slots.ts"
 import { type OpenApiDocument, type OpenApiOptions, openApiDocument } from "./openapi/openapi-document.ts"
 import { type RateLimitSettings, rateLimitSettings } from "./rate-limits/rate-limit-settings.ts"
-import { memoryRateLimitStore, type RateLimitStore } from "./rate-limits/rate-limit-store.ts"
 import { rateLimiting } from "./rate-limits/rate-limiting.ts"
 import { apiRoutes } from "./routes/api-routes.ts"
 import { registerRoutes } from "./routes/register-routes.ts"
@@ -28,7 +28,7 @@ export interface RateLimitOptions {
   readonly limits?: Partial<RateLimitSettings>
   /**
    * Where the counters live: this process's memory by default. Give a shared store
-   * (`openPostgresRateLimitStore` of `@payments-engine/http-koa/postgres`) when several
+   * (`openPostgresRateLimitStore` of `@payments-engine/adapters/postgres`) when several
    * processes serve one API. The caller closes it.
    */
   readonly store?: RateLimitStore

@@ -14,7 +14,7 @@ import {
   pagePolicies,
 } from "@payments-engine/core"
 import { Schema } from "effect"
-import type { MultipartForm } from "../middleware/multipart-form.ts"
+import type { MultipartForm } from "../uploaded-form.ts"
 import type { FileResponse, RouteCall, RouteSpec } from "./route-table.ts"
 
 const tag = "Entity onboarding"

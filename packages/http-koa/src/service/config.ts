@@ -1,16 +1,20 @@
 import { dirname, join } from "node:path"
 import { parseStorageUrl, type StorageLocation } from "@payments-engine/adapters"
 import { type BatchExecution, defaultBatchExecution, defaultJobLaneConcurrency } from "@payments-engine/core"
-import { defaultKeyCacheSeconds, defaultTokenLifetimeSeconds, longestKeyCacheSeconds } from "./bearer-tokens.ts"
-import { type LogFormat, type LogLevel, logFormats, logLevels } from "./logger.ts"
-import { defaultUploadLimits, type UploadLimits } from "./middleware/upload-slots.ts"
+import {
+  defaultKeyCacheSeconds,
+  defaultTokenLifetimeSeconds,
+  longestKeyCacheSeconds,
+} from "../binding/bearer-tokens.ts"
+import { type LogFormat, type LogLevel, logFormats, logLevels } from "../binding/logger.ts"
+import { defaultUploadLimits, type UploadLimits } from "../binding/middleware/upload-slots.ts"
 import {
   maxRateLimit,
   type RateLimitName,
   type RateLimitSettings,
   rateLimitSettings,
   rateLimitVariables,
-} from "./rate-limits/rate-limit-settings.ts"
+} from "../binding/rate-limits/rate-limit-settings.ts"
 
 /** The service's settings, read from the environment by {@link loadConfig}. */
 export interface ServiceConfig {

@@ -11,19 +11,17 @@ import {
 import { type BlobStore, createEngine, type Engine, type EngineOptions } from "@payments-engine/core"
 
 /**
- * Options of {@link createServiceEngine}: the engine's own (`EngineOptions` of the core, where
- * each is documented), with defaults for the ports the service picks: the system clock, scrypt,
- * the sandbox payment provider and bank linker, and a filesystem blob store on
- * `attachmentsDirectory`. The service passes its JWT secret as `serverSecret`.
+ * Options of {@link createServiceEngine}: the {@link EngineOptions} the service passes on as they
+ * are (documented there), the ports it otherwise picks itself, and where attachments go.
  */
 export interface ServiceEngineOptions
   extends Pick<
       EngineOptions,
       | "storage"
       | "serverSecret"
-      | "testClocks"
       | "feeSchedule"
       | "jobLog"
+      | "testClocks"
       | "batchExecution"
       | "jobConcurrency"
       | "webhookWorkspaceLanes"
@@ -38,9 +36,11 @@ export interface ServiceEngineOptions
 
 /**
  * The engine the service and the `payments-engine` command run, over a storage: the one place
- * that picks the ports (clock, time-ordered random ids on that clock, scrypt, the sandbox
- * payment provider and bank linker, which are the only ones so far, in every mode, attachments on
- * the filesystem and their type told by `file-type`).
+ * that picks the ports. Unless given: the system clock, time-ordered random ids on that clock,
+ * scrypt, the sandbox payment provider and bank linker (the only ones so far, in every mode), the
+ * undici webhook transport (allowing loopback addresses exactly when `allowLocalWebhookUrls`),
+ * attachments in a filesystem store on `attachmentsDirectory`, their type told by `file-type`.
+ * Everything else is as {@link EngineOptions} says.
  *
  * @example
  * const engine = createServiceEngine({

@@ -1,7 +1,7 @@
 import type { Actor, Engine, IdSchema, PagePolicy } from "@payments-engine/core"
 import type { Schema } from "effect"
 import type { BearerTokens } from "../bearer-tokens.ts"
-import type { MultipartForm } from "../middleware/multipart-form.ts"
+import type { MultipartForm } from "../uploaded-form.ts"
 
 /** The methods the API uses. */
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE"
