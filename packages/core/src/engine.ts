@@ -341,7 +341,9 @@ export const createJobHandlers = (options: EngineOptions): JobHandlers =>
   jobCatalogue(makeJobHandlerTable(servicePortsOf(options).ports))
 
 /**
- * Builds an engine from its ports. Every use case takes the {@link Actor} it acts for first;
+ * Builds an engine from its ports. Every use case that acts for a workspace takes the
+ * {@link Actor} it acts for first (those that make an actor from a key or token, the operator's
+ * key commands and the catalogues act for none);
  * failures reject with a {@link DomainError} (`NotFound`, `Invalid`, `Conflict`, `Forbidden`,
  * `Unauthenticated`, `ProviderFailure`) that carries a `kind` and `errors`, never an HTTP status.
  * Background jobs are not on the engine: `jobs` runs them (see {@link createJobHandlers}).
