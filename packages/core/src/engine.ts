@@ -1,12 +1,8 @@
 import { Effect } from "effect"
 import type { DomainError } from "./errors.ts"
-import {
-  defaultJobLaneConcurrency,
-  type JobHandlerTable,
-  type JobLaneConcurrency,
-  jobCatalogue,
-} from "./jobs/job-catalogue.ts"
+import { type JobHandlerTable, jobCatalogue } from "./jobs/job-catalogue.ts"
 import type { WorkspaceId } from "./model/ids.ts"
+import { defaultJobLaneConcurrency, type JobLaneConcurrency } from "./model/job-kinds.ts"
 import type { BankLinkProvider } from "./ports/bank-link-provider.ts"
 import type { BlobStore, FileTypeDetector } from "./ports/blob-store.ts"
 import type { JobHandlers, JobRunner, JobRunnerLog, JobRunReport, JobRunScope } from "./ports/job-runner.ts"

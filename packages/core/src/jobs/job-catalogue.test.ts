@@ -1,7 +1,8 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { ProviderFailure } from "../errors.ts"
-import { type JobHandlerTable, jobCatalogue, maxLanePayments, UndecodableJob } from "./job-catalogue.ts"
+import { maxLanePayments } from "../model/job-kinds.ts"
+import { type JobHandlerTable, jobCatalogue, UndecodableJob } from "./job-catalogue.ts"
 
 const handlerTable = (calls: Array<string>): JobHandlerTable => ({
   execute_payment: ({ payment_id, workspace_id }) => {

@@ -1,4 +1,4 @@
-import { Cause, Effect, Either, Exit, type ParseResult, Schema } from "effect"
+import { Effect, Either, type ParseResult, Schema } from "effect"
 import type { DomainError } from "../errors.ts"
 import {
   type JobKindDefinition,
@@ -9,23 +9,7 @@ import {
   jobKindNames,
 } from "../model/job-kinds.ts"
 import type { JobHandlers, JobKind, JobRun } from "../ports/job-runner.ts"
-
-// The kinds' table lives in model/, where machines may name a kind; these keep the names services use here.
-export {
-  BatchJobPayload,
-  BatchLanePayload,
-  DeliverWebhookPayload,
-  defaultJobLaneConcurrency,
-  ExecutePaymentPayload,
-  type JobKindName,
-  type JobLaneConcurrency,
-  type JobLaneName,
-  type JobPayload,
-  jobAttempts,
-  laneProgressSeconds,
-  maxJobAttempts,
-  maxLanePayments,
-} from "../model/job-kinds.ts"
+import { runToPromise } from "../services/steps/transaction.ts"
 
 /** The kinds as runners see them, with their lanes and schedules: every kind of `jobKindDefinitions`. */
 export const jobKinds: ReadonlyArray<JobKind & { readonly lane: JobLaneName }> = jobKindNames.map((kind) => {
@@ -55,12 +39,6 @@ const decoders = Object.fromEntries(
   }),
 ) as Record<JobKindName, (payload: unknown) => Either.Either<unknown, ParseResult.ParseError>>
 
-/** Runs a handler; a failure rejects with the domain error itself, so the runner logs and retries it. */
-const runHandler = async (effect: Effect.Effect<unknown, DomainError>): Promise<void> => {
-  const exit = await Effect.runPromiseExit(effect)
-  if (Exit.isFailure(exit)) throw Cause.squash(exit.cause)
-}
-
 /**
  * The job catalogue as runners see it: the kinds, and `run`, which decodes a payload with its
  * kind's schema and runs the kind's handler. A runner calls nothing else of the engine.
@@ -78,6 +56,7 @@ export const jobCatalogue = (handlers: JobHandlerTable): JobHandlers => ({
     if (Either.isLeft(decoded)) throw new UndecodableJob(`undecodable ${kind} payload`)
     // The decoder of `kind` made the payload, so it is the payload of `kind`'s handler.
     const handler = handlers[kind] as (payload: unknown, run: JobRun) => Effect.Effect<unknown, DomainError>
-    await runHandler(handler(decoded.right, run))
+    // A failure rejects with the domain error itself, so the runner logs and retries it.
+    await runToPromise(handler(decoded.right, run).pipe(Effect.asVoid))
   },
 })

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
-import { type JobKindName, type JobPayload, jobAttempts } from "../../jobs/job-catalogue.ts"
 import type { WorkspaceId } from "../../model/ids.ts"
+import { type JobKindName, type JobPayload, jobAttempts } from "../../model/job-kinds.ts"
 import type { Repositories } from "../../ports/storage/index.ts"
 import type { EnginePorts } from "./service-ports.ts"
 import type { Lifted } from "./transaction.ts"
