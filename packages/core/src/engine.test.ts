@@ -1,5 +1,7 @@
 import { describe, expect, expectTypeOf, it } from "vitest"
-import { createEngine, type EngineEffects } from "./engine.ts"
+import { createEngine } from "./engine.ts"
+import { type EngineEffects, effectsOf, type PromisedServices } from "./engine-effects.ts"
+import type { EngineServices } from "./engine-services.ts"
 import { Invalid } from "./errors.ts"
 import { brandId } from "./model/ids.ts"
 import type { BankLinkProvider } from "./ports/bank-link-provider.ts"
@@ -38,18 +40,21 @@ const publicUseCases = {
   onboardingAttachments: "content create delete get list",
   recipients: "create delete get list",
   idempotency: "abandon begin complete",
-  paymentMethods: "list requirements",
+  paymentMethods: "bankCountries list requirements",
   bankAccounts: "createForRecipient get list",
   fundingAccounts: "institutions link linkWithMandate list remove",
   hostedPageTokens: "checkCsrfToken createForEntity createForFunding csrfToken verify",
   quotes: "create",
   payments: "cancel create get list",
   paymentBatches: "create get list process",
-  webhookDeliveries: "list retry",
+  webhookDeliveries: "list retry test",
   testClocks: "advance now",
   trustedDomains: "checkReturnUrl get upsert",
+  workspaceBranding: "get update",
   webhookEndpoints: "create delete get list rotateSecret toggle update",
   webhookEvents: "list",
+  webhookRecoveries: "get recover",
+  events: "get list",
 }
 
 /** The first parameter of a use case; `none` for one that takes none. */
@@ -67,7 +72,7 @@ type ActorlessUseCases = {
 describe("createEngine", () => {
   it("holds only use cases: the handlers of background jobs are not on it", () => {
     const members = Object.fromEntries(
-      Object.entries(engine.effect).map(([service, useCases]) => [service, Object.keys(useCases).sort().join(" ")]),
+      Object.entries(effectsOf(engine)).map(([service, useCases]) => [service, Object.keys(useCases).sort().join(" ")]),
     )
     expect(members).toEqual(publicUseCases)
   })
@@ -94,13 +99,24 @@ describe("createEngine", () => {
   })
 
   it("offers every service of the registry as promises, use case for use case", () => {
-    const { effect, close, jobs, ...services } = engine
+    const effect = effectsOf(engine)
+    const { close, jobs, ...services } = engine
     expect(typeof close).toBe("function")
-    expect(Object.keys(jobs).sort()).toEqual(["runDue", "start", "stop"])
+    expect(Object.keys(jobs).sort()).toEqual(["runDue", "running", "start", "stop"])
     expect(Object.keys(services).sort()).toEqual(Object.keys(effect).sort())
     for (const [name, useCases] of Object.entries(services)) {
       expect(Object.keys(useCases).sort(), name).toEqual(Object.keys(effect[name as keyof typeof effect]).sort())
     }
+  })
+
+  it("is typed by the written-out services, which are the Effect API's use cases as promises", () => {
+    // The main entry's Engine names EngineServices only, no effect type; this keeps the two equal.
+    expectTypeOf<EngineServices>().toEqualTypeOf<PromisedServices<EngineEffects>>()
+  })
+
+  it("gives its Effect API to effectsOf, and effectsOf refuses any other object", () => {
+    expect(effectsOf(engine).companies.get).toBeTypeOf("function")
+    expect(() => effectsOf({ ...engine })).toThrow(new TypeError("effectsOf: this engine was not made by createEngine"))
   })
 
   it("rejects with the domain error itself", async () => {

@@ -1,208 +1,42 @@
-import { Effect } from "effect"
-import type { DomainError } from "./errors.ts"
-import { type JobHandlerTable, jobCatalogue } from "./jobs/job-catalogue.ts"
-import type { WorkspaceId } from "./model/ids.ts"
-import { defaultJobLaneConcurrency, type JobLaneConcurrency } from "./model/job-kinds.ts"
+import {
+  makeEffectApi,
+  makeJobHandlerTable,
+  promisedServices,
+  rememberEffects,
+  withKeyedRequests,
+  withUseCaseSpans,
+} from "./engine-effects.ts"
+import type { EngineServices } from "./engine-services.ts"
+import { jobCatalogue } from "./jobs/job-catalogue.ts"
+import { defaultJobLaneConcurrency } from "./model/job-kinds.ts"
+import type { JobLaneConcurrency } from "./model/types/job-kinds.ts"
 import type { BankLinkProvider } from "./ports/bank-link-provider.ts"
 import type { BlobStore, FileTypeDetector } from "./ports/blob-store.ts"
+import { endpointChangesOf } from "./ports/endpoint-changes.ts"
 import type { JobHandlers, JobRunner, JobRunnerLog, JobRunReport, JobRunScope } from "./ports/job-runner.ts"
 import type { PaymentProvider } from "./ports/payment-provider.ts"
+import type { Tracing } from "./ports/tracing.ts"
 import type { WebhookTransport } from "./ports/webhook-transport.ts"
 import { checkedFeeSchedule, defaultFeeSchedule, type FeeSchedule } from "./rules/fee-schedule.ts"
-import { makeAccess } from "./services/access/access.ts"
-import {
-  hostedPageTokenAnswerSecrets,
-  makeHostedPageTokenJobs,
-  makeHostedPageTokens,
-} from "./services/access/hosted-page-tokens.ts"
-import { makeIdempotency, makeIdempotencyJobs } from "./services/access/idempotency.ts"
-import { makeKeyLifecycle } from "./services/access/key-lifecycle.ts"
-import { makeCompanies } from "./services/companies/companies.ts"
-import { makeEntities } from "./services/companies/entities.ts"
-import { makeFeatures } from "./services/onboardings/features.ts"
-import { makeOnboardingAttachments } from "./services/onboardings/onboarding-attachments.ts"
-import { makeOnboardings, personAnswerSecrets } from "./services/onboardings/onboardings.ts"
-import { makePaymentBatches, makePaymentBatchJobs } from "./services/payments/payment-batches.ts"
-import { makePaymentJobs, makePayments } from "./services/payments/payments.ts"
-import { makeQuotes } from "./services/payments/quotes.ts"
-import { makeBankAccounts } from "./services/recipients/bank-accounts.ts"
-import { makeFundingAccounts } from "./services/recipients/funding-accounts.ts"
-import { makePaymentMethods } from "./services/recipients/payment-methods.ts"
-import { makeRecipients } from "./services/recipients/recipients.ts"
-import type { Actor } from "./services/steps/actor.ts"
-import { currentKeyedRequest, type KeyedRequests, makeKeyedRequests } from "./services/steps/keyed-requests.ts"
+import { makeKeyedRequests } from "./services/steps/keyed-requests.ts"
 import {
   type BatchExecution,
   defaultBatchExecution,
   type EnginePorts,
   type ServicePorts,
 } from "./services/steps/service-ports.ts"
-import { runToPromise } from "./services/steps/transaction.ts"
-import {
-  defaultWebhookTimeoutMs,
-  makeWebhookDeliveries,
-  makeWebhookDeliveryJobs,
-  noWebhookTransport,
-} from "./services/webhooks/webhook-deliveries.ts"
-import { makeWebhookEndpoints, webhookEndpointAnswerSecrets } from "./services/webhooks/webhook-endpoints.ts"
-import { makeWebhookEvents } from "./services/webhooks/webhook-events.ts"
-import { makeTestClocks } from "./services/workspaces/test-clocks.ts"
-import { makeTrustedDomains } from "./services/workspaces/trusted-domains.ts"
+import { defaultWebhookTimeoutMs, noWebhookTransport } from "./services/webhooks/webhook-deliveries.ts"
 
-/** One use case: any parameters, an effect that fails only with a domain error. */
-type UseCase = (...args: never[]) => Effect.Effect<unknown, DomainError>
-
-/** The use cases of one service, by name. */
-type UseCases = { readonly [name: string]: UseCase }
-
-/** The same use cases, returning promises that reject with the domain error. */
-export type Promised<S extends UseCases> = {
-  readonly [K in keyof S]: (...args: Parameters<S[K]>) => Promise<Effect.Effect.Success<ReturnType<S[K]>>>
-}
+/*
+ * The engine as a caller of its Promise facade builds it. This module's declarations name no
+ * effect type (the Effect API is built in ./engine-effects.ts), so that the main entry's do not.
+ */
 
 /**
- * The registry: every service of the engine, under the name it has on the engine. Adding a
- * service is one line here; the Effect API, the Promise facade and the {@link Engine} type all
- * derive from it. A function of the ports rather than a table of constructors, so that a service
- * built from another would be written as plainly as the rest.
+ * The engine: every service with its use cases as promises ({@link EngineServices}); the same
+ * ones as effects are `effectsOf(engine)` of the `/effect` entry.
  */
-const makeEffectApi = (ports: ServicePorts, keyedRequests: KeyedRequests) => {
-  return {
-    /** Workspaces, API keys, the check of a key and secret, and stored settings. */
-    access: { ...makeAccess(ports), ...makeKeyLifecycle(ports) },
-    companies: makeCompanies(ports),
-    entities: makeEntities(ports),
-    /** Entity features (the multi-currency account): enable, list, the person's submission, and the sandbox's status changes. */
-    features: makeFeatures(ports),
-    /** An entity's onboarding data (business details, addresses, identifiers, contact) and its persons. */
-    onboardings: makeOnboardings(ports),
-    onboardingAttachments: makeOnboardingAttachments(ports),
-    recipients: makeRecipients(ports),
-    /** The `Idempotency-Key` records of a binding: begin, complete, abandon. */
-    idempotency: makeIdempotency(ports, keyedRequests, [
-      webhookEndpointAnswerSecrets,
-      hostedPageTokenAnswerSecrets,
-      personAnswerSecrets,
-    ]),
-    paymentMethods: makePaymentMethods(ports),
-    bankAccounts: makeBankAccounts(ports),
-    fundingAccounts: makeFundingAccounts(ports),
-    /** Hosted-page tokens: issue them for a recipient, a feature application or funding accounts; verify them. */
-    hostedPageTokens: makeHostedPageTokens(ports),
-    quotes: makeQuotes(ports),
-    payments: makePayments(ports),
-    /** Payment batches: create, list, fetch, process. */
-    paymentBatches: makePaymentBatches(ports),
-    /** The delivery log of webhook endpoints and its resends. */
-    webhookDeliveries: makeWebhookDeliveries(ports),
-    /** Sandbox mode: each workspace's test clock, its time and its moves. */
-    testClocks: makeTestClocks(ports),
-    /** The workspace's trusted return domains (hosted-page `return_url`): replace the list, read it. */
-    trustedDomains: makeTrustedDomains(ports),
-    /** Webhook endpoints: create (the secret shown once), get, list, update, toggle, delete. */
-    webhookEndpoints: makeWebhookEndpoints(ports),
-    /** The catalogue of webhook events an endpoint may subscribe to. */
-    webhookEvents: makeWebhookEvents(),
-  }
-}
-
-/** The engine's use cases as effects, for teams that build with Effect. */
-export type EngineEffects = ReturnType<typeof makeEffectApi>
-
-/**
- * The handler of every background job kind, built from the same ports as the use cases. A job
- * acts for no actor, so its handler is not on the engine: the engine hands these to its runner.
- */
-const makeJobHandlerTable = (ports: ServicePorts): JobHandlerTable => {
-  const payments = makePaymentJobs(ports)
-  const paymentBatches = makePaymentBatchJobs(ports)
-  const webhookDeliveries = makeWebhookDeliveryJobs(ports)
-  const idempotency = makeIdempotencyJobs(ports)
-  const hostedPageTokens = makeHostedPageTokenJobs(ports)
-  return {
-    execute_payment: (payload) => payments.execute(payload.payment_id, payload.workspace_id),
-    execute_batch_payments: (payload, run) =>
-      paymentBatches.runLane(payload.batch_id, payload.workspace_id, payload.payment_ids, run),
-    process_batch: (payload) => paymentBatches.start(payload.batch_id, payload.workspace_id),
-    expire_batch: (payload) => paymentBatches.expire(payload.batch_id, payload.workspace_id),
-    deliver_webhook: (payload) =>
-      webhookDeliveries.deliver(payload.delivery_id, payload.workspace_id, payload.attempt_count),
-    purge_idempotency: () => idempotency.purgeExpired(),
-    purge_used_hosted_page_tokens: () => hostedPageTokens.purgeUsed(),
-    settle_unknown_payments: () => payments.settleUnknown(),
-  }
-}
-
-/** The actor a use case was called with, when its first argument is one that names an `Idempotency-Key`. */
-const keyedActorOf = (args: ReadonlyArray<unknown>) => {
-  const first = args[0]
-  if (typeof first !== "object" || first === null) return undefined
-  const { workspaceId, idempotencyKey } = first as Partial<Actor>
-  return typeof workspaceId === "string" && typeof idempotencyKey === "string"
-    ? { workspaceId, idempotencyKey }
-    : undefined
-}
-
-/**
- * The registry with each use case (but the idempotency service's own) run inside the keyed
- * request its actor names, so its transactions are journaled with the key. An actor naming a key
- * this engine has not claimed is a defect: the work would run unguarded.
- */
-const withKeyedRequests = <E extends { readonly [S in keyof E]: UseCases }>(
-  effects: E,
-  keyedRequests: KeyedRequests,
-): E => {
-  const wrapped: Record<string, UseCases> = {}
-  for (const [service, useCases] of Object.entries<UseCases>(effects)) {
-    if (service === "idempotency") {
-      wrapped[service] = useCases
-      continue
-    }
-    const keyed: Record<string, UseCase> = {}
-    for (const [name, useCase] of Object.entries(useCases)) {
-      keyed[name] = (...args) => {
-        const actor = keyedActorOf(args)
-        if (actor === undefined) return useCase(...args)
-        const request = keyedRequests.of(actor.workspaceId as WorkspaceId, actor.idempotencyKey)
-        if (request === undefined) {
-          return Effect.die(new Error(`idempotency key ${actor.idempotencyKey} was not claimed by idempotency.begin`))
-        }
-        return Effect.locally(useCase(...args), currentKeyedRequest, request)
-      }
-    }
-    wrapped[service] = keyed
-  }
-  return wrapped as E
-}
-
-/** Every service of the registry as promises. */
-export type PromisedServices<E extends { readonly [S in keyof E]: UseCases }> = {
-  readonly [S in keyof E]: Promised<E[S]>
-}
-
-/**
- * The Promise facade of every service. The loop cannot be typed member by member, so its result
- * is asserted once: each use case is the registry's own, run by {@link runToPromise}, which is
- * what {@link Promised} states.
- */
-const promisedServices = <E extends { readonly [S in keyof E]: UseCases }>(effects: E): PromisedServices<E> => {
-  const facade: Record<string, Record<string, (...args: never[]) => Promise<unknown>>> = {}
-  for (const [service, useCases] of Object.entries<UseCases>(effects)) {
-    const promised: Record<string, (...args: never[]) => Promise<unknown>> = {}
-    for (const [name, useCase] of Object.entries(useCases)) {
-      promised[name] = (...args) => runToPromise(useCase(...args))
-    }
-    facade[service] = promised
-  }
-  return facade as PromisedServices<E>
-}
-
-/**
- * The engine: every service of the registry with its use cases as promises, the same ones as
- * effects under `effect`.
- */
-export interface Engine extends PromisedServices<EngineEffects> {
-  readonly effect: EngineEffects
+export interface Engine extends EngineServices {
   /**
    * Background work, run by the storage's job runner (see {@link JobRunner}): `start()` runs it
    * in the background from then on; `runDue()` runs what is due by the engine clock now and waits
@@ -268,6 +102,13 @@ export interface EngineOptions extends EnginePorts {
   readonly blobStore?: BlobStore
   /** Tells an upload's type from its first bytes (`fileTypeDetector` of the adapters); needed for uploads. */
   readonly fileTypeDetector?: FileTypeDetector
+  /**
+   * Where spans go (`openTelemetryTracing` of the adapters): one per use case, storage
+   * transaction or read, provider call, job run and webhook attempt, each with the ids it acts
+   * on. A use case's span is a child of the context it is called in; a job's run continues the
+   * trace of what queued it. Without one (the default), no span is made.
+   */
+  readonly tracing?: Tracing
 }
 
 /** The engine's background work; the runner is the storage's, made on first use. */
@@ -275,6 +116,8 @@ export interface EngineJobs {
   start(): void
   runDue(scope?: JobRunScope): Promise<JobRunReport>
   stop(): Promise<void>
+  /** Whether background work runs: `start()` was called and no `stop()` or `close()` (a runner does not start again once stopped). */
+  running(): boolean
 }
 
 /** The ports the services are built from, with the engine's defaults, and the runner's lanes; a bad setting throws. */
@@ -319,6 +162,7 @@ const servicePortsOf = (
     webhookTransport: options.webhookTransport ?? noWebhookTransport,
     webhookTimeoutMs: options.webhookTimeoutMs ?? defaultWebhookTimeoutMs,
     webhookWorkspaceLanes: options.webhookWorkspaceLanes ?? Math.max(1, Math.floor(lanes.webhooks / 2)),
+    endpointChanges: endpointChangesOf(options.storage),
   }
   return { ports, lanes }
 }
@@ -333,8 +177,10 @@ const servicePortsOf = (
  * const handlers = createJobHandlers(options)
  * await handlers.run("purge_idempotency", {})
  */
-export const createJobHandlers = (options: EngineOptions): JobHandlers =>
-  jobCatalogue(makeJobHandlerTable(servicePortsOf(options).ports))
+export const createJobHandlers = (options: EngineOptions): JobHandlers => {
+  const { ports } = servicePortsOf(options)
+  return jobCatalogue(makeJobHandlerTable(ports), ports.tracing)
+}
 
 /**
  * Builds an engine from its ports. Every use case that acts for a workspace takes the
@@ -355,29 +201,40 @@ export const createJobHandlers = (options: EngineOptions): JobHandlers =>
 export const createEngine = (options: EngineOptions): Engine => {
   const { ports, lanes } = servicePortsOf(options)
   const keyedRequests = makeKeyedRequests()
-  const effect = withKeyedRequests(makeEffectApi(ports, keyedRequests), keyedRequests)
+  const keyed = withKeyedRequests(makeEffectApi(ports, keyedRequests), keyedRequests)
+  const effect = ports.tracing === undefined ? keyed : withUseCaseSpans(keyed, ports.tracing)
   let runner: JobRunner | undefined
+  // A runner stopped does not start again, so neither does `running()` turn true again.
+  let started = false
+  let stopped = false
   const jobRunner = () => {
-    runner ??= ports.storage.createJobRunner(jobCatalogue(makeJobHandlerTable(ports)), {
+    runner ??= ports.storage.createJobRunner(jobCatalogue(makeJobHandlerTable(ports), ports.tracing), {
       clock: ports.clock,
       lanes,
       ...(options.jobLog === undefined ? {} : { log: options.jobLog }),
     })
     return runner
   }
-  return {
+  const engine: Engine = {
     ...promisedServices(effect),
-    effect,
     jobs: {
-      start: () => jobRunner().start(),
+      start: () => {
+        jobRunner().start()
+        started = true
+      },
       runDue: (scope) => jobRunner().runDue(scope),
       stop: async () => {
+        stopped = true
         await runner?.stop()
       },
+      running: () => started && !stopped,
     },
     close: async () => {
+      stopped = true
       await runner?.stop()
       await ports.storage.close()
     },
   }
+  rememberEffects(engine, effect)
+  return engine
 }

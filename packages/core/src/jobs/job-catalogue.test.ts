@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { ProviderFailure } from "../errors.ts"
 import { maxLanePayments } from "../model/job-kinds.ts"
-import { type JobHandlerTable, jobCatalogue, UndecodableJob } from "./job-catalogue.ts"
+import { type JobHandlerTable, jobCatalogue, jobLogFields, UndecodableJob } from "./job-catalogue.ts"
 
 const handlerTable = (calls: Array<string>): JobHandlerTable => ({
   execute_payment: ({ payment_id, workspace_id }) => {
@@ -30,6 +30,10 @@ const handlerTable = (calls: Array<string>): JobHandlerTable => ({
   deliver_webhook: ({ delivery_id, workspace_id, attempt_count }) => {
     calls.push(`deliver ${delivery_id} ${workspace_id} after ${attempt_count}`)
     return Effect.succeed("succeeded")
+  },
+  recover_webhook_deliveries: ({ recovery_id, workspace_id }) => {
+    calls.push(`recover ${recovery_id} ${workspace_id}`)
+    return Effect.succeed(0)
   },
   purge_idempotency: () => {
     calls.push("purge")
@@ -115,5 +119,29 @@ describe("the job catalogue", () => {
     const { settle_unknown_payments: _left, ...withoutOne } = handlerTable([])
     // @ts-expect-error settle_unknown_payments has no handler
     expect(jobCatalogue(withoutOne).kinds).toContainEqual(expect.objectContaining({ kind: "settle_unknown_payments" }))
+  })
+})
+
+describe("jobLogFields", () => {
+  it("keeps the ids a payload names and a lane's payment count, and nothing else", () => {
+    expect(jobLogFields({ payment_id: "pay_1", workspace_id: "ws_1" })).toEqual({
+      payment_id: "pay_1",
+      workspace_id: "ws_1",
+    })
+    expect(jobLogFields({ delivery_id: "whd_1", workspace_id: "ws_1", attempt_count: 2, company_id: "cmp_1" })).toEqual(
+      {
+        delivery_id: "whd_1",
+        workspace_id: "ws_1",
+        company_id: "cmp_1",
+      },
+    )
+    expect(jobLogFields({ batch_id: "pb_1", workspace_id: "ws_1", payment_ids: ["pay_1", "pay_2"] })).toEqual({
+      batch_id: "pb_1",
+      workspace_id: "ws_1",
+      payment_count: 2,
+    })
+    // Not an id: text that could be anything is never logged.
+    expect(jobLogFields({ payment_id: "4111 1111 1111 1111", batch_id: 7, account_number: "12345678" })).toEqual({})
+    for (const payload of [null, "pay_1", 3, []]) expect(jobLogFields(payload)).toEqual({})
   })
 })

@@ -1,5 +1,5 @@
 import { and, setup } from "xstate"
-import type { BatchStatus } from "../model/payment-batch.ts"
+import type { BatchStatus } from "../model/types/payment-batch.ts"
 import { emitOnly, machineActions, type StoredMachine } from "./stored-machine.ts"
 
 /** Payments one batch may hold (spec: adding payments to a batch and processing it). */

@@ -1,5 +1,5 @@
 import { setup } from "xstate"
-import type { DeliveryState } from "../model/webhook-delivery.ts"
+import type { DeliveryState } from "../model/types/webhook-delivery.ts"
 import { machineActions, type StoredMachine } from "./stored-machine.ts"
 
 /**

@@ -1,5 +1,5 @@
 import { setup } from "xstate"
-import type { FeatureStatus } from "../model/feature.ts"
+import type { FeatureStatus } from "../model/types/feature.ts"
 import { decide, machineActions, type StoredMachine } from "./stored-machine.ts"
 
 /**

@@ -1,6 +1,6 @@
 import { setup } from "xstate"
-import type { WebhookEventNameOf } from "../model/events.ts"
-import type { PaymentStatus } from "../model/payment.ts"
+import type { WebhookEventNameOf } from "../model/types/events.ts"
+import type { PaymentStatus } from "../model/types/payment.ts"
 import { emitOnly, machineActions, type StoredMachine } from "./stored-machine.ts"
 
 /** What can happen to a payment. */

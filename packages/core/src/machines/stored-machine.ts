@@ -1,6 +1,6 @@
-import { type AnyStateMachine, type EventObject, initialTransition, transition } from "xstate"
-import type { WebhookEventName } from "../model/events.ts"
-import type { JobKindName } from "../model/job-kinds.ts"
+import { type AnyStateMachine, initialTransition, transition } from "xstate"
+import type { WebhookEventName } from "../model/types/events.ts"
+import type { JobKindName } from "../model/types/job-kinds.ts"
 
 /**
  * What a transition implies besides its new status, for the service to carry out in the same
@@ -64,18 +64,32 @@ export class UnknownMachineAction extends Error {
   override readonly name = "UnknownMachineAction"
 }
 
+/** An event a machine takes: xstate's `EventObject`, written out so the public types need none of xstate's. */
+export interface MachineEvent {
+  readonly type: string
+}
+
+/**
+ * One version of a machine: an xstate machine, opaque in the public types so that a consumer's
+ * compiler does not load xstate's declarations (a fifth of its work, docs/benchmarks.md);
+ * {@link decide} and {@link begin} run it.
+ */
+export interface MachineVersion {
+  readonly id: string
+}
+
 /**
  * A machine whose state lives in stored rows: each row keeps the version of the machine that
  * wrote it, and every version stays here, so a row an older machine wrote is still decided by
  * the rules it was written under.
  */
-export interface StoredMachine<Status extends string, Event extends EventObject, Context> {
+export interface StoredMachine<Status extends string, Event extends MachineEvent, Context> {
   /** Names the resource in errors, e.g. "payment". */
   readonly resource: string
   /** The version new rows are written with. */
   readonly version: number
   /** The machine of each version ever stored; its context is `Context`. */
-  readonly versions: Readonly<Record<number, AnyStateMachine>>
+  readonly versions: Readonly<Record<number, MachineVersion>>
   /** Only for the types: the statuses, events and context of the machine. */
   readonly types?: { readonly status: Status; readonly event: Event; readonly context: Context }
 }
@@ -91,12 +105,12 @@ export class UnknownMachineVersion extends Error {
   override readonly name = "UnknownMachineVersion"
 }
 
-const machineOf = (machine: StoredMachine<string, EventObject, unknown>, version: number): AnyStateMachine => {
+const machineOf = (machine: StoredMachine<string, MachineEvent, unknown>, version: number): AnyStateMachine => {
   const found = machine.versions[version]
   if (found === undefined) {
     throw new UnknownMachineVersion(`a ${machine.resource} row was written by machine version ${version}, unknown here`)
   }
-  return found
+  return found as AnyStateMachine
 }
 
 const toAction = (executed: { readonly type: string; readonly params?: unknown }): MachineAction => {
@@ -159,7 +173,7 @@ const remembered = <T>(machine: object, key: string, work: () => T): T => {
  * decide(paymentMachine, row, { type: "complete" }, { batched: false })
  * // { status: "completed", actions: [{ type: "emit", event: "PaymentEvents::CompletedEvent" }] }
  */
-export const decide = <Status extends string, Event extends EventObject, Context>(
+export const decide = <Status extends string, Event extends MachineEvent, Context>(
   machine: StoredMachine<Status, Event, Context>,
   row: { readonly status: Status; readonly machine_version: number },
   event: Event,
@@ -185,7 +199,7 @@ export const decide = <Status extends string, Event extends EventObject, Context
  * begin(paymentMachine, { batched: false })
  * // { status: "pending", actions: [{ type: "enqueue", job: "execute_payment" }] }
  */
-export const begin = <Status extends string, Event extends EventObject, Context>(
+export const begin = <Status extends string, Event extends MachineEvent, Context>(
   machine: StoredMachine<Status, Event, Context>,
   context: Context,
 ): Decision<Status> =>

@@ -10,25 +10,28 @@ import {
   RecipientId,
   RoutingDetailId,
 } from "./ids.ts"
+import type * as Types from "./types/bank-account.ts"
+import type { BankAccountRecord, PaymentProfileRecord } from "./types/bank-account.ts"
+
+export * from "./types/bank-account.ts"
 
 /** Statuses of a payment profile; the storage port's records use the same list. */
 export const ProfileStatus = Schema.Literal("active", "inactive", "draft", "failed")
-export type ProfileStatus = typeof ProfileStatus.Type
+export type ProfileStatus = Types.ProfileStatus
 
 /** What a payment profile is used for. */
 export const UsageType = Schema.Literal("credit", "debit", "balance", "internal_account")
-export type UsageType = typeof UsageType.Type
+export type UsageType = Types.UsageType
 
 /** Who owns a bank account: an entity (funding accounts) or a recipient (`Counterparty`). */
 export const OwnerType = Schema.Literal("Entity", "Counterparty")
-export type OwnerType = typeof OwnerType.Type
+export type OwnerType = Types.OwnerType
 
 /** How an account number is written. */
 export const AccountNumberType = Schema.Literal("other", "iban")
-export type AccountNumberType = typeof AccountNumberType.Type
+export type AccountNumberType = Types.AccountNumberType
 
-/** A payment capability of a bank account. */
-export const PaymentProfile = Schema.Struct({
+const paymentProfileFields = {
   id: PaymentProfileId,
   status: ProfileStatus,
   payment_method: Schema.String,
@@ -36,27 +39,37 @@ export const PaymentProfile = Schema.Struct({
   usage_type: UsageType,
   created_at: Timestamp,
   updated_at: Timestamp,
-}).annotations({ identifier: "PaymentProfile" })
-export type PaymentProfile = typeof PaymentProfile.Type
+}
+
+/** The Schema of {@link PaymentProfile}, named so that declarations refer to it instead of copying it. */
+export interface PaymentProfileSchema extends Schema.Struct<typeof paymentProfileFields> {}
+/** A payment capability of a bank account. */
+export const PaymentProfile: PaymentProfileSchema = Schema.Struct(paymentProfileFields).annotations({
+  identifier: "PaymentProfile",
+})
+export type PaymentProfile = Types.PaymentProfile
 
 /** A payment profile as quotes and payments embed it, without timestamps. */
 export const PaymentProfileSummary = PaymentProfile.pipe(Schema.omit("created_at", "updated_at")).annotations({
   identifier: "PaymentProfileSummary",
 })
-export type PaymentProfileSummary = typeof PaymentProfileSummary.Type
+export type PaymentProfileSummary = Types.PaymentProfileSummary
 
-export const AccountDetail = Schema.Struct({
+const accountDetailFields = {
   id: AccountDetailId,
   account_number_mask: Schema.String.annotations({ description: "masked; the full number is never returned" }),
   account_number_type: AccountNumberType,
   created_at: Timestamp,
   updated_at: Timestamp,
-}).annotations({ identifier: "AccountDetail" })
+}
 
-/** An account detail as stored and shown; only the last four characters of the number are kept. */
-export type AccountDetailRecord = typeof AccountDetail.Type
+/** The Schema of {@link AccountDetail}, named so that declarations refer to it instead of copying it. */
+export interface AccountDetailSchema extends Schema.Struct<typeof accountDetailFields> {}
+export const AccountDetail: AccountDetailSchema = Schema.Struct(accountDetailFields).annotations({
+  identifier: "AccountDetail",
+})
 
-export const RoutingDetail = Schema.Struct({
+const routingDetailFields = {
   id: RoutingDetailId,
   routing_number: Schema.String,
   routing_number_type: Schema.String,
@@ -64,24 +77,29 @@ export const RoutingDetail = Schema.Struct({
   payment_method: Schema.String,
   created_at: Timestamp,
   updated_at: Timestamp,
-}).annotations({ identifier: "RoutingDetail" })
+}
 
-/** A routing detail as stored and shown. */
-export type RoutingDetailRecord = typeof RoutingDetail.Type
+/** The Schema of {@link RoutingDetail}, named so that declarations refer to it instead of copying it. */
+export interface RoutingDetailSchema extends Schema.Struct<typeof routingDetailFields> {}
+export const RoutingDetail: RoutingDetailSchema = Schema.Struct(routingDetailFields).annotations({
+  identifier: "RoutingDetail",
+})
 
-export const PartyAddress = Schema.Struct({
+const partyAddressFields = {
   country_code: Schema.String,
   street_address: Schema.String,
   city: Schema.String,
   state: Schema.String,
   postcode: Schema.String,
-}).annotations({ identifier: "PartyAddress" })
+}
 
-/** A party's address as stored and shown. */
-export type PartyAddressRecord = typeof PartyAddress.Type
+/** The Schema of {@link PartyAddress}, named so that declarations refer to it instead of copying it. */
+export interface PartyAddressSchema extends Schema.Struct<typeof partyAddressFields> {}
+export const PartyAddress: PartyAddressSchema = Schema.Struct(partyAddressFields).annotations({
+  identifier: "PartyAddress",
+})
 
-/** A bank account with its details and payment profiles. Read-only once created. */
-export const BankAccount = Schema.Struct({
+const bankAccountFields = {
   id: BankAccountId,
   currency: Schema.String,
   current_balance: Schema.String,
@@ -94,8 +112,15 @@ export const BankAccount = Schema.Struct({
   routing_details: Schema.Array(RoutingDetail),
   party_address: Schema.NullOr(PartyAddress),
   payment_profiles: Schema.Array(PaymentProfile),
-}).annotations({ identifier: "BankAccount" })
-export type BankAccount = typeof BankAccount.Type
+}
+
+/** The Schema of {@link BankAccount}, named so that declarations refer to it instead of copying it. */
+export interface BankAccountSchema extends Schema.Struct<typeof bankAccountFields> {}
+/** A bank account with its details and payment profiles. Read-only once created. */
+export const BankAccount: BankAccountSchema = Schema.Struct(bankAccountFields).annotations({
+  identifier: "BankAccount",
+})
+export type BankAccount = Types.BankAccount
 
 /**
  * The owner of a stored bank account: an entity's id with `Entity`, a recipient's with
@@ -106,7 +131,7 @@ export const BankAccountOwner = Schema.Union(
   Schema.Struct({ owner_type: Schema.Literal("Entity"), owner_id: EntityId }),
   Schema.Struct({ owner_type: Schema.Literal("Counterparty"), owner_id: RecipientId }),
 )
-export type BankAccountOwner = typeof BankAccountOwner.Type
+export type BankAccountOwner = Types.BankAccountOwner
 
 const decodeOwner = Schema.decodeUnknownSync(BankAccountOwner)
 
@@ -138,13 +163,6 @@ export const StoredBankAccount = Schema.extend(
 )
 
 /**
- * A stored bank account: the type of {@link StoredBankAccount}. `provider_beneficiary_id` is set
- * for recipient accounts registered with the payment provider, `provider_connection_id` for
- * funding accounts linked through the bank-linking provider.
- */
-export type BankAccountRecord = typeof StoredBankAccount.Type
-
-/**
  * A payment profile as storage keeps it: the wire shape with its bank account and company. The
  * storage port's `PaymentProfileRecord` is its type.
  */
@@ -154,22 +172,6 @@ export const StoredPaymentProfile = Schema.Struct({
   company_id: CompanyId,
 })
 
-/** A stored payment profile: the type of {@link StoredPaymentProfile}. */
-export type PaymentProfileRecord = typeof StoredPaymentProfile.Type
-
-/**
- * A payment profile with what a quote or a payment checks before using it: the owner and
- * provider links of its bank account, and whether that owner is live.
- */
-export type ProfileInUse = BankAccountOwner &
-  Pick<BankAccountRecord, "provider_connection_id" | "provider_beneficiary_id"> & {
-    readonly profile: PaymentProfileRecord
-    /** The account's owner, entity or recipient, exists in the profile's company and is not deleted. */
-    readonly owner_live: boolean
-    /** The owning entity's `payment_integration_active`; false for a recipient's account. */
-    readonly integration_active: boolean
-  }
-
 /** Body of `POST /api/v1/companies/{cid}/recipients/{id}/bank_accounts`. */
 export const BankAccountCreate = Schema.Struct({
   entity_id: required(idText(EntityId), "Entity ID is required"),
@@ -178,7 +180,7 @@ export const BankAccountCreate = Schema.Struct({
     "Beneficiary details are required",
   ),
 }).annotations({ identifier: "BankAccountCreate" })
-export type BankAccountCreate = typeof BankAccountCreate.Type
+export type BankAccountCreate = Types.BankAccountCreate
 
 /** Body of the sandbox helper that links a funding account: optionally which test bank. */
 export const FundingAccountLink = Schema.Struct({
@@ -195,7 +197,7 @@ export const FundingMandate = Schema.Struct({
   signatory_name: Schema.String,
   accepted_at: Timestamp,
 }).annotations({ identifier: "FundingMandate" })
-export type FundingMandate = typeof FundingMandate.Type
+export type FundingMandate = Types.FundingMandate
 
 /** A stored funding mandate: one per funding account. */
 export const StoredFundingMandate = Schema.Struct({
@@ -203,9 +205,6 @@ export const StoredFundingMandate = Schema.Struct({
   bank_account_id: BankAccountId,
   company_id: CompanyId,
 })
-
-/** A stored funding mandate: the type of {@link StoredFundingMandate}. */
-export type FundingMandateRecord = typeof StoredFundingMandate.Type
 
 /** A stored payment profile as the API returns it. */
 export const toPaymentProfile = (row: PaymentProfileRecord): PaymentProfile => ({

@@ -9,6 +9,7 @@ import {
   paymentBatchEventPayload,
   paymentEventPayload,
   paymentProfileEventPayload,
+  webhookEndpointEventPayload,
 } from "../services/steps/outbox.ts"
 import type { EnginePorts } from "../services/steps/service-ports.ts"
 import type { Lifted } from "../services/steps/transaction.ts"
@@ -17,6 +18,8 @@ import { Entity } from "./entity.ts"
 import {
   EventIsoTimestamp,
   EventUnixSeconds,
+  WebhookEndpointDisabledData,
+  WebhookEndpointTestData,
   type WebhookEventPayload,
   webhookEventGroups,
   webhookEventNames,
@@ -85,14 +88,28 @@ const anyPayload: fc.Arbitrary<{ payload: WebhookEventPayload; convention: "iso"
   fc
     .tuple(fc.constantFrom("entity.created", "entity.updated", "entity.deleted"), now, fromSchema(Entity))
     .map(([name, at, data]) => ({ payload: entityEventPayload(name, { now: at, data }), convention: "iso" as const })),
+  fc.tuple(now, id, fromSchema(WebhookEndpointDisabledData)).map(([at, companyId, data]) => ({
+    payload: webhookEndpointEventPayload("WebhookEndpointEvents::DisabledEvent", { now: at, companyId, data }),
+    convention: "iso" as const,
+  })),
+  fc.tuple(now, id, fromSchema(WebhookEndpointTestData)).map(([at, companyId, data]) => ({
+    payload: webhookEndpointEventPayload("WebhookEndpointEvents::TestEvent", { now: at, companyId, data }),
+    convention: "iso" as const,
+  })),
 )
 
 /** A transaction whose outbox is an array and whose companies have no webhook endpoint, enough for `appendEvents`. */
 const recordingTx = () => {
   const rows: EventRecord[] = []
   const tx = {
-    events: { append: (row: EventRecord) => Effect.sync(() => void rows.push(row)) },
-    webhookEndpoints: { listActive: () => Effect.succeed([]) },
+    events: {
+      append: (row: EventRecord) => Effect.sync(() => void rows.push(row)),
+      appendListingEndpoints: (row: EventRecord) =>
+        Effect.sync(() => {
+          rows.push(row)
+          return []
+        }),
+    },
   }
   return { rows, tx: tx as unknown as Lifted<Repositories> }
 }
@@ -129,6 +146,10 @@ describe("webhook event catalogue", () => {
       },
       { category: "PaymentBatchEvents", events: ["PaymentBatchCompletedEvent"] },
       { category: "EntityEvents", events: ["entity.created", "entity.updated", "entity.deleted"] },
+      {
+        category: "WebhookEndpointEvents",
+        events: ["WebhookEndpointEvents::DisabledEvent", "WebhookEndpointEvents::TestEvent"],
+      },
     ])
     expect(new Set(webhookEventNames).size).toBe(webhookEventNames.length)
     expect(Object.keys(webhookEventSchemas).sort()).toEqual([...webhookEventNames].sort())

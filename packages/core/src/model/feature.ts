@@ -1,19 +1,16 @@
 import { Schema, Struct } from "effect"
 import { required, Timestamp } from "./fields.ts"
 import { ApplicationId, CompanyId, EntityId, WorkspaceId } from "./ids.ts"
+import type * as Types from "./types/feature.ts"
+import type { FeatureRecord } from "./types/feature.ts"
+import { type FeatureIdentifier, featureIdentifiers, featureStatuses, featureTargetStatuses } from "./types/feature.ts"
 
-/** The features an entity can enable; the spec has one. */
-export const featureIdentifiers = ["multi_currency_account"] as const
-export type FeatureIdentifier = (typeof featureIdentifiers)[number]
+export * from "./types/feature.ts"
 
 /** What a feature is called in responses. */
 export const featureNames: Readonly<Record<FeatureIdentifier, string>> = {
   multi_currency_account: "Multi-Currency Account",
 }
-
-/** The statuses the sandbox helper can move a feature to: every status but the initial one. */
-export const featureTargetStatuses = ["SUBMITTED", "ACTIVE", "ACTION_REQUIRED"] as const
-export type FeatureTargetStatus = (typeof featureTargetStatuses)[number]
 
 /** The spec's messages for features, and ours where it has none. */
 export const featureMessages = {
@@ -35,36 +32,23 @@ export const featureMessages = {
   personRequired: "Add at least one person before submitting",
 } as const
 
-/**
- * Statuses of an entity feature application (the spec's Feature states); the feature machine
- * decides the moves between them.
- */
-export const featureStatuses = ["CREATED", "SUBMITTED", "ACTIVE", "ACTION_REQUIRED"] as const
-
-/** A feature's status. */
-export type FeatureStatus = (typeof featureStatuses)[number]
-
 /** Statuses of an entity feature; `FeatureStatus` and `FeatureStatusValue` are its type. */
 export const FeatureStatusSchema = Schema.Literal(...featureStatuses)
 
-/** A feature's status, as the model's Schema lists them. */
-export type FeatureStatusValue = typeof FeatureStatusSchema.Type
-
-/** An entity feature (an enablement application) as the API returns it. */
-export const Feature = Schema.Struct({
+const featureFields = {
   feature_identifier: Schema.Literal(...featureIdentifiers),
   feature_name: Schema.String.annotations({ description: "human-readable name", examples: ["Multi-Currency Account"] }),
   application_id: ApplicationId.annotations({ description: "identifies this enablement" }),
   status: FeatureStatusSchema,
-}).annotations({ identifier: "Feature" })
-export type Feature = typeof Feature.Type
+}
 
-/**
- * A feature as storage keeps it: the wire shape without its name (read from the identifier),
- * with its tenancy, machine version and timestamps. One feature per entity and identifier; the
- * application id is unique across workspaces. The storage port's `FeatureRecord` is its type.
- */
-export const StoredFeature = Schema.Struct({
+/** The Schema of {@link Feature}, named so that declarations refer to it instead of copying it. */
+export interface FeatureSchema extends Schema.Struct<typeof featureFields> {}
+/** An entity feature (an enablement application) as the API returns it. */
+export const Feature: FeatureSchema = Schema.Struct(featureFields).annotations({ identifier: "Feature" })
+export type Feature = Types.Feature
+
+const storedFeatureFields = {
   ...Struct.omit(Feature.fields, "feature_name", "feature_identifier"),
   /** e.g. "multi_currency_account"; storage keeps any identifier. */
   feature_identifier: Schema.String,
@@ -74,32 +58,50 @@ export const StoredFeature = Schema.Struct({
   machine_version: Schema.Number,
   created_at: Timestamp,
   updated_at: Timestamp,
-})
+}
 
-/** A stored feature: the type of {@link StoredFeature}. */
-export type FeatureRecord = typeof StoredFeature.Type
+/** The Schema of {@link StoredFeature}, named so that declarations refer to it instead of copying it. */
+export interface StoredFeatureSchema extends Schema.Struct<typeof storedFeatureFields> {}
+/**
+ * A feature as storage keeps it: the wire shape without its name (read from the identifier),
+ * with its tenancy, machine version and timestamps. One feature per entity and identifier; the
+ * application id is unique across workspaces. The storage port's `FeatureRecord` is its type.
+ */
+export const StoredFeature: StoredFeatureSchema = Schema.Struct(storedFeatureFields)
 
-/** Body of `POST /api/v1/companies/{cid}/entities/{eid}/features`. */
-export const FeatureEnable = Schema.Struct({
+const featureEnableFields = {
   feature_identifier: required(
     Schema.Literal(...featureIdentifiers).annotations({
       message: () => ({ message: featureMessages.identifierInvalid, override: true }),
     }),
     featureMessages.identifierRequired,
   ),
-}).annotations({ identifier: "FeatureEnable" })
-export type FeatureEnable = typeof FeatureEnable.Type
+}
 
-/** Body of the sandbox helper `POST /api/v1/sandbox/features/{application_id}/status`. */
-export const FeatureStatusChange = Schema.Struct({
+/** The Schema of {@link FeatureEnable}, named so that declarations refer to it instead of copying it. */
+export interface FeatureEnableSchema extends Schema.Struct<typeof featureEnableFields> {}
+/** Body of `POST /api/v1/companies/{cid}/entities/{eid}/features`. */
+export const FeatureEnable: FeatureEnableSchema = Schema.Struct(featureEnableFields).annotations({
+  identifier: "FeatureEnable",
+})
+export type FeatureEnable = Types.FeatureEnable
+
+const featureStatusChangeFields = {
   status: required(
     Schema.Literal(...featureTargetStatuses).annotations({
       message: () => ({ message: featureMessages.statusInvalid, override: true }),
     }),
     featureMessages.statusRequired,
   ),
-}).annotations({ identifier: "FeatureStatusChange" })
-export type FeatureStatusChange = typeof FeatureStatusChange.Type
+}
+
+/** The Schema of {@link FeatureStatusChange}, named so that declarations refer to it instead of copying it. */
+export interface FeatureStatusChangeSchema extends Schema.Struct<typeof featureStatusChangeFields> {}
+/** Body of the sandbox helper `POST /api/v1/sandbox/features/{application_id}/status`. */
+export const FeatureStatusChange: FeatureStatusChangeSchema = Schema.Struct(featureStatusChangeFields).annotations({
+  identifier: "FeatureStatusChange",
+})
+export type FeatureStatusChange = Types.FeatureStatusChange
 
 /** A stored feature as the API returns it, named from its identifier. */
 export const toFeature = (row: FeatureRecord): Feature => {

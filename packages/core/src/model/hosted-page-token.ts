@@ -2,18 +2,15 @@ import { Schema } from "effect"
 import { featureIdentifiers, featureMessages } from "./feature.ts"
 import { required, Timestamp } from "./fields.ts"
 import { ApplicationId, EntityId, RecipientId, WorkspaceId } from "./ids.ts"
+import type * as Types from "./types/hosted-page-token.ts"
+import {
+  featureTokenPurposes,
+  fundingTokenPurposes,
+  hostedPagePurposes,
+  recipientTokenPurposes,
+} from "./types/hosted-page-token.ts"
 
-/** Purposes of the tokens issued under an entity: a recipient's bank account, or a feature application. */
-export const recipientTokenPurposes = ["recipient_add_bank_account"] as const
-/** Purposes of the feature tokens: onboarding a CREATED application, answering an ACTION_REQUIRED one. */
-export const featureTokenPurposes = ["onboarding", "pending_action"] as const
-/** Purposes of `POST /api/v1/hosted_page_tokens`. */
-export const fundingTokenPurposes = ["funding_accounts"] as const
-
-/** Every purpose a hosted-page token can have (spec "Authentication" 4). */
-export const hostedPagePurposes = [...recipientTokenPurposes, ...featureTokenPurposes, ...fundingTokenPurposes] as const
-export type HostedPagePurpose = (typeof hostedPagePurposes)[number]
-export type FeatureTokenPurpose = (typeof featureTokenPurposes)[number]
+export * from "./types/hosted-page-token.ts"
 
 /** The feature status each feature purpose requires (spec "Token purpose rules"). */
 export const requiredFeatureStatus = { onboarding: "CREATED", pending_action: "ACTION_REQUIRED" } as const
@@ -65,8 +62,7 @@ const idField = <A>(schema: Schema.Schema<A, string, never>, message: string) =>
     Schema.compose(schema),
   ).annotations({ message: () => ({ message, override: true }) })
 
-/** Body of the entity route for a recipient's bank account page. */
-export const RecipientTokenRequest = Schema.Struct({
+const recipientTokenRequestFields = {
   purpose: Schema.Literal(...recipientTokenPurposes),
   recipient_id: required(
     idField(RecipientId, hostedPageTokenMessages.recipientNotOfCompany).annotations({
@@ -75,11 +71,17 @@ export const RecipientTokenRequest = Schema.Struct({
     hostedPageTokenMessages.recipientRequired,
   ),
   return_url: Schema.optional(ReturnUrl),
-}).annotations({ identifier: "RecipientTokenRequest" })
-export type RecipientTokenRequest = typeof RecipientTokenRequest.Type
+}
 
-/** Body of the entity route for a feature application's onboarding or pending action. */
-export const FeatureTokenRequest = Schema.Struct({
+/** The Schema of {@link RecipientTokenRequest}, named so that declarations refer to it instead of copying it. */
+export interface RecipientTokenRequestSchema extends Schema.Struct<typeof recipientTokenRequestFields> {}
+/** Body of the entity route for a recipient's bank account page. */
+export const RecipientTokenRequest: RecipientTokenRequestSchema = Schema.Struct(
+  recipientTokenRequestFields,
+).annotations({ identifier: "RecipientTokenRequest" })
+export type RecipientTokenRequest = Types.RecipientTokenRequest
+
+const featureTokenRequestFields = {
   feature_identifier: required(
     Schema.Literal(...featureIdentifiers).annotations({
       message: () => ({ message: featureMessages.identifierInvalid, override: true }),
@@ -97,16 +99,22 @@ export const FeatureTokenRequest = Schema.Struct({
     hostedPageTokenMessages.applicationRequired,
   ),
   return_url: Schema.optional(ReturnUrl),
-}).annotations({ identifier: "FeatureTokenRequest" })
-export type FeatureTokenRequest = typeof FeatureTokenRequest.Type
+}
+
+/** The Schema of {@link FeatureTokenRequest}, named so that declarations refer to it instead of copying it. */
+export interface FeatureTokenRequestSchema extends Schema.Struct<typeof featureTokenRequestFields> {}
+/** Body of the entity route for a feature application's onboarding or pending action. */
+export const FeatureTokenRequest: FeatureTokenRequestSchema = Schema.Struct(featureTokenRequestFields).annotations({
+  identifier: "FeatureTokenRequest",
+})
+export type FeatureTokenRequest = Types.FeatureTokenRequest
 
 /** Body of `POST /api/v1/companies/{cid}/entities/{eid}/hosted_page_tokens`: one of the two forms, told apart by `purpose`. */
 export const EntityHostedPageTokenRequest = Schema.Union(RecipientTokenRequest, FeatureTokenRequest).annotations({
   identifier: "EntityHostedPageTokenRequest",
 })
 
-/** Body of `POST /api/v1/hosted_page_tokens`. */
-export const FundingTokenRequest = Schema.Struct({
+const fundingTokenRequestFields = {
   entity_id: required(
     idField(EntityId, hostedPageTokenMessages.entityNotOfWorkspace).annotations({
       description: "an entity of a company of the caller's workspace, with a multi-currency account",
@@ -115,11 +123,17 @@ export const FundingTokenRequest = Schema.Struct({
   ),
   purpose: Schema.Literal(...fundingTokenPurposes),
   return_url: Schema.optional(ReturnUrl),
-}).annotations({ identifier: "FundingTokenRequest" })
-export type FundingTokenRequest = typeof FundingTokenRequest.Type
+}
 
-/** The token object (spec "Hosted-page token object"). */
-export const HostedPageToken = Schema.Struct({
+/** The Schema of {@link FundingTokenRequest}, named so that declarations refer to it instead of copying it. */
+export interface FundingTokenRequestSchema extends Schema.Struct<typeof fundingTokenRequestFields> {}
+/** Body of `POST /api/v1/hosted_page_tokens`. */
+export const FundingTokenRequest: FundingTokenRequestSchema = Schema.Struct(fundingTokenRequestFields).annotations({
+  identifier: "FundingTokenRequest",
+})
+export type FundingTokenRequest = Types.FundingTokenRequest
+
+const hostedPageTokenFields = {
   token: Schema.String.annotations({ description: "JWT (HS256), valid 2 hours; passed to the page as `?token=`" }),
   purpose: Schema.Literal(...hostedPagePurposes),
   recipient_id: Schema.optional(RecipientId),
@@ -128,20 +142,28 @@ export const HostedPageToken = Schema.Struct({
   return_url: Schema.optional(
     Schema.String.annotations({ description: "present only when given and trusted by the workspace's configuration" }),
   ),
-}).annotations({ identifier: "HostedPageToken" })
-export type HostedPageToken = typeof HostedPageToken.Type
+}
 
+/** The Schema of {@link HostedPageToken}, named so that declarations refer to it instead of copying it. */
+export interface HostedPageTokenSchema extends Schema.Struct<typeof hostedPageTokenFields> {}
+/** The token object (spec "Hosted-page token object"). */
+export const HostedPageToken: HostedPageTokenSchema = Schema.Struct(hostedPageTokenFields).annotations({
+  identifier: "HostedPageToken",
+})
+export type HostedPageToken = Types.HostedPageToken
+
+const storedUsedHostedPageTokenFields = {
+  token_id: Schema.String,
+  workspace_id: WorkspaceId,
+  used_at: Timestamp,
+  expires_at: Timestamp,
+}
+
+/** The Schema of {@link StoredUsedHostedPageToken}, named so that declarations refer to it instead of copying it. */
+export interface StoredUsedHostedPageTokenSchema extends Schema.Struct<typeof storedUsedHostedPageTokenFields> {}
 /**
  * A hosted-page token whose task is done (a bank account added, an onboarding submitted): kept
  * until it expires, so the page refuses it like an expired one. Only the token's id is stored,
  * never the token.
  */
-export const StoredUsedHostedPageToken = Schema.Struct({
-  token_id: Schema.String,
-  workspace_id: WorkspaceId,
-  used_at: Timestamp,
-  expires_at: Timestamp,
-})
-
-/** A used-up hosted-page token: the type of {@link StoredUsedHostedPageToken}. */
-export type UsedHostedPageTokenRecord = typeof StoredUsedHostedPageToken.Type
+export const StoredUsedHostedPageToken: StoredUsedHostedPageTokenSchema = Schema.Struct(storedUsedHostedPageTokenFields)

@@ -1,11 +1,9 @@
 import { Schema } from "effect"
 import { WorkspaceId } from "./ids.ts"
 
-/**
- * The answer kept for an `Idempotency-Key` of a workspace, as storage keeps it. The storage
- * port's `IdempotencyRecord` is its type.
- */
-export const StoredIdempotencyRecord = Schema.Struct({
+export * from "./types/idempotency.ts"
+
+const storedIdempotencyRecordFields = {
   workspace_id: WorkspaceId,
   key: Schema.String,
   /** Hash of method, path and body of the first request. */
@@ -31,7 +29,12 @@ export const StoredIdempotencyRecord = Schema.Struct({
    * transactions; replayed in order when a retry takes the key over. Null once the answer is kept.
    */
   journal: Schema.NullOr(Schema.String),
-})
+}
 
-/** A stored idempotency record: the type of {@link StoredIdempotencyRecord}. */
-export type IdempotencyRecord = typeof StoredIdempotencyRecord.Type
+/** The Schema of {@link StoredIdempotencyRecord}, named so that declarations refer to it instead of copying it. */
+export interface StoredIdempotencyRecordSchema extends Schema.Struct<typeof storedIdempotencyRecordFields> {}
+/**
+ * The answer kept for an `Idempotency-Key` of a workspace, as storage keeps it. The storage
+ * port's `IdempotencyRecord` is its type.
+ */
+export const StoredIdempotencyRecord: StoredIdempotencyRecordSchema = Schema.Struct(storedIdempotencyRecordFields)

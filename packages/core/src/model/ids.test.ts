@@ -59,6 +59,7 @@ describe("branded ids", () => {
     expectTypeOf<JobPayload<"execute_payment">>().toEqualTypeOf<{
       readonly payment_id: PaymentId
       readonly workspace_id: WorkspaceId
+      readonly company_id?: CompanyId | undefined
     }>()
     expect(payment).toBe("pay_1")
   })
@@ -100,6 +101,7 @@ describe("branded ids", () => {
       "we",
       "wes",
       "whd",
+      "wer",
       "onb",
       "obd",
       "bid",

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { Text } from "./fields.ts"
+import type * as Ids from "./types/ids.ts"
 
 /*
  * Branded ids: one Schema per kind of resource, so that a RecipientId passed where a CompanyId is
@@ -7,74 +8,95 @@ import { Text } from "./fields.ts"
  * JSON and the OpenAPI document unchanged (a string). An id is branded where it enters the
  * engine: `Ids.next` for new ones, the storage rows for stored ones, request Schemas for ids in a
  * body (`idText`), the job catalogue's payload Schemas for ids in a job, and the HTTP routes for
- * path parameters (decisions.md, "Branded ids").
+ * path parameters (decisions.md, "Branded ids"). The types are written out in `./types/ids.ts`,
+ * which names no effect declaration; each Schema here decodes to its type there.
  */
 
-export const WorkspaceId = Schema.String.pipe(Schema.brand("WorkspaceId"))
-export type WorkspaceId = typeof WorkspaceId.Type
-export const ApiKeyId = Schema.String.pipe(Schema.brand("ApiKeyId"))
-export type ApiKeyId = typeof ApiKeyId.Type
-export const CompanyId = Schema.String.pipe(Schema.brand("CompanyId"))
-export type CompanyId = typeof CompanyId.Type
-export const EntityId = Schema.String.pipe(Schema.brand("EntityId"))
-export type EntityId = typeof EntityId.Type
-export const RecipientId = Schema.String.pipe(Schema.brand("RecipientId"))
-export type RecipientId = typeof RecipientId.Type
-export const BankAccountId = Schema.String.pipe(Schema.brand("BankAccountId"))
-export type BankAccountId = typeof BankAccountId.Type
-export const AccountDetailId = Schema.String.pipe(Schema.brand("AccountDetailId"))
-export type AccountDetailId = typeof AccountDetailId.Type
-export const RoutingDetailId = Schema.String.pipe(Schema.brand("RoutingDetailId"))
-export type RoutingDetailId = typeof RoutingDetailId.Type
-export const PaymentProfileId = Schema.String.pipe(Schema.brand("PaymentProfileId"))
-export type PaymentProfileId = typeof PaymentProfileId.Type
-export const QuoteId = Schema.String.pipe(Schema.brand("QuoteId"))
-export type QuoteId = typeof QuoteId.Type
-export const PaymentId = Schema.String.pipe(Schema.brand("PaymentId"))
-export type PaymentId = typeof PaymentId.Type
-export const PaymentBatchId = Schema.String.pipe(Schema.brand("PaymentBatchId"))
-export type PaymentBatchId = typeof PaymentBatchId.Type
-export const JobId = Schema.String.pipe(Schema.brand("JobId"))
-export type JobId = typeof JobId.Type
-export const EventId = Schema.String.pipe(Schema.brand("EventId"))
-export type EventId = typeof EventId.Type
+export type { Id, IdOf, IdPrefix, IdsByPrefix } from "./types/ids.ts"
+export { brandId } from "./types/ids.ts"
+
+/** The Schema of one kind of id: text on the wire, `I` once decoded; `make` brands a known id. */
+export interface BrandedIdSchema<I extends Ids.Id<string>> extends Schema.Schema<I, string> {
+  /** `value` as an id of this kind. */
+  make(value: string): I
+}
+
+/**
+ * Effect's brand at run time (its annotation, its `make`), typed with the written-out
+ * `Id<K>` instead of Effect's `Brand<K>`: both are nominal only, a string at run time, and the
+ * written-out one is what the public types name.
+ */
+const idSchema = <K extends string>(kind: K): BrandedIdSchema<Ids.Id<K>> =>
+  Schema.String.pipe(Schema.brand(kind)) as unknown as BrandedIdSchema<Ids.Id<K>>
+
+export const WorkspaceId: BrandedIdSchema<Ids.WorkspaceId> = idSchema("WorkspaceId")
+export type WorkspaceId = Ids.WorkspaceId
+export const ApiKeyId: BrandedIdSchema<Ids.ApiKeyId> = idSchema("ApiKeyId")
+export type ApiKeyId = Ids.ApiKeyId
+export const CompanyId: BrandedIdSchema<Ids.CompanyId> = idSchema("CompanyId")
+export type CompanyId = Ids.CompanyId
+export const EntityId: BrandedIdSchema<Ids.EntityId> = idSchema("EntityId")
+export type EntityId = Ids.EntityId
+export const RecipientId: BrandedIdSchema<Ids.RecipientId> = idSchema("RecipientId")
+export type RecipientId = Ids.RecipientId
+export const BankAccountId: BrandedIdSchema<Ids.BankAccountId> = idSchema("BankAccountId")
+export type BankAccountId = Ids.BankAccountId
+export const AccountDetailId: BrandedIdSchema<Ids.AccountDetailId> = idSchema("AccountDetailId")
+export type AccountDetailId = Ids.AccountDetailId
+export const RoutingDetailId: BrandedIdSchema<Ids.RoutingDetailId> = idSchema("RoutingDetailId")
+export type RoutingDetailId = Ids.RoutingDetailId
+export const PaymentProfileId: BrandedIdSchema<Ids.PaymentProfileId> = idSchema("PaymentProfileId")
+export type PaymentProfileId = Ids.PaymentProfileId
+export const QuoteId: BrandedIdSchema<Ids.QuoteId> = idSchema("QuoteId")
+export type QuoteId = Ids.QuoteId
+export const PaymentId: BrandedIdSchema<Ids.PaymentId> = idSchema("PaymentId")
+export type PaymentId = Ids.PaymentId
+export const PaymentBatchId: BrandedIdSchema<Ids.PaymentBatchId> = idSchema("PaymentBatchId")
+export type PaymentBatchId = Ids.PaymentBatchId
+export const JobId: BrandedIdSchema<Ids.JobId> = idSchema("JobId")
+export type JobId = Ids.JobId
+export const EventId: BrandedIdSchema<Ids.EventId> = idSchema("EventId")
+export type EventId = Ids.EventId
 /** The `jti` of a hosted-page token: never stored today, unique so a later step can record used-up tokens. */
-export const HostedPageTokenId = Schema.String.pipe(Schema.brand("HostedPageTokenId"))
-export type HostedPageTokenId = typeof HostedPageTokenId.Type
+export const HostedPageTokenId: BrandedIdSchema<Ids.HostedPageTokenId> = idSchema("HostedPageTokenId")
+export type HostedPageTokenId = Ids.HostedPageTokenId
 /** The id of an entity feature (its enablement application). */
-export const ApplicationId = Schema.String.pipe(Schema.brand("ApplicationId"))
-export type ApplicationId = typeof ApplicationId.Type
-export const WebhookEndpointId = Schema.String.pipe(Schema.brand("WebhookEndpointId"))
-export type WebhookEndpointId = typeof WebhookEndpointId.Type
-export const WebhookDeliveryId = Schema.String.pipe(Schema.brand("WebhookDeliveryId"))
-export type WebhookDeliveryId = typeof WebhookDeliveryId.Type
+export const ApplicationId: BrandedIdSchema<Ids.ApplicationId> = idSchema("ApplicationId")
+export type ApplicationId = Ids.ApplicationId
+export const WebhookEndpointId: BrandedIdSchema<Ids.WebhookEndpointId> = idSchema("WebhookEndpointId")
+export type WebhookEndpointId = Ids.WebhookEndpointId
+export const WebhookDeliveryId: BrandedIdSchema<Ids.WebhookDeliveryId> = idSchema("WebhookDeliveryId")
+export type WebhookDeliveryId = Ids.WebhookDeliveryId
+/** The id of a recovery of an endpoint's failed deliveries (`POST .../webhook_endpoints/{id}/recover`). */
+export const WebhookRecoveryId: BrandedIdSchema<Ids.WebhookRecoveryId> = idSchema("WebhookRecoveryId")
+export type WebhookRecoveryId = Ids.WebhookRecoveryId
 /** The id of one event an endpoint subscribes to (`webhook_subscribed_events[].id`). */
-export const WebhookSubscriptionId = Schema.String.pipe(Schema.brand("WebhookSubscriptionId"))
-export type WebhookSubscriptionId = typeof WebhookSubscriptionId.Type
+export const WebhookSubscriptionId: BrandedIdSchema<Ids.WebhookSubscriptionId> = idSchema("WebhookSubscriptionId")
+export type WebhookSubscriptionId = Ids.WebhookSubscriptionId
 /** The id of an entity's onboarding record. */
-export const OnboardingId = Schema.String.pipe(Schema.brand("OnboardingId"))
-export type OnboardingId = typeof OnboardingId.Type
+export const OnboardingId: BrandedIdSchema<Ids.OnboardingId> = idSchema("OnboardingId")
+export type OnboardingId = Ids.OnboardingId
 /** The id of an onboarding's business details. */
-export const BusinessDetailsId = Schema.String.pipe(Schema.brand("BusinessDetailsId"))
-export type BusinessDetailsId = typeof BusinessDetailsId.Type
+export const BusinessDetailsId: BrandedIdSchema<Ids.BusinessDetailsId> = idSchema("BusinessDetailsId")
+export type BusinessDetailsId = Ids.BusinessDetailsId
 /** The id of one business identifier of an onboarding. */
-export const BusinessIdentifierId = Schema.String.pipe(Schema.brand("BusinessIdentifierId"))
-export type BusinessIdentifierId = typeof BusinessIdentifierId.Type
+export const BusinessIdentifierId: BrandedIdSchema<Ids.BusinessIdentifierId> = idSchema("BusinessIdentifierId")
+export type BusinessIdentifierId = Ids.BusinessIdentifierId
 /** The id of an onboarding address (business, registration or a person's residential one). */
-export const OnboardingAddressId = Schema.String.pipe(Schema.brand("OnboardingAddressId"))
-export type OnboardingAddressId = typeof OnboardingAddressId.Type
+export const OnboardingAddressId: BrandedIdSchema<Ids.OnboardingAddressId> = idSchema("OnboardingAddressId")
+export type OnboardingAddressId = Ids.OnboardingAddressId
 /** The id of a person of an onboarding. */
-export const OnboardingPersonId = Schema.String.pipe(Schema.brand("OnboardingPersonId"))
-export type OnboardingPersonId = typeof OnboardingPersonId.Type
+export const OnboardingPersonId: BrandedIdSchema<Ids.OnboardingPersonId> = idSchema("OnboardingPersonId")
+export type OnboardingPersonId = Ids.OnboardingPersonId
 /** The id of one identification of a person. */
-export const PersonIdentificationId = Schema.String.pipe(Schema.brand("PersonIdentificationId"))
-export type PersonIdentificationId = typeof PersonIdentificationId.Type
+export const PersonIdentificationId: BrandedIdSchema<Ids.PersonIdentificationId> = idSchema("PersonIdentificationId")
+export type PersonIdentificationId = Ids.PersonIdentificationId
 /** The id of a supporting document of an onboarding (an attachment); also its key in the blob store. */
-export const OnboardingAttachmentId = Schema.String.pipe(Schema.brand("OnboardingAttachmentId"))
-export type OnboardingAttachmentId = typeof OnboardingAttachmentId.Type
+export const OnboardingAttachmentId: BrandedIdSchema<Ids.OnboardingAttachmentId> = idSchema("OnboardingAttachmentId")
+export type OnboardingAttachmentId = Ids.OnboardingAttachmentId
 /** The id of a workspace's trusted-domain configuration. */
-export const TrustedDomainConfigId = Schema.String.pipe(Schema.brand("TrustedDomainConfigId"))
-export type TrustedDomainConfigId = typeof TrustedDomainConfigId.Type
+export const TrustedDomainConfigId: BrandedIdSchema<Ids.TrustedDomainConfigId> = idSchema("TrustedDomainConfigId")
+export type TrustedDomainConfigId = Ids.TrustedDomainConfigId
 
 /**
  * The id Schema of every id prefix; `Ids.next(prefix)` returns its type.
@@ -82,7 +104,7 @@ export type TrustedDomainConfigId = typeof TrustedDomainConfigId.Type
  * @example
  * idSchemas.cmp.make("cmp_1") // a CompanyId
  */
-export const idSchemas = {
+export const idSchemas: { readonly [P in Ids.IdPrefix]: BrandedIdSchema<Ids.IdOf<P>> } = {
   ws: WorkspaceId,
   key: ApiKeyId,
   cmp: CompanyId,
@@ -102,6 +124,7 @@ export const idSchemas = {
   we: WebhookEndpointId,
   wes: WebhookSubscriptionId,
   whd: WebhookDeliveryId,
+  wer: WebhookRecoveryId,
   onb: OnboardingId,
   obd: BusinessDetailsId,
   bid: BusinessIdentifierId,
@@ -110,16 +133,10 @@ export const idSchemas = {
   pid: PersonIdentificationId,
   att: OnboardingAttachmentId,
   tdc: TrustedDomainConfigId,
-} as const
-
-/** Prefixes of the engine's ids, one per kind of resource. */
-export type IdPrefix = keyof typeof idSchemas
-
-/** The branded id type of a prefix: `IdOf<"cmp">` is `CompanyId`. */
-export type IdOf<P extends IdPrefix> = (typeof idSchemas)[P]["Type"]
+}
 
 /** Any id Schema above. */
-export type IdSchema = (typeof idSchemas)[IdPrefix]
+export type IdSchema = (typeof idSchemas)[Ids.IdPrefix]
 
 /**
  * A request-body field holding an id of `schema`'s kind: text (a wrong type reads "must be a
@@ -130,12 +147,3 @@ export type IdSchema = (typeof idSchemas)[IdPrefix]
  */
 export const idText = <S extends IdSchema>(schema: S): Schema.Schema<S["Type"], string> =>
   Text.pipe(Schema.compose(schema as Schema.Schema<S["Type"], string>))
-
-/**
- * `raw` branded as an id of `prefix`'s kind, unchecked and free: for `Ids` implementations, and
- * for tests that write ids by hand.
- *
- * @example
- * brandId("cmp", "cmp_1") // a CompanyId
- */
-export const brandId = <P extends IdPrefix>(_prefix: P, raw: string): IdOf<P> => raw as IdOf<P>

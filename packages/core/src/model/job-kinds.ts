@@ -1,14 +1,31 @@
 import { Schema } from "effect"
-import { PaymentBatchId, PaymentId, WebhookDeliveryId, WorkspaceId } from "./ids.ts"
+import { CompanyId, PaymentBatchId, PaymentId, WebhookDeliveryId, WebhookRecoveryId, WorkspaceId } from "./ids.ts"
+
+import type { JobKindName, JobLaneConcurrency, JobLaneName } from "./types/job-kinds.ts"
+
+export * from "./types/job-kinds.ts"
 
 /** Attempts of a job before it is given up, unless its kind says otherwise. */
 export const maxJobAttempts = 5
 
-/** The payload of `execute_payment`: the payment to move through the provider. */
-export const ExecutePaymentPayload = Schema.Struct({ payment_id: PaymentId, workspace_id: WorkspaceId })
+/**
+ * The company a job acts for, for its log line only: jobs queued before it was added have none.
+ */
+const ForTheLog = { company_id: Schema.optional(CompanyId) }
 
+const executePaymentPayloadFields = { payment_id: PaymentId, workspace_id: WorkspaceId, ...ForTheLog }
+
+/** The Schema of {@link ExecutePaymentPayload}, named so that declarations refer to it instead of copying it. */
+export interface ExecutePaymentPayloadSchema extends Schema.Struct<typeof executePaymentPayloadFields> {}
+/** The payload of `execute_payment`: the payment to move through the provider. */
+export const ExecutePaymentPayload: ExecutePaymentPayloadSchema = Schema.Struct(executePaymentPayloadFields)
+
+const batchJobPayloadFields = { batch_id: PaymentBatchId, workspace_id: WorkspaceId, ...ForTheLog }
+
+/** The Schema of {@link BatchJobPayload}, named so that declarations refer to it instead of copying it. */
+export interface BatchJobPayloadSchema extends Schema.Struct<typeof batchJobPayloadFields> {}
 /** The payload of the batch jobs: the batch, and the workspace whose clock it runs on. */
-export const BatchJobPayload = Schema.Struct({ batch_id: PaymentBatchId, workspace_id: WorkspaceId })
+export const BatchJobPayload: BatchJobPayloadSchema = Schema.Struct(batchJobPayloadFields)
 
 /**
  * The most payments one `execute_batch_payments` job carries: enough that a lane's reads,
@@ -24,32 +41,46 @@ export const maxLanePayments = 50
  */
 export const laneProgressSeconds = 2
 
-/** The payload of `execute_batch_payments`: a batch lane's payments, claimed together, run one after another. */
-export const BatchLanePayload = Schema.Struct({
+const batchLanePayloadFields = {
   batch_id: PaymentBatchId,
   workspace_id: WorkspaceId,
   payment_ids: Schema.Array(PaymentId).pipe(Schema.minItems(1), Schema.maxItems(maxLanePayments)),
-})
+  ...ForTheLog,
+}
 
-/** The payload of `deliver_webhook`: the delivery, and how many attempts it had when the job was queued. */
-export const DeliverWebhookPayload = Schema.Struct({
+/** The Schema of {@link BatchLanePayload}, named so that declarations refer to it instead of copying it. */
+export interface BatchLanePayloadSchema extends Schema.Struct<typeof batchLanePayloadFields> {}
+/** The payload of `execute_batch_payments`: a batch lane's payments, claimed together, run one after another. */
+export const BatchLanePayload: BatchLanePayloadSchema = Schema.Struct(batchLanePayloadFields)
+
+const deliverWebhookPayloadFields = {
   delivery_id: WebhookDeliveryId,
   workspace_id: WorkspaceId,
   attempt_count: Schema.Number,
-})
+  ...ForTheLog,
+}
+
+/** The Schema of {@link DeliverWebhookPayload}, named so that declarations refer to it instead of copying it. */
+export interface DeliverWebhookPayloadSchema extends Schema.Struct<typeof deliverWebhookPayloadFields> {}
+/** The payload of `deliver_webhook`: the delivery, and how many attempts it had when the job was queued. */
+export const DeliverWebhookPayload: DeliverWebhookPayloadSchema = Schema.Struct(deliverWebhookPayloadFields)
+
+const recoverWebhookDeliveriesPayloadFields = {
+  recovery_id: WebhookRecoveryId,
+  workspace_id: WorkspaceId,
+  ...ForTheLog,
+}
+
+/** The Schema of {@link RecoverWebhookDeliveriesPayload}, named so that declarations refer to it instead of copying it. */
+export interface RecoverWebhookDeliveriesPayloadSchema
+  extends Schema.Struct<typeof recoverWebhookDeliveriesPayloadFields> {}
+/** The payload of `recover_webhook_deliveries`: the recovery whose next page of failed deliveries to queue again. */
+export const RecoverWebhookDeliveriesPayload: RecoverWebhookDeliveriesPayloadSchema = Schema.Struct(
+  recoverWebhookDeliveriesPayloadFields,
+)
 
 /** The payload of the scheduled upkeep kinds: nothing. */
 const NoPayload = Schema.Struct({})
-
-/**
- * The lanes background work runs in, each with slots of its own (`JobRunnerOptions.lanes`): a
- * payment's execution never waits for a webhook delivery, a batch's lanes never take the slots
- * of single payments, and upkeep never takes either's.
- */
-export type JobLaneName = "payments" | "batches" | "webhooks" | "housekeeping"
-
-/** Jobs run at once in each lane, per process. */
-export type JobLaneConcurrency = { readonly [L in JobLaneName]: number }
 
 /**
  * The lanes' concurrency when the engine is given none: `batches` is the batch concurrency
@@ -94,6 +125,11 @@ export const jobKindDefinitions = {
   expire_batch: { payload: BatchJobPayload, attempts: maxJobAttempts, lane: "batches" },
   /** Sends one webhook delivery (queued with it as its event is written, and again on its retry schedule). */
   deliver_webhook: { payload: DeliverWebhookPayload, attempts: maxJobAttempts, lane: "webhooks" },
+  /**
+   * Queues again one page of an endpoint's failed deliveries of a recovery, then the next page's
+   * job (queued by `webhookRecoveries.recover`; one at a time per workspace).
+   */
+  recover_webhook_deliveries: { payload: RecoverWebhookDeliveriesPayload, attempts: maxJobAttempts, lane: "webhooks" },
   /** Deletes expired idempotency records (scheduled hourly). */
   purge_idempotency: {
     payload: NoPayload,
@@ -115,10 +151,7 @@ export const jobKindDefinitions = {
     lane: "housekeeping",
     schedule: { cron: "* * * * *", everyMs: 60 * 1000 },
   },
-} as const satisfies { readonly [kind: string]: JobKindDefinition }
-
-/** The name of a kind of background job, e.g. "execute_payment". */
-export type JobKindName = keyof typeof jobKindDefinitions
+} as const satisfies { readonly [K in JobKindName]: JobKindDefinition }
 
 /** The payload of a job of kind `K`, as its handler receives it. */
 export type JobPayload<K extends JobKindName> = Schema.Schema.Type<(typeof jobKindDefinitions)[K]["payload"]>

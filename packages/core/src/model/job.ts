@@ -1,11 +1,9 @@
 import { Schema } from "effect"
 import { JobId, WorkspaceId } from "./ids.ts"
 
-/**
- * A background job as storage keeps it when the engine queues it in the caller's transaction. The
- * storage port's `JobRequest` is its type.
- */
-export const StoredJob = Schema.Struct({
+export * from "./types/job.ts"
+
+const storedJobFields = {
   id: JobId,
   /** A kind of core's job catalogue, e.g. "execute_payment". */
   kind: Schema.String,
@@ -36,11 +34,12 @@ export const StoredJob = Schema.Struct({
    * null for the engine's own upkeep (scheduled kinds).
    */
   workspace_id: Schema.NullOr(WorkspaceId),
-})
+}
 
+/** The Schema of {@link StoredJob}, named so that declarations refer to it instead of copying it. */
+export interface StoredJobSchema extends Schema.Struct<typeof storedJobFields> {}
 /**
- * A background job to queue in the caller's transaction (the type of {@link StoredJob}): it
- * exists exactly when the change that needs it commits, on every storage. Claiming, retries,
- * backoff and waking belong to the storage's job runner, not to the jobs repository.
+ * A background job as storage keeps it when the engine queues it in the caller's transaction. The
+ * storage port's `JobRequest` is its type.
  */
-export type JobRequest = typeof StoredJob.Type
+export const StoredJob: StoredJobSchema = Schema.Struct(storedJobFields)

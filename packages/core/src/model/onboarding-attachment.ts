@@ -1,20 +1,11 @@
 import { Schema } from "effect"
 import { Timestamp } from "./fields.ts"
 import { CompanyId, EntityId, OnboardingAttachmentId, WorkspaceId } from "./ids.ts"
+import type * as Types from "./types/onboarding-attachment.ts"
+import type { AttachmentRecord } from "./types/onboarding-attachment.ts"
+import { attachmentContentTypes, attachmentDocumentTypes } from "./types/onboarding-attachment.ts"
 
-/** What a supporting document of an onboarding is (DECISIONS "Attachments"). */
-export const attachmentDocumentTypes = [
-  "certificate_of_incorporation",
-  "proof_of_address",
-  "bank_statement",
-  "identity_document",
-  "other",
-] as const
-export type AttachmentDocumentType = (typeof attachmentDocumentTypes)[number]
-
-/** The media types an attachment may be, as detected from its first bytes: PDF, PNG, JPEG. */
-export const attachmentContentTypes = ["application/pdf", "image/png", "image/jpeg"] as const
-export type AttachmentContentType = (typeof attachmentContentTypes)[number]
+export * from "./types/onboarding-attachment.ts"
 
 /** The largest attachment: 10 MiB (DECISIONS "Attachments" and "Size and type"). */
 export const attachmentMaxBytes = 10 * 1024 * 1024
@@ -36,8 +27,7 @@ export const attachmentMessages = {
   documentType: `must be one of: ${attachmentDocumentTypes.join(", ")}`,
 } as const
 
-/** A supporting document of an entity's onboarding, as the API returns it. */
-export const OnboardingAttachment = Schema.Struct({
+const onboardingAttachmentFields = {
   id: OnboardingAttachmentId,
   document_type: Schema.Literal(...attachmentDocumentTypes),
   file_name: Schema.String.annotations({
@@ -49,11 +39,17 @@ export const OnboardingAttachment = Schema.Struct({
   size_bytes: Schema.Number.annotations({ description: "The file's size in bytes" }),
   sha256: Schema.String.annotations({ description: "SHA-256 of the file's bytes, lower-case hex" }),
   created_at: Timestamp,
-}).annotations({ identifier: "OnboardingAttachment" })
-export type OnboardingAttachment = typeof OnboardingAttachment.Type
+}
 
-/** An attachment as storage keeps it: the wire fields and its tenancy. Its bytes are in the blob store under its id. */
-export const StoredAttachment = Schema.Struct({
+/** The Schema of {@link OnboardingAttachment}, named so that declarations refer to it instead of copying it. */
+export interface OnboardingAttachmentSchema extends Schema.Struct<typeof onboardingAttachmentFields> {}
+/** A supporting document of an entity's onboarding, as the API returns it. */
+export const OnboardingAttachment: OnboardingAttachmentSchema = Schema.Struct(onboardingAttachmentFields).annotations({
+  identifier: "OnboardingAttachment",
+})
+export type OnboardingAttachment = Types.OnboardingAttachment
+
+const storedAttachmentFields = {
   id: OnboardingAttachmentId,
   workspace_id: WorkspaceId,
   company_id: CompanyId,
@@ -64,16 +60,14 @@ export const StoredAttachment = Schema.Struct({
   size_bytes: Schema.Number,
   sha256: Schema.String,
   created_at: Timestamp,
-})
+}
 
-/** A stored onboarding attachment: the type of {@link StoredAttachment}. Its bytes are in the blob store. */
-export type AttachmentRecord = typeof StoredAttachment.Type
+/** The Schema of {@link StoredAttachment}, named so that declarations refer to it instead of copying it. */
+export interface StoredAttachmentSchema extends Schema.Struct<typeof storedAttachmentFields> {}
+/** An attachment as storage keeps it: the wire fields and its tenancy. Its bytes are in the blob store under its id. */
+export const StoredAttachment: StoredAttachmentSchema = Schema.Struct(storedAttachmentFields)
 
-/**
- * The form fields of an upload, documentation of `multipart/form-data` for the OpenAPI document:
- * the binding reads the parts and hands the engine an {@link AttachmentUpload}.
- */
-export const AttachmentUploadForm = Schema.Struct({
+const attachmentUploadFormFields = {
   file: Schema.String.annotations({
     jsonSchema: {
       type: "string",
@@ -82,21 +76,17 @@ export const AttachmentUploadForm = Schema.Struct({
     },
   }),
   document_type: Schema.Literal(...attachmentDocumentTypes),
-}).annotations({ identifier: "AttachmentUploadForm" })
-
-/**
- * An upload as the engine takes it: the parts a binding read from the request, unchecked. The
- * engine checks them (type from the content, size, document type); the bytes, whole or as a
- * stream, go to the blob store as they are read, which gives back their size and digest.
- *
- * @example
- * const upload: AttachmentUpload = { document_type: "bank_statement", file: { name: "statement.pdf", bytes } }
- * const streamed: AttachmentUpload = { document_type: "other", file: { name: "scan.png", bytes: createReadStream("./scan.png") } }
- */
-export interface AttachmentUpload {
-  readonly document_type?: string | undefined
-  readonly file?: { readonly name: string; readonly bytes: Uint8Array | AsyncIterable<Uint8Array> } | undefined
 }
+
+/** The Schema of {@link AttachmentUploadForm}, named so that declarations refer to it instead of copying it. */
+export interface AttachmentUploadFormSchema extends Schema.Struct<typeof attachmentUploadFormFields> {}
+/**
+ * The form fields of an upload, documentation of `multipart/form-data` for the OpenAPI document:
+ * the binding reads the parts and hands the engine an {@link AttachmentUpload}.
+ */
+export const AttachmentUploadForm: AttachmentUploadFormSchema = Schema.Struct(attachmentUploadFormFields).annotations({
+  identifier: "AttachmentUploadForm",
+})
 
 /**
  * The client's file name made safe to keep and to show: its last path segment (after `/` or `\`),

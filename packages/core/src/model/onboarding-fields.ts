@@ -2,6 +2,10 @@ import { Schema } from "effect"
 import { Text, Timestamp } from "./fields.ts"
 import { OnboardingAddressId } from "./ids.ts"
 import { isCountryAlpha2 } from "./iso-codes.ts"
+import type * as Types from "./types/onboarding-fields.ts"
+import { addressTypes } from "./types/onboarding-fields.ts"
+
+export * from "./types/onboarding-fields.ts"
 
 /*
  * Field kinds shared by the onboarding and its persons: bounded text, calendar dates, country
@@ -29,10 +33,6 @@ export const optionalField = <A, I>(schema: Schema.Schema<A, I, never>) =>
  */
 export const optionalSection = <A, I>(schema: Schema.Schema<A, I, never>) =>
   Schema.optionalWith(schema, { exact: true })
-
-/** The kinds of an onboarding address. */
-export const addressTypes = ["business", "registration", "residential"] as const
-export type AddressType = (typeof addressTypes)[number]
 
 /** Text of at most `maximum` characters. */
 export const limitedText = (maximum: number) =>
@@ -72,8 +72,7 @@ export const EmailAddress = limitedText(254).pipe(
   Schema.filter((s) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s), { message: () => onboardingFieldMessages.email }),
 )
 
-/** An onboarding address as the API returns it; unset fields are null. */
-export const OnboardingAddress = Schema.Struct({
+const onboardingAddressFields = {
   id: OnboardingAddressId,
   address_type: Schema.Literal(...addressTypes),
   line1: Schema.NullOr(Schema.String),
@@ -84,16 +83,30 @@ export const OnboardingAddress = Schema.Struct({
   country_alpha2: Schema.NullOr(Schema.String),
   created_at: Timestamp,
   updated_at: Timestamp,
-}).annotations({ identifier: "OnboardingAddress" })
-export type OnboardingAddress = typeof OnboardingAddress.Type
+}
 
-/** An address in a request body (`line1` ... `country_alpha2`), each field optional. */
-export const AddressInput = Schema.Struct({
+/** The Schema of {@link OnboardingAddress}, named so that declarations refer to it instead of copying it. */
+export interface OnboardingAddressSchema extends Schema.Struct<typeof onboardingAddressFields> {}
+/** An onboarding address as the API returns it; unset fields are null. */
+export const OnboardingAddress: OnboardingAddressSchema = Schema.Struct(onboardingAddressFields).annotations({
+  identifier: "OnboardingAddress",
+})
+export type OnboardingAddress = Types.OnboardingAddress
+
+const addressInputFields = {
   line1: optionalField(limitedText(255)),
   line2: optionalField(limitedText(255)),
   city: optionalField(limitedText(255)),
   state: optionalField(limitedText(255)),
   postal_code: optionalField(limitedText(32)),
   country_alpha2: optionalField(CountryAlpha2),
-}).annotations({ identifier: "OnboardingAddressInput", message: () => onboardingFieldMessages.object })
-export type AddressInput = typeof AddressInput.Type
+}
+
+/** The Schema of {@link AddressInput}, named so that declarations refer to it instead of copying it. */
+export interface AddressInputSchema extends Schema.Struct<typeof addressInputFields> {}
+/** An address in a request body (`line1` ... `country_alpha2`), each field optional. */
+export const AddressInput: AddressInputSchema = Schema.Struct(addressInputFields).annotations({
+  identifier: "OnboardingAddressInput",
+  message: () => onboardingFieldMessages.object,
+})
+export type AddressInput = Types.AddressInput

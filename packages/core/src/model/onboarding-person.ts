@@ -12,6 +12,10 @@ import {
   optionalField,
   optionalSection,
 } from "./onboarding-fields.ts"
+import type * as Types from "./types/onboarding-person.ts"
+import type { PersonRecord } from "./types/onboarding-person.ts"
+
+export * from "./types/onboarding-person.ts"
 
 /** The roles a person may hold in the business. */
 export const personRoles = [
@@ -40,8 +44,7 @@ export const personMessages = {
   isPrimary: "must be true or false",
 } as const
 
-/** One identification of a person; a tax id's number is masked to its last four characters on every read. */
-export const PersonIdentification = Schema.Struct({
+const personIdentificationFields = {
   id: PersonIdentificationId,
   identification_type: Schema.Literal(...identificationTypes),
   identification_number: Schema.String,
@@ -52,11 +55,17 @@ export const PersonIdentification = Schema.Struct({
   tax_id_type: Schema.NullOr(Schema.Literal(...taxIdTypes)),
   created_at: Timestamp,
   updated_at: Timestamp,
-}).annotations({ identifier: "PersonIdentification" })
-export type PersonIdentification = typeof PersonIdentification.Type
+}
 
-/** A person of an entity's onboarding (an owner, director, ...) as the API returns it. */
-export const OnboardingPerson = Schema.Struct({
+/** The Schema of {@link PersonIdentification}, named so that declarations refer to it instead of copying it. */
+export interface PersonIdentificationSchema extends Schema.Struct<typeof personIdentificationFields> {}
+/** One identification of a person; a tax id's number is masked to its last four characters on every read. */
+export const PersonIdentification: PersonIdentificationSchema = Schema.Struct(personIdentificationFields).annotations({
+  identifier: "PersonIdentification",
+})
+export type PersonIdentification = Types.PersonIdentification
+
+const onboardingPersonFields = {
   id: OnboardingPersonId,
   first_name: Schema.NullOr(Schema.String),
   middle_name: Schema.NullOr(Schema.String),
@@ -71,24 +80,34 @@ export const OnboardingPerson = Schema.Struct({
   updated_at: Timestamp,
   residential_address: Schema.NullOr(OnboardingAddress),
   identifications: Schema.Array(PersonIdentification),
-}).annotations({ identifier: "OnboardingPerson" })
-export type OnboardingPerson = typeof OnboardingPerson.Type
+}
 
+/** The Schema of {@link OnboardingPerson}, named so that declarations refer to it instead of copying it. */
+export interface OnboardingPersonSchema extends Schema.Struct<typeof onboardingPersonFields> {}
+/** A person of an entity's onboarding (an owner, director, ...) as the API returns it. */
+export const OnboardingPerson: OnboardingPersonSchema = Schema.Struct(onboardingPersonFields).annotations({
+  identifier: "OnboardingPerson",
+})
+export type OnboardingPerson = Types.OnboardingPerson
+
+const storedIdentificationFields = {
+  ...PersonIdentification.fields,
+  identification_number: Schema.NullOr(Schema.String),
+  sealed_number: Schema.NullOr(Schema.String),
+  number_last4: Schema.NullOr(Schema.String),
+}
+
+/** The Schema of {@link StoredIdentification}, named so that declarations refer to it instead of copying it. */
+export interface StoredIdentificationSchema extends Schema.Struct<typeof storedIdentificationFields> {}
 /**
  * An identification as storage keeps it: a tax id's number is not kept (`identification_number`
  * null) but sealed (`sealed_number`, AES-256-GCM under the server secret's tax-id key, bound to
  * the identification's id) with its last four characters beside it; other numbers are kept as sent.
  */
-export const StoredIdentification = Schema.Struct({
-  ...PersonIdentification.fields,
-  identification_number: Schema.NullOr(Schema.String),
-  sealed_number: Schema.NullOr(Schema.String),
-  number_last4: Schema.NullOr(Schema.String),
-})
-export type StoredIdentification = typeof StoredIdentification.Type
+export const StoredIdentification: StoredIdentificationSchema = Schema.Struct(storedIdentificationFields)
+export type StoredIdentification = Types.StoredIdentification
 
-/** A person's fields as storage keeps them in its `details` JSON text. */
-export const StoredPersonDetails = Schema.Struct({
+const storedPersonDetailsFields = {
   first_name: Schema.NullOr(Schema.String),
   middle_name: Schema.NullOr(Schema.String),
   last_name: Schema.NullOr(Schema.String),
@@ -100,14 +119,15 @@ export const StoredPersonDetails = Schema.Struct({
   roles: Schema.Array(Schema.Literal(...personRoles)),
   residential_address: Schema.NullOr(OnboardingAddress),
   identifications: Schema.Array(StoredIdentification),
-})
-export type StoredPersonDetails = typeof StoredPersonDetails.Type
+}
 
-/**
- * A person as storage keeps it: its tenancy, and its fields as JSON text of
- * {@link StoredPersonDetails} (no tax id readable). The storage port's `PersonRecord` is its type.
- */
-export const StoredPerson = Schema.Struct({
+/** The Schema of {@link StoredPersonDetails}, named so that declarations refer to it instead of copying it. */
+export interface StoredPersonDetailsSchema extends Schema.Struct<typeof storedPersonDetailsFields> {}
+/** A person's fields as storage keeps them in its `details` JSON text. */
+export const StoredPersonDetails: StoredPersonDetailsSchema = Schema.Struct(storedPersonDetailsFields)
+export type StoredPersonDetails = Types.StoredPersonDetails
+
+const storedPersonFields = {
   id: OnboardingPersonId,
   workspace_id: WorkspaceId,
   company_id: CompanyId,
@@ -115,10 +135,15 @@ export const StoredPerson = Schema.Struct({
   details: Schema.String,
   created_at: Timestamp,
   updated_at: Timestamp,
-})
+}
 
-/** A stored onboarding person: the type of {@link StoredPerson}. */
-export type PersonRecord = typeof StoredPerson.Type
+/** The Schema of {@link StoredPerson}, named so that declarations refer to it instead of copying it. */
+export interface StoredPersonSchema extends Schema.Struct<typeof storedPersonFields> {}
+/**
+ * A person as storage keeps it: its tenancy, and its fields as JSON text of
+ * {@link StoredPersonDetails} (no tax id readable). The storage port's `PersonRecord` is its type.
+ */
+export const StoredPerson: StoredPersonSchema = Schema.Struct(storedPersonFields)
 
 const Roles = Schema.Array(Text)
   .annotations({ message: () => personMessages.roles })
@@ -131,7 +156,7 @@ const Roles = Schema.Array(Text)
     Schema.annotations({ description: `any of: ${personRoles.join(", ")}` }),
   )
 
-const IdentificationInput = Schema.Struct({
+export const IdentificationInput = Schema.Struct({
   identification_type: Schema.propertySignature(
     Schema.Literal(...identificationTypes).annotations({
       message: () => ({ message: personMessages.identificationType, override: true }),
@@ -150,10 +175,9 @@ const IdentificationInput = Schema.Struct({
     }),
   ),
 }).annotations({ message: () => onboardingFieldMessages.object })
-export type IdentificationInput = typeof IdentificationInput.Type
+export type IdentificationInput = Types.IdentificationInput
 
-/** Body of `POST .../onboarding/persons` and of `PATCH .../persons/{id}`: every field optional. */
-export const PersonInput = Schema.Struct({
+const personInputFields = {
   first_name: optionalField(limitedText(100)),
   middle_name: optionalField(limitedText(100)),
   last_name: optionalField(limitedText(100)),
@@ -167,8 +191,15 @@ export const PersonInput = Schema.Struct({
   identifications: optionalSection(
     Schema.Array(IdentificationInput).annotations({ message: () => onboardingFieldMessages.array }),
   ),
-}).annotations({ identifier: "PersonInput" })
-export type PersonInput = typeof PersonInput.Type
+}
+
+/** The Schema of {@link PersonInput}, named so that declarations refer to it instead of copying it. */
+export interface PersonInputSchema extends Schema.Struct<typeof personInputFields> {}
+/** Body of `POST .../onboarding/persons` and of `PATCH .../persons/{id}`: every field optional. */
+export const PersonInput: PersonInputSchema = Schema.Struct(personInputFields).annotations({
+  identifier: "PersonInput",
+})
+export type PersonInput = Types.PersonInput
 
 /** A tax identification number as every read shows it: four asterisks and its last four characters. */
 export const maskTaxId = (last4: string): string => `****${last4}`

@@ -15,10 +15,11 @@ import {
   WebUrl,
 } from "./onboarding-fields.ts"
 import { type OnboardingPerson, OnboardingPerson as PersonSchema } from "./onboarding-person.ts"
+import type * as Types from "./types/onboarding.ts"
+import type { OnboardingRecord, OnboardingStatus } from "./types/onboarding.ts"
+import { onboardingStatuses } from "./types/onboarding.ts"
 
-/** The statuses of an entity's onboarding, following its multi-currency feature (DECISIONS "Onboarding status"). */
-export const onboardingStatuses = ["draft", "submitted", "approved", "action_required"] as const
-export type OnboardingStatus = (typeof onboardingStatuses)[number]
+export * from "./types/onboarding.ts"
 
 /** The kinds of a business identifier. */
 export const identifierTypes = ["ein", "vat", "brn", "ssn"] as const
@@ -33,16 +34,22 @@ export const onboardingMessages = {
   ...onboardingFieldMessages,
 } as const
 
-/** One business identifier (EIN, VAT number, registration number, SSN). */
-export const BusinessIdentifier = Schema.Struct({
+const businessIdentifierFields = {
   id: Schema.String,
   identifier_type: Schema.Literal(...identifierTypes),
   identifier_number: Schema.String,
   country_alpha2: Schema.NullOr(Schema.String),
   created_at: Timestamp,
   updated_at: Timestamp,
-}).annotations({ identifier: "BusinessIdentifier" })
-export type BusinessIdentifier = typeof BusinessIdentifier.Type
+}
+
+/** The Schema of {@link BusinessIdentifier}, named so that declarations refer to it instead of copying it. */
+export interface BusinessIdentifierSchema extends Schema.Struct<typeof businessIdentifierFields> {}
+/** One business identifier (EIN, VAT number, registration number, SSN). */
+export const BusinessIdentifier: BusinessIdentifierSchema = Schema.Struct(businessIdentifierFields).annotations({
+  identifier: "BusinessIdentifier",
+})
+export type BusinessIdentifier = Types.BusinessIdentifier
 
 /** The business-details fields a PATCH may set, each nullable. */
 const businessDetailFields = {
@@ -57,8 +64,7 @@ const businessDetailFields = {
   state_of_incorporation: Schema.NullOr(Schema.String),
 }
 
-/** The business details of an onboarding with its addresses and identifiers. */
-export const BusinessDetails = Schema.Struct({
+const businessDetailsFields = {
   id: Schema.String,
   ...businessDetailFields,
   created_at: Timestamp,
@@ -66,11 +72,17 @@ export const BusinessDetails = Schema.Struct({
   business_address: Schema.NullOr(OnboardingAddress),
   registration_address: Schema.NullOr(OnboardingAddress),
   business_identifiers: Schema.Array(BusinessIdentifier),
-}).annotations({ identifier: "BusinessDetails" })
-export type BusinessDetails = typeof BusinessDetails.Type
+}
 
-/** An entity's onboarding as the API returns it, with the entity's persons. */
-export const EntityOnboarding = Schema.Struct({
+/** The Schema of {@link BusinessDetails}, named so that declarations refer to it instead of copying it. */
+export interface BusinessDetailsSchema extends Schema.Struct<typeof businessDetailsFields> {}
+/** The business details of an onboarding with its addresses and identifiers. */
+export const BusinessDetails: BusinessDetailsSchema = Schema.Struct(businessDetailsFields).annotations({
+  identifier: "BusinessDetails",
+})
+export type BusinessDetails = Types.BusinessDetails
+
+const entityOnboardingFields = {
   id: OnboardingId,
   status: Schema.Literal(...onboardingStatuses),
   submitted_at: Schema.NullOr(Timestamp),
@@ -84,15 +96,17 @@ export const EntityOnboarding = Schema.Struct({
   primary_contact_mobile_country_code: Schema.NullOr(
     Schema.String.annotations({ description: "calling code with plus sign", examples: ["+1"] }),
   ),
-}).annotations({ identifier: "EntityOnboarding" })
-export type EntityOnboarding = typeof EntityOnboarding.Type
+}
 
-/**
- * An onboarding as storage keeps it: one row per entity, its business details (addresses and
- * identifiers included) as JSON text of {@link BusinessDetails}; the persons are rows of their
- * own. The storage port's `OnboardingRecord` is its type.
- */
-export const StoredOnboarding = Schema.Struct({
+/** The Schema of {@link EntityOnboarding}, named so that declarations refer to it instead of copying it. */
+export interface EntityOnboardingSchema extends Schema.Struct<typeof entityOnboardingFields> {}
+/** An entity's onboarding as the API returns it, with the entity's persons. */
+export const EntityOnboarding: EntityOnboardingSchema = Schema.Struct(entityOnboardingFields).annotations({
+  identifier: "EntityOnboarding",
+})
+export type EntityOnboarding = Types.EntityOnboarding
+
+const storedOnboardingFields = {
   id: OnboardingId,
   workspace_id: WorkspaceId,
   company_id: CompanyId,
@@ -106,10 +120,16 @@ export const StoredOnboarding = Schema.Struct({
   business_details: Schema.String,
   created_at: Timestamp,
   updated_at: Timestamp,
-})
+}
 
-/** A stored onboarding: the type of {@link StoredOnboarding}. */
-export type OnboardingRecord = typeof StoredOnboarding.Type
+/** The Schema of {@link StoredOnboarding}, named so that declarations refer to it instead of copying it. */
+export interface StoredOnboardingSchema extends Schema.Struct<typeof storedOnboardingFields> {}
+/**
+ * An onboarding as storage keeps it: one row per entity, its business details (addresses and
+ * identifiers included) as JSON text of {@link BusinessDetails}; the persons are rows of their
+ * own. The storage port's `OnboardingRecord` is its type.
+ */
+export const StoredOnboarding: StoredOnboardingSchema = Schema.Struct(storedOnboardingFields)
 
 const BusinessIdentifierInput = Schema.Struct({
   identifier_type: Schema.propertySignature(
@@ -123,8 +143,7 @@ const BusinessIdentifierInput = Schema.Struct({
   country_alpha2: optionalField(CountryAlpha2),
 }).annotations({ message: () => onboardingMessages.object })
 
-/** Body of `PATCH /api/v1/companies/{cid}/entities/{eid}/onboarding`: every section optional. */
-export const OnboardingUpdate = Schema.Struct({
+const onboardingUpdateFields = {
   business_details: optionalSection(
     Schema.Struct({
       business_name: optionalField(limitedText(255)),
@@ -152,8 +171,15 @@ export const OnboardingUpdate = Schema.Struct({
       ),
     }).annotations({ message: () => onboardingMessages.object }),
   ),
-}).annotations({ identifier: "OnboardingUpdate" })
-export type OnboardingUpdate = typeof OnboardingUpdate.Type
+}
+
+/** The Schema of {@link OnboardingUpdate}, named so that declarations refer to it instead of copying it. */
+export interface OnboardingUpdateSchema extends Schema.Struct<typeof onboardingUpdateFields> {}
+/** Body of `PATCH /api/v1/companies/{cid}/entities/{eid}/onboarding`: every section optional. */
+export const OnboardingUpdate: OnboardingUpdateSchema = Schema.Struct(onboardingUpdateFields).annotations({
+  identifier: "OnboardingUpdate",
+})
+export type OnboardingUpdate = Types.OnboardingUpdate
 
 /** The stored business details of an onboarding. */
 export const storedBusinessDetails = (row: Pick<OnboardingRecord, "business_details">): BusinessDetails =>

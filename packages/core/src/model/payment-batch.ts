@@ -1,6 +1,11 @@
 import { Schema, Struct } from "effect"
 import { Text, Timestamp } from "./fields.ts"
 import { CompanyId, PaymentBatchId } from "./ids.ts"
+import type * as Types from "./types/payment-batch.ts"
+import type { PaymentBatchRecord } from "./types/payment-batch.ts"
+import { batchStatuses } from "./types/payment-batch.ts"
+
+export * from "./types/payment-batch.ts"
 
 /** The spec's messages for batches, and ours where it has none. */
 export const batchMessages = {
@@ -17,24 +22,8 @@ export const batchMessages = {
   invalidStatus: "Invalid status",
 } as const
 
-/** Statuses of a payment batch; the batch machine decides the moves between them. */
-export const batchStatuses = [
-  "building",
-  "processing",
-  "completed",
-  "completed_with_failures",
-  "failed",
-  "expired",
-] as const
-
-/** A batch's status. */
-export type BatchStatus = (typeof batchStatuses)[number]
-
 /** Statuses of a payment batch; `BatchStatus` and `PaymentBatchStatusValue` are its type. */
 export const PaymentBatchStatusSchema = Schema.Literal(...batchStatuses)
-
-/** A batch's status, as the model's Schema lists them. */
-export type PaymentBatchStatusValue = typeof PaymentBatchStatusSchema.Type
 
 /** Limits of `metadata`, as Stripe-class APIs set them: bounded before anything walks it. */
 export const metadataLimits = { keys: 50, keyLength: 40, valueLength: 500 } as const
@@ -68,10 +57,9 @@ export const Metadata = Schema.Record({ key: Schema.String, value: MetadataValue
       },
     ),
   )
-export type Metadata = typeof Metadata.Type
+export type Metadata = Types.Metadata
 
-/** A payment batch as the API returns it. */
-export const PaymentBatch = Schema.Struct({
+const paymentBatchFields = {
   id: PaymentBatchId,
   status: PaymentBatchStatusSchema,
   label: Schema.NullOr(Schema.String),
@@ -84,28 +72,35 @@ export const PaymentBatch = Schema.Struct({
   completed_at: Schema.NullOr(Timestamp),
   created_at: Timestamp,
   updated_at: Timestamp,
-}).annotations({ identifier: "PaymentBatch" })
-export type PaymentBatch = typeof PaymentBatch.Type
+}
 
+/** The Schema of {@link PaymentBatch}, named so that declarations refer to it instead of copying it. */
+export interface PaymentBatchSchema extends Schema.Struct<typeof paymentBatchFields> {}
+/** A payment batch as the API returns it. */
+export const PaymentBatch: PaymentBatchSchema = Schema.Struct(paymentBatchFields).annotations({
+  identifier: "PaymentBatch",
+})
+export type PaymentBatch = Types.PaymentBatch
+
+const storedPaymentBatchFields = {
+  ...Struct.omit(PaymentBatch.fields, "metadata"),
+  company_id: CompanyId,
+  metadata: Schema.String,
+  machine_version: Schema.Number,
+  next_slot_at: Schema.NullOr(Timestamp),
+}
+
+/** The Schema of {@link StoredPaymentBatch}, named so that declarations refer to it instead of copying it. */
+export interface StoredPaymentBatchSchema extends Schema.Struct<typeof storedPaymentBatchFields> {}
 /**
  * A batch as storage keeps it: the wire fields with its company, metadata as JSON text, the
  * machine version, and `next_slot_at`, the start time the batch's next payment may take (its
  * rate limit, shared by every process through the row). The storage port's `PaymentBatchRecord`
  * is its type.
  */
-export const StoredPaymentBatch = Schema.Struct({
-  ...Struct.omit(PaymentBatch.fields, "metadata"),
-  company_id: CompanyId,
-  metadata: Schema.String,
-  machine_version: Schema.Number,
-  next_slot_at: Schema.NullOr(Timestamp),
-})
+export const StoredPaymentBatch: StoredPaymentBatchSchema = Schema.Struct(storedPaymentBatchFields)
 
-/** A stored batch: the type of {@link StoredPaymentBatch}. */
-export type PaymentBatchRecord = typeof StoredPaymentBatch.Type
-
-/** The fields of `payment_batch` in `POST /api/v1/companies/{cid}/payment_batches`; all optional. */
-export const PaymentBatchFields = Schema.Struct({
+const paymentBatchFieldsFields = {
   idempotency_key: Schema.optional(
     Text.pipe(
       Schema.minLength(1, { message: () => "can't be blank" }),
@@ -116,13 +111,26 @@ export const PaymentBatchFields = Schema.Struct({
     Text.pipe(Schema.maxLength(255, { message: () => "is too long (maximum is 255 characters)" })),
   ),
   metadata: Schema.optional(Metadata),
-}).annotations({ identifier: "PaymentBatchFields" })
-export type PaymentBatchFields = typeof PaymentBatchFields.Type
+}
 
-/** Body of `POST /api/v1/companies/{cid}/payment_batches`; the wrapper may be left out. */
-export const PaymentBatchCreate = Schema.Struct({
+/** The Schema of {@link PaymentBatchFields}, named so that declarations refer to it instead of copying it. */
+export interface PaymentBatchFieldsSchema extends Schema.Struct<typeof paymentBatchFieldsFields> {}
+/** The fields of `payment_batch` in `POST /api/v1/companies/{cid}/payment_batches`; all optional. */
+export const PaymentBatchFields: PaymentBatchFieldsSchema = Schema.Struct(paymentBatchFieldsFields).annotations({
+  identifier: "PaymentBatchFields",
+})
+export type PaymentBatchFields = Types.PaymentBatchFields
+
+const paymentBatchCreateFields = {
   payment_batch: Schema.optional(PaymentBatchFields),
-}).annotations({ identifier: "PaymentBatchCreate" })
+}
+
+/** The Schema of {@link PaymentBatchCreate}, named so that declarations refer to it instead of copying it. */
+export interface PaymentBatchCreateSchema extends Schema.Struct<typeof paymentBatchCreateFields> {}
+/** Body of `POST /api/v1/companies/{cid}/payment_batches`; the wrapper may be left out. */
+export const PaymentBatchCreate: PaymentBatchCreateSchema = Schema.Struct(paymentBatchCreateFields).annotations({
+  identifier: "PaymentBatchCreate",
+})
 
 const isoDate = /^(\d{4})-(\d{2})-(\d{2})$/
 
@@ -142,11 +150,7 @@ const DateParameter = (description: string) =>
     message: () => ({ message: batchMessages.invalidDate, override: true }),
   })
 
-/**
- * Filters of `GET /api/v1/companies/{cid}/payment_batches`: status, and the creation dates
- * `from_date` and `to_date`, both inclusive, as UTC days. A wrong one is `missing`.
- */
-export const PaymentBatchListQuery = Schema.Struct({
+const paymentBatchListQueryFields = {
   status: Schema.optional(
     PaymentBatchStatusSchema.annotations({
       description: "only batches in this status",
@@ -155,8 +159,16 @@ export const PaymentBatchListQuery = Schema.Struct({
   ),
   from_date: Schema.optional(DateParameter("only batches created on or after this day (UTC)")),
   to_date: Schema.optional(DateParameter("only batches created on or before this day (UTC)")),
-})
-export type PaymentBatchListQuery = typeof PaymentBatchListQuery.Type
+}
+
+/** The Schema of {@link PaymentBatchListQuery}, named so that declarations refer to it instead of copying it. */
+export interface PaymentBatchListQuerySchema extends Schema.Struct<typeof paymentBatchListQueryFields> {}
+/**
+ * Filters of `GET /api/v1/companies/{cid}/payment_batches`: status, and the creation dates
+ * `from_date` and `to_date`, both inclusive, as UTC days. A wrong one is `missing`.
+ */
+export const PaymentBatchListQuery: PaymentBatchListQuerySchema = Schema.Struct(paymentBatchListQueryFields)
+export type PaymentBatchListQuery = Types.PaymentBatchListQuery
 
 /**
  * The list filter as storage reads it: creation times from the start of `from_date` and before

@@ -2,51 +2,20 @@ import { Schema, Struct } from "effect"
 import { PaymentProfile, type PaymentProfileRecord, toPaymentProfile } from "./bank-account.ts"
 import { required, Text, Timestamp } from "./fields.ts"
 import { CompanyId, idText, PaymentBatchId, PaymentId, PaymentProfileId, QuoteId } from "./ids.ts"
+import type * as Types from "./types/payment.ts"
+import type { PaymentRecord } from "./types/payment.ts"
+import { paymentReasons, paymentStatuses } from "./types/payment.ts"
 
-/** Purposes a payment may declare, exactly as the spec lists them. */
-export const paymentReasons = [
-  "audio_visual_services",
-  "bill_payment",
-  "business_expenses",
-  "construction",
-  "donation_charitable_contribution",
-  "education_training",
-  "freight",
-  "goods_purchased",
-  "investment_capital",
-  "investment_proceeds",
-  "living_expenses",
-  "loan_credit_repayment",
-  "medical_services",
-  "pension",
-  "professional_business_services",
-  "real_estate",
-  "taxes",
-  "technical_services",
-  "transfer_to_own_account",
-  "travel",
-  "wages_salary",
-  "other_services",
-] as const
-
-/** Statuses of a payment instruction; the payment machine decides the moves between them. */
-export const paymentStatuses = ["pending", "processing", "completed", "failed", "cancelled"] as const
-
-/** A payment's status. */
-export type PaymentStatus = (typeof paymentStatuses)[number]
+export * from "./types/payment.ts"
 
 /** Statuses of a payment instruction; `PaymentStatus` and `PaymentStatusValue` are its type. */
 export const PaymentStatusSchema = Schema.Literal(...paymentStatuses)
 
-/** A payment's status, as the model's Schema lists them. */
-export type PaymentStatusValue = typeof PaymentStatusSchema.Type
-
 /** A payment's declared purpose. */
 export const PaymentReason = Schema.Literal(...paymentReasons)
-export type PaymentReason = typeof PaymentReason.Type
+export type PaymentReason = Types.PaymentReason
 
-/** A payment instruction. `idempotency_key` is left out of the create response. */
-export const PaymentInstruction = Schema.Struct({
+const paymentInstructionFields = {
   id: PaymentId,
   idempotency_key: Schema.optional(Schema.NullOr(Schema.String)),
   quote_id: QuoteId,
@@ -60,15 +29,17 @@ export const PaymentInstruction = Schema.Struct({
   to_profile: PaymentProfile,
   created_at: Timestamp,
   updated_at: Timestamp,
-}).annotations({ identifier: "PaymentInstruction" })
-export type PaymentInstruction = typeof PaymentInstruction.Type
+}
 
-/**
- * A payment as storage keeps it: the wire shape's own fields, with its company, the ids of its
- * profiles (the wire embeds them), notes as null when absent, the batch, the machine version
- * and the provider's outcome. The storage port's `PaymentRecord` is its type.
- */
-export const StoredPayment = Schema.Struct({
+/** The Schema of {@link PaymentInstruction}, named so that declarations refer to it instead of copying it. */
+export interface PaymentInstructionSchema extends Schema.Struct<typeof paymentInstructionFields> {}
+/** A payment instruction. `idempotency_key` is left out of the create response. */
+export const PaymentInstruction: PaymentInstructionSchema = Schema.Struct(paymentInstructionFields).annotations({
+  identifier: "PaymentInstruction",
+})
+export type PaymentInstruction = Types.PaymentInstruction
+
+const storedPaymentFields = {
   ...Struct.pick(PaymentInstruction.fields, "id", "quote_id", "instructed_amount", "status"),
   company_id: CompanyId,
   /** One of `paymentReasons` when written; kept as text. */
@@ -84,15 +55,20 @@ export const StoredPayment = Schema.Struct({
   provider_payment_id: Schema.NullOr(Schema.String),
   failure_reason: Schema.NullOr(Schema.String),
   ...Struct.pick(PaymentInstruction.fields, "created_at", "updated_at"),
-})
+}
 
-/** A stored payment: the type of {@link StoredPayment}. */
-export type PaymentRecord = typeof StoredPayment.Type
+/** The Schema of {@link StoredPayment}, named so that declarations refer to it instead of copying it. */
+export interface StoredPaymentSchema extends Schema.Struct<typeof storedPaymentFields> {}
+/**
+ * A payment as storage keeps it: the wire shape's own fields, with its company, the ids of its
+ * profiles (the wire embeds them), notes as null when absent, the batch, the machine version
+ * and the provider's outcome. The storage port's `PaymentRecord` is its type.
+ */
+export const StoredPayment: StoredPaymentSchema = Schema.Struct(storedPaymentFields)
 
 const Note = Text.pipe(Schema.maxLength(140, { message: () => "is too long (maximum is 140 characters)" }))
 
-/** The fields of `payment_instruction` in `POST /api/v1/companies/{cid}/payments`. */
-export const PaymentFields = Schema.Struct({
+const paymentFieldsFields = {
   payment_quote_id: required(idText(QuoteId), "Payment quote ID is required"),
   reason: required(
     PaymentReason.annotations({
@@ -109,22 +85,28 @@ export const PaymentFields = Schema.Struct({
   credit_note: Schema.optional(Note),
   debit_note: Schema.optional(Note),
   payment_batch_id: Schema.optional(Schema.NullOr(idText(PaymentBatchId))),
-}).annotations({ identifier: "PaymentFields" })
-export type PaymentFields = typeof PaymentFields.Type
+}
 
-/** Body of `POST /api/v1/companies/{cid}/payments`. */
-export const PaymentCreate = Schema.Struct({
+/** The Schema of {@link PaymentFields}, named so that declarations refer to it instead of copying it. */
+export interface PaymentFieldsSchema extends Schema.Struct<typeof paymentFieldsFields> {}
+/** The fields of `payment_instruction` in `POST /api/v1/companies/{cid}/payments`. */
+export const PaymentFields: PaymentFieldsSchema = Schema.Struct(paymentFieldsFields).annotations({
+  identifier: "PaymentFields",
+})
+export type PaymentFields = Types.PaymentFields
+
+const paymentCreateFields = {
   payment_instruction: required(PaymentFields, "Payment instruction is required"),
-}).annotations({ identifier: "PaymentCreate" })
+}
 
-/**
- * Filters of `GET /api/v1/companies/{cid}/payments`, decoded from the raw query (a repeated
- * parameter is an array, refused); an unknown status is `missing` on `status` (`Invalid status`).
- *
- * @example
- * Schema.decodeUnknownSync(PaymentListQuery)({ status: "completed" })
- */
-export const PaymentListQuery = Schema.Struct({
+/** The Schema of {@link PaymentCreate}, named so that declarations refer to it instead of copying it. */
+export interface PaymentCreateSchema extends Schema.Struct<typeof paymentCreateFields> {}
+/** Body of `POST /api/v1/companies/{cid}/payments`. */
+export const PaymentCreate: PaymentCreateSchema = Schema.Struct(paymentCreateFields).annotations({
+  identifier: "PaymentCreate",
+})
+
+const paymentListQueryFields = {
   status: Schema.optional(
     PaymentStatusSchema.annotations({
       description: "only payments in this status",
@@ -134,8 +116,19 @@ export const PaymentListQuery = Schema.Struct({
   payment_batch_id: Schema.optional(
     PaymentBatchId.annotations({ description: "only payments of this batch", message: () => "must be a string" }),
   ),
-})
-export type PaymentListQuery = typeof PaymentListQuery.Type
+}
+
+/** The Schema of {@link PaymentListQuery}, named so that declarations refer to it instead of copying it. */
+export interface PaymentListQuerySchema extends Schema.Struct<typeof paymentListQueryFields> {}
+/**
+ * Filters of `GET /api/v1/companies/{cid}/payments`, decoded from the raw query (a repeated
+ * parameter is an array, refused); an unknown status is `missing` on `status` (`Invalid status`).
+ *
+ * @example
+ * Schema.decodeUnknownSync(PaymentListQuery)({ status: "completed" })
+ */
+export const PaymentListQuery: PaymentListQuerySchema = Schema.Struct(paymentListQueryFields)
+export type PaymentListQuery = Types.PaymentListQuery
 
 /**
  * A stored payment as the API returns it; `profiles` must hold its two profiles (a missing one is

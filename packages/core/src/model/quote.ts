@@ -2,13 +2,16 @@ import { Schema, Struct } from "effect"
 import { type PaymentProfileRecord, PaymentProfileSummary, toProfileSummary } from "./bank-account.ts"
 import { required, Text, Timestamp } from "./fields.ts"
 import { CompanyId, idText, PaymentProfileId, QuoteId } from "./ids.ts"
+import type * as Types from "./types/quote.ts"
+import type { QuoteRecord } from "./types/quote.ts"
+
+export * from "./types/quote.ts"
 
 /** Whether the fee is taken from the amount sent (`net`) or added to it (`gross`). */
 export const FeeStrategy = Schema.Literal("net", "gross")
-export type FeeStrategy = typeof FeeStrategy.Type
+export type FeeStrategy = Types.FeeStrategy
 
-/** A priced, single-use offer to move money between two profiles, valid 15 minutes. */
-export const Quote = Schema.Struct({
+const quoteFields = {
   id: QuoteId,
   instructed_amount: Schema.String,
   instructed_amount_currency: Schema.String,
@@ -27,16 +30,15 @@ export const Quote = Schema.Struct({
   expected_completion_date: Schema.String.annotations({ description: "YYYY-MM-DD" }),
   from_profile: PaymentProfileSummary,
   to_profile: PaymentProfileSummary,
-}).annotations({ identifier: "Quote" })
-export type Quote = typeof Quote.Type
+}
 
-/**
- * A quote as storage keeps it: the wire shape's own fields, with its company, the ids of its
- * profiles (the wire embeds them), the payment method it was priced for and the exact rate as
- * decimal text (the wire has a JSON number). Amounts are decimal strings in their currency's
- * minor units. The storage port's `QuoteRecord` is its type.
- */
-export const StoredQuote = Schema.Struct({
+/** The Schema of {@link Quote}, named so that declarations refer to it instead of copying it. */
+export interface QuoteSchema extends Schema.Struct<typeof quoteFields> {}
+/** A priced, single-use offer to move money between two profiles, valid 15 minutes. */
+export const Quote: QuoteSchema = Schema.Struct(quoteFields).annotations({ identifier: "Quote" })
+export type Quote = Types.Quote
+
+const storedQuoteFields = {
   ...Struct.pick(
     Quote.fields,
     "id",
@@ -60,15 +62,21 @@ export const StoredQuote = Schema.Struct({
   /** Decimal string, 1 source unit = rate target units. */
   exchange_rate: Schema.String,
   created_at: Timestamp,
-})
+}
 
-/** A stored quote: the type of {@link StoredQuote}. */
-export type QuoteRecord = typeof StoredQuote.Type
+/** The Schema of {@link StoredQuote}, named so that declarations refer to it instead of copying it. */
+export interface StoredQuoteSchema extends Schema.Struct<typeof storedQuoteFields> {}
+/**
+ * A quote as storage keeps it: the wire shape's own fields, with its company, the ids of its
+ * profiles (the wire embeds them), the payment method it was priced for and the exact rate as
+ * decimal text (the wire has a JSON number). Amounts are decimal strings in their currency's
+ * minor units. The storage port's `QuoteRecord` is its type.
+ */
+export const StoredQuote: StoredQuoteSchema = Schema.Struct(storedQuoteFields)
 
 const Amount = Schema.Number.annotations({ message: () => "must be a number" })
 
-/** The fields of `quote` in `POST /api/v1/companies/{cid}/quotes`. */
-export const QuoteFields = Schema.Struct({
+const quoteFieldsFields = {
   from_profile_id: required(idText(PaymentProfileId), "From profile ID is required"),
   to_profile_id: required(idText(PaymentProfileId), "To profile ID is required"),
   instructed_amount: required(
@@ -83,13 +91,26 @@ export const QuoteFields = Schema.Struct({
       message: () => ({ message: "must be one of: net, gross", override: true }),
     }),
   ),
-}).annotations({ identifier: "QuoteFields" })
-export type QuoteFields = typeof QuoteFields.Type
+}
 
-/** Body of `POST /api/v1/companies/{cid}/quotes`. */
-export const QuoteCreate = Schema.Struct({
+/** The Schema of {@link QuoteFields}, named so that declarations refer to it instead of copying it. */
+export interface QuoteFieldsSchema extends Schema.Struct<typeof quoteFieldsFields> {}
+/** The fields of `quote` in `POST /api/v1/companies/{cid}/quotes`. */
+export const QuoteFields: QuoteFieldsSchema = Schema.Struct(quoteFieldsFields).annotations({
+  identifier: "QuoteFields",
+})
+export type QuoteFields = Types.QuoteFields
+
+const quoteCreateFields = {
   quote: required(QuoteFields, "Quote is required"),
-}).annotations({ identifier: "QuoteCreate" })
+}
+
+/** The Schema of {@link QuoteCreate}, named so that declarations refer to it instead of copying it. */
+export interface QuoteCreateSchema extends Schema.Struct<typeof quoteCreateFields> {}
+/** Body of `POST /api/v1/companies/{cid}/quotes`. */
+export const QuoteCreate: QuoteCreateSchema = Schema.Struct(quoteCreateFields).annotations({
+  identifier: "QuoteCreate",
+})
 
 /** A stored quote with its two profiles as the API returns it. */
 export const toQuote = (row: QuoteRecord, from: PaymentProfileRecord, to: PaymentProfileRecord): Quote => ({

@@ -1,18 +1,14 @@
 import { Schema } from "effect"
 import { Timestamp } from "./fields.ts"
 import { CompanyId, EventId, WebhookDeliveryId, WebhookEndpointId, WorkspaceId } from "./ids.ts"
+import type * as Types from "./types/webhook-delivery.ts"
+import type { WebhookDeliveryRecord } from "./types/webhook-delivery.ts"
+import { deliveryStates } from "./types/webhook-delivery.ts"
 
-/** States of a webhook delivery; the delivery machine decides the moves between them. */
-export const deliveryStates = ["pending", "succeeded", "failed"] as const
-
-/** A delivery's state. */
-export type DeliveryState = (typeof deliveryStates)[number]
+export * from "./types/webhook-delivery.ts"
 
 /** States of a webhook delivery; `DeliveryState` and `WebhookDeliveryStateValue` are its type. */
 export const WebhookDeliveryState = Schema.Literal(...deliveryStates)
-
-/** A delivery's state, as the model's Schema lists them. */
-export type WebhookDeliveryStateValue = typeof WebhookDeliveryState.Type
 
 /** Why an attempt got no answer (the transport's words), or `endpoint_disabled`. */
 export const WebhookAttemptError = Schema.Literal(
@@ -28,8 +24,7 @@ export const WebhookAttemptError = Schema.Literal(
   "secret_unavailable",
 )
 
-/** One attempt of a delivery, as its log shows it. */
-export const WebhookDeliveryAttempt = Schema.Struct({
+const webhookDeliveryAttemptFields = {
   number: Schema.Number,
   attempted_at: Timestamp,
   /** The receiver's HTTP status, or null when it gave none. */
@@ -39,11 +34,17 @@ export const WebhookDeliveryAttempt = Schema.Struct({
   error: Schema.NullOr(WebhookAttemptError),
   /** The start of the receiver's answer (at most 1 KiB), or null. */
   response_excerpt: Schema.NullOr(Schema.String),
-}).annotations({ identifier: "WebhookDeliveryAttempt" })
-export type WebhookDeliveryAttempt = typeof WebhookDeliveryAttempt.Type
+}
 
-/** A delivery of one event to one endpoint, as the delivery log returns it. */
-export const WebhookDelivery = Schema.Struct({
+/** The Schema of {@link WebhookDeliveryAttempt}, named so that declarations refer to it instead of copying it. */
+export interface WebhookDeliveryAttemptSchema extends Schema.Struct<typeof webhookDeliveryAttemptFields> {}
+/** One attempt of a delivery, as its log shows it. */
+export const WebhookDeliveryAttempt: WebhookDeliveryAttemptSchema = Schema.Struct(
+  webhookDeliveryAttemptFields,
+).annotations({ identifier: "WebhookDeliveryAttempt" })
+export type WebhookDeliveryAttempt = Types.WebhookDeliveryAttempt
+
+const webhookDeliveryFields = {
   id: WebhookDeliveryId,
   endpoint_id: WebhookEndpointId,
   event_id: EventId,
@@ -56,17 +57,20 @@ export const WebhookDelivery = Schema.Struct({
   updated_at: Timestamp,
   /** The last attempts, oldest first (at most {@link maxLoggedAttempts}). */
   attempts: Schema.Array(WebhookDeliveryAttempt),
-}).annotations({ identifier: "WebhookDelivery" })
-export type WebhookDelivery = typeof WebhookDelivery.Type
+}
+
+/** The Schema of {@link WebhookDelivery}, named so that declarations refer to it instead of copying it. */
+export interface WebhookDeliverySchema extends Schema.Struct<typeof webhookDeliveryFields> {}
+/** A delivery of one event to one endpoint, as the delivery log returns it. */
+export const WebhookDelivery: WebhookDeliverySchema = Schema.Struct(webhookDeliveryFields).annotations({
+  identifier: "WebhookDelivery",
+})
+export type WebhookDelivery = Types.WebhookDelivery
 
 /** Attempts a delivery's log keeps: the schedule's five and a few resends. */
 export const maxLoggedAttempts = 20
 
-/**
- * A delivery as storage keeps it: the log's fields, its tenancy, the exact body sent on every
- * attempt (`payload`, the outbox event's text) and the attempts as JSON text.
- */
-export const StoredWebhookDelivery = Schema.Struct({
+const storedWebhookDeliveryFields = {
   id: WebhookDeliveryId,
   workspace_id: WorkspaceId,
   company_id: CompanyId,
@@ -84,10 +88,15 @@ export const StoredWebhookDelivery = Schema.Struct({
   updated_at: Timestamp,
   /** The delivery whose job is sending this one now (its lane's head), else null. */
   lane_id: Schema.NullOr(WebhookDeliveryId),
-})
+}
 
-/** A stored webhook delivery: the type of {@link StoredWebhookDelivery}. */
-export type WebhookDeliveryRecord = typeof StoredWebhookDelivery.Type
+/** The Schema of {@link StoredWebhookDelivery}, named so that declarations refer to it instead of copying it. */
+export interface StoredWebhookDeliverySchema extends Schema.Struct<typeof storedWebhookDeliveryFields> {}
+/**
+ * A delivery as storage keeps it: the log's fields, its tenancy, the exact body sent on every
+ * attempt (`payload`, the outbox event's text) and the attempts as JSON text.
+ */
+export const StoredWebhookDelivery: StoredWebhookDeliverySchema = Schema.Struct(storedWebhookDeliveryFields)
 
 const decodeAttempts = Schema.decodeUnknownSync(Schema.parseJson(Schema.Array(WebhookDeliveryAttempt)))
 
@@ -108,3 +117,32 @@ export const toWebhookDelivery = (row: WebhookDeliveryRecord): WebhookDelivery =
   updated_at: row.updated_at,
   attempts: storedAttempts(row),
 })
+
+const webhookEndpointTestFields = {
+  outcome: Schema.Literal("succeeded", "failed").annotations({
+    description: "`succeeded` when the endpoint answered 200, else `failed`",
+  }),
+  status_code: Schema.NullOr(Schema.Number).annotations({
+    description: "The receiver's HTTP status, or null when it gave none",
+  }),
+  duration_ms: Schema.Number,
+  error: Schema.NullOr(WebhookAttemptError).annotations({
+    description: "Why the attempt got no answer (`timeout`, `connection_refused`, ...), else null",
+  }),
+  response_excerpt: Schema.NullOr(Schema.String).annotations({
+    description: "The start of the receiver's answer (at most 1 KiB), or null",
+  }),
+  attempted_at: Timestamp,
+  delivery: WebhookDelivery.annotations({
+    description:
+      "The test's delivery as it now is: succeeded, or pending with its retry on the usual schedule (a test is a delivery like any other)",
+  }),
+}
+
+/** The Schema of {@link WebhookEndpointTest}, named so that declarations refer to it instead of copying it. */
+export interface WebhookEndpointTestSchema extends Schema.Struct<typeof webhookEndpointTestFields> {}
+/** The answer of `POST .../webhook_endpoints/{id}/test`: the attempt made during the request, and its delivery. */
+export const WebhookEndpointTest: WebhookEndpointTestSchema = Schema.Struct(webhookEndpointTestFields).annotations({
+  identifier: "WebhookEndpointTest",
+})
+export type WebhookEndpointTest = Types.WebhookEndpointTest

@@ -1,4 +1,4 @@
-import type { BankAccountId, EntityId } from "../model/ids.ts"
+import type { BankAccountId, EntityId } from "../model/types/ids.ts"
 
 /**
  * The bank-linking provider port: links an end user's external bank account (a funding account)

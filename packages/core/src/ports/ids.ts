@@ -1,4 +1,4 @@
-import type { IdOf, IdPrefix } from "../model/ids.ts"
+import type { IdOf, IdPrefix } from "../model/types/ids.ts"
 
 /**
  * Makes opaque ids. Ids of one prefix must sort in creation order within one process (lists are

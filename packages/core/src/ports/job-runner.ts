@@ -1,4 +1,4 @@
-import type { WebhookEndpointId, WorkspaceId } from "../model/ids.ts"
+import type { CompanyId, PaymentBatchId, PaymentId, WebhookEndpointId, WorkspaceId } from "../model/types/ids.ts"
 import type { Clock } from "./clock.ts"
 
 /** What one kind of background job needs from a runner. */
@@ -53,21 +53,84 @@ export interface JobRunScope {
   readonly workspaceId?: WorkspaceId
 }
 
-/** A webhook endpoint's circuit opened (its deliveries wait until `until`) or closed (a 200). */
+/**
+ * A webhook endpoint's circuit opened (its deliveries wait until `until`) or closed (a 200), or
+ * the engine disabled the endpoint (every attempt failed for 5 days).
+ */
 export interface CircuitLogEvent {
-  readonly circuit: "opened" | "closed"
+  readonly circuit: "opened" | "closed" | "disabled"
   readonly workspaceId: WorkspaceId
   readonly endpointId: WebhookEndpointId
   readonly consecutiveFailures: number
   readonly until: string | null
 }
 
-/** Told about background work: jobs run, an endpoint's circuit opening or closing, and the runner's own failures. */
+/**
+ * What a job's log line may show of its payload (`jobLogFields` of the catalogue picks them): the
+ * ids it acts on and how many payments it carries, nothing else.
+ */
+export interface JobLogFields {
+  readonly workspace_id?: string
+  readonly company_id?: string
+  readonly batch_id?: string
+  readonly payment_id?: string
+  readonly delivery_id?: string
+  readonly payment_count?: number
+}
+
+/** One run of a job ended: done, to be retried, or given up. */
+export interface JobRunLogEvent {
+  readonly kind: string
+  readonly outcome: "done" | "retry" | "given_up"
+  /** The failure's short description, when it failed. */
+  readonly error?: string
+  /** Which attempt this run was (1 for the first), where the runner knows it. */
+  readonly attempt?: number
+  /** How long the run took, in real milliseconds; absent for a job given up without a run. */
+  readonly durationMs?: number
+  /** The ids the job acts on, from its payload ({@link JobLogFields}). */
+  readonly fields?: JobLogFields
+}
+
+/**
+ * A batch started its payments, settled another `batchProgressEvery` of them, or ended, once the
+ * write that did it committed. `status` is the batch's then; `durationMs`, on its end, runs from
+ * its submission to its completion by the batch's clock (its workspace's test clock in a sandbox).
+ */
+export interface BatchLogEvent {
+  readonly batch: "started" | "progress" | "completed"
+  readonly workspaceId: WorkspaceId
+  readonly companyId: CompanyId
+  readonly batchId: PaymentBatchId
+  readonly status: string
+  readonly total: number
+  readonly succeeded: number
+  readonly failed: number
+  readonly durationMs?: number
+}
+
+/**
+ * A payment was created, or reached an outcome (completed, failed, cancelled), once the write
+ * that did it committed. `durationMs`, on an outcome, runs from its creation to it by the
+ * payment's clock (its workspace's test clock in a sandbox).
+ */
+export interface PaymentLogEvent {
+  readonly payment: "created" | "completed" | "failed" | "cancelled"
+  readonly workspaceId: WorkspaceId
+  readonly companyId: CompanyId
+  readonly paymentId: PaymentId
+  /** The payment is one of a batch's. */
+  readonly batched: boolean
+  readonly durationMs?: number
+}
+
+/**
+ * Told about background work and the payments' lives: jobs run, batches starting, moving on and
+ * ending, payments created and settled, an endpoint's circuit opening or closing, and the
+ * runner's own failures.
+ */
 export type JobRunnerLog = (
-  event:
-    | { readonly kind: string; readonly outcome: "done" | "retry" | "given_up"; readonly error?: string }
-    | CircuitLogEvent
-    | { readonly error: unknown },
+  event: JobRunLogEvent | BatchLogEvent | PaymentLogEvent | CircuitLogEvent | { readonly error: unknown },
 ) => void
 
 export interface JobRunnerOptions {

@@ -1,5 +1,5 @@
-import type { BankAccountRequirements, PaymentMethod } from "../model/bank-account-requirements.ts"
-import type { BankAccountId, PaymentId } from "../model/ids.ts"
+import type { BankAccountRequirements, PaymentMethod } from "../model/types/bank-account-requirements.ts"
+import type { BankAccountId, PaymentId } from "../model/types/ids.ts"
 
 /**
  * The payment provider port: what the engine needs from the outside payment service (payment
@@ -13,6 +13,11 @@ import type { BankAccountId, PaymentId } from "../model/ids.ts"
  * const methods = await provider.paymentMethods({ countryCode: "US", currencyCode: "USD", entityType: "COMPANY" })
  */
 export interface PaymentProvider {
+  /**
+   * The bank countries the provider pays to (ISO 3166-1 alpha-2, upper case): what a form offers
+   * as the country of a recipient's bank. A country not listed has no payment methods.
+   */
+  bankCountries(): Promise<ReadonlyArray<string>>
   /** Transfer methods and clearing systems for a bank country and currency. Empty when none. */
   paymentMethods(query: PaymentMethodQuery): Promise<ReadonlyArray<PaymentMethodOption>>
   /**

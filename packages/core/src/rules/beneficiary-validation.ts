@@ -1,5 +1,5 @@
-import type { FieldError } from "../errors.ts"
-import type { BankAccountRequirements, FieldRule, RequirementField } from "../model/bank-account-requirements.ts"
+import type { FieldError } from "../domain-error.ts"
+import type { BankAccountRequirements, FieldRule, RequirementField } from "../model/types/bank-account-requirements.ts"
 import { isValidAbaRoutingNumber, isValidBic, isValidClabe, isValidIban } from "./bank-account-checksums.ts"
 
 /**

@@ -20,10 +20,12 @@ export interface CircuitState {
   readonly consecutive_failures: number
   /** While open, until when its deliveries wait; null while closed. */
   readonly circuit_open_until: string | null
+  /** When its run of failures began (the first failed attempt since its last 200); null after a 200. */
+  readonly failing_since: string | null
 }
 
 /** A closed circuit: what a new endpoint has, and what a 200 leaves. */
-export const closedCircuit: CircuitState = { consecutive_failures: 0, circuit_open_until: null }
+export const closedCircuit: CircuitState = { consecutive_failures: 0, circuit_open_until: null, failing_since: null }
 
 /** The cool-down after `failures` in a row (at least the threshold): 1 min, doubling to 1 h. */
 export const coolDownMs = (failures: number) =>
@@ -45,6 +47,7 @@ export const circuitPosition = (state: CircuitState, now: string): "closed" | "o
 export const probing = (state: CircuitState, at: Date): CircuitState => ({
   consecutive_failures: state.consecutive_failures,
   circuit_open_until: new Date(at.getTime() + coolDownMs(state.consecutive_failures + 1)).toISOString(),
+  failing_since: state.failing_since,
 })
 
 /**
@@ -52,17 +55,20 @@ export const probing = (state: CircuitState, at: Date): CircuitState => ({
  * receiver answers; else every failure adds to the run, and reaching the threshold opens it for
  * the cool-down of the run's length. A closed circuit's lane that opens it counts as the
  * threshold however many it failed (a full lane to a receiver that just went down would start
- * at the longest cool-down), so each failed probe after it doubles the cool-down.
+ * at the longest cool-down), so each failed probe after it doubles the cool-down. A run's
+ * first failures mark `failing_since` with `at`; later ones keep it.
  */
 export const circuitAfter = (state: CircuitState, succeeded: ReadonlyArray<boolean>, at: Date): CircuitState => {
   if (succeeded.length === 0) return state
   if (succeeded.some((ok) => ok)) return closedCircuit
   const run = state.consecutive_failures + succeeded.length
-  if (run < circuitThreshold) return { consecutive_failures: run, circuit_open_until: null }
+  const failing_since = state.failing_since ?? at.toISOString()
+  if (run < circuitThreshold) return { consecutive_failures: run, circuit_open_until: null, failing_since }
   const failures = state.circuit_open_until === null ? circuitThreshold : run
   return {
     consecutive_failures: failures,
     circuit_open_until: new Date(at.getTime() + coolDownMs(failures)).toISOString(),
+    failing_since,
   }
 }
 

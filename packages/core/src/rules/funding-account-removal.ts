@@ -1,4 +1,4 @@
-import type { PaymentStatus } from "../model/payment.ts"
+import type { PaymentStatus } from "../model/types/payment.ts"
 
 /**
  * The removal rule of funding accounts (spec "Funding accounts token": "An account with pending

@@ -7,8 +7,11 @@
  */
 
 import { type CryptoKey, errors as joseErrors, jwtVerify, SignJWT } from "jose"
-import { type HostedPagePurpose, hostedPagePurposes } from "../model/hosted-page-token.ts"
+import type { HostedPageClaims, HostedPageRefusal, HostedPageScope } from "../model/types/hosted-page-token.ts"
+import { type HostedPagePurpose, hostedPagePurposes } from "../model/types/hosted-page-token.ts"
 import { minimumServerSecretLength } from "./idempotency-fingerprint.ts"
+
+export type { HostedPageClaims, HostedPageRefusal, HostedPageScope } from "../model/types/hosted-page-token.ts"
 
 /** Issuer (`iss`) of hosted-page tokens; the same as the bearer tokens'. */
 export const hostedPageTokenIssuer = "payments-engine"
@@ -23,31 +26,6 @@ export const hostedPageKeyLabel = "payments-engine/hosted-page-token/hs256/v1"
 
 /** The longest text read as a token; a longer one is refused before any parsing. */
 const longestToken = 4096
-
-/** What a hosted-page token grants: one purpose, over one workspace's resources. */
-export interface HostedPageScope {
-  readonly purpose: HostedPagePurpose
-  readonly workspaceId: string
-  readonly companyId: string
-  readonly entityId: string
-  /** The recipient of a `recipient_add_bank_account` token. */
-  readonly recipientId?: string
-  /** The application of an `onboarding` or `pending_action` token, and its feature. */
-  readonly applicationId?: string
-  readonly featureIdentifier?: string
-  /** Where the page sends the person when done: present only when trusted when issued. */
-  readonly returnUrl?: string
-}
-
-/** A token's scope, with its id (`jti`) and its times. */
-export interface HostedPageClaims extends HostedPageScope {
-  readonly tokenId: string
-  readonly issuedAt: Date
-  readonly expiresAt: Date
-}
-
-/** Why a token is refused: past `exp`; not one of ours (tampered, malformed, an API token, another key); or for another page. */
-export type HostedPageRefusal = "expired" | "invalid" | "wrong_purpose"
 
 const utf8 = (text: string) => new TextEncoder().encode(text)
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000)

@@ -1,6 +1,6 @@
 import { Either } from "effect"
 import { Invalid } from "../errors.ts"
-import type { FeeStrategy } from "../model/quote.ts"
+import type { FeeStrategy } from "../model/types/quote.ts"
 import { minorUnits } from "../money/currencies.ts"
 import {
   add,

@@ -1,17 +1,7 @@
 import { Effect } from "effect"
 import { Invalid } from "../errors.ts"
-import type { ProfileInUse } from "../model/bank-account.ts"
-import type { CompanyId, PaymentProfileId } from "../model/ids.ts"
-
-/** The one read {@link checkQuoteProfiles} makes, as a transaction's lifted repositories offer it. */
-export interface ProfilesInUseReader {
-  readonly paymentProfiles: {
-    readonly findInUse: (
-      companyId: CompanyId,
-      ids: ReadonlyArray<PaymentProfileId>,
-    ) => Effect.Effect<ReadonlyArray<ProfileInUse>>
-  }
-}
+import type { ProfileInUse } from "../model/types/bank-account.ts"
+import type { PaymentProfileId } from "../model/types/ids.ts"
 
 /** Why a pair of profiles cannot be quoted: the field to blame and the message for the client. */
 export interface ProfileProblem {
@@ -69,27 +59,22 @@ export const checkProfilesForQuote = (
 }
 
 /**
- * The profiles of a quote, read in one go and checked by {@link checkProfilesForQuote}; also says
- * whether the paying entity has an active integration.
+ * The profiles of a quote among those read for it (its company's, in use), checked by
+ * {@link checkProfilesForQuote}; also says whether the paying entity has an active integration.
  */
 export const checkQuoteProfiles = (
-  tx: ProfilesInUseReader,
-  companyId: CompanyId,
+  found: ReadonlyArray<ProfileInUse>,
   fromId: PaymentProfileId,
   toId: PaymentProfileId,
-) =>
-  tx.paymentProfiles.findInUse(companyId, [fromId, toId]).pipe(
-    Effect.flatMap((found) => {
-      const verdict = checkProfilesForQuote(
-        found.find((use) => use.profile.id === fromId),
-        found.find((use) => use.profile.id === toId),
-      )
-      if (!verdict.ok) return Effect.fail(Invalid.rule(verdict.problem.field, verdict.problem.message))
-      const { from, to } = verdict
-      return Effect.succeed({
-        from: from.profile,
-        to: to.profile,
-        integrationActive: from.integration_active,
-      })
-    }),
+): Effect.Effect<
+  { readonly from: ProfileInUse["profile"]; readonly to: ProfileInUse["profile"]; readonly integrationActive: boolean },
+  Invalid
+> => {
+  const verdict = checkProfilesForQuote(
+    found.find((use) => use.profile.id === fromId),
+    found.find((use) => use.profile.id === toId),
   )
+  if (!verdict.ok) return Effect.fail(Invalid.rule(verdict.problem.field, verdict.problem.message))
+  const { from, to } = verdict
+  return Effect.succeed({ from: from.profile, to: to.profile, integrationActive: from.integration_active })
+}

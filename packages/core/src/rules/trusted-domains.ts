@@ -1,4 +1,4 @@
-import type { FieldError } from "../errors.ts"
+import type { FieldError } from "../domain-error.ts"
 
 /**
  * Trusted return domains (spec "Authentication" 5, DECISIONS "Trusted domains"): which hosts a

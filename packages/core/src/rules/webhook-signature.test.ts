@@ -105,6 +105,38 @@ describe("webhook signatures", () => {
     expect((await verifyWebhookSignature(raw, untimed, secret, { now: at })).valid).toBe(false)
   })
 
+  it("refuses a captured delivery replayed with its webhook-* headers stripped when told to require the timestamp", async () => {
+    const raw = '{"event":"PaymentEvents::CompletedEvent","resource_id":"pay_1"}'
+    const captured = await sign(raw)
+    const {
+      "webhook-id": _id,
+      "webhook-timestamp": _timestamp,
+      "webhook-signature": _signature,
+      ...stripped
+    } = captured
+    const dayLater = new Date(at.getTime() + 86_400_000)
+    // The downgrade: the whole delivery a day later is refused, the stripped one still verifies.
+    expect((await verifyWebhookSignature(raw, captured, secret, { now: dayLater })).valid).toBe(false)
+    expect(await verifyWebhookSignature(raw, stripped, secret, { now: dayLater })).toEqual({
+      valid: true,
+      eventId: "evt_1",
+      by: "Service-Signature",
+    })
+    expect(await verifyWebhookSignature(raw, stripped, secret, { now: dayLater, requireTimestamp: true })).toEqual({
+      valid: false,
+      reason: "the delivery carries no webhook-signature, and a timestamped signature is required",
+    })
+    // Required, a fresh delivery still verifies by its timestamped signature, and only within the window.
+    expect(await verifyWebhookSignature(raw, captured, secret, { now: at, requireTimestamp: true })).toEqual({
+      valid: true,
+      eventId: "evt_1",
+      by: "webhook-signature",
+    })
+    expect((await verifyWebhookSignature(raw, captured, secret, { now: dayLater, requireTimestamp: true })).valid).toBe(
+      false,
+    )
+  })
+
   it("signs with every live secret after a rotation: the newest in Service-Signature, each in webhook-signature", async () => {
     const raw = '{"n":1}'
     const headers = await sign(raw, "evt_2", seconds, [rotated, secret])

@@ -154,19 +154,34 @@ export type WebhookVerification =
 
 const refused = (reason: string): WebhookVerification => ({ valid: false, reason })
 
+/** Options of {@link verifyWebhookSignature}. */
+export interface WebhookVerificationOptions {
+  /** How far `webhook-timestamp` may be from `now`, in seconds; five minutes by default. */
+  readonly toleranceSeconds?: number
+  /** The receiver's time; the system clock by default. */
+  readonly now?: Date
+  /**
+   * Refuses a delivery without the timestamped `webhook-signature`. `Service-Signature` has no
+   * timestamp, so without this a captured delivery replayed with its `webhook-*` headers stripped
+   * verifies forever. Every delivery of this engine carries both: a receiver of its deliveries
+   * should set it.
+   */
+  readonly requireTimestamp?: boolean
+}
+
 /**
  * Checks that a delivery was signed with `secret`, against the raw bytes of its body as they
  * arrived (a body parsed and serialised again is not the body that was signed). When the
  * delivery has Standard Webhooks headers, they decide: the timestamp must be within
  * `toleranceSeconds` of `now` (a replayed old delivery is refused) and one `v1` signature must
- * match; otherwise `Service-Signature` must match. Comparisons run in constant time
- * (`crypto.subtle.verify`).
+ * match; otherwise `Service-Signature` must match, unless `requireTimestamp` refuses any
+ * delivery without them. Comparisons run in constant time (`crypto.subtle.verify`).
  *
  * @example
  * import express from "express"
  * const app = express()
  * app.post("/webhooks", express.raw({ type: "application/json" }), async (req, res) => {
- *   const check = await verifyWebhookSignature(req.body, req.headers, process.env.WEBHOOK_SECRET!)
+ *   const check = await verifyWebhookSignature(req.body, req.headers, process.env.WEBHOOK_SECRET!, { requireTimestamp: true })
  *   if (!check.valid) return res.status(400).send(check.reason)
  *   // ... handle JSON.parse(req.body), de-duplicated by check.eventId
  *   res.status(200).end()
@@ -176,7 +191,7 @@ export const verifyWebhookSignature = async (
   rawBody: string | Uint8Array,
   headers: ReceivedHeaders,
   secret: string,
-  options: { readonly toleranceSeconds?: number; readonly now?: Date } = {},
+  options: WebhookVerificationOptions = {},
 ): Promise<WebhookVerification> => {
   const body = bytesOf(rawBody)
   const eventId = headerOf(headers, "Service-Event-Id") ?? headerOf(headers, "webhook-id")
@@ -200,6 +215,9 @@ export const verifyWebhookSignature = async (
       }
     }
     return refused("no webhook-signature matches the secret")
+  }
+  if (options.requireTimestamp === true) {
+    return refused("the delivery carries no webhook-signature, and a timestamped signature is required")
   }
   const service = headerOf(headers, "Service-Signature")
   if (service === undefined) return refused("the delivery carries no signature")

@@ -7,8 +7,9 @@ import type {
   ProfileInUse,
   ProfileStatus,
   UsageType,
-} from "../../model/bank-account.ts"
-import type { BankAccountId, CompanyId, EntityId, PaymentProfileId, RecipientId } from "../../model/ids.ts"
+} from "../../model/types/bank-account.ts"
+import type { BankAccountId, CompanyId, EntityId, PaymentProfileId, RecipientId } from "../../model/types/ids.ts"
+import type { Awaitable } from "../awaitable.ts"
 import type { Slice, Window } from "./list-window.ts"
 
 export type {
@@ -19,7 +20,7 @@ export type {
   PaymentProfileRecord,
   ProfileInUse,
   RoutingDetailRecord,
-} from "../../model/bank-account.ts"
+} from "../../model/types/bank-account.ts"
 
 /**
  * Repositories of bank accounts and their payment profiles. Part of {@link Repositories}; same
@@ -29,43 +30,43 @@ export type {
 export type { BankAccountOwner, OwnerType, ProfileStatus, UsageType }
 
 export interface BankAccountRepository {
-  insert(row: BankAccountRecord): Promise<void>
-  find(companyId: CompanyId, id: BankAccountId): Promise<BankAccountRecord | undefined>
+  insert(row: BankAccountRecord): Awaitable<void>
+  find(companyId: CompanyId, id: BankAccountId): Awaitable<BankAccountRecord | undefined>
   /** Accounts of the company, recipients' and entities' alike. */
-  listByCompany(companyId: CompanyId, window: Window): Promise<Slice<BankAccountRecord>>
+  listByCompany(companyId: CompanyId, window: Window): Awaitable<Slice<BankAccountRecord>>
   /** Accounts of these owners, in id order (to embed in recipients). */
   listByOwners(
     ownerType: OwnerType,
     ownerIds: ReadonlyArray<EntityId | RecipientId>,
-  ): Promise<ReadonlyArray<BankAccountRecord>>
+  ): Awaitable<ReadonlyArray<BankAccountRecord>>
 }
 
 /** The mandates given when funding accounts were linked on the hosted page: one per account at most. */
 export interface FundingMandateRepository {
-  insert(row: FundingMandateRecord): Promise<void>
+  insert(row: FundingMandateRecord): Awaitable<void>
   /** The mandates of these accounts of the company, in bank-account id order. */
   listByBankAccounts(
     companyId: CompanyId,
     bankAccountIds: ReadonlyArray<BankAccountId>,
-  ): Promise<ReadonlyArray<FundingMandateRecord>>
+  ): Awaitable<ReadonlyArray<FundingMandateRecord>>
 }
 
 export interface PaymentProfileRepository {
-  insert(row: PaymentProfileRecord): Promise<void>
-  find(companyId: CompanyId, id: PaymentProfileId): Promise<PaymentProfileRecord | undefined>
+  insert(row: PaymentProfileRecord): Awaitable<void>
+  find(companyId: CompanyId, id: PaymentProfileId): Awaitable<PaymentProfileRecord | undefined>
   /**
    * The company's profiles among `ids`, in id order, in one read (a list of payments shows the
    * profiles of all of them). Ids of other companies, or of no profile, are left out.
    */
-  findMany(companyId: CompanyId, ids: ReadonlyArray<PaymentProfileId>): Promise<ReadonlyArray<PaymentProfileRecord>>
+  findMany(companyId: CompanyId, ids: ReadonlyArray<PaymentProfileId>): Awaitable<ReadonlyArray<PaymentProfileRecord>>
   /**
    * The company's profiles among `ids`, each with its account's owner and links, in one read
    * (quotes and payments call it on their hot path). Ids of other companies, or of no profile,
    * are left out; the order is free.
    */
-  findInUse(companyId: CompanyId, ids: ReadonlyArray<PaymentProfileId>): Promise<ReadonlyArray<ProfileInUse>>
+  findInUse(companyId: CompanyId, ids: ReadonlyArray<PaymentProfileId>): Awaitable<ReadonlyArray<ProfileInUse>>
   /** Profiles of these bank accounts, in id order. */
-  listByBankAccounts(bankAccountIds: ReadonlyArray<BankAccountId>): Promise<ReadonlyArray<PaymentProfileRecord>>
+  listByBankAccounts(bankAccountIds: ReadonlyArray<BankAccountId>): Awaitable<ReadonlyArray<PaymentProfileRecord>>
   /**
    * Moves the company's profile `id` from `from` to `to`, writing `updatedAt`, only if it is still
    * in `from`; the updated row, or undefined when it is not (another writer moved it, or no such
@@ -77,5 +78,5 @@ export interface PaymentProfileRepository {
     from: ProfileStatus,
     to: ProfileStatus,
     updatedAt: string,
-  ): Promise<PaymentProfileRecord | undefined>
+  ): Awaitable<PaymentProfileRecord | undefined>
 }

@@ -1,7 +1,8 @@
-import type { FeatureRecord, FeatureStatusValue } from "../../model/feature.ts"
-import type { ApplicationId, EntityId, WorkspaceId } from "../../model/ids.ts"
+import type { FeatureRecord, FeatureStatusValue } from "../../model/types/feature.ts"
+import type { ApplicationId, EntityId, WorkspaceId } from "../../model/types/ids.ts"
+import type { Awaitable } from "../awaitable.ts"
 
-export type { FeatureRecord, FeatureStatusValue } from "../../model/feature.ts"
+export type { FeatureRecord, FeatureStatusValue } from "../../model/types/feature.ts"
 
 /** What {@link FeatureRepository.insertOrGet} did: inserted the row, or found the entity's one. */
 export interface FeatureInsertOutcome {
@@ -16,11 +17,11 @@ export interface FeatureRepository {
    * which it then returns unchanged. Must hold under concurrency: of two racing inserts for one
    * entity and identifier, one is told `inserted: false` and both get the same stored row.
    */
-  insertOrGet(row: FeatureRecord): Promise<FeatureInsertOutcome>
+  insertOrGet(row: FeatureRecord): Awaitable<FeatureInsertOutcome>
   /** The feature with that application id if it belongs to the workspace. */
-  findByApplicationId(workspaceId: WorkspaceId, applicationId: ApplicationId): Promise<FeatureRecord | undefined>
+  findByApplicationId(workspaceId: WorkspaceId, applicationId: ApplicationId): Awaitable<FeatureRecord | undefined>
   /** The entity's features, in application id order. */
-  listByEntity(entityId: EntityId): Promise<ReadonlyArray<FeatureRecord>>
+  listByEntity(entityId: EntityId): Awaitable<ReadonlyArray<FeatureRecord>>
   /**
    * Moves the feature from `from` to `to` (and writes `updatedAt`) only if it is still in `from`;
    * the updated row, or undefined when the row is missing or another writer moved it first.
@@ -30,5 +31,5 @@ export interface FeatureRepository {
     from: FeatureStatusValue,
     to: FeatureStatusValue,
     updatedAt: string,
-  ): Promise<FeatureRecord | undefined>
+  ): Awaitable<FeatureRecord | undefined>
 }

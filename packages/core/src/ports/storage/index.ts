@@ -1,3 +1,5 @@
+import type { Awaitable } from "../awaitable.ts"
+import type { EndpointChanges } from "../endpoint-changes.ts"
 import type { JobHandlers, JobRunner, JobRunnerOptions } from "../job-runner.ts"
 import type { BankAccountRepository, FundingMandateRepository, PaymentProfileRepository } from "./bank-accounts.ts"
 import type { CompanyRepository } from "./companies.ts"
@@ -17,6 +19,8 @@ import type { TrustedDomainConfigRepository } from "./trusted-domains.ts"
 import type { UsedHostedPageTokenRepository } from "./used-hosted-page-tokens.ts"
 import type { WebhookDeliveryRepository } from "./webhook-deliveries.ts"
 import type { WebhookEndpointRepository } from "./webhook-endpoints.ts"
+import type { WebhookRecoveryRepository } from "./webhook-recoveries.ts"
+import type { WorkspaceBrandingRepository } from "./workspace-brandings.ts"
 import type { ApiKeyRepository, SettingRepository, WorkspaceRepository } from "./workspaces.ts"
 
 export type * from "./bank-accounts.ts"
@@ -25,6 +29,7 @@ export type * from "./entities.ts"
 export type * from "./events.ts"
 export type * from "./features.ts"
 export type * from "./idempotency.ts"
+export type * from "./job-table.ts"
 export type * from "./jobs.ts"
 export type * from "./list-window.ts"
 export type * from "./onboarding-attachments.ts"
@@ -38,6 +43,8 @@ export type * from "./trusted-domains.ts"
 export type * from "./used-hosted-page-tokens.ts"
 export type * from "./webhook-deliveries.ts"
 export type * from "./webhook-endpoints.ts"
+export type * from "./webhook-recoveries.ts"
+export type * from "./workspace-brandings.ts"
 export type * from "./workspaces.ts"
 /**
  * The storage port: everything the engine keeps. Timestamps are ISO 8601 strings in UTC with
@@ -58,8 +65,18 @@ export interface Storage {
   /**
    * Runs `work` in one transaction: commits when its promise resolves, rolls back when it rejects
    * (and rejects with the same reason). Work may be retried by the caller, never by the adapter.
+   * The engine's work answers at once (a value, or a throw) when every repository call of it did:
+   * a storage whose statements answer at once (SQLite) may then end the transaction at once too.
    */
-  transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>
+  transaction<T>(work: (tx: Repositories) => Awaitable<T>): Promise<T>
+  /**
+   * Runs `work` that only reads: no write lock is taken and nothing is begun that a read does not
+   * need (SQLite: a deferred `BEGIN`; Postgres: the statements on one connection without `BEGIN`
+   * and `COMMIT`, so a one-statement read is one round trip). Each statement sees committed data;
+   * several statements need not see one snapshot. `work` must not write: a storage may refuse it.
+   * Optional: the engine runs reads in `transaction` on a storage without it.
+   */
+  read?<T>(work: (tx: Repositories) => Awaitable<T>): Promise<T>
   /**
    * A runner for the jobs queued through `tx.jobs.enqueue`, calling `handlers`. Called once per
    * engine; several runners of one storage (several engines) share its jobs, each run once.
@@ -71,6 +88,13 @@ export interface Storage {
    * presumed abandoned 60 s after it was made.
    */
   readonly processes?: ProcessLiveness
+  /**
+   * Tells the lanes of every engine process sharing the storage that an endpoint was deactivated
+   * or deleted (Postgres: LISTEN/NOTIFY). Optional: a storage one process owns needs none (the
+   * engine tells its own lanes); a shared storage without it makes every send of a lane read
+   * whether its endpoint is still active.
+   */
+  readonly endpointChanges?: EndpointChanges
   /** Releases connections. The storage is unusable afterwards. */
   close(): Promise<void>
 }
@@ -115,6 +139,8 @@ export interface Repositories {
   readonly paymentBatches: PaymentBatchRepository
   readonly webhookEndpoints: WebhookEndpointRepository
   readonly webhookDeliveries: WebhookDeliveryRepository
+  /** Recoveries of endpoints' failed deliveries (`POST .../webhook_endpoints/{id}/recover`). */
+  readonly webhookRecoveries: WebhookRecoveryRepository
   readonly features: FeatureRepository
   readonly onboardings: OnboardingRepository
   readonly onboardingPersons: PersonRepository
@@ -126,6 +152,8 @@ export interface Repositories {
   readonly testClocks: TestClockRepository
   /** Each workspace's trusted return domains (hosted-page `return_url`). */
   readonly trustedDomainConfigs: TrustedDomainConfigRepository
+  /** Each workspace's branding of its hosted pages. */
+  readonly workspaceBrandings: WorkspaceBrandingRepository
   /** Hosted-page tokens whose task is done. */
   readonly usedHostedPageTokens: UsedHostedPageTokenRepository
 }

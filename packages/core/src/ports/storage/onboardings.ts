@@ -1,10 +1,11 @@
-import type { EntityId, OnboardingId, OnboardingPersonId, WorkspaceId } from "../../model/ids.ts"
-import type { OnboardingRecord } from "../../model/onboarding.ts"
-import type { PersonRecord } from "../../model/onboarding-person.ts"
+import type { EntityId, OnboardingId, OnboardingPersonId, WorkspaceId } from "../../model/types/ids.ts"
+import type { OnboardingRecord } from "../../model/types/onboarding.ts"
+import type { PersonRecord } from "../../model/types/onboarding-person.ts"
+import type { Awaitable } from "../awaitable.ts"
 import type { Slice, Window } from "./list-window.ts"
 
-export type { OnboardingRecord } from "../../model/onboarding.ts"
-export type { PersonRecord } from "../../model/onboarding-person.ts"
+export type { OnboardingRecord } from "../../model/types/onboarding.ts"
+export type { PersonRecord } from "../../model/types/onboarding-person.ts"
 
 /** What an onboarding update writes: any of its fields but its tenancy and id, with its time. */
 export type OnboardingChange = Partial<
@@ -24,13 +25,13 @@ export interface OnboardingRepository {
    * Inserts the entity's onboarding unless it already has one: true when inserted. Of two racing
    * inserts for one entity, one is told false.
    */
-  insertIfNone(row: OnboardingRecord): Promise<boolean>
+  insertIfNone(row: OnboardingRecord): Awaitable<boolean>
   /** The entity's onboarding in the workspace, else undefined. */
-  findByEntity(workspaceId: WorkspaceId, entityId: EntityId): Promise<OnboardingRecord | undefined>
+  findByEntity(workspaceId: WorkspaceId, entityId: EntityId): Awaitable<OnboardingRecord | undefined>
   /** Writes `change` to the onboarding: the onboarding as it now is, else undefined. */
-  update(workspaceId: WorkspaceId, id: OnboardingId, change: OnboardingChange): Promise<OnboardingRecord | undefined>
+  update(workspaceId: WorkspaceId, id: OnboardingId, change: OnboardingChange): Awaitable<OnboardingRecord | undefined>
   /** Writes the feature's status onto the entity's onboarding, when it has one: false when it has none. */
-  setStatus(workspaceId: WorkspaceId, entityId: EntityId, change: OnboardingStatusChange): Promise<boolean>
+  setStatus(workspaceId: WorkspaceId, entityId: EntityId, change: OnboardingStatusChange): Awaitable<boolean>
 }
 
 /** What a person update writes: its fields (JSON text) and time. */
@@ -41,20 +42,20 @@ export type PersonChange = Pick<PersonRecord, "details" | "updated_at">
  * A deleted person is gone: the row is removed, with the identifications in it.
  */
 export interface PersonRepository {
-  insert(row: PersonRecord): Promise<void>
+  insert(row: PersonRecord): Awaitable<void>
   /** The entity's person with that id in the workspace, else undefined. */
-  find(workspaceId: WorkspaceId, entityId: EntityId, id: OnboardingPersonId): Promise<PersonRecord | undefined>
+  find(workspaceId: WorkspaceId, entityId: EntityId, id: OnboardingPersonId): Awaitable<PersonRecord | undefined>
   /** The entity's persons, in id order. */
-  list(workspaceId: WorkspaceId, entityId: EntityId, window: Window): Promise<Slice<PersonRecord>>
+  list(workspaceId: WorkspaceId, entityId: EntityId, window: Window): Awaitable<Slice<PersonRecord>>
   /** Every person of the entity, in id order (the onboarding shows them all). */
-  listAll(workspaceId: WorkspaceId, entityId: EntityId): Promise<ReadonlyArray<PersonRecord>>
+  listAll(workspaceId: WorkspaceId, entityId: EntityId): Awaitable<ReadonlyArray<PersonRecord>>
   /** Writes `change` to the person: the person as it now is, else undefined. */
   update(
     workspaceId: WorkspaceId,
     entityId: EntityId,
     id: OnboardingPersonId,
     change: PersonChange,
-  ): Promise<PersonRecord | undefined>
+  ): Awaitable<PersonRecord | undefined>
   /** Removes the person; false when there was none. */
-  delete(workspaceId: WorkspaceId, entityId: EntityId, id: OnboardingPersonId): Promise<boolean>
+  delete(workspaceId: WorkspaceId, entityId: EntityId, id: OnboardingPersonId): Awaitable<boolean>
 }

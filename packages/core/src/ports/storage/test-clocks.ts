@@ -1,4 +1,5 @@
-import type { WorkspaceId } from "../../model/ids.ts"
+import type { WorkspaceId } from "../../model/types/ids.ts"
+import type { Awaitable } from "../awaitable.ts"
 
 /**
  * The test clocks of sandbox mode, one per workspace, as Stripe's test clocks are objects of their
@@ -8,10 +9,10 @@ import type { WorkspaceId } from "../../model/ids.ts"
  */
 export interface TestClockRepository {
   /** How many milliseconds the workspace's clock runs ahead of the engine's; 0 until it is moved. */
-  offsetOf(workspaceId: WorkspaceId): Promise<number>
+  offsetOf(workspaceId: WorkspaceId): Awaitable<number>
   /**
    * Moves the workspace's clock `ms` further ahead and returns its new offset. Atomic: of two
    * advances at the same time, in one process or two, both count.
    */
-  advance(workspaceId: WorkspaceId, ms: number): Promise<number>
+  advance(workspaceId: WorkspaceId, ms: number): Awaitable<number>
 }

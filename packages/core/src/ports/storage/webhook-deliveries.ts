@@ -1,8 +1,9 @@
-import type { WebhookDeliveryId, WebhookEndpointId, WorkspaceId } from "../../model/ids.ts"
-import type { WebhookDeliveryRecord } from "../../model/webhook-delivery.ts"
+import type { WebhookDeliveryId, WebhookEndpointId, WorkspaceId } from "../../model/types/ids.ts"
+import type { WebhookDeliveryRecord } from "../../model/types/webhook-delivery.ts"
+import type { Awaitable } from "../awaitable.ts"
 import type { Slice, Window } from "./list-window.ts"
 
-export type { WebhookDeliveryRecord, WebhookDeliveryStateValue } from "../../model/webhook-delivery.ts"
+export type { WebhookDeliveryRecord, WebhookDeliveryStateValue } from "../../model/types/webhook-delivery.ts"
 
 /** What recording an attempt (or a resend) writes. */
 export type WebhookDeliveryChange = Pick<
@@ -16,21 +17,21 @@ export type WebhookDeliveryChange = Pick<
  */
 export interface WebhookDeliveryRepository {
   /** Inserts the delivery unless its endpoint already has one for its event: whether it did. */
-  insertIfNew(row: WebhookDeliveryRecord): Promise<boolean>
+  insertIfNew(row: WebhookDeliveryRecord): Awaitable<boolean>
   /** For the delivery job, which holds only the id. */
-  findById(id: WebhookDeliveryId): Promise<WebhookDeliveryRecord | undefined>
+  findById(id: WebhookDeliveryId): Awaitable<WebhookDeliveryRecord | undefined>
   /**
    * The delivery a job is about to send in its lane, held for this transaction where the
    * database holds rows (so no other lane takes it meanwhile, and {@link listDue} passes it over).
    */
-  findForLane(id: WebhookDeliveryId): Promise<WebhookDeliveryRecord | undefined>
-  find(workspaceId: WorkspaceId, id: WebhookDeliveryId): Promise<WebhookDeliveryRecord | undefined>
+  findForLane(id: WebhookDeliveryId): Awaitable<WebhookDeliveryRecord | undefined>
+  find(workspaceId: WorkspaceId, id: WebhookDeliveryId): Awaitable<WebhookDeliveryRecord | undefined>
   /** Deliveries of the endpoint in the workspace, newest first (then by id, descending). */
   listByEndpoint(
     workspaceId: WorkspaceId,
     endpointId: WebhookEndpointId,
     window: Window,
-  ): Promise<Slice<WebhookDeliveryRecord>>
+  ): Awaitable<Slice<WebhookDeliveryRecord>>
   /**
    * Up to `limit` pending deliveries of the endpoint due by `now` (`next_attempt_at` at or before
    * it) that no lane holds or lane `laneId` holds, soonest due first (then by id); `laneId` itself
@@ -42,7 +43,18 @@ export interface WebhookDeliveryRepository {
     now: string,
     laneId: WebhookDeliveryId,
     limit: number,
-  ): Promise<ReadonlyArray<WebhookDeliveryRecord>>
+  ): Awaitable<ReadonlyArray<WebhookDeliveryRecord>>
+  /**
+   * Up to `limit` failed deliveries of the endpoint created in `window` (at or after
+   * `createdFrom`, before `createdBefore`), with ids after `afterId` (all when null), in id order:
+   * a recovery's next page.
+   */
+  listFailed(
+    endpointId: WebhookEndpointId,
+    window: { readonly createdFrom: string; readonly createdBefore: string },
+    afterId: WebhookDeliveryId | null,
+    limit: number,
+  ): Awaitable<ReadonlyArray<WebhookDeliveryRecord>>
   /**
    * Lane `laneId` takes the deliveries of `ids` that are pending and free (or already its own):
    * their `lane_id` becomes `laneId`. Answers the deliveries it took, as they now are.
@@ -51,11 +63,11 @@ export interface WebhookDeliveryRepository {
    * How many lanes are sending the workspace's deliveries now: the distinct `lane_id`s of its
    * pending deliveries (a lane that died with its process counts until its job runs again).
    */
-  countLanes(workspaceId: WorkspaceId): Promise<number>
+  countLanes(workspaceId: WorkspaceId): Awaitable<number>
   takeIntoLane(
     laneId: WebhookDeliveryId,
     ids: ReadonlyArray<WebhookDeliveryId>,
-  ): Promise<ReadonlyArray<WebhookDeliveryRecord>>
+  ): Awaitable<ReadonlyArray<WebhookDeliveryRecord>>
   /**
    * Writes `change` if the delivery still has the status and attempt count it was read with (no
    * other attempt was recorded since): the delivery as it now is, else undefined.
@@ -64,12 +76,12 @@ export interface WebhookDeliveryRepository {
     id: WebhookDeliveryId,
     from: Pick<WebhookDeliveryRecord, "status" | "attempt_count">,
     change: WebhookDeliveryChange,
-  ): Promise<WebhookDeliveryRecord | undefined>
+  ): Awaitable<WebhookDeliveryRecord | undefined>
   /**
    * `compareAndSet` of several deliveries (a lane's attempts), in one statement where the
    * database allows: the deliveries written, as they now are, in no set order.
    */
-  compareAndSetMany(changes: ReadonlyArray<WebhookDeliveryMove>): Promise<ReadonlyArray<WebhookDeliveryRecord>>
+  compareAndSetMany(changes: ReadonlyArray<WebhookDeliveryMove>): Awaitable<ReadonlyArray<WebhookDeliveryRecord>>
 }
 
 /** One write of {@link WebhookDeliveryRepository.compareAndSetMany}. */

@@ -1,44 +1,16 @@
 import { Effect } from "effect"
 import { Invalid, messages, Unauthenticated } from "../../errors.ts"
-import type { ApiKeyId, WorkspaceId } from "../../model/ids.ts"
-import { SessionCreate } from "../../model/session.ts"
-import type { ApiKeyRecord, ApiKeyScope, Repositories, WorkspaceRecord } from "../../ports/storage/index.ts"
+import { SessionCreate, type SessionCreateBody } from "../../model/session.ts"
+import type { ApiKeyRequest, AuthenticatedKey, IssuedApiKey } from "../../model/types/api-keys.ts"
+import type { ApiKeyRecord, Repositories, WorkspaceRecord } from "../../ports/storage/index.ts"
 import { randomToken } from "../../rules/random-token.ts"
-import type { Actor } from "../steps/actor.ts"
 import { decodeBody } from "../steps/decode-input.ts"
 import { type EnginePorts, nowIso } from "../steps/service-ports.ts"
-import { inTransaction, type Lifted } from "../steps/transaction.ts"
+import { inRead, inTransaction, type Lifted } from "../steps/transaction.ts"
 import { workspaceName } from "../steps/workspace-name.ts"
-
-/** A new API key: the secret is shown this once and only its hash is kept. */
-export interface IssuedApiKey {
-  readonly workspace: string
-  readonly workspace_id: WorkspaceId
-  readonly api_key: string
-  readonly api_secret: string
-  readonly scope: ApiKeyScope
-}
-
-/** What `createApiKey` needs; `key` and `secret` are generated when absent. */
-export interface ApiKeyRequest {
-  readonly workspace: string
-  readonly scope?: ApiKeyScope
-  readonly key?: string
-  readonly secret?: string
-}
 
 const workspaceOf = (tx: Lifted<Repositories>, ports: EnginePorts, name: string) =>
   tx.workspaces.insertOrGet({ id: ports.ids.next("ws"), name, created_at: nowIso(ports) })
-
-/** The caller a key and secret stand for, and until when a session they open may last. */
-export interface AuthenticatedKey extends Actor {
-  readonly keyId: ApiKeyId
-  /**
-   * Set when the secret was a rotated key's previous one: the end of its grace period, which no
-   * session it opens may outlive. Null for the current secret.
-   */
-  readonly endsBy: string | null
-}
 
 const invalidCredentials = () => new Unauthenticated({ field: "api_key", message: messages.invalidApiKey })
 
@@ -97,11 +69,11 @@ export const makeAccess = (ports: EnginePorts) => ({
 
   /** True once any API key exists: an empty database gets a bootstrap key at start. */
   hasApiKeys: (): Effect.Effect<boolean> =>
-    inTransaction(ports.storage, (tx) => tx.apiKeys.count()).pipe(Effect.map((n) => n > 0)),
+    inRead(ports.storage, (tx) => tx.apiKeys.count()).pipe(Effect.map((n) => n > 0)),
 
   /** Whether this exact key exists already (for the bootstrap key from the environment). */
   apiKeyExists: (key: string): Effect.Effect<boolean> =>
-    inTransaction(ports.storage, (tx) => tx.apiKeys.findByKey(key)).pipe(Effect.map(Boolean)),
+    inRead(ports.storage, (tx) => tx.apiKeys.findByKey(key)).pipe(Effect.map(Boolean)),
 
   /**
    * Checks the body of `POST /api/v1/sessions` (`api_key`, `api_secret`): the key's actor, `missing`
@@ -109,12 +81,12 @@ export const makeAccess = (ports: EnginePorts) => ({
    * unknown one. A rotated key's previous secret works until its grace period ends (`endsBy`). An
    * unknown or revoked key costs as much as a wrong secret, so timing does not tell which keys exist.
    */
-  authenticate: (body: unknown): Effect.Effect<AuthenticatedKey, Invalid | Unauthenticated> =>
+  authenticate: (body: SessionCreateBody): Effect.Effect<AuthenticatedKey, Invalid | Unauthenticated> =>
     Effect.gen(function* () {
       const { api_key: key, api_secret: secret } = yield* decodeBody(SessionCreate, body)
       const row =
         key.length > 0 && key.length <= 200
-          ? yield* inTransaction(ports.storage, (tx) => tx.apiKeys.findByKey(key))
+          ? yield* inRead(ports.storage, (tx) => tx.apiKeys.findByKey(key))
           : undefined
       if (row === undefined || row.revoked_at !== null) {
         yield* Effect.promise(() => ports.hasher.hash(secret))

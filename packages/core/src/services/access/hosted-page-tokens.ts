@@ -2,8 +2,10 @@ import { Effect } from "effect"
 import { Forbidden, Invalid, messages, NotFound } from "../../errors.ts"
 import type { FeatureIdentifier } from "../../model/feature.ts"
 import {
+  type EntityHostedPageTokenBody,
   type FeatureTokenPurpose,
   FeatureTokenRequest,
+  type FundingTokenBody,
   FundingTokenRequest,
   fundingTokenPurposes,
   type HostedPagePurpose,
@@ -15,13 +17,13 @@ import {
   requiredFeatureStatus,
 } from "../../model/hosted-page-token.ts"
 import type { ApplicationId, CompanyId, EntityId, RecipientId } from "../../model/ids.ts"
+import type { HostedPageVerification, HostedPageVerifyOptions } from "../../model/types/hosted-page-token.ts"
 import type { ServerSecret } from "../../ports/server-secret.ts"
 import type { Repositories } from "../../ports/storage/index.ts"
 import { checkHostedPageCsrfToken, deriveHostedPageCsrfKey, hostedPageCsrfToken } from "../../rules/hosted-page-csrf.ts"
 import {
   deriveHostedPageKey,
   type HostedPageClaims,
-  type HostedPageRefusal,
   type HostedPageScope,
   signHostedPageToken,
   verifyHostedPageToken,
@@ -31,22 +33,9 @@ import type { AnswerSecrets } from "../steps/answer-secrets.ts"
 import { decodeBody } from "../steps/decode-input.ts"
 import { checkedReturnUrl } from "../steps/return-url.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
-import { inTransaction, type Lifted } from "../steps/transaction.ts"
+import { inRead, inTransaction, type Lifted } from "../steps/transaction.ts"
 import { inCompany, writeAccess } from "../steps/use-case.ts"
-import { readWorkspaceClock, workspaceClock } from "../steps/workspace-clock.ts"
-
-/** What `verify` answers: the token's claims, or why it is refused (`used`: its task is already done). */
-export type HostedPageVerification =
-  | { readonly valid: true; readonly claims: HostedPageClaims }
-  | { readonly valid: false; readonly reason: HostedPageRefusal | "used" }
-
-/** Options of `verify`. */
-export interface HostedPageVerifyOptions {
-  /** The purposes the page serves; a token of another is refused as `wrong_purpose`. Any purpose when absent. */
-  readonly purposes?: ReadonlyArray<HostedPagePurpose>
-  /** Accept a token whose task is done (the page that says so); refused as `used` otherwise. */
-  readonly acceptUsed?: boolean
-}
+import { peekWorkspaceClock, workspaceClock } from "../steps/workspace-clock.ts"
 
 const keys = new WeakMap<ServerSecret, Promise<CryptoKey>>()
 
@@ -198,7 +187,7 @@ export const makeHostedPageTokens = (ports: ServicePorts) => {
       actor: Actor,
       companyId: CompanyId,
       entityId: EntityId,
-      body: unknown,
+      body: EntityHostedPageTokenBody,
     ): Effect.Effect<HostedPageToken, Invalid | Forbidden | NotFound> =>
       Effect.gen(function* () {
         const purpose = yield* readPurpose(body)
@@ -269,7 +258,10 @@ export const makeHostedPageTokens = (ports: ServicePorts) => {
      *   purpose: "funding_accounts", entity_id: eid,
      * })
      */
-    createForFunding: (actor: Actor, body: unknown): Effect.Effect<HostedPageToken, Invalid | Forbidden | NotFound> =>
+    createForFunding: (
+      actor: Actor,
+      body: FundingTokenBody,
+    ): Effect.Effect<HostedPageToken, Invalid | Forbidden | NotFound> =>
       Effect.gen(function* () {
         const purpose = yield* readPurpose(body)
         if (!isOneOf(fundingTokenPurposes, purpose)) {
@@ -319,7 +311,7 @@ export const makeHostedPageTokens = (ports: ServicePorts) => {
         if (!checked.valid) return checked
         const { claims } = checked
         if (ports.testClocks) {
-          const clock = yield* readWorkspaceClock(ports, claims.workspaceId as Actor["workspaceId"])
+          const clock = yield* peekWorkspaceClock(ports, claims.workspaceId as Actor["workspaceId"])
           if (claims.expiresAt.getTime() <= clock.now().getTime()) {
             return { valid: false, reason: "expired" } as const
           }
@@ -328,7 +320,7 @@ export const makeHostedPageTokens = (ports: ServicePorts) => {
           return { valid: false, reason: "wrong_purpose" } as const
         }
         if (options.acceptUsed !== true) {
-          const used = yield* inTransaction(ports.storage, (tx) => tx.usedHostedPageTokens.isUsed(claims.tokenId))
+          const used = yield* inRead(ports.storage, (tx) => tx.usedHostedPageTokens.isUsed(claims.tokenId))
           if (used) return { valid: false, reason: "used" } as const
         }
         return checked

@@ -1,5 +1,11 @@
 import { Effect } from "effect"
 import { Conflict, Invalid, messages } from "../../errors.ts"
+import {
+  type IdempotencyDecision,
+  idempotencyLockMs,
+  idempotencyRetentionMs,
+  type StoredResponse,
+} from "../../model/types/idempotency.ts"
 import type { ServerSecret } from "../../ports/server-secret.ts"
 import type { IdempotencyRecord } from "../../ports/storage/index.ts"
 import {
@@ -16,25 +22,6 @@ import { sealed, unsealed } from "../steps/secret-sealing.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
 import { inTransaction, journalSteps } from "../steps/transaction.ts"
 import { inWorkspace } from "../steps/use-case.ts"
-
-/** How long a key is remembered. */
-export const idempotencyRetentionMs = 24 * 60 * 60 * 1000
-/**
- * How long a first request may run before a retry may take its key over (it is presumed stuck or
- * crashed); at once when the storage knows its process stopped.
- */
-export const idempotencyLockMs = 60 * 1000
-
-/** The response to remember for a key. */
-export interface StoredResponse {
-  readonly status: number
-  readonly body: unknown
-}
-
-/** What to do with a request that carries an `Idempotency-Key`. */
-export type IdempotencyDecision =
-  | { readonly kind: "proceed" }
-  | { readonly kind: "replay"; readonly response: StoredResponse }
 
 const field = "Idempotency-Key"
 
@@ -135,7 +122,7 @@ export const makeIdempotency = (
      * Claims the key for this request, or says what to answer instead.
      *
      * @example
-     * declare const key: string, path: string, body: unknown
+     * declare const key: string, path: string, body: CompanyCreateBody
      * const decision = await engine.idempotency.begin(actor, key, { method: "POST", path, body })
      * if (decision.kind === "replay") return decision.response
      * const answer = await engine.companies.create({ ...actor, idempotencyKey: key }, body)

@@ -1,43 +1,18 @@
 import { Effect } from "effect"
 import { Conflict, Invalid, messages, NotFound } from "../../errors.ts"
-import type { ApiKeyId, WorkspaceId } from "../../model/ids.ts"
-import type { ApiKeyRecord, ApiKeyScope, Repositories } from "../../ports/storage/index.ts"
+import {
+  type ApiKeyListing,
+  defaultRotationGraceSeconds,
+  longestRotationGraceSeconds,
+  type RotatedApiKey,
+  type TokenClaims,
+} from "../../model/types/api-keys.ts"
+import type { ApiKeyRecord, Repositories } from "../../ports/storage/index.ts"
 import { randomToken } from "../../rules/random-token.ts"
 import type { Actor } from "../steps/actor.ts"
 import { type EnginePorts, nowIso } from "../steps/service-ports.ts"
-import { inTransaction, type Lifted } from "../steps/transaction.ts"
+import { inRead, inTransaction, type Lifted } from "../steps/transaction.ts"
 import { workspaceName } from "../steps/workspace-name.ts"
-
-/** How long a rotated key's previous secret keeps working unless the operator says otherwise: 24 hours. */
-export const defaultRotationGraceSeconds = 24 * 60 * 60
-
-/** The longest grace period a rotation accepts: 30 days. A longer one is a second key, not a rotation. */
-export const longestRotationGraceSeconds = 30 * 24 * 60 * 60
-
-/** An API key as an operator sees it: never its secret nor anything derived from it. */
-export interface ApiKeyListing {
-  readonly api_key: string
-  readonly workspace: string
-  readonly workspace_id: string
-  readonly scope: ApiKeyScope
-  readonly created_at: string
-  readonly revoked_at: string | null
-  readonly rotated_at: string | null
-  /** Until when the secret before the last rotation still works; null for a key never rotated. */
-  readonly previous_secret_expires_at: string | null
-}
-
-/** A rotated key: the new secret is shown this once. */
-export interface RotatedApiKey extends ApiKeyListing {
-  readonly api_secret: string
-}
-
-/** What a bearer token claims: checked against the stored key on every use (through a cache). */
-export interface TokenClaims {
-  readonly workspaceId: WorkspaceId
-  readonly keyId: ApiKeyId
-  readonly scope: ApiKeyScope
-}
 
 const listingOf = (row: ApiKeyRecord, workspace: string): ApiKeyListing => ({
   api_key: row.key,
@@ -77,7 +52,7 @@ export const makeKeyLifecycle = (ports: EnginePorts) => ({
   listApiKeys: (workspace?: string): Effect.Effect<ReadonlyArray<ApiKeyListing>, Invalid | NotFound> =>
     Effect.gen(function* () {
       const name = workspace === undefined ? undefined : yield* workspaceName(workspace)
-      return yield* inTransaction(ports.storage, (tx) =>
+      return yield* inRead(ports.storage, (tx) =>
         Effect.gen(function* () {
           const only = name === undefined ? undefined : yield* tx.workspaces.findByName(name)
           if (name !== undefined && only === undefined) {
@@ -160,7 +135,7 @@ export const makeKeyLifecycle = (ports: EnginePorts) => ({
    * const actor = await engine.access.tokenActor({ workspaceId, keyId, scope: "write" })
    */
   tokenActor: (claims: TokenClaims): Effect.Effect<Actor | undefined> =>
-    inTransaction(ports.storage, (tx) => tx.apiKeys.findById(claims.keyId)).pipe(
+    inRead(ports.storage, (tx) => tx.apiKeys.findById(claims.keyId)).pipe(
       Effect.map((row): Actor | undefined =>
         row === undefined ||
         row.revoked_at !== null ||

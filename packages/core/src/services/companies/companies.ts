@@ -1,30 +1,32 @@
 import { Effect } from "effect"
 import { Forbidden, type Invalid, messages, type NotFound } from "../../errors.ts"
-import { type Company, CompanyCreate, CompanyUpdate, toCompany } from "../../model/company.ts"
+import {
+  type Company,
+  CompanyCreate,
+  type CompanyCreateBody,
+  CompanyUpdate,
+  type CompanyUpdateBody,
+  toCompany,
+} from "../../model/company.ts"
 import type { CompanyId } from "../../model/ids.ts"
-import type { CompanyRecord, CompanyRole, Repositories } from "../../ports/storage/index.ts"
+import type { CompanyCreateOptions } from "../../model/types/company.ts"
+import type { CompanyRecord, Repositories } from "../../ports/storage/index.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../../rules/paging.ts"
 import type { Actor } from "../steps/actor.ts"
 import { decodeBody } from "../steps/decode-input.ts"
 import { companyNotFound, findCompany, findLiveCompany } from "../steps/lookups.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
-import { inTransaction, type Lifted } from "../steps/transaction.ts"
+import { inRead, type Lifted } from "../steps/transaction.ts"
 import { inWorkspace, writeAccess } from "../steps/use-case.ts"
 
 const hasActiveIntegration = (tx: Lifted<Repositories>, companyId: CompanyId) =>
   tx.entities.findActiveOfCompany(companyId).pipe(Effect.map((entity) => entity?.payment_integration_active === true))
 
-/** Options an embedder may pass when creating a company outside the API. */
-export interface CompanyCreateOptions {
-  /** Defaults to `api_client`, the role of every company created through the API. */
-  readonly role?: CompanyRole
-}
-
 /** Use cases of companies. */
 export const makeCompanies = (ports: ServicePorts) => ({
   create: (
     actor: Actor,
-    body: unknown,
+    body: CompanyCreateBody,
     options: CompanyCreateOptions = {},
   ): Effect.Effect<Company, Invalid | Forbidden> =>
     Effect.gen(function* () {
@@ -51,9 +53,13 @@ export const makeCompanies = (ports: ServicePorts) => ({
 
   /** Fetches a company by id, also once deleted. */
   get: (actor: Actor, id: CompanyId): Effect.Effect<Company, NotFound> =>
-    inTransaction(ports.storage, (tx) => findCompany(tx, actor, id)).pipe(Effect.map(toCompany)),
+    inRead(ports.storage, (tx) => findCompany(tx, actor, id)).pipe(Effect.map(toCompany)),
 
-  update: (actor: Actor, id: CompanyId, body: unknown): Effect.Effect<Company, Invalid | Forbidden | NotFound> =>
+  update: (
+    actor: Actor,
+    id: CompanyId,
+    body: CompanyUpdateBody,
+  ): Effect.Effect<Company, Invalid | Forbidden | NotFound> =>
     Effect.gen(function* () {
       const input = yield* decodeBody(CompanyUpdate, body)
       return yield* inWorkspace(ports, actor, ({ tx, readClock }) =>
@@ -95,7 +101,7 @@ export const makeCompanies = (ports: ServicePorts) => ({
   list: (actor: Actor, query: PageQuery = {}): Effect.Effect<Page<Company>, Invalid> =>
     Effect.gen(function* () {
       const request = yield* parsePageRequest(query, pagePolicies.companies)
-      const slice = yield* inTransaction(ports.storage, (tx) =>
+      const slice = yield* inRead(ports.storage, (tx) =>
         tx.companies.listActive(actor.workspaceId, { offset: pageOffset(request), limit: request.perPage }),
       )
       return toPage(slice.rows.map(toCompany), slice.total, request)

@@ -1,6 +1,14 @@
 import { Effect } from "effect"
 import { Forbidden, Invalid, messages, NotFound } from "../../errors.ts"
-import { type Entity, EntityCreate, type EntityDeleted, EntityUpdate, toEntity } from "../../model/entity.ts"
+import {
+  type Entity,
+  EntityCreate,
+  type EntityCreateBody,
+  type EntityDeleted,
+  EntityUpdate,
+  type EntityUpdateBody,
+  toEntity,
+} from "../../model/entity.ts"
 import type { WebhookEventNameOf } from "../../model/events.ts"
 import type { CompanyId, EntityId, WorkspaceId } from "../../model/ids.ts"
 import type { Clock } from "../../ports/clock.ts"
@@ -10,15 +18,15 @@ import type { Actor } from "../steps/actor.ts"
 import { decodeBody } from "../steps/decode-input.ts"
 import { appendEvents, entityEventPayload } from "../steps/outbox.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
-import type { Lifted } from "../steps/transaction.ts"
-import { inCompany, writeAccess } from "../steps/use-case.ts"
+import type { Lifted, ReadRepositories } from "../steps/transaction.ts"
+import { inCompany, readInCompany, writeAccess } from "../steps/use-case.ts"
 
 /** The spec's table answers an invalid entity country as a bad request (`missing`), not `invalid`. */
 const countryIsBadRequest = { badRequestFields: ["country_alpha2"] }
 
 const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase()
 
-const findEntity = (tx: Lifted<Repositories>, companyId: CompanyId, id: EntityId) =>
+const findEntity = (tx: Lifted<ReadRepositories>, companyId: CompanyId, id: EntityId) =>
   tx.entities
     .findActive(companyId, id)
     .pipe(
@@ -62,7 +70,7 @@ export const makeEntities = (ports: ServicePorts) => {
     create: (
       actor: Actor,
       companyId: CompanyId,
-      body: unknown,
+      body: EntityCreateBody,
     ): Effect.Effect<Entity, Invalid | Forbidden | NotFound> =>
       Effect.gen(function* () {
         const input = yield* decodeBody(EntityCreate, body, countryIsBadRequest)
@@ -93,7 +101,7 @@ export const makeEntities = (ports: ServicePorts) => {
       }).pipe(writeAccess(actor)),
 
     get: (actor: Actor, companyId: CompanyId, id: EntityId): Effect.Effect<Entity, NotFound> =>
-      inCompany(ports, actor, companyId, ({ tx, company }) => findEntity(tx, company.id, id)).pipe(
+      readInCompany(ports, actor, companyId, ({ tx, company }) => findEntity(tx, company.id, id)).pipe(
         Effect.map(toEntity),
       ),
 
@@ -101,7 +109,7 @@ export const makeEntities = (ports: ServicePorts) => {
       actor: Actor,
       companyId: CompanyId,
       id: EntityId,
-      body: unknown,
+      body: EntityUpdateBody,
     ): Effect.Effect<Entity, Invalid | Forbidden | NotFound> =>
       Effect.gen(function* () {
         const input = yield* decodeBody(EntityUpdate, body, countryIsBadRequest)
@@ -144,7 +152,7 @@ export const makeEntities = (ports: ServicePorts) => {
     ): Effect.Effect<Page<Entity>, Invalid | NotFound> =>
       Effect.gen(function* () {
         const request = yield* parsePageRequest(query, pagePolicies.entities)
-        const slice = yield* inCompany(ports, actor, companyId, ({ tx, company }) =>
+        const slice = yield* readInCompany(ports, actor, companyId, ({ tx, company }) =>
           tx.entities.listActive(company.id, { offset: pageOffset(request), limit: request.perPage }),
         )
         return toPage(slice.rows.map(toEntity), slice.total, request)

@@ -10,25 +10,28 @@ import {
 } from "../../errors.ts"
 import { decideFeatureMove, featureMachine } from "../../machines/feature-machine.ts"
 import { begin } from "../../machines/stored-machine.ts"
-import { type Feature, FeatureEnable, FeatureStatusChange, featureMessages, toFeature } from "../../model/feature.ts"
+import {
+  type Feature,
+  FeatureEnable,
+  type FeatureEnableBody,
+  FeatureStatusChange,
+  type FeatureStatusChangeBody,
+  featureMessages,
+  toFeature,
+} from "../../model/feature.ts"
 import type { ApplicationId, CompanyId, EntityId } from "../../model/ids.ts"
 import { type BusinessDetails, onboardingStatusOfFeature, storedBusinessDetails } from "../../model/onboarding.ts"
+import type { FeatureEnabled } from "../../model/types/feature.ts"
+import type { SubmitOptions } from "../../model/types/hosted-page-token.ts"
 import type { FeatureRecord, Repositories } from "../../ports/storage/index.ts"
-import type { HostedPageClaims } from "../../rules/hosted-page-jwt.ts"
 import type { Actor } from "../steps/actor.ts"
 import { applyDecision } from "../steps/decision-executor.ts"
 import { decodeBody } from "../steps/decode-input.ts"
 import { useUpHostedPageToken } from "../steps/hosted-page-token-use.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
-import { inTransaction, type Lifted } from "../steps/transaction.ts"
-import { inCompany, inWorkspace, writeAccess } from "../steps/use-case.ts"
+import { inTransaction, type Lifted, type ReadRepositories } from "../steps/transaction.ts"
+import { inCompany, inWorkspace, readInCompany, writeAccess } from "../steps/use-case.ts"
 import { workspaceClock } from "../steps/workspace-clock.ts"
-
-/** What enabling answers: the feature, and whether this call created it or found it. */
-export interface FeatureEnabled {
-  readonly feature: Feature
-  readonly created: boolean
-}
 
 /** The spec's table answers an unknown feature identifier as a bad request (`missing`), not `invalid`. */
 const identifierIsBadRequest = { badRequestFields: ["feature_identifier"] }
@@ -36,7 +39,7 @@ const identifierIsBadRequest = { badRequestFields: ["feature_identifier"] }
 /** The multi-currency account is offered to US entities only (spec, Feature states). */
 const multiCurrencyCountry = "US"
 
-const findEntity = (tx: Lifted<Repositories>, companyId: CompanyId, entityId: EntityId) =>
+const findEntity = (tx: Lifted<ReadRepositories>, companyId: CompanyId, entityId: EntityId) =>
   tx.entities
     .findActive(companyId, entityId)
     .pipe(
@@ -126,14 +129,6 @@ const missingForSubmission = (details: BusinessDetails | undefined, personCount:
  * changes the provider's review makes, which the sandbox helper stands in for. A feature that
  * becomes ACTIVE gives its entity an active payment integration in the same transaction.
  */
-/** Options of `submit`. */
-export interface SubmitOptions {
-  /**
-   * The hosted-page token the person submits with: used up in the submission's transaction
-   * (`unauthenticated` on `token`, nothing changed, when it already was).
-   */
-  readonly usingToken?: HostedPageClaims
-}
 
 export const makeFeatures = (ports: ServicePorts) => ({
   /**
@@ -143,7 +138,7 @@ export const makeFeatures = (ports: ServicePorts) => ({
    * const features = await engine.features.list(actor, cid, eid)
    */
   list: (actor: Actor, companyId: CompanyId, entityId: EntityId): Effect.Effect<ReadonlyArray<Feature>, NotFound> =>
-    inCompany(ports, actor, companyId, ({ tx, company }) =>
+    readInCompany(ports, actor, companyId, ({ tx, company }) =>
       Effect.gen(function* () {
         const entity = yield* findEntity(tx, company.id, entityId)
         const rows = yield* tx.features.listByEntity(entity.id)
@@ -163,7 +158,7 @@ export const makeFeatures = (ports: ServicePorts) => ({
     actor: Actor,
     companyId: CompanyId,
     entityId: EntityId,
-    body: unknown,
+    body: FeatureEnableBody,
   ): Effect.Effect<FeatureEnabled, Invalid | Forbidden | NotFound> =>
     Effect.gen(function* () {
       const input = yield* decodeBody(FeatureEnable, body, identifierIsBadRequest)
@@ -207,7 +202,7 @@ export const makeFeatures = (ports: ServicePorts) => ({
   setStatus: (
     actor: Actor,
     applicationId: ApplicationId,
-    status: unknown,
+    status: FeatureStatusChangeBody["status"],
   ): Effect.Effect<Feature, Invalid | Forbidden | NotFound | Conflict> =>
     Effect.gen(function* () {
       const { status: target } = yield* decodeBody(FeatureStatusChange, { status })

@@ -13,13 +13,14 @@ import {
   sanitisedFileName,
   toOnboardingAttachment,
 } from "../../model/onboarding-attachment.ts"
+import type { AttachmentContent } from "../../model/types/onboarding-attachment.ts"
 import type { BlobStore, FileTypeDetector } from "../../ports/blob-store.ts"
 import type { AttachmentRecord } from "../../ports/storage/index.ts"
 import { type Page, type PageQuery, pagePolicies } from "../../rules/paging.ts"
 import type { Actor } from "../steps/actor.ts"
 import { findChangeableOnboardingEntity, findOnboardingEntity, onboardingPage } from "../steps/onboarding-lookups.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
-import { inTransaction } from "../steps/transaction.ts"
+import { inRead, inTransaction } from "../steps/transaction.ts"
 import { inWorkspace, writeAccess } from "../steps/use-case.ts"
 
 /** An upload that passed every check but its size: what will be stored, as it is read. */
@@ -28,12 +29,6 @@ interface CheckedUpload {
   readonly fileName: string
   readonly contentType: AttachmentContentType
   readonly bytes: Uint8Array | AsyncIterable<Uint8Array>
-}
-
-/** An attachment's download: its row and its bytes, read as they are consumed. */
-export interface AttachmentContent {
-  readonly attachment: OnboardingAttachment
-  readonly bytes: AsyncIterable<Uint8Array>
 }
 
 /** How much of a file's start its type is told from: what file-type reads of a buffer. */
@@ -127,7 +122,7 @@ export const makeOnboardingAttachments = (ports: ServicePorts) => {
 
   /** The entity's attachment, in a transaction of its own; `not_found` for another entity's or none. */
   const findAttachment = (actor: Actor, companyId: CompanyId, entityId: EntityId, id: OnboardingAttachmentId) =>
-    inTransaction(ports.storage, (tx) =>
+    inRead(ports.storage, (tx) =>
       Effect.gen(function* () {
         const entity = yield* findOnboardingEntity(tx, actor, companyId, entityId)
         const row = yield* tx.onboardingAttachments.find(actor.workspaceId, entity.id, id)

@@ -6,6 +6,7 @@ import {
   type BusinessDetails,
   type EntityOnboarding,
   OnboardingUpdate,
+  type OnboardingUpdateBody,
   onboardingMessages,
   onboardingStatusOfFeature,
   storedBusinessDetails,
@@ -16,6 +17,7 @@ import {
   type IdentificationInput,
   maskTaxId,
   type OnboardingPerson,
+  type PersonBody,
   PersonInput,
   personMessages,
   type personRoles,
@@ -32,7 +34,7 @@ import { decodeBody } from "../steps/decode-input.ts"
 import { findChangeableOnboardingEntity, findOnboardingEntity, onboardingPage } from "../steps/onboarding-lookups.ts"
 import { sealed } from "../steps/secret-sealing.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
-import { inTransaction, type Lifted } from "../steps/transaction.ts"
+import { inRead, inTransaction, type Lifted, type ReadRepositories } from "../steps/transaction.ts"
 import { writeAccess } from "../steps/use-case.ts"
 import { workspaceClock } from "../steps/workspace-clock.ts"
 
@@ -129,7 +131,7 @@ export const makeOnboardings = (ports: ServicePorts) => {
 
   const personNotFound = () => new NotFound({ field: "id", message: personMessages.notFound })
 
-  const personsOf = (tx: Lifted<Repositories>, actor: Actor, entityId: EntityId) =>
+  const personsOf = (tx: Lifted<ReadRepositories>, actor: Actor, entityId: EntityId) =>
     tx.onboardingPersons
       .listAll(actor.workspaceId, entityId)
       .pipe(Effect.map((rows) => rows.map((row) => toOnboardingPerson(row))))
@@ -229,7 +231,7 @@ export const makeOnboardings = (ports: ServicePorts) => {
      * const onboarding = await engine.onboardings.get(actor, cid, eid) // null at first
      */
     get: (actor: Actor, companyId: CompanyId, entityId: EntityId): Effect.Effect<EntityOnboarding | null, NotFound> =>
-      inTransaction(ports.storage, (tx) =>
+      inRead(ports.storage, (tx) =>
         Effect.gen(function* () {
           const entity = yield* findOnboardingEntity(tx, actor, companyId, entityId)
           const row = yield* tx.onboardings.findByEntity(actor.workspaceId, entity.id)
@@ -250,7 +252,7 @@ export const makeOnboardings = (ports: ServicePorts) => {
       actor: Actor,
       companyId: CompanyId,
       entityId: EntityId,
-      body: unknown,
+      body: OnboardingUpdateBody,
     ): Effect.Effect<EntityOnboarding, Invalid | Forbidden | NotFound> =>
       Effect.gen(function* () {
         const input = yield* decodeBody(OnboardingUpdate, body)
@@ -331,7 +333,7 @@ export const makeOnboardings = (ports: ServicePorts) => {
       companyId: CompanyId,
       entityId: EntityId,
     ): Effect.Effect<ReadonlyArray<OnboardingPerson>, NotFound> =>
-      inTransaction(ports.storage, (tx) =>
+      inRead(ports.storage, (tx) =>
         Effect.gen(function* () {
           const entity = yield* findOnboardingEntity(tx, actor, companyId, entityId)
           return yield* personsOf(tx, actor, entity.id)
@@ -345,7 +347,7 @@ export const makeOnboardings = (ports: ServicePorts) => {
       entityId: EntityId,
       id: OnboardingPersonId,
     ): Effect.Effect<OnboardingPerson, NotFound> =>
-      inTransaction(ports.storage, (tx) =>
+      inRead(ports.storage, (tx) =>
         Effect.gen(function* () {
           const entity = yield* findOnboardingEntity(tx, actor, companyId, entityId)
           const row = yield* tx.onboardingPersons.find(actor.workspaceId, entity.id, id)
@@ -365,7 +367,7 @@ export const makeOnboardings = (ports: ServicePorts) => {
       actor: Actor,
       companyId: CompanyId,
       entityId: EntityId,
-      body: unknown,
+      body: PersonBody,
     ): Effect.Effect<OnboardingPerson, Invalid | Forbidden | NotFound> =>
       Effect.gen(function* () {
         const input = yield* decodeBody(PersonInput, body)
@@ -396,7 +398,7 @@ export const makeOnboardings = (ports: ServicePorts) => {
       companyId: CompanyId,
       entityId: EntityId,
       id: OnboardingPersonId,
-      body: unknown,
+      body: PersonBody,
     ): Effect.Effect<OnboardingPerson, Invalid | Forbidden | NotFound> =>
       Effect.gen(function* () {
         const input = yield* decodeBody(PersonInput, body)

@@ -8,33 +8,29 @@ import {
   batchMessages,
   canonicalMetadata,
   type PaymentBatch,
+  type PaymentBatchCreateBody,
   PaymentBatchFields,
   PaymentBatchListQuery,
   toPaymentBatch,
 } from "../../model/payment-batch.ts"
+import type { PaymentBatchCreated } from "../../model/types/payment-batch.ts"
 import type { Clock } from "../../ports/clock.ts"
-import type { PaymentBatchRecord, Repositories } from "../../ports/storage/index.ts"
+import type { PaymentBatchRecord } from "../../ports/storage/index.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../../rules/paging.ts"
 import type { Actor } from "../steps/actor.ts"
 import { batchCarriers, batchCounts, batchLanes, makeBatchLaneJobs } from "../steps/batch-lanes.ts"
 import { applyDecision, carryOutActions } from "../steps/decision-executor.ts"
 import { decodeOptionallyWrapped, decodeQuery } from "../steps/decode-input.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
-import { inTransaction, type Lifted } from "../steps/transaction.ts"
-import { inCompany, writeAccess } from "../steps/use-case.ts"
+import { inTransaction, type Lifted, type ReadRepositories } from "../steps/transaction.ts"
+import { inCompany, readInCompany, writeAccess } from "../steps/use-case.ts"
 import { workspaceClock } from "../steps/workspace-clock.ts"
-
-/** What creating answers: the batch, and whether this call created it or found it by its key. */
-export interface PaymentBatchCreated {
-  readonly batch: PaymentBatch
-  readonly created: boolean
-}
 
 const batchNotFound = () => new NotFound({ field: "id", message: batchMessages.notFound })
 
 /** Use cases of payment batches. */
 export const makePaymentBatches = (ports: ServicePorts) => {
-  const findBatch = (tx: Lifted<Repositories>, companyId: CompanyId, id: PaymentBatchId) =>
+  const findBatch = (tx: Lifted<ReadRepositories>, companyId: CompanyId, id: PaymentBatchId) =>
     tx.paymentBatches
       .find(companyId, id)
       .pipe(Effect.flatMap((row) => (row === undefined ? Effect.fail(batchNotFound()) : Effect.succeed(row))))
@@ -60,7 +56,7 @@ export const makePaymentBatches = (ports: ServicePorts) => {
     create: (
       actor: Actor,
       companyId: CompanyId,
-      body: unknown,
+      body: PaymentBatchCreateBody,
     ): Effect.Effect<PaymentBatchCreated, Invalid | Forbidden | NotFound> =>
       Effect.gen(function* () {
         // Every field is optional, so the wrapper is too: an empty body makes a batch.
@@ -106,7 +102,7 @@ export const makePaymentBatches = (ports: ServicePorts) => {
 
     /** A batch of the company, with its counts as they are now (a batch being processed shows its progress). */
     get: (actor: Actor, companyId: CompanyId, id: PaymentBatchId): Effect.Effect<PaymentBatch, NotFound> =>
-      inCompany(ports, actor, companyId, ({ tx, company }) =>
+      readInCompany(ports, actor, companyId, ({ tx, company }) =>
         Effect.gen(function* () {
           return toPaymentBatch(yield* findBatch(tx, company.id, id))
         }),
@@ -121,7 +117,7 @@ export const makePaymentBatches = (ports: ServicePorts) => {
       Effect.gen(function* () {
         const request = yield* parsePageRequest(query, pagePolicies.paymentBatches)
         const filter = batchCreatedWindow(yield* decodeQuery(PaymentBatchListQuery, query))
-        return yield* inCompany(ports, actor, companyId, ({ tx, company }) =>
+        return yield* readInCompany(ports, actor, companyId, ({ tx, company }) =>
           Effect.gen(function* () {
             const slice = yield* tx.paymentBatches.list(company.id, filter, {
               offset: pageOffset(request),

@@ -4,36 +4,40 @@ import { maxBatchPayments } from "../../machines/batch-machine.ts"
 import { paymentMachine } from "../../machines/payment-machine.ts"
 import { begin } from "../../machines/stored-machine.ts"
 import type { CompanyId, PaymentBatchId, PaymentId, WorkspaceId } from "../../model/ids.ts"
-import { PaymentFields, type PaymentInstruction, PaymentListQuery, toPayment } from "../../model/payment.ts"
+import {
+  type PaymentCreateBody,
+  PaymentFields,
+  type PaymentInstruction,
+  PaymentListQuery,
+  toPayment,
+} from "../../model/payment.ts"
 import { batchMessages } from "../../model/payment-batch.ts"
+import { type PaymentCreated, unknownOutcomeAfterMs, unknownOutcomesPerRun } from "../../model/types/payment.ts"
 import type { Clock } from "../../ports/clock.ts"
 import type { PaymentOutcome } from "../../ports/payment-provider.ts"
-import type { PaymentFilter, PaymentRecord, PaymentStatusValue, Repositories } from "../../ports/storage/index.ts"
+import type {
+  CompanyWithQuote,
+  PaymentFilter,
+  PaymentRecord,
+  PaymentStatusValue,
+  Repositories,
+} from "../../ports/storage/index.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../../rules/paging.ts"
 import { checkQuoteProfiles } from "../../rules/quote-profiles.ts"
 import type { Actor } from "../steps/actor.ts"
 import { batchLanes } from "../steps/batch-lanes.ts"
 import { carryOutActions } from "../steps/decision-executor.ts"
 import { decodeQuery, decodeWrapped } from "../steps/decode-input.ts"
-import { notReceivedByProvider, type PaymentOwner, paymentMoves, settlement } from "../steps/payment-moves.ts"
-import { providerCall, submitPayment } from "../steps/provider-call.ts"
+import { companyNotFound } from "../steps/lookups.ts"
+import { logPayment, type MoveOptions, type PaymentOwner, paymentMoves, settlement } from "../steps/payment-moves.ts"
+import { findPayment, submitPayment } from "../steps/provider-call.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
 import { inTransaction, type Lifted } from "../steps/transaction.ts"
-import { inCompany, writeAccess } from "../steps/use-case.ts"
+import { inCompany, readInCompany, writeAccess } from "../steps/use-case.ts"
 import { workspaceClock } from "../steps/workspace-clock.ts"
 
 const paymentNotFound = () =>
   new NotFound({ field: "id", message: "Payment Instruction not found or not accessible in this workspace" })
-
-/**
- * How long a payment may stay `processing` after its last update, by the engine's clock, before
- * the engine asks the provider how it ended: well past the last retry of its job and the provider
- * call that retry makes, so no run of the job is still on its way to the provider.
- */
-export const unknownOutcomeAfterMs = 10 * 60 * 1000
-
-/** The most payments one run of `settle_unknown_payments` settles: the rest wait a minute. */
-export const unknownOutcomesPerRun = 100
 
 const sameRequest = (existing: PaymentRecord, input: PaymentFields) =>
   existing.quote_id === input.payment_quote_id &&
@@ -41,14 +45,6 @@ const sameRequest = (existing: PaymentRecord, input: PaymentFields) =>
   existing.credit_note === (input.credit_note ?? null) &&
   existing.debit_note === (input.debit_note ?? null) &&
   existing.payment_batch_id === (input.payment_batch_id ?? null)
-
-export { notReceivedByProvider }
-
-/** The result of a create: the payment, and whether this call made it or an earlier call with the key did. */
-export interface PaymentCreated {
-  readonly payment: PaymentInstruction
-  readonly created: boolean
-}
 
 /** Use cases of payment instructions. */
 export const makePayments = (ports: ServicePorts) => {
@@ -85,18 +81,19 @@ export const makePayments = (ports: ServicePorts) => {
     company: PaymentOwner,
     input: PaymentFields,
     key: string,
+    found: Pick<CompanyWithQuote, "quote" | "profiles">,
   ): Effect.Effect<PaymentCreated, Invalid> =>
     Effect.gen(function* () {
       const batchId = input.payment_batch_id ?? null
       if (batchId !== null) yield* batchToJoin(tx, company, batchId)
-      const quote = yield* tx.quotes.find(company.id, input.payment_quote_id)
+      const { quote } = found
       if (!quote) return yield* Effect.fail(Invalid.rule("payment_quote_id", "Quote not found"))
       const now = clock.now().toISOString()
       // A batch refreshes an expired quote when it runs (DECISIONS, Quote use).
       if (batchId === null && quote.expires_at <= now) {
         return yield* Effect.fail(Invalid.rule("payment_quote_id", "Quote has expired"))
       }
-      const { from, to } = yield* checkQuoteProfiles(tx, company.id, quote.from_profile_id, quote.to_profile_id).pipe(
+      const { from, to } = yield* checkQuoteProfiles(found.profiles, quote.from_profile_id, quote.to_profile_id).pipe(
         Effect.mapError(
           (e) => new Invalid({ kind: "invalid", errors: e.errors.map((x) => ({ ...x, field: "payment_quote_id" })) }),
         ),
@@ -127,6 +124,7 @@ export const makePayments = (ports: ServicePorts) => {
         return yield* Effect.fail(Invalid.rule("payment_quote_id", "Quote has already been used"))
       }
       yield* carryOutActions(paymentMachine, start.actions, carriers(clock, tx, company, row))
+      yield* logPayment(ports, tx, company, row, true)
       return { payment: toPayment(row, [from, to], { withIdempotencyKey: false }), created: true }
     })
 
@@ -154,7 +152,7 @@ export const makePayments = (ports: ServicePorts) => {
     create: (
       actor: Actor,
       companyId: CompanyId,
-      body: unknown,
+      body: PaymentCreateBody,
     ): Effect.Effect<PaymentCreated, Invalid | Forbidden | NotFound> =>
       Effect.gen(function* () {
         const input = yield* decodeWrapped(
@@ -165,13 +163,20 @@ export const makePayments = (ports: ServicePorts) => {
         )
         const key = input.idempotency_key
         if (key === undefined) return yield* Effect.fail(Invalid.rule("idempotency_key", "Idempotency key is required"))
-        return yield* inCompany(ports, actor, companyId, ({ tx, company, readClock }) =>
+        // The company, the quote and its profiles are read in one statement; a company the actor
+        // cannot see, or a deleted one, is `not_found` on `company_id` before anything else.
+        return yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
-            const clock = yield* readClock
+            const found = yield* tx.companies.findWithQuoteInUse(actor.workspaceId, companyId, input.payment_quote_id)
+            if (found === undefined || found.company.deleted_at !== null) {
+              return yield* Effect.fail(companyNotFound("company_id"))
+            }
+            const { company } = found
+            const clock = yield* workspaceClock(ports, tx, actor.workspaceId)
             // The business key is looked up only when the payment cannot be made as asked: a
             // repeated create finds its quote used (or expired since), and is answered from the
             // key, so it answers the same as when the key is looked up first, one read less.
-            const outcome = yield* newPayment(clock, tx, company, input, key).pipe(
+            const outcome = yield* newPayment(clock, tx, company, input, key, found).pipe(
               Effect.catchTag("Invalid", (refusal) =>
                 tx.payments
                   .findByIdempotencyKey(company.id, key)
@@ -190,7 +195,7 @@ export const makePayments = (ports: ServicePorts) => {
       }).pipe(writeAccess(actor)),
 
     get: (actor: Actor, companyId: CompanyId, id: PaymentId): Effect.Effect<PaymentInstruction, NotFound> =>
-      inCompany(ports, actor, companyId, ({ tx, company }) =>
+      readInCompany(ports, actor, companyId, ({ tx, company }) =>
         Effect.gen(function* () {
           const row = yield* tx.payments.find(company.id, id)
           if (!row) return yield* Effect.fail(paymentNotFound())
@@ -207,7 +212,7 @@ export const makePayments = (ports: ServicePorts) => {
       Effect.gen(function* () {
         const request = yield* parsePageRequest(query, pagePolicies.payments)
         const filter: PaymentFilter = yield* decodeQuery(PaymentListQuery, query)
-        return yield* inCompany(ports, actor, companyId, ({ tx, company }) =>
+        return yield* readInCompany(ports, actor, companyId, ({ tx, company }) =>
           Effect.gen(function* () {
             const slice = yield* tx.payments.list(company.id, filter, {
               offset: pageOffset(request),
@@ -260,6 +265,8 @@ export const makePaymentJobs = (ports: ServicePorts) => {
   /**
    * Completes or fails a processing payment as the provider's outcome says; without an outcome
    * (the provider never received it) fails it as not received. Undefined when another writer won.
+   * Its event shows `options.profiles` when given (read when the payment was claimed), else the
+   * profiles as read now.
    */
   const settle = (
     clock: Clock,
@@ -267,10 +274,10 @@ export const makePaymentJobs = (ports: ServicePorts) => {
     company: PaymentOwner,
     row: PaymentRecord,
     outcome: PaymentOutcome | undefined,
-    lastUpdate?: string,
+    options: Pick<MoveOptions, "lastUpdate" | "profiles"> = {},
   ) => {
     const { event, change } = settlement(clock, outcome)
-    return move(clock, tx, company, row, event, change, lastUpdate === undefined ? {} : { lastUpdate })
+    return move(clock, tx, company, row, event, change, options)
   }
 
   return {
@@ -292,29 +299,34 @@ export const makePaymentJobs = (ports: ServicePorts) => {
         const companyOf = (row: PaymentRecord) => ({ id: row.company_id, workspace_id: workspaceId })
         const claimed = yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
-            const row = yield* tx.payments.findById(paymentId)
-            if (!row) return undefined
+            const found = yield* tx.payments.findForExecution(paymentId)
+            if (!found) return undefined
+            const { payment: row, quote, profiles } = found
             if (row.payment_batch_id !== null) return { row }
             const clock = yield* workspaceClock(ports, tx, workspaceId)
             const updated_at = clock.now().toISOString()
             const resumed = row.status === "processing"
-            const profiles = yield* tx.paymentProfiles.findInUse(row.company_id, [
-              row.from_profile_id,
-              row.to_profile_id,
-            ])
             const debit = profiles.some(
               (use) => use.profile.id === row.from_profile_id && use.profile.usage_type === "debit",
             )
             // One still processing when a later run starts is taken over by that run: not a
-            // transition, only its last update is written.
+            // transition, only its last update is written. Its events show the profiles read with it.
+            const shown = profiles.map((use) => use.profile)
             const current =
               row.status === "pending"
-                ? yield* move(clock, tx, companyOf(row), row, { type: "start" }, { updated_at }, { debit })
+                ? yield* move(
+                    clock,
+                    tx,
+                    companyOf(row),
+                    row,
+                    { type: "start" },
+                    { updated_at },
+                    { debit, profiles: shown },
+                  )
                 : resumed
                   ? yield* tx.payments.compareAndSetStatus(row.id, "processing", "processing", { updated_at })
                   : row
             if (!current || current.status !== "processing") return { row: current ?? row }
-            const quote = yield* tx.quotes.find(row.company_id, row.quote_id)
             return { row: current, quote, profiles, resumed }
           }),
         )
@@ -322,16 +334,22 @@ export const makePaymentJobs = (ports: ServicePorts) => {
         const { row, quote } = claimed
         if (row.status !== "processing" || row.payment_batch_id !== null || quote === undefined) return row.status
         // An earlier run may have reached the provider and lost its answer: ask before submitting.
-        const known = claimed.resumed
-          ? yield* providerCall("Payment provider failed to report the payment", () =>
-              ports.paymentProvider.findPayment(row.id),
-            )
-          : undefined
+        const known = claimed.resumed ? yield* findPayment(ports, row.id) : undefined
         const outcome = known ?? (yield* submitPayment(ports, row, quote, claimed.profiles))
         return yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
             const clock = yield* workspaceClock(ports, tx, workspaceId)
-            const done = yield* settle(clock, tx, companyOf(row), row, outcome)
+            // The profiles read when the payment was claimed, moments ago: its completion's event
+            // shows them without a second read (executing a payment on Postgres in 11 round trips).
+            const profiles = claimed.profiles?.map((use) => use.profile)
+            const done = yield* settle(
+              clock,
+              tx,
+              companyOf(row),
+              row,
+              outcome,
+              profiles === undefined ? {} : { profiles },
+            )
             if (!done) return ((yield* tx.payments.findById(row.id)) ?? row).status
             return done.status
           }),
@@ -356,11 +374,7 @@ export const makePaymentJobs = (ports: ServicePorts) => {
         let settled = 0
         let unanswered: ProviderFailure | undefined
         for (const payment of stuck) {
-          const answer = yield* Effect.either(
-            providerCall("Payment provider failed to report the payment", () =>
-              ports.paymentProvider.findPayment(payment.id),
-            ),
-          )
+          const answer = yield* Effect.either(findPayment(ports, payment.id))
           if (Either.isLeft(answer)) {
             unanswered ??= answer.left
             continue
@@ -369,7 +383,7 @@ export const makePaymentJobs = (ports: ServicePorts) => {
           const done = yield* inTransaction(ports.storage, (tx) =>
             Effect.gen(function* () {
               const clock = yield* workspaceClock(ports, tx, payment.workspace_id)
-              return yield* settle(clock, tx, company, payment, answer.right, payment.updated_at)
+              return yield* settle(clock, tx, company, payment, answer.right, { lastUpdate: payment.updated_at })
             }),
           )
           if (done) settled += 1

@@ -1,17 +1,19 @@
 import { Effect } from "effect"
 import { type Forbidden, Invalid, type NotFound, type ProviderFailure } from "../../errors.ts"
 import type { CompanyId } from "../../model/ids.ts"
-import { type Quote, QuoteFields, toQuote } from "../../model/quote.ts"
+import { type Quote, type QuoteCreateBody, QuoteFields, toQuote } from "../../model/quote.ts"
 import { decimal } from "../../money/decimal.ts"
 import type { Clock } from "../../ports/clock.ts"
 import { parseInstructedAmount } from "../../rules/quote-pricing.ts"
 import { checkQuoteProfiles } from "../../rules/quote-profiles.ts"
 import type { Actor } from "../steps/actor.ts"
 import { decodeWrapped } from "../steps/decode-input.ts"
+import { companyNotFound } from "../steps/lookups.ts"
 import { pricedQuote, providerMidRate } from "../steps/quote-pricing.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
 import { inTransaction } from "../steps/transaction.ts"
-import { inCompany, writeAccess } from "../steps/use-case.ts"
+import { writeAccess } from "../steps/use-case.ts"
+import { workspaceClock } from "../steps/workspace-clock.ts"
 
 const invalid = (field: string, message: string) => Effect.fail(Invalid.rule(field, message))
 
@@ -28,7 +30,7 @@ export const makeQuotes = (ports: ServicePorts) => {
     create: (
       actor: Actor,
       companyId: CompanyId,
-      body: unknown,
+      body: QuoteCreateBody,
     ): Effect.Effect<Quote, Invalid | Forbidden | NotFound | ProviderFailure> =>
       Effect.gen(function* () {
         const input = yield* decodeWrapped("quote", QuoteFields, body, "Quote is required")
@@ -36,13 +38,22 @@ export const makeQuotes = (ports: ServicePorts) => {
         // quote asks the provider for its rate between two, never inside one. Each transaction
         // returns plain data and the stored row (a keyed request journals and replays them), and
         // the answer is built from that row only.
-        const checked = yield* inCompany(ports, actor, companyId, ({ tx, company, readClock }) =>
+        // The company and the profiles are read in one statement; a company the actor cannot see,
+        // or a deleted one, is `not_found` on `company_id` before the profiles are looked at.
+        const checked = yield* inTransaction(ports.storage, (tx) =>
           Effect.gen(function* () {
+            const found = yield* tx.companies.findWithProfilesInUse(actor.workspaceId, companyId, [
+              input.from_profile_id,
+              input.to_profile_id,
+            ])
+            if (found === undefined || found.company.deleted_at !== null) {
+              return yield* Effect.fail(companyNotFound("company_id"))
+            }
+            const { company } = found
             // The workspace's clock as read here also stamps a quote priced after this transaction.
-            const clock = yield* readClock
+            const clock = yield* workspaceClock(ports, tx, actor.workspaceId)
             const { from, to, integrationActive } = yield* checkQuoteProfiles(
-              tx,
-              company.id,
+              found.profiles,
               input.from_profile_id,
               input.to_profile_id,
             )

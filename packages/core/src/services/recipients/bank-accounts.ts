@@ -7,8 +7,9 @@ import {
   type ProviderFailure,
   type Unauthenticated,
 } from "../../errors.ts"
-import { type BankAccount, BankAccountCreate } from "../../model/bank-account.ts"
+import { type BankAccount, BankAccountCreate, type BankAccountCreateBody } from "../../model/bank-account.ts"
 import type { AccountDetailId, BankAccountId, CompanyId, RecipientId, RoutingDetailId } from "../../model/ids.ts"
+import type { CreateForRecipientOptions } from "../../model/types/bank-account.ts"
 import type { RequirementsSchema } from "../../ports/payment-provider.ts"
 import type {
   AccountDetailRecord,
@@ -19,7 +20,6 @@ import type {
 } from "../../ports/storage/index.ts"
 import { maskAccountNumber } from "../../rules/account-number-mask.ts"
 import { readPath, validateBeneficiaryDetails } from "../../rules/beneficiary-validation.ts"
-import type { HostedPageClaims } from "../../rules/hosted-page-jwt.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../../rules/paging.ts"
 import type { Actor } from "../steps/actor.ts"
 import { decodeBody } from "../steps/decode-input.ts"
@@ -28,7 +28,7 @@ import { bankAccountsWithProfiles } from "../steps/lookups.ts"
 import { providerCall } from "../steps/provider-call.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
 import { storeNewBankAccount } from "../steps/store-bank-account.ts"
-import { inCompany, writeAccess } from "../steps/use-case.ts"
+import { inCompany, readInCompany, writeAccess } from "../steps/use-case.ts"
 import { readWorkspaceClock } from "../steps/workspace-clock.ts"
 
 const bankAccountNotFound = () =>
@@ -118,15 +118,6 @@ const detailsOf = (
   return { accountDetails, routingDetails, partyAddress }
 }
 
-/** Options of `createForRecipient`. */
-export interface CreateForRecipientOptions {
-  /**
-   * The hosted-page token the account is added with: used up in the transaction that stores the
-   * account, so the page's link works once (`unauthenticated` on `token`, nothing stored, after).
-   */
-  readonly usingToken?: HostedPageClaims
-}
-
 /** Use cases of bank accounts: created for recipients (validated by the provider's schema), then read-only. */
 export const makeBankAccounts = (ports: ServicePorts) => ({
   /**
@@ -138,7 +129,7 @@ export const makeBankAccounts = (ports: ServicePorts) => ({
     actor: Actor,
     companyId: CompanyId,
     recipientId: RecipientId,
-    body: unknown,
+    body: BankAccountCreateBody,
     options: CreateForRecipientOptions = {},
   ): Effect.Effect<BankAccount, Invalid | Forbidden | NotFound | ProviderFailure | Unauthenticated> =>
     Effect.gen(function* () {
@@ -156,15 +147,19 @@ export const makeBankAccounts = (ports: ServicePorts) => ({
       )
       const details = input.beneficiary_details
       const query = yield* requirementsQueryOf(details)
-      const answer = yield* providerCall("Payment provider is unavailable", () =>
-        ports.paymentProvider.bankAccountRequirements(query),
+      const answer = yield* providerCall(
+        { port: "payment", operation: "bankAccountRequirements" },
+        "Payment provider is unavailable",
+        () => ports.paymentProvider.bankAccountRequirements(query),
       )
       if (!answer.ok) return yield* Effect.fail(Invalid.rule("base", answer.message))
       const errors = validateBeneficiaryDetails(details, answer.schema)
       if (errors.length > 0) return yield* Effect.fail(new Invalid({ kind: "invalid", errors }))
 
-      const beneficiary = yield* providerCall("Payment provider could not register the beneficiary", () =>
-        ports.paymentProvider.createBeneficiary({ reference: bankAccountId, details }),
+      const beneficiary = yield* providerCall(
+        { port: "payment", operation: "createBeneficiary" },
+        "Payment provider could not register the beneficiary",
+        () => ports.paymentProvider.createBeneficiary({ reference: bankAccountId, details }),
       )
       const clock = yield* readWorkspaceClock(ports, actor.workspaceId)
       const at = clock.now().toISOString()
@@ -213,7 +208,7 @@ export const makeBankAccounts = (ports: ServicePorts) => ({
     }).pipe(writeAccess(actor)),
 
   get: (actor: Actor, companyId: CompanyId, id: BankAccountId): Effect.Effect<BankAccount, NotFound> =>
-    inCompany(ports, actor, companyId, ({ tx, company }) =>
+    readInCompany(ports, actor, companyId, ({ tx, company }) =>
       Effect.gen(function* () {
         const row = yield* tx.bankAccounts.find(company.id, id)
         if (!row) return yield* Effect.fail(bankAccountNotFound())
@@ -229,7 +224,7 @@ export const makeBankAccounts = (ports: ServicePorts) => ({
   ): Effect.Effect<Page<BankAccount>, Invalid | NotFound> =>
     Effect.gen(function* () {
       const request = yield* parsePageRequest(query, pagePolicies.bankAccounts)
-      return yield* inCompany(ports, actor, companyId, ({ tx, company }) =>
+      return yield* readInCompany(ports, actor, companyId, ({ tx, company }) =>
         Effect.gen(function* () {
           const slice = yield* tx.bankAccounts.listByCompany(company.id, {
             offset: pageOffset(request),

@@ -1,7 +1,13 @@
 import { Effect } from "effect"
 import { Conflict, type Forbidden, Invalid, messages, NotFound, type ProviderFailure } from "../../errors.ts"
-import { type BankAccount, FundingAccountLink, type FundingMandate, toBankAccount } from "../../model/bank-account.ts"
+import {
+  type BankAccount,
+  FundingAccountLink,
+  type FundingAccountLinkBody,
+  toBankAccount,
+} from "../../model/bank-account.ts"
 import type { BankAccountId, EntityId } from "../../model/ids.ts"
+import type { FundingAccount, FundingMandateForm } from "../../model/types/bank-account.ts"
 import type { BankAccountRecord, PaymentProfileRecord } from "../../ports/storage/index.ts"
 import {
   fundingAccountInUseMessage,
@@ -12,7 +18,7 @@ import { decodeBody } from "../steps/decode-input.ts"
 import { providerCall } from "../steps/provider-call.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
 import { storeNewBankAccount } from "../steps/store-bank-account.ts"
-import { inTransaction } from "../steps/transaction.ts"
+import { inRead, inTransaction } from "../steps/transaction.ts"
 import { writeAccess } from "../steps/use-case.ts"
 import { readWorkspaceClock } from "../steps/workspace-clock.ts"
 
@@ -82,8 +88,10 @@ const linkAccountWith =
         }),
       )
       if (input.institution_id !== undefined) {
-        const institutions = yield* providerCall("Bank-linking provider could not list its banks", () =>
-          ports.bankLinker.institutions(),
+        const institutions = yield* providerCall(
+          { port: "bank_link", operation: "institutions" },
+          "Bank-linking provider could not list its banks",
+          () => ports.bankLinker.institutions(),
         )
         if (!institutions.some((institution) => institution.id === input.institution_id)) {
           return yield* Effect.fail(
@@ -94,12 +102,15 @@ const linkAccountWith =
           )
         }
       }
-      const linked = yield* providerCall("Bank-linking provider could not link the account", () =>
-        ports.bankLinker.link({
-          reference: bankAccountId,
-          entityId: entity.id,
-          ...(input.institution_id === undefined ? {} : { institutionId: input.institution_id }),
-        }),
+      const linked = yield* providerCall(
+        { port: "bank_link", operation: "link" },
+        "Bank-linking provider could not link the account",
+        () =>
+          ports.bankLinker.link({
+            reference: bankAccountId,
+            entityId: entity.id,
+            ...(input.institution_id === undefined ? {} : { institutionId: input.institution_id }),
+          }),
       )
       const clock = yield* readWorkspaceClock(ports, actor.workspaceId)
       const at = clock.now().toISOString()
@@ -166,9 +177,6 @@ const linkAccountWith =
       )
     }).pipe(writeAccess(actor))
 
-/** A funding account as the hosted page lists it: the bank account, and the mandate given when it was linked there. */
-export type FundingAccount = BankAccount & { readonly mandate: FundingMandate | null }
-
 /** Funding accounts: external bank accounts of an entity, linked through the bank-link provider, used as debit sources. */
 export const makeFundingAccounts = (ports: ServicePorts) => {
   const linkAccount = linkAccountWith(ports)
@@ -181,7 +189,7 @@ export const makeFundingAccounts = (ports: ServicePorts) => {
      * const accounts = await engine.fundingAccounts.list(actor, entityId)
      */
     list: (actor: Actor, entityId: EntityId): Effect.Effect<ReadonlyArray<FundingAccount>, NotFound> =>
-      inTransaction(ports.storage, (tx) =>
+      inRead(ports.storage, (tx) =>
         Effect.gen(function* () {
           const entity = yield* tx.entities.findActiveById(entityId)
           const company = entity && (yield* tx.companies.find(actor.workspaceId, entity.company_id))
@@ -281,7 +289,11 @@ export const makeFundingAccounts = (ports: ServicePorts) => {
      * const banks = await engine.fundingAccounts.institutions()
      */
     institutions: (): Effect.Effect<ReadonlyArray<{ readonly id: string; readonly name: string }>, ProviderFailure> =>
-      providerCall("Bank-linking provider could not list its banks", () => ports.bankLinker.institutions()),
+      providerCall(
+        { port: "bank_link", operation: "institutions" },
+        "Bank-linking provider could not list its banks",
+        () => ports.bankLinker.institutions(),
+      ),
 
     /**
      * The hosted page's link: checks the bank and the mandate (`mandate_email`, `signatory_name`),
@@ -294,11 +306,13 @@ export const makeFundingAccounts = (ports: ServicePorts) => {
     linkWithMandate: (
       actor: Actor,
       entityId: EntityId,
-      body: unknown,
+      body: FundingMandateForm,
     ): Effect.Effect<BankAccount, Invalid | Forbidden | NotFound | ProviderFailure> =>
       Effect.gen(function* () {
-        const institutions = yield* providerCall("Bank-linking provider could not list its banks", () =>
-          ports.bankLinker.institutions(),
+        const institutions = yield* providerCall(
+          { port: "bank_link", operation: "institutions" },
+          "Bank-linking provider could not list its banks",
+          () => ports.bankLinker.institutions(),
         )
         const problems = linkFormProblems(body, institutions)
         if (problems.length > 0) return yield* Effect.fail(new Invalid({ kind: "invalid", errors: problems }))
@@ -318,7 +332,7 @@ export const makeFundingAccounts = (ports: ServicePorts) => {
     link: (
       actor: Actor,
       entityId: EntityId,
-      body: unknown,
+      body: FundingAccountLinkBody,
     ): Effect.Effect<BankAccount, Invalid | Forbidden | NotFound | ProviderFailure> =>
       linkAccount(actor, entityId, body),
   }

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { Invalid, type ProviderFailure } from "../../errors.ts"
-import { RequirementsRequest } from "../../model/bank-account-requirements.ts"
+import { type RequirementsBody, RequirementsRequest } from "../../model/bank-account-requirements.ts"
 import { isCountryAlpha2, isCurrencyCode } from "../../model/iso-codes.ts"
 import type { EntityType, PaymentMethodOption, RequirementsSchema } from "../../ports/payment-provider.ts"
 import type { Actor } from "../steps/actor.ts"
@@ -42,34 +42,52 @@ const readParameters = (input: typeof RequirementsRequest.Type) => {
 
 /** Payment methods and bank-account requirements, passed through from the payment provider. */
 export const makePaymentMethods = (ports: ServicePorts) => ({
+  /**
+   * The bank countries the payment provider pays to, as ISO codes in order: what a form offers as
+   * the country of a recipient's bank (the hosted bank-account page lists them by name).
+   *
+   * @example
+   * const countries = await engine.paymentMethods.bankCountries(actor) // ["AU", "CA", ..., "US"]
+   */
+  bankCountries: (_actor: Actor): Effect.Effect<ReadonlyArray<string>, ProviderFailure> =>
+    providerCall({ port: "payment", operation: "bankCountries" }, "Payment provider is unavailable", () =>
+      ports.paymentProvider.bankCountries(),
+    ).pipe(Effect.map((codes) => [...new Set(codes.map((code) => code.toUpperCase()))].filter(isCountryAlpha2).sort())),
+
   /** `GET /api/v1/payment_methods`: transfer methods for a bank country, currency and entity type. */
   list: (_actor: Actor, query: unknown): Effect.Effect<ReadonlyArray<PaymentMethodOption>, Invalid | ProviderFailure> =>
     Effect.gen(function* () {
       const parameters = yield* readParameters(yield* decodeBody(RequirementsRequest, query))
-      return yield* providerCall("Payment provider is unavailable", () =>
-        ports.paymentProvider.paymentMethods({
-          countryCode: parameters.countryCode,
-          currencyCode: parameters.currencyCode,
-          entityType: parameters.entityType,
-        }),
+      return yield* providerCall(
+        { port: "payment", operation: "paymentMethods" },
+        "Payment provider is unavailable",
+        () =>
+          ports.paymentProvider.paymentMethods({
+            countryCode: parameters.countryCode,
+            currencyCode: parameters.currencyCode,
+            entityType: parameters.entityType,
+          }),
       )
     }),
 
   /** `POST /api/v1/bank_account_requirements`: the form schema; provider refusals are `invalid` on `base` with its message. */
   requirements: (
     _actor: Actor,
-    body: unknown,
+    body: RequirementsBody,
   ): Effect.Effect<Omit<RequirementsSchema, "payment_method">, Invalid | ProviderFailure> =>
     Effect.gen(function* () {
       const { transferMethod, localClearingSystem, ...parameters } = yield* readParameters(
         yield* decodeBody(RequirementsRequest, body),
       )
-      const answer = yield* providerCall("Payment provider is unavailable", () =>
-        ports.paymentProvider.bankAccountRequirements({
-          ...parameters,
-          ...(transferMethod === undefined ? {} : { transferMethod }),
-          ...(localClearingSystem === undefined ? {} : { localClearingSystem }),
-        }),
+      const answer = yield* providerCall(
+        { port: "payment", operation: "bankAccountRequirements" },
+        "Payment provider is unavailable",
+        () =>
+          ports.paymentProvider.bankAccountRequirements({
+            ...parameters,
+            ...(transferMethod === undefined ? {} : { transferMethod }),
+            ...(localClearingSystem === undefined ? {} : { localClearingSystem }),
+          }),
       )
       if (!answer.ok) return yield* Effect.fail(Invalid.rule("base", answer.message))
       const { payment_method: _method, ...schema } = answer.schema

@@ -1,18 +1,18 @@
 import { Effect } from "effect"
 import { type Forbidden, type Invalid, messages, NotFound } from "../../errors.ts"
 import type { CompanyId, RecipientId } from "../../model/ids.ts"
-import { type Recipient, RecipientCreate, toRecipient } from "../../model/recipient.ts"
-import type { RecipientRecord, Repositories } from "../../ports/storage/index.ts"
+import { type Recipient, RecipientCreate, type RecipientCreateBody, toRecipient } from "../../model/recipient.ts"
+import type { RecipientRecord } from "../../ports/storage/index.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../../rules/paging.ts"
 import type { Actor } from "../steps/actor.ts"
 import { decodeBody } from "../steps/decode-input.ts"
 import { bankAccountsWithProfiles } from "../steps/lookups.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
-import type { Lifted } from "../steps/transaction.ts"
-import { inCompany, writeAccess } from "../steps/use-case.ts"
+import type { Lifted, ReadRepositories } from "../steps/transaction.ts"
+import { inCompany, readInCompany, writeAccess } from "../steps/use-case.ts"
 
 /** Recipients with their bank accounts and profiles, in three queries whatever their number. */
-const withBankAccounts = (tx: Lifted<Repositories>, rows: ReadonlyArray<RecipientRecord>) =>
+const withBankAccounts = (tx: Lifted<ReadRepositories>, rows: ReadonlyArray<RecipientRecord>) =>
   Effect.gen(function* () {
     if (rows.length === 0) return []
     const accounts = yield* tx.bankAccounts.listByOwners(
@@ -23,7 +23,7 @@ const withBankAccounts = (tx: Lifted<Repositories>, rows: ReadonlyArray<Recipien
     return rows.map((row) => toRecipient(row, withDetails))
   })
 
-const findRecipient = (tx: Lifted<Repositories>, companyId: CompanyId, id: RecipientId) =>
+const findRecipient = (tx: Lifted<ReadRepositories>, companyId: CompanyId, id: RecipientId) =>
   tx.recipients
     .findActive(companyId, id)
     .pipe(
@@ -37,7 +37,7 @@ export const makeRecipients = (ports: ServicePorts) => ({
   create: (
     actor: Actor,
     companyId: CompanyId,
-    body: unknown,
+    body: RecipientCreateBody,
   ): Effect.Effect<Recipient, Invalid | Forbidden | NotFound> =>
     Effect.gen(function* () {
       const input = yield* decodeBody(RecipientCreate, body)
@@ -60,7 +60,7 @@ export const makeRecipients = (ports: ServicePorts) => ({
     }).pipe(writeAccess(actor)),
 
   get: (actor: Actor, companyId: CompanyId, id: RecipientId): Effect.Effect<Recipient, NotFound> =>
-    inCompany(ports, actor, companyId, ({ tx, company }) =>
+    readInCompany(ports, actor, companyId, ({ tx, company }) =>
       findRecipient(tx, company.id, id).pipe(
         Effect.flatMap((row) => withBankAccounts(tx, [row])),
         Effect.map(([recipient]) => recipient!),
@@ -85,7 +85,7 @@ export const makeRecipients = (ports: ServicePorts) => ({
   ): Effect.Effect<Page<Recipient>, Invalid | NotFound> =>
     Effect.gen(function* () {
       const request = yield* parsePageRequest(query, pagePolicies.recipients)
-      return yield* inCompany(ports, actor, companyId, ({ tx, company }) =>
+      return yield* readInCompany(ports, actor, companyId, ({ tx, company }) =>
         Effect.gen(function* () {
           const slice = yield* tx.recipients.listActive(company.id, {
             offset: pageOffset(request),

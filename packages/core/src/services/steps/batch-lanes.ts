@@ -7,7 +7,7 @@ import type { PaymentBatchId, PaymentId, WorkspaceId } from "../../model/ids.ts"
 import { laneProgressSeconds, maxLanePayments } from "../../model/job-kinds.ts"
 import { parseDecimal } from "../../money/decimal.ts"
 import type { Clock } from "../../ports/clock.ts"
-import type { JobRun } from "../../ports/job-runner.ts"
+import type { BatchLogEvent, JobRun } from "../../ports/job-runner.ts"
 import type { PaymentOutcome } from "../../ports/payment-provider.ts"
 import type {
   PaymentBatchRecord,
@@ -22,10 +22,10 @@ import { type ActionCarriers, applyDecision, carryOutActions } from "./decision-
 import { enqueueJob } from "./job-queue.ts"
 import { appendEvents, paymentBatchEventPayload } from "./outbox.ts"
 import { type MoveOptions, type PaymentOwner, paymentMoves, settlement } from "./payment-moves.ts"
-import { providerCall, submitPayment } from "./provider-call.ts"
+import { findPayment, submitPayment } from "./provider-call.ts"
 import { pricedQuote, providerMidRate } from "./quote-pricing.ts"
 import type { ServicePorts } from "./service-ports.ts"
-import { inTransaction, type Lifted } from "./transaction.ts"
+import { afterCommit, inTransaction, type Lifted } from "./transaction.ts"
 import { workspaceClock } from "./workspace-clock.ts"
 
 /*
@@ -48,6 +48,45 @@ export const batchCounts = (batch: PaymentBatchRecord) => ({
 })
 
 /**
+ * A batch's progress is logged each time this many more of its payments have settled (100, 200,
+ * ...), as the lane that crossed the mark commits: at the default 20 a second, every 5 s or so.
+ * Counted, not timed, so every process logs the same marks, each once.
+ */
+export const batchProgressEvery = 100
+
+/** The log's event for `batch` as it now is. */
+const batchLogEvent = (
+  phase: BatchLogEvent["batch"],
+  batch: PaymentBatchRecord,
+  workspaceId: WorkspaceId,
+): BatchLogEvent => {
+  const ended = batch.completed_at !== null && batch.submitted_at !== null
+  return {
+    batch: phase,
+    workspaceId,
+    companyId: batch.company_id,
+    batchId: batch.id,
+    status: batch.status,
+    total: batch.total_count,
+    succeeded: batch.succeeded_count,
+    failed: batch.failed_count,
+    ...(ended ? { durationMs: Date.parse(batch.completed_at ?? "") - Date.parse(batch.submitted_at ?? "") } : {}),
+  }
+}
+
+/** Tells the job log of `batch`, once the transaction of `tx` has committed. */
+const logBatch = (
+  ports: Pick<ServicePorts, "jobLog">,
+  tx: Lifted<Repositories>,
+  phase: BatchLogEvent["batch"],
+  batch: PaymentBatchRecord,
+  workspaceId: WorkspaceId,
+) => {
+  const log = ports.jobLog
+  return log === undefined ? Effect.void : afterCommit(tx, () => log(batchLogEvent(phase, batch, workspaceId)))
+}
+
+/**
  * How a batch carries out its machine's jobs (its start, its expiry) and its one event (its
  * completion, stamped `now`).
  */
@@ -63,7 +102,7 @@ export const batchCarriers = (
     action.job === "process_batch" || action.job === "expire_batch"
       ? enqueueJob(ports, tx, {
           kind: action.job,
-          payload: { batch_id: batch.id, workspace_id: workspaceId },
+          payload: { batch_id: batch.id, workspace_id: workspaceId, company_id: batch.company_id },
           workspaceId,
           ...(action.delayMs === undefined ? {} : { delayMs: action.delayMs }),
         })
@@ -92,7 +131,7 @@ export const batchCarriers = (
  * transactions that count the last payments, the compare-and-set lets one end it.
  */
 const finishBatchIfDone = (
-  ports: Pick<ServicePorts, "ids" | "clock">,
+  ports: Pick<ServicePorts, "ids" | "clock" | "jobLog">,
   clock: Clock,
   tx: Lifted<Repositories>,
   workspaceId: WorkspaceId,
@@ -108,6 +147,7 @@ const finishBatchIfDone = (
         tx.paymentBatches.compareAndSetStatus(batch.id, batch.status, status, { completed_at: at, updated_at: at }),
       carriers: (ended) => batchCarriers(ports, clock, tx, ended, workspaceId, now),
     })
+    if (ended !== undefined) yield* logBatch(ports, tx, "completed", ended, workspaceId)
     return ended ?? batch
   })
 
@@ -167,7 +207,7 @@ export const batchLanes = (ports: ServicePorts) => {
       if (lane.length > 0) {
         yield* enqueueJob(ports, tx, {
           kind: "execute_batch_payments",
-          payload: { batch_id: batchId, workspace_id: company.workspace_id, payment_ids: lane },
+          payload: { batch_id: batchId, workspace_id: company.workspace_id, payment_ids: lane, company_id: company.id },
           workspaceId: company.workspace_id,
         })
       }
@@ -361,11 +401,7 @@ export const makeBatchLaneJobs = (ports: ServicePorts) => {
    */
   const runPayment = (lane: Lane, row: PaymentRecord): Effect.Effect<LaneOutcome | undefined, ProviderFailure> =>
     Effect.gen(function* () {
-      const known = lane.resumed
-        ? yield* providerCall("Payment provider failed to report the payment", () =>
-            ports.paymentProvider.findPayment(row.id),
-          )
-        : undefined
+      const known = lane.resumed ? yield* findPayment(ports, row.id) : undefined
       if (known !== undefined) return { row, outcome: known }
       const quote = lane.quotes.find((q) => q.id === row.quote_id)
       if (quote === undefined) return { row, failure: "The payment's quote could not be found" }
@@ -400,7 +436,9 @@ export const makeBatchLaneJobs = (ports: ServicePorts) => {
           if (running !== undefined) return 0
           const clock = yield* workspaceClock(ports, tx, workspaceId)
           const company = { id: batch.company_id, workspace_id: workspaceId }
-          return yield* startLanes(clock, tx, company, batch, ports.batchExecution.concurrency)
+          const started = yield* startLanes(clock, tx, company, batch, ports.batchExecution.concurrency)
+          yield* logBatch(ports, tx, "started", batch, workspaceId)
+          return started
         }),
       ),
 
@@ -486,7 +524,14 @@ export const makeBatchLaneJobs = (ports: ServicePorts) => {
         const batch = yield* tx.paymentBatches.recordOutcomes(lane.batchId, counts, clock.now().toISOString())
         if (batch === undefined) return yield* Effect.dieMessage(`batch ${lane.batchId} is not processing its lane`)
         if (ranToEnd) yield* claimLane(clock, tx, lane.company, batch)
-        yield* finishBatchIfDone(ports, clock, tx, lane.company.workspace_id, batch)
+        const now = yield* finishBatchIfDone(ports, clock, tx, lane.company.workspace_id, batch)
+        const settled = batch.succeeded_count + batch.failed_count
+        const before = settled - counts.succeeded - counts.failed
+        if (
+          now.status === "processing" &&
+          Math.floor(settled / batchProgressEvery) > Math.floor(before / batchProgressEvery)
+        )
+          yield* logBatch(ports, tx, "progress", batch, lane.company.workspace_id)
         return counts.succeeded + counts.failed
       }),
     )

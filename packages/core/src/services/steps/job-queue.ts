@@ -1,8 +1,9 @@
-import { Effect } from "effect"
+import { type Effect, FiberRef } from "effect"
 import type { WorkspaceId } from "../../model/ids.ts"
 import { type JobKindName, type JobPayload, jobAttempts } from "../../model/job-kinds.ts"
 import type { Repositories } from "../../ports/storage/index.ts"
 import type { EnginePorts } from "./service-ports.ts"
+import { type ActiveSpan, currentSpan } from "./trace-spans.ts"
 import type { Lifted } from "./transaction.ts"
 
 /**
@@ -29,17 +30,35 @@ export const enqueueJob = <K extends JobKindName>(
 ): Effect.Effect<void> => {
   const at = ports.clock.now()
   const now = at.toISOString()
-  return tx.jobs
-    .enqueue({
-      id: ports.ids.next("job"),
+  const id = ports.ids.next("job")
+  return FiberRef.getWith(currentSpan, (active) =>
+    tx.jobs.enqueue({
+      id,
       kind: job.kind,
-      payload: JSON.stringify(job.payload),
+      payload: JSON.stringify(active === undefined ? job.payload : withTraceContext(job.payload, active)),
       run_at: job.delayMs === undefined ? now : new Date(at.getTime() + job.delayMs).toISOString(),
       key: job.key ?? null,
       max_attempts: jobAttempts[job.kind],
       created_at: now,
       workspace_id: job.workspaceId,
       ...(job.queue === undefined ? {} : { queue: job.queue }),
-    })
-    .pipe(Effect.asVoid)
+    }),
+  )
 }
+
+/**
+ * `payload` with the trace context of `active` beside its fields (`trace_context`, see
+ * {@link traceContextOf}), so the job's run continues the trace of what queued it. A payload's
+ * schema ignores fields it does not name, and the job log shows only allow-listed ones.
+ */
+const withTraceContext = (payload: object, active: ActiveSpan): object => {
+  const carrier = active.tracing.inject(active.span.context)
+  return Object.keys(carrier).length === 0 ? payload : { ...payload, [traceContextField]: carrier }
+}
+
+/** The field of a job's payload that carries the trace context it was queued in. */
+const traceContextField = "trace_context"
+
+/** The trace context a job's payload carries (what {@link enqueueJob} put there), for `Tracing.extract`. */
+export const traceContextOf = (payload: unknown): unknown =>
+  typeof payload === "object" && payload !== null ? (payload as Record<string, unknown>)[traceContextField] : undefined

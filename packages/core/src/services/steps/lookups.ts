@@ -3,9 +3,9 @@ import { messages, NotFound } from "../../errors.ts"
 import { toBankAccount } from "../../model/bank-account.ts"
 import type { CompanyId, WebhookEndpointId } from "../../model/ids.ts"
 import { webhookEndpointMessages } from "../../model/webhook-endpoint.ts"
-import type { BankAccountRecord, Repositories } from "../../ports/storage/index.ts"
+import type { BankAccountRecord } from "../../ports/storage/index.ts"
 import type { Actor } from "./actor.ts"
-import type { Lifted } from "./transaction.ts"
+import type { Lifted, ReadRepositories } from "./transaction.ts"
 
 /*
  * Reads every service makes within one transaction: the actor's company, and bank accounts with
@@ -16,7 +16,7 @@ import type { Lifted } from "./transaction.ts"
 export const companyNotFound = (field = "id") => new NotFound({ field, message: messages.companyNotFound })
 
 /** The company of the actor's workspace, deleted or not; `not_found` when another workspace owns it. */
-export const findCompany = (tx: Lifted<Repositories>, actor: Actor, id: CompanyId, field = "id") =>
+export const findCompany = (tx: Lifted<ReadRepositories>, actor: Actor, id: CompanyId, field = "id") =>
   tx.companies
     .find(actor.workspaceId, id)
     .pipe(Effect.flatMap((row) => (row ? Effect.succeed(row) : Effect.fail(companyNotFound(field)))))
@@ -25,7 +25,7 @@ export const findCompany = (tx: Lifted<Repositories>, actor: Actor, id: CompanyI
  * The live company under which sub-resources are read and written. A deleted company can still
  * be fetched by id, but everything below it is gone: `not_found` on `company_id`.
  */
-export const findLiveCompany = (tx: Lifted<Repositories>, actor: Actor, id: CompanyId) =>
+export const findLiveCompany = (tx: Lifted<ReadRepositories>, actor: Actor, id: CompanyId) =>
   findCompany(tx, actor, id, "company_id").pipe(
     Effect.flatMap((row) =>
       row.deleted_at === null ? Effect.succeed(row) : Effect.fail(companyNotFound("company_id")),
@@ -33,7 +33,7 @@ export const findLiveCompany = (tx: Lifted<Repositories>, actor: Actor, id: Comp
   )
 
 /** Bank accounts with their profiles, loaded in two queries whatever their number. */
-export const bankAccountsWithProfiles = (tx: Lifted<Repositories>, rows: ReadonlyArray<BankAccountRecord>) =>
+export const bankAccountsWithProfiles = (tx: Lifted<ReadRepositories>, rows: ReadonlyArray<BankAccountRecord>) =>
   tx.paymentProfiles
     .listByBankAccounts(rows.map((r) => r.id))
     .pipe(Effect.map((profiles) => rows.map((row) => toBankAccount(row, profiles))))
@@ -44,7 +44,7 @@ export const webhookEndpointNotFound = (field = "id", message: string = webhookE
 
 /** The live webhook endpoint `id` of the actor's workspace, under the path's company when there is one. */
 export const findLiveWebhookEndpoint = (
-  tx: Lifted<Repositories>,
+  tx: Lifted<ReadRepositories>,
   actor: Actor,
   companyId: CompanyId | null,
   id: WebhookEndpointId,

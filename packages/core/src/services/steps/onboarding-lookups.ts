@@ -7,14 +7,14 @@ import { type PagePolicy, type PageQuery, pageOffset, parsePageRequest, toPage }
 import type { Actor } from "./actor.ts"
 import { findLiveCompany } from "./lookups.ts"
 import type { ServicePorts } from "./service-ports.ts"
-import { inTransaction, type Lifted } from "./transaction.ts"
+import { inRead, type Lifted, type ReadRepositories } from "./transaction.ts"
 
 /**
  * The entity of an onboarding request: the company found in the actor's workspace, the entity
  * in the company; another company's or workspace's entity is `not_found` like a missing one.
  */
 export const findOnboardingEntity = (
-  tx: Lifted<Repositories>,
+  tx: Lifted<ReadRepositories>,
   actor: Actor,
   companyId: CompanyId,
   entityId: EntityId,
@@ -58,12 +58,12 @@ export const onboardingPage = <Row, T>(
   scope: { readonly companyId: CompanyId; readonly entityId: EntityId },
   query: PageQuery,
   policy: PagePolicy,
-  slice: (tx: Lifted<Repositories>, entityId: EntityId, window: Window) => Effect.Effect<Slice<Row>>,
+  slice: (tx: Lifted<ReadRepositories>, entityId: EntityId, window: Window) => Effect.Effect<Slice<Row>>,
   view: (row: Row) => T,
 ) =>
   Effect.gen(function* () {
     const request = yield* parsePageRequest(query, policy)
-    return yield* inTransaction(ports.storage, (tx) =>
+    return yield* inRead(ports.storage, (tx) =>
       Effect.gen(function* () {
         const entity = yield* findOnboardingEntity(tx, actor, scope.companyId, scope.entityId)
         const rows = yield* slice(tx, entity.id, { offset: pageOffset(request), limit: request.perPage })

@@ -2,6 +2,7 @@ import { Effect, Either } from "effect"
 import { type Invalid, ProviderFailure } from "../../errors.ts"
 import type { CompanyId } from "../../model/ids.ts"
 import type { FeeStrategy } from "../../model/quote.ts"
+import { quoteLifetimeMs } from "../../model/types/quote.ts"
 import { type Decimal, decimal, formatDecimal, parseDecimal } from "../../money/decimal.ts"
 import type { Clock } from "../../ports/clock.ts"
 import type { PaymentProfileRecord, QuoteRecord } from "../../ports/storage/index.ts"
@@ -15,8 +16,6 @@ import type { ServicePorts } from "./service-ports.ts"
  * Pricing a quote at the provider's rate: for a new quote (`quotes.create`), and for a batch
  * payment's expired quote priced again when its lane runs.
  */
-/** How long a quote can be used. */
-export const quoteLifetimeMs = 15 * 60 * 1000
 
 /** What a quote is priced from, once its profiles and amount are checked. */
 export interface QuoteRequest {
@@ -87,7 +86,9 @@ export const providerMidRate = (
 ): Effect.Effect<Decimal, ProviderFailure> =>
   Effect.gen(function* () {
     if (source === target) return decimal(1n)
-    const { rate } = yield* providerCall(failedRate, () => ports.paymentProvider.exchangeRate({ source, target }))
+    const { rate } = yield* providerCall({ port: "payment", operation: "exchangeRate" }, failedRate, () =>
+      ports.paymentProvider.exchangeRate({ source, target }),
+    )
     const mid = parseDecimal(rate)
     if (mid === undefined || mid.units <= 0n) {
       return yield* Effect.fail(new ProviderFailure({ field: "base", message: failedRate }))

@@ -2,10 +2,10 @@ import { Effect } from "effect"
 import { Invalid } from "../../errors.ts"
 import type { WorkspaceId } from "../../model/ids.ts"
 import { trustedDomainsOf } from "../../model/trusted-domain-config.ts"
-import type { Repositories } from "../../ports/storage/index.ts"
+
 import { trustedDomainMessages, trustedReturnUrl } from "../../rules/trusted-domains.ts"
 import type { ServicePorts } from "./service-ports.ts"
-import type { Lifted } from "./transaction.ts"
+import type { Lifted, ReadRepositories } from "./transaction.ts"
 
 /**
  * The `return_url` a hosted-page token may carry (spec "Authentication" 5, DECISIONS "Trusted
@@ -17,7 +17,7 @@ import type { Lifted } from "./transaction.ts"
  */
 export const checkedReturnUrl = (
   ports: Pick<ServicePorts, "allowLocalWebhookUrls">,
-  tx: Lifted<Repositories>,
+  tx: Lifted<ReadRepositories>,
   workspaceId: WorkspaceId,
   returnUrl: string | undefined,
 ): Effect.Effect<string | undefined, Invalid> =>

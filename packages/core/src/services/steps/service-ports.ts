@@ -1,12 +1,14 @@
 import type { BankLinkProvider } from "../../ports/bank-link-provider.ts"
 import type { BlobStore, FileTypeDetector } from "../../ports/blob-store.ts"
 import type { Clock } from "../../ports/clock.ts"
+import type { EndpointChanges } from "../../ports/endpoint-changes.ts"
 import type { Ids } from "../../ports/ids.ts"
 import type { JobRunnerLog } from "../../ports/job-runner.ts"
 import type { PaymentProvider } from "../../ports/payment-provider.ts"
 import type { SecretHasher } from "../../ports/secret-hasher.ts"
 import type { ServerSecret } from "../../ports/server-secret.ts"
 import type { Storage } from "../../ports/storage/index.ts"
+import type { Tracing } from "../../ports/tracing.ts"
 import type { WebhookTransport } from "../../ports/webhook-transport.ts"
 import type { FeeSchedule } from "../../rules/fee-schedule.ts"
 
@@ -34,9 +36,12 @@ export interface ServicePorts extends EnginePorts {
   readonly webhookTransport: WebhookTransport
   readonly webhookTimeoutMs: number
   readonly webhookWorkspaceLanes: number
+  /** How lanes learn of an endpoint deactivated or deleted; undefined: they ask before each send. */
+  readonly endpointChanges: EndpointChanges | undefined
   readonly jobLog?: JobRunnerLog | undefined
   readonly blobStore?: BlobStore | undefined
   readonly fileTypeDetector?: FileTypeDetector | undefined
+  readonly tracing?: Tracing | undefined
 }
 
 /**

@@ -1,9 +1,9 @@
-import { Cause, Effect, Exit } from "effect"
+import { Cause, Deferred, Effect, Exit, Fiber } from "effect"
 import { describe, expect, it } from "vitest"
 import { NotFound } from "../../errors.ts"
 import { CompanyId, WorkspaceId } from "../../model/ids.ts"
 import type { Repositories, Storage } from "../../ports/storage/index.ts"
-import { inTransaction } from "./transaction.ts"
+import { afterCommit, inTransaction } from "./transaction.ts"
 
 /** A storage whose repositories are built when first read, as the Kysely adapter's are, and frozen. */
 const fakeStorage = () => {
@@ -77,6 +77,30 @@ describe("inTransaction", () => {
     expect(outcomes).toEqual(["commit"])
   })
 
+  it("runs what waits for the commit once the storage has committed, and never after a rollback", async () => {
+    const { storage, outcomes } = fakeStorage()
+    const told = (what: string) => () => void (outcomes as Array<string>).push(what)
+    await Effect.runPromise(
+      inTransaction(storage, (tx) =>
+        Effect.gen(function* () {
+          yield* afterCommit(tx, told("first hook"))
+          yield* tx.settings.putIfAbsent("secret", "a")
+          yield* afterCommit(tx, told("second hook"))
+        }),
+      ),
+    )
+    expect(outcomes).toEqual(["commit", "first hook", "second hook"])
+    const rolledBack = await Effect.runPromiseExit(
+      inTransaction(storage, (tx) =>
+        afterCommit(tx, told("hook of a rollback")).pipe(
+          Effect.zipRight(Effect.fail(new NotFound({ field: "id", message: "gone" }))),
+        ),
+      ),
+    )
+    expect(Exit.isFailure(rolledBack)).toBe(true)
+    expect(outcomes).toEqual(["commit", "first hook", "second hook", "rollback"])
+  })
+
   it("rolls back on a domain error and fails with that same error", async () => {
     const { storage, outcomes, settings } = fakeStorage()
     const gone = new NotFound({ field: "id", message: "gone" })
@@ -104,5 +128,30 @@ describe("inTransaction", () => {
     const broken: Storage = { ...storage, transaction: async () => Promise.reject(new Error("cannot begin")) }
     const exit = await Effect.runPromiseExit(inTransaction(broken, (tx) => tx.settings.get("secret")))
     expect(Exit.isFailure(exit) && Cause.isDie(exit.cause)).toBe(true)
+  })
+
+  it("ends a begun transaction when the fiber that runs it is interrupted, its work run to the end", async () => {
+    const { storage, outcomes, settings } = fakeStorage()
+    await Effect.runPromise(
+      Effect.gen(function* () {
+        const begun = yield* Deferred.make<void>()
+        const release = yield* Deferred.make<void>()
+        const fiber = yield* Effect.fork(
+          inTransaction(storage, (tx) =>
+            Effect.gen(function* () {
+              yield* Deferred.succeed(begun, undefined)
+              yield* Deferred.await(release)
+              return yield* tx.settings.putIfAbsent("secret", "a")
+            }),
+          ),
+        )
+        yield* Deferred.await(begun)
+        const interrupted = yield* Effect.fork(Fiber.interrupt(fiber))
+        yield* Deferred.succeed(release, undefined)
+        yield* Fiber.join(interrupted)
+      }),
+    )
+    expect(outcomes).toEqual(["commit"])
+    expect(settings.values.get("secret")).toBe("a")
   })
 })

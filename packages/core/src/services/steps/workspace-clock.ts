@@ -1,10 +1,9 @@
 import { Effect } from "effect"
 import type { WorkspaceId } from "../../model/ids.ts"
 import type { Clock } from "../../ports/clock.ts"
-import type { Repositories } from "../../ports/storage/index.ts"
 import { offsetClock } from "../../rules/test-clock.ts"
 import type { ServicePorts } from "./service-ports.ts"
-import { inTransaction, type Lifted } from "./transaction.ts"
+import { inRead, inTransaction, type Lifted, type ReadRepositories } from "./transaction.ts"
 
 /**
  * The clock of a workspace's resources, read in the caller's transaction: in sandbox mode the
@@ -14,7 +13,7 @@ import { inTransaction, type Lifted } from "./transaction.ts"
  */
 export const workspaceClock = (
   ports: Pick<ServicePorts, "clock" | "testClocks">,
-  tx: Lifted<Repositories>,
+  tx: Lifted<ReadRepositories>,
   workspaceId: WorkspaceId,
 ): Effect.Effect<Clock> =>
   ports.testClocks
@@ -35,3 +34,13 @@ export const readWorkspaceClock = (
         Effect.map((offset) => offsetClock(ports.clock, offset)),
       )
     : Effect.succeed(ports.clock)
+
+/**
+ * The workspace's clock for a use case that only reads (a test clock's time, a token's expiry):
+ * as {@link readWorkspaceClock}, in a read scope, so never journaled with an `Idempotency-Key`.
+ */
+export const peekWorkspaceClock = (
+  ports: Pick<ServicePorts, "clock" | "testClocks" | "storage">,
+  workspaceId: WorkspaceId,
+): Effect.Effect<Clock> =>
+  ports.testClocks ? inRead(ports.storage, (tx) => workspaceClock(ports, tx, workspaceId)) : Effect.succeed(ports.clock)

@@ -1,38 +1,40 @@
-import { Effect } from "effect"
+import { Effect, FiberRef } from "effect"
 import type { Forbidden, Invalid, NotFound } from "../../errors.ts"
 import { type DeliveryEvent, deliveryMachine } from "../../machines/delivery-machine.ts"
-import { type Decision, decide } from "../../machines/stored-machine.ts"
 import type { CompanyId, WebhookDeliveryId, WebhookEndpointId, WorkspaceId } from "../../model/ids.ts"
 import {
-  maxLoggedAttempts,
-  storedAttempts,
   toWebhookDelivery,
   type WebhookDelivery,
   type WebhookDeliveryAttempt,
+  type WebhookEndpointTest,
 } from "../../model/webhook-delivery.ts"
 import type { Clock } from "../../ports/clock.ts"
+import type { EndpointChanges } from "../../ports/endpoint-changes.ts"
 import type {
   Repositories,
-  WebhookDeliveryChange,
   WebhookDeliveryMove,
   WebhookDeliveryRecord,
-  WebhookDeliveryStateValue,
   WebhookEndpointRecord,
 } from "../../ports/storage/index.ts"
+import type { SpanAttributes } from "../../ports/tracing.ts"
 import type { WebhookAttempt, WebhookTransport } from "../../ports/webhook-transport.ts"
 import { type CircuitState, circuitAfter, circuitPosition, laneSizeFor, probing } from "../../rules/circuit-breaker.ts"
+import { failingLongEnough } from "../../rules/endpoint-disabling.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../../rules/paging.ts"
 import { webhookSignatureHeaders } from "../../rules/webhook-signature.ts"
 import type { Actor } from "../steps/actor.ts"
-import { type ActionCarriers, type ActionOf, applyDecision, carryOutActions } from "../steps/decision-executor.ts"
+import { carryOutActions } from "../steps/decision-executor.ts"
+import { deliveryCarriers, moveDelivery, type PlannedMove, plannedMove } from "../steps/delivery-moves.ts"
 import { deliveryJobKey, deliveryQueue, jobKeysOf, waitingJobKey } from "../steps/delivery-queue.ts"
 import { enqueueJob } from "../steps/job-queue.ts"
 import { findLiveWebhookEndpoint, webhookEndpointNotFound } from "../steps/lookups.ts"
+import { appendEvents, appendEventToEndpoint, webhookEndpointEventPayload } from "../steps/outbox.ts"
 import { unsealed } from "../steps/secret-sealing.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
-import { inTransaction, type Lifted } from "../steps/transaction.ts"
+import { currentSpan, spannedPromise } from "../steps/trace-spans.ts"
+import { inRead, inTransaction, type Lifted } from "../steps/transaction.ts"
 import { inWorkspace, writeAccess } from "../steps/use-case.ts"
-import { workspaceClock } from "../steps/workspace-clock.ts"
+import { peekWorkspaceClock, workspaceClock } from "../steps/workspace-clock.ts"
 
 /** The spec's limit on one delivery attempt. */
 export const defaultWebhookTimeoutMs = 30_000
@@ -67,6 +69,30 @@ const eventOf = (attempt: WebhookAttempt): DeliveryEvent => {
   return attempt.kind === "answered" && attempt.status === 200 ? { type: "succeed" } : { type: "fail" }
 }
 
+/** What a webhook attempt's span says of it before it is sent: the delivery, its endpoint and event, which attempt. */
+const attemptSpanAttributes = (row: WebhookDeliveryRecord, number: number): SpanAttributes => ({
+  "payments.workspace_id": row.workspace_id,
+  "payments.company_id": row.company_id,
+  "payments.endpoint_id": row.endpoint_id,
+  "payments.delivery_id": row.id,
+  "payments.event_id": row.event_id,
+  "payments.event_type": row.event_name,
+  "payments.webhook.attempt": number,
+})
+
+/**
+ * What an attempt's span says of its outcome: the status code of an answer, and `succeeded`
+ * (a 200), `aborted` (the receiver said stop) or `failed`; a failure's code is the status, or
+ * the transport's failure name (`timeout`, `connection_refused`) when nothing answered.
+ */
+const attemptSpanEnd = (attempt: WebhookAttempt): { attributes: SpanAttributes; error?: string } => {
+  const event = eventOf(attempt).type
+  const outcome = event === "succeed" ? "succeeded" : event === "abort" ? "aborted" : "failed"
+  if (attempt.kind === "failed") return { attributes: { "payments.webhook.outcome": outcome }, error: attempt.failure }
+  const attributes = { "payments.webhook.outcome": outcome, "http.response.status_code": attempt.status }
+  return outcome === "succeeded" ? { attributes } : { attributes, error: String(attempt.status) }
+}
+
 /** An attempt as the delivery log keeps it. */
 const loggedAttempt = (number: number, at: string, attempt: WebhookAttempt): WebhookDeliveryAttempt =>
   attempt.kind === "answered"
@@ -87,13 +113,6 @@ const loggedAttempt = (number: number, at: string, attempt: WebhookAttempt): Web
         response_excerpt: null,
       }
 
-/** What a delivery's move writes, and the decision whose actions follow it (see `plannedMove`). */
-interface PlannedMove {
-  readonly decision: Decision<WebhookDeliveryStateValue>
-  readonly change: WebhookDeliveryChange
-  readonly counted: boolean
-}
-
 /** An attempt that was not made because the delivery's endpoint is no longer active. */
 const disabledAttempt = (number: number, at: string): WebhookDeliveryAttempt => ({
   number,
@@ -102,61 +121,6 @@ const disabledAttempt = (number: number, at: string): WebhookDeliveryAttempt => 
   duration_ms: 0,
   error: "endpoint_disabled",
   response_excerpt: null,
-})
-
-/**
- * What moving a delivery by a machine event writes at `now`, logging `logged` (an attempt, or
- * why none was made) and counting it when `counted`, and the jobs the machine queues with it
- * (its next attempt). Undefined when the machine refuses the event.
- */
-const plannedMove = (
-  now: Date,
-  row: WebhookDeliveryRecord,
-  event: DeliveryEvent,
-  outcome: { readonly logged?: WebhookDeliveryAttempt; readonly counted: boolean },
-): PlannedMove | undefined => {
-  const attempts = row.attempt_count + (outcome.counted ? 1 : 0)
-  const decision = decide(deliveryMachine, row, event, { attempts })
-  if (decision === undefined) return undefined
-  const next = decision.actions.find(
-    (action): action is ActionOf<"enqueue"> => action.type === "enqueue" && action.job === "deliver_webhook",
-  )
-  const log = outcome.logged === undefined ? storedAttempts(row) : [...storedAttempts(row), outcome.logged]
-  const change: WebhookDeliveryChange = {
-    status: decision.status,
-    attempt_count: attempts,
-    last_status_code: outcome.logged === undefined ? row.last_status_code : outcome.logged.status_code,
-    next_attempt_at: next === undefined ? null : new Date(now.getTime() + (next.delayMs ?? 0)).toISOString(),
-    attempts: JSON.stringify(log.slice(-maxLoggedAttempts)),
-    updated_at: now.toISOString(),
-    lane_id: null,
-  }
-  return { decision, change, counted: outcome.counted }
-}
-
-/**
- * How a delivery carries out its machine's jobs: its next attempt, in its endpoint's queue. A
- * resend keeps the count, so a key (for a `counted` move only) would fold it into a retry already waiting.
- */
-const deliveryCarriers = (
-  ports: Pick<ServicePorts, "ids" | "clock">,
-  tx: Lifted<Repositories>,
-  moved: WebhookDeliveryRecord,
-  counted: boolean,
-): ActionCarriers => ({
-  enqueue: (action) =>
-    action.job === "deliver_webhook"
-      ? enqueueJob(ports, tx, {
-          kind: "deliver_webhook",
-          payload: { delivery_id: moved.id, workspace_id: moved.workspace_id, attempt_count: moved.attempt_count },
-          workspaceId: moved.workspace_id,
-          queue: deliveryQueue(moved.endpoint_id),
-          ...(counted ? { key: deliveryJobKey(moved.id, moved.attempt_count) } : {}),
-          ...(action.delayMs === undefined ? {} : { delayMs: action.delayMs }),
-        })
-      : Effect.dieMessage(
-          `the delivery machine asked for ${JSON.stringify(action)}, which deliveries do not carry out`,
-        ),
 })
 
 /**
@@ -192,7 +156,12 @@ const postpone = (
       (row) =>
         enqueueJob(ports, tx, {
           kind: "deliver_webhook",
-          payload: { delivery_id: row.id, workspace_id: row.workspace_id, attempt_count: row.attempt_count },
+          payload: {
+            delivery_id: row.id,
+            workspace_id: row.workspace_id,
+            attempt_count: row.attempt_count,
+            company_id: row.company_id,
+          },
           workspaceId: row.workspace_id,
           queue: deliveryQueue(row.endpoint_id),
           key: waitingJobKey(row.id, row.attempt_count, until),
@@ -200,27 +169,6 @@ const postpone = (
         }),
       { discard: true },
     )
-  })
-
-/**
- * Moves a delivery as {@link plannedMove} plans it, with a compare-and-set on its status and
- * attempt count, and carries out its machine's actions. Undefined when another writer got there first.
- */
-const move = (
-  ports: Pick<ServicePorts, "ids" | "clock">,
-  clock: Clock,
-  tx: Lifted<Repositories>,
-  row: WebhookDeliveryRecord,
-  event: DeliveryEvent,
-  outcome: { readonly logged?: WebhookDeliveryAttempt; readonly counted: boolean },
-) =>
-  Effect.gen(function* () {
-    const plan = plannedMove(clock.now(), row, event, outcome)
-    if (plan === undefined) return undefined
-    return yield* applyDecision(deliveryMachine, plan.decision, {
-      compareAndSet: () => tx.webhookDeliveries.compareAndSet(row.id, row, plan.change),
-      carriers: (moved) => deliveryCarriers(ports, tx, moved, plan.counted),
-    })
   })
 
 /**
@@ -242,13 +190,299 @@ const recordAttempts = (
     const unchanged =
       !probe &&
       after.consecutive_failures === before.consecutive_failures &&
-      after.circuit_open_until === before.circuit_open_until
+      after.circuit_open_until === before.circuit_open_until &&
+      after.failing_since === before.failing_since
     if (!unchanged) yield* tx.webhookEndpoints.recordCircuit(endpoint.workspace_id, endpoint.id, after)
     return after
   })
 
-/** The delivery log of an endpoint, and resending one of its deliveries now. */
+/**
+ * `read` made single-flight with freshness: a call is answered by a read that began after it,
+ * shared with every call made before that read began; one read at a time.
+ */
+const freshRead = <A>(read: () => Promise<A>): (() => Promise<A>) => {
+  let last: Promise<unknown> = Promise.resolve()
+  let next: Promise<A> | undefined
+  return () => {
+    if (next === undefined) {
+      const mine: Promise<A> = last.then(() => {
+        // From here on a call waits for the read after this one: this one has begun.
+        if (next === mine) next = undefined
+        return read()
+      })
+      next = mine
+      last = mine.catch(() => undefined)
+    }
+    return next
+  }
+}
+
+/** A lane a delivery job (or an endpoint's test) holds: its deliveries, their endpoint, and whether it probes a half-open circuit. */
+interface HeldLane {
+  readonly rows: ReadonlyArray<WebhookDeliveryRecord>
+  readonly endpoint: WebhookEndpointRecord
+  readonly clock: Clock
+  readonly probe: boolean
+}
+
+/** One delivery's attempt (or why none was made), the machine event it is, and whether it counts as an attempt. */
+interface SentDelivery {
+  readonly logged: WebhookDeliveryAttempt
+  readonly event: DeliveryEvent
+  readonly counted: boolean
+}
+
+/** The secrets a lane signs with: the endpoint's, and a rotated-out one until it expires; undefined when unopenable. */
+interface SigningSecrets {
+  readonly secret: string | undefined
+  readonly previous: string | undefined
+}
+
+/** What writing a lane left: the endpoint's circuit, the endpoint if this write disabled it, and a summary. */
+interface WrittenLane {
+  readonly circuit: CircuitState
+  readonly disabled: WebhookEndpointRecord | undefined
+  readonly moved: ReadonlyArray<WebhookDeliveryRecord>
+  readonly summary: string
+}
+
+/**
+ * Sending a held lane, in the steps the delivery job and an endpoint's test share: open the
+ * signing secrets, send, write every attempt in one transaction, then tell what the write changed.
+ */
+const makeLaneSending = (ports: ServicePorts) => {
+  /** Opened secrets by endpoint and sealed text: every delivery of an endpoint signs with the same one. */
+  const opened = new Map<string, string | undefined>()
+  const openedKept = 1024
+  const secretOf = (endpointId: string, sealedText: string) =>
+    Effect.gen(function* () {
+      const id = `${endpointId}\u0000${sealedText}`
+      if (opened.has(id)) return opened.get(id)
+      const secret = yield* unsealed(ports.serverSecret, endpointId, sealedText)
+      if (opened.size >= openedKept) opened.clear()
+      opened.set(id, secret)
+      return secret
+    })
+
+  /** The endpoint's secret, and a rotated-out one that signs beside it until it expires (rotate_secret). */
+  const signingSecrets = (lane: HeldLane): Effect.Effect<SigningSecrets> =>
+    Effect.gen(function* () {
+      const { endpoint, clock } = lane
+      const now = clock.now().toISOString()
+      const secret = yield* secretOf(endpoint.id, endpoint.secret)
+      const previous =
+        endpoint.previous_secret !== null && (endpoint.previous_secret_expires_at ?? "") > now
+          ? yield* secretOf(endpoint.id, endpoint.previous_secret)
+          : undefined
+      return { secret, previous }
+    })
+
+  /**
+   * Each delivery of the lane is the exact body of its event, signed with the endpoint's secret
+   * (`Service-Signature`, and the Standard Webhooks headers with this attempt's timestamp), sent
+   * through the transport within the timeout, unless the endpoint was deactivated or deleted
+   * meanwhile. A probe goes alone; the rest of its lane goes only if it answers 200, else waits unsent.
+   */
+  const sendLane = (
+    lane: HeldLane,
+    secrets: SigningSecrets,
+    stillActive: () => boolean | Promise<boolean>,
+  ): Effect.Effect<ReadonlyArray<SentDelivery>> =>
+    Effect.gen(function* () {
+      const { rows, endpoint, clock, probe } = lane
+      const { secret, previous } = secrets
+      /**
+       * One attempt of `row`, unless the endpoint is no longer active: signed first, so that
+       * nothing lies between the check and the request but the check's own read, when it reads.
+       */
+      const send = (row: WebhookDeliveryRecord) =>
+        FiberRef.getWith(currentSpan, (traced) =>
+          Effect.promise(async (): Promise<SentDelivery> => {
+            const number = row.attempt_count + 1
+            const headers =
+              secret === undefined
+                ? undefined
+                : await webhookSignatureHeaders({
+                    body: row.payload,
+                    eventId: row.event_id,
+                    timestamp: Math.floor(ports.clock.now().getTime() / 1000),
+                    secrets: previous === undefined ? [secret] : [secret, previous],
+                  })
+            // An answer known now is not awaited: an announcement could land in the turn an await yields.
+            const active = stillActive()
+            if (!(active === true || (await active))) {
+              const logged = disabledAttempt(row.attempt_count, clock.now().toISOString())
+              return { logged, event: { type: "disable" }, counted: false }
+            }
+            const at = clock.now().toISOString()
+            if (headers === undefined) {
+              const failed: WebhookAttempt = { kind: "failed", failure: "network_error", durationMs: 0 }
+              return {
+                logged: { ...loggedAttempt(number, at, failed), error: "secret_unavailable" },
+                event: { type: "fail" },
+                counted: true,
+              }
+            }
+            const attempt = await spannedPromise(
+              traced,
+              "payments.webhook.attempt",
+              { kind: "client", attributes: attemptSpanAttributes(row, number), ended: attemptSpanEnd },
+              () =>
+                ports.webhookTransport.send({
+                  url: endpoint.url,
+                  body: row.payload,
+                  headers,
+                  timeoutMs: ports.webhookTimeoutMs,
+                }),
+            )
+            return { logged: loggedAttempt(number, at, attempt), event: eventOf(attempt), counted: true }
+          }),
+        )
+      const [first, ...rest] = rows
+      const probed = probe ? yield* send(first!) : undefined
+      if (probed === undefined) return yield* Effect.forEach(rows, send, { concurrency: laneSendsAtOnce })
+      if (probed.event.type !== "succeed") return [probed]
+      return [probed, ...(yield* Effect.forEach(rest, send, { concurrency: laneSendsAtOnce }))]
+    })
+
+  /**
+   * Deactivates the endpoint when its circuit after this lane says every attempt failed long
+   * enough (`rules/endpoint-disabling.ts`), and writes the event saying so, which goes to the
+   * company's other active endpoints subscribed to it: the endpoint disabled, or undefined (not
+   * failing long enough, already inactive, or another writer disabled it first).
+   */
+  const disableIfFailing = (
+    tx: Lifted<Repositories>,
+    endpoint: WebhookEndpointRecord,
+    circuit: CircuitState,
+    now: Date,
+  ) =>
+    Effect.gen(function* () {
+      if (!endpoint.active || circuit.failing_since === null || !failingLongEnough(circuit, now)) return undefined
+      const at = now.toISOString()
+      const disabled = yield* tx.webhookEndpoints.disable(endpoint.workspace_id, endpoint.id, {
+        disabled_reason: "deliveries_failing",
+        disabled_at: at,
+        updated_at: at,
+      })
+      if (disabled === undefined) return undefined
+      const payload = webhookEndpointEventPayload("WebhookEndpointEvents::DisabledEvent", {
+        now,
+        companyId: disabled.company_id,
+        data: {
+          id: disabled.id,
+          url: disabled.url,
+          disabled_reason: "deliveries_failing",
+          disabled_at: at,
+          failing_since: circuit.failing_since,
+          consecutive_failures: circuit.consecutive_failures,
+        },
+      })
+      yield* appendEvents(
+        ports,
+        tx,
+        [{ workspaceId: disabled.workspace_id, companyId: disabled.company_id, payload }],
+        { now: () => now },
+      )
+      return disabled
+    })
+
+  /**
+   * In one transaction: every attempt logged and each delivery moved as the machine says
+   * (succeeded on a 200, failed when the receiver aborts or the attempts run out, else its next
+   * attempt queued on the schedule), the endpoint's circuit written (and the endpoint disabled
+   * when it has failed long enough), and what a failed probe left unsent postponed until the
+   * circuit closes. `guardJobKey` names a job kept only in case this write never happened (a
+   * test's), removed with it.
+   */
+  const writeLane = (
+    lane: HeldLane,
+    sent: ReadonlyArray<SentDelivery>,
+    workspaceId: WorkspaceId,
+    guardJobKey?: string,
+  ): Effect.Effect<WrittenLane> =>
+    inTransaction(ports.storage, (tx) =>
+      Effect.gen(function* () {
+        const { rows, endpoint, probe } = lane
+        const now = (yield* workspaceClock(ports, tx, workspaceId)).now()
+        const plans = new Map<string, PlannedMove>()
+        const writes: Array<WebhookDeliveryMove> = []
+        sent.forEach(({ event, logged, counted }, i) => {
+          const row = rows[i]!
+          const plan = plannedMove(now, row, event, { logged, counted })
+          if (plan === undefined) return
+          plans.set(row.id, plan)
+          writes.push({ id: row.id, from: row, change: plan.change })
+        })
+        const moved = yield* tx.webhookDeliveries.compareAndSetMany(writes)
+        yield* Effect.forEach(
+          moved,
+          (row) => {
+            const plan = plans.get(row.id)!
+            return carryOutActions(
+              deliveryMachine,
+              plan.decision.actions,
+              deliveryCarriers(ports, tx, row, plan.counted),
+            )
+          },
+          { discard: true },
+        )
+        if (guardJobKey !== undefined) yield* tx.jobs.removeUnstarted([guardJobKey])
+        const circuit = yield* recordAttempts(tx, endpoint, probe, sent, now)
+        const disabled = yield* disableIfFailing(tx, endpoint, circuit, now)
+        const unsent = rows.slice(sent.length)
+        if (unsent.length > 0) yield* postpone(ports, tx, now, unsent, circuit.circuit_open_until ?? now.toISOString())
+        return {
+          circuit,
+          disabled,
+          moved,
+          summary: `${moved.filter((row) => row.status === "succeeded").length} of ${rows.length} delivered`,
+        }
+      }),
+    )
+
+  /**
+   * Once the lane's write has committed: the job log is told that its failures opened the
+   * endpoint's circuit, its 200 closed it, or the endpoint was disabled, and the endpoint's other
+   * lanes that it was.
+   */
+  const afterWrite = (endpoint: WebhookEndpointRecord, written: WrittenLane) =>
+    Effect.gen(function* () {
+      const { circuit, disabled } = written
+      const isOpen = circuit.circuit_open_until !== null
+      if ((endpoint.circuit_open_until !== null) !== isOpen) {
+        ports.jobLog?.({
+          circuit: isOpen ? "opened" : "closed",
+          workspaceId: endpoint.workspace_id,
+          endpointId: endpoint.id,
+          consecutiveFailures: circuit.consecutive_failures,
+          until: circuit.circuit_open_until,
+        })
+      }
+      if (disabled === undefined) return
+      ports.jobLog?.({
+        circuit: "disabled",
+        workspaceId: endpoint.workspace_id,
+        endpointId: endpoint.id,
+        consecutiveFailures: circuit.consecutive_failures,
+        until: circuit.circuit_open_until,
+      })
+      if (ports.endpointChanges !== undefined) {
+        const changes = ports.endpointChanges
+        yield* Effect.promise(() => changes.announce(endpoint.id))
+      }
+    })
+
+  return { signingSecrets, sendLane, writeLane, afterWrite }
+}
+
+/** How long a test's own job waits before it sends the test, in case the request's process died first: past one timeout. */
+const testGuardMarginMs = 60_000
+
+/** The delivery log of an endpoint, resending one of its deliveries now, and testing the endpoint. */
 export const makeWebhookDeliveries = (ports: ServicePorts) => {
+  const sending = makeLaneSending(ports)
+
   /** The delivery `id` of an endpoint the actor sees, else the webhook `not_found`. */
   const findDelivery = (
     tx: Lifted<Repositories>,
@@ -266,6 +500,41 @@ export const makeWebhookDeliveries = (ports: ServicePorts) => {
       return row
     })
 
+  /**
+   * The first step of a test: a `WebhookEndpointEvents::TestEvent` written to the outbox (sent to
+   * no other endpoint) and its delivery to this endpoint, held in a lane of its own so that no
+   * delivery job sends it meanwhile, with a job due after the attempt's timeout that sends it
+   * should this request die before it writes its attempt.
+   */
+  const writeTest = (actor: Actor, companyId: CompanyId | null, endpointId: WebhookEndpointId) =>
+    inWorkspace(ports, actor, ({ tx, readClock }) =>
+      Effect.gen(function* () {
+        const endpoint = yield* findLiveWebhookEndpoint(tx, actor, companyId, endpointId)
+        const clock = yield* readClock
+        const now = clock.now()
+        const payload = webhookEndpointEventPayload("WebhookEndpointEvents::TestEvent", {
+          now,
+          companyId: endpoint.company_id,
+          data: { id: endpoint.id, url: endpoint.url },
+        })
+        const row = yield* appendEventToEndpoint(ports, tx, endpoint, payload, clock)
+        yield* enqueueJob(ports, tx, {
+          kind: "deliver_webhook",
+          payload: {
+            delivery_id: row.id,
+            workspace_id: row.workspace_id,
+            attempt_count: 0,
+            company_id: row.company_id,
+          },
+          key: deliveryJobKey(row.id, 0),
+          workspaceId: row.workspace_id,
+          queue: deliveryQueue(row.endpoint_id),
+          delayMs: ports.webhookTimeoutMs + testGuardMarginMs,
+        })
+        return { endpoint, row }
+      }),
+    )
+
   return {
     /** The endpoint's deliveries, newest first, 25 a page, each with its attempts. */
     list: (
@@ -276,7 +545,7 @@ export const makeWebhookDeliveries = (ports: ServicePorts) => {
     ): Effect.Effect<Page<WebhookDelivery>, Invalid | NotFound> =>
       Effect.gen(function* () {
         const request = yield* parsePageRequest(query, pagePolicies.webhookDeliveries)
-        return yield* inTransaction(ports.storage, (tx) =>
+        return yield* inRead(ports.storage, (tx) =>
           Effect.gen(function* () {
             const endpoint = yield* findLiveWebhookEndpoint(tx, actor, companyId, endpointId)
             const slice = yield* tx.webhookDeliveries.listByEndpoint(actor.workspaceId, endpoint.id, {
@@ -302,54 +571,61 @@ export const makeWebhookDeliveries = (ports: ServicePorts) => {
         Effect.gen(function* () {
           const row = yield* findDelivery(tx, actor, companyId, endpointId, id)
           const clock = yield* readClock
-          const moved = yield* move(ports, clock, tx, row, { type: "resend" }, { counted: false })
+          const moved = yield* moveDelivery(ports, clock, tx, row, { type: "resend" }, { counted: false })
           // Another writer moved it between the read and the write: what it is now, resent by that one.
           return toWebhookDelivery(moved ?? (yield* findDelivery(tx, actor, companyId, endpointId, id)))
         }),
       ).pipe(writeAccess(actor)),
+
+    /**
+     * Sends the endpoint a signed `WebhookEndpointEvents::TestEvent` now, during the call (within
+     * the transport's timeout, through its address checks), and answers that attempt. The test is
+     * a delivery like any other (Svix's rule): it is in the delivery log, its outcome counts toward
+     * the endpoint's circuit and its disabling, and a failed one is retried on the schedule. It goes
+     * whatever the endpoint's circuit, and to an inactive endpoint too (to check a receiver before
+     * re-activating it), whose retries then fail unsent as every delivery of an inactive endpoint.
+     *
+     * @example
+     * declare const endpointId: WebhookEndpointId
+     * const { outcome, status_code } = await engine.webhookDeliveries.test(actor, null, endpointId)
+     */
+    test: (
+      actor: Actor,
+      companyId: CompanyId | null,
+      endpointId: WebhookEndpointId,
+    ): Effect.Effect<WebhookEndpointTest, Forbidden | NotFound> =>
+      Effect.gen(function* () {
+        const written = yield* writeTest(actor, companyId, endpointId)
+        // Read apart from the first step: a keyed request's replay of it gives back rows, not a clock.
+        const clock = yield* peekWorkspaceClock(ports, actor.workspaceId)
+        const lane: HeldLane = { rows: [written.row], endpoint: written.endpoint, clock, probe: false }
+        const secrets = yield* sending.signingSecrets(lane)
+        const sent = yield* sending.sendLane(lane, secrets, () => true)
+        const result = yield* sending.writeLane(lane, sent, actor.workspaceId, deliveryJobKey(written.row.id, 0))
+        yield* sending.afterWrite(written.endpoint, result)
+        const attempt = sent[0]!.logged
+        const delivery = result.moved[0] ?? written.row
+        return {
+          outcome: sent[0]!.event.type === "succeed" ? ("succeeded" as const) : ("failed" as const),
+          status_code: attempt.status_code,
+          duration_ms: attempt.duration_ms,
+          error: attempt.error,
+          response_excerpt: attempt.response_excerpt,
+          attempted_at: attempt.attempted_at,
+          delivery: toWebhookDelivery(delivery),
+        }
+      }).pipe(writeAccess(actor)),
   }
 }
 
 export type WebhookDeliveries = ReturnType<typeof makeWebhookDeliveries>
-
-/** A lane the delivery job holds: its deliveries, their endpoint, and whether it probes a half-open circuit. */
-interface HeldLane {
-  readonly rows: ReadonlyArray<WebhookDeliveryRecord>
-  readonly endpoint: WebhookEndpointRecord
-  readonly clock: Clock
-  readonly probe: boolean
-}
-
-/** One delivery's attempt (or why none was made), the machine event it is, and whether it counts as an attempt. */
-interface SentDelivery {
-  readonly logged: WebhookDeliveryAttempt
-  readonly event: DeliveryEvent
-  readonly counted: boolean
-}
-
-/** The secrets a lane signs with: the endpoint's, and a rotated-out one until it expires; undefined when unopenable. */
-interface SigningSecrets {
-  readonly secret: string | undefined
-  readonly previous: string | undefined
-}
 
 /**
  * The delivery job (deliver_webhook): a delivery, and with it the other due deliveries of its
  * endpoint, sent in a lane in four steps: hold the lane, open the signing secrets, send, write.
  */
 export const makeWebhookDeliveryJobs = (ports: ServicePorts) => {
-  /** Opened secrets by endpoint and sealed text: every delivery of an endpoint signs with the same one. */
-  const opened = new Map<string, string | undefined>()
-  const openedKept = 1024
-  const secretOf = (endpointId: string, sealedText: string) =>
-    Effect.gen(function* () {
-      const id = `${endpointId}\u0000${sealedText}`
-      if (opened.has(id)) return opened.get(id)
-      const secret = yield* unsealed(ports.serverSecret, endpointId, sealedText)
-      if (opened.size >= openedKept) opened.clear()
-      opened.set(id, secret)
-      return secret
-    })
+  const sending = makeLaneSending(ports)
 
   /**
    * Fails, unsent, a delivery whose endpoint was deactivated or deleted, with what its lane held
@@ -360,7 +636,7 @@ export const makeWebhookDeliveryJobs = (ports: ServicePorts) => {
       const due = yield* tx.webhookDeliveries.listDue(row.endpoint_id, now, row.id, maxLaneDeliveries - 1)
       for (const each of [row, ...due.filter((d) => d.lane_id === row.id)]) {
         const logged = disabledAttempt(each.attempt_count, now)
-        yield* move(ports, clock, tx, each, { type: "disable" }, { logged, counted: false })
+        yield* moveDelivery(ports, clock, tx, each, { type: "disable" }, { logged, counted: false })
       }
     })
 
@@ -440,129 +716,29 @@ export const makeWebhookDeliveryJobs = (ports: ServicePorts) => {
       }),
     )
 
-  /** The second step: the endpoint's secret, and a rotated-out one that signs beside it until it expires (rotate_secret). */
-  const signingSecrets = (lane: HeldLane): Effect.Effect<SigningSecrets> =>
-    Effect.gen(function* () {
-      const { endpoint, clock } = lane
-      const now = clock.now().toISOString()
-      const secret = yield* secretOf(endpoint.id, endpoint.secret)
-      const previous =
-        endpoint.previous_secret !== null && (endpoint.previous_secret_expires_at ?? "") > now
-          ? yield* secretOf(endpoint.id, endpoint.previous_secret)
-          : undefined
-      return { secret, previous }
-    })
-
   /**
-   * The third step: each delivery of the lane is the exact body of its event, signed with the
-   * endpoint's secret (`Service-Signature`, and the Standard Webhooks headers with this
-   * attempt's timestamp), sent through the transport within the timeout, unless the endpoint was
-   * deactivated or deleted meanwhile. A probe goes alone; the rest of its lane goes only if it
-   * answers 200, else waits unsent.
+   * Whether the lane's endpoint is still active, as each send asks just before its request: yes
+   * without a read while the lane has not been told of a change since `since` (a mark taken before
+   * the lane was held, see {@link EndpointChanges}); once told, and on a storage with no channel, a
+   * read that began after the send asked, one read serving every send that asked before it began.
+   * `stop` ends the watch.
    */
-  const sendLane = (lane: HeldLane, secrets: SigningSecrets): Effect.Effect<ReadonlyArray<SentDelivery>> =>
-    Effect.gen(function* () {
-      const { rows, endpoint, clock, probe } = lane
-      const { secret, previous } = secrets
-      /** Whether the endpoint is still active: one deactivated or deleted meanwhile gets no further attempt. */
-      const stillActive = inTransaction(ports.storage, (tx) =>
-        Effect.map(tx.webhookEndpoints.find(endpoint.workspace_id, endpoint.id), (now) => now?.active === true),
-      )
-      /** One attempt of `row`: what the log keeps of it, and the machine event it is. */
-      const attempt = (row: WebhookDeliveryRecord) =>
-        Effect.promise(async (): Promise<{ logged: WebhookDeliveryAttempt; event: DeliveryEvent }> => {
-          const number = row.attempt_count + 1
-          const at = clock.now().toISOString()
-          if (secret === undefined) {
-            const failed: WebhookAttempt = { kind: "failed", failure: "network_error", durationMs: 0 }
-            return {
-              logged: { ...loggedAttempt(number, at, failed), error: "secret_unavailable" },
-              event: { type: "fail" },
-            }
-          }
-          const attempt = await ports.webhookTransport.send({
-            url: endpoint.url,
-            body: row.payload,
-            headers: await webhookSignatureHeaders({
-              body: row.payload,
-              eventId: row.event_id,
-              timestamp: Math.floor(ports.clock.now().getTime() / 1000),
-              secrets: previous === undefined ? [secret] : [secret, previous],
-            }),
-            timeoutMs: ports.webhookTimeoutMs,
+  const watchActive = (endpoint: WebhookEndpointRecord, since: number | undefined) => {
+    const changes = ports.endpointChanges
+    let told = changes === undefined || since === undefined
+    const stop =
+      changes === undefined || since === undefined
+        ? () => {}
+        : changes.watch(endpoint.id, since, () => {
+            told = true
           })
-          return { logged: loggedAttempt(number, at, attempt), event: eventOf(attempt) }
-        })
-      /** One attempt of `row`, unless the endpoint is no longer active. */
-      const send = (row: WebhookDeliveryRecord) =>
-        Effect.gen(function* () {
-          if (!(yield* stillActive)) {
-            const logged = disabledAttempt(row.attempt_count, clock.now().toISOString())
-            return { logged, event: { type: "disable" } as DeliveryEvent, counted: false }
-          }
-          return { ...(yield* attempt(row)), counted: true }
-        })
-      const [first, ...rest] = rows
-      const probed = probe ? yield* send(first!) : undefined
-      if (probed === undefined) return yield* Effect.forEach(rows, send, { concurrency: laneSendsAtOnce })
-      if (probed.event.type !== "succeed") return [probed]
-      return [probed, ...(yield* Effect.forEach(rest, send, { concurrency: laneSendsAtOnce }))]
+    const read = freshRead(async () => {
+      const storage = ports.storage
+      const work = (tx: Repositories) => tx.webhookEndpoints.find(endpoint.workspace_id, endpoint.id)
+      const current = await (storage.read === undefined ? storage.transaction(work) : storage.read(work))
+      return current?.active === true
     })
-
-  /**
-   * The last step, in one transaction: every attempt logged and each delivery moved as the
-   * machine says (succeeded on a 200, failed when the receiver aborts or the attempts run out,
-   * else its next attempt queued on the schedule), the endpoint's circuit written, and what a
-   * failed probe left unsent postponed until the circuit closes.
-   */
-  const writeLane = (lane: HeldLane, sent: ReadonlyArray<SentDelivery>, workspaceId: WorkspaceId) =>
-    inTransaction(ports.storage, (tx) =>
-      Effect.gen(function* () {
-        const { rows, endpoint, probe } = lane
-        const now = (yield* workspaceClock(ports, tx, workspaceId)).now()
-        const plans = new Map<string, PlannedMove>()
-        const writes: Array<WebhookDeliveryMove> = []
-        sent.forEach(({ event, logged, counted }, i) => {
-          const row = rows[i]!
-          const plan = plannedMove(now, row, event, { logged, counted })
-          if (plan === undefined) return
-          plans.set(row.id, plan)
-          writes.push({ id: row.id, from: row, change: plan.change })
-        })
-        const moved = yield* tx.webhookDeliveries.compareAndSetMany(writes)
-        yield* Effect.forEach(
-          moved,
-          (row) => {
-            const plan = plans.get(row.id)!
-            return carryOutActions(
-              deliveryMachine,
-              plan.decision.actions,
-              deliveryCarriers(ports, tx, row, plan.counted),
-            )
-          },
-          { discard: true },
-        )
-        const circuit = yield* recordAttempts(tx, endpoint, probe, sent, now)
-        const unsent = rows.slice(sent.length)
-        if (unsent.length > 0) yield* postpone(ports, tx, now, unsent, circuit.circuit_open_until ?? now.toISOString())
-        return {
-          circuit,
-          summary: `${moved.filter((row) => row.status === "succeeded").length} of ${rows.length} delivered`,
-        }
-      }),
-    )
-
-  /** Tells the job log, once written, that this lane's failures opened the endpoint's circuit or its 200 closed it. */
-  const reportCircuit = (endpoint: WebhookEndpointRecord, circuit: CircuitState) => {
-    const isOpen = circuit.circuit_open_until !== null
-    if ((endpoint.circuit_open_until !== null) === isOpen) return
-    ports.jobLog?.({
-      circuit: isOpen ? "opened" : "closed",
-      workspaceId: endpoint.workspace_id,
-      endpointId: endpoint.id,
-      consecutiveFailures: circuit.consecutive_failures,
-      until: circuit.circuit_open_until,
-    })
+    return { stillActive: (): boolean | Promise<boolean> => (told ? read() : true), stop }
   }
 
   return {
@@ -574,11 +750,18 @@ export const makeWebhookDeliveryJobs = (ports: ServicePorts) => {
      */
     deliver: (id: WebhookDeliveryId, workspaceId: WorkspaceId, attemptCount: number): Effect.Effect<string> =>
       Effect.gen(function* () {
+        // Taken before the hold reads the endpoint: a change announced after it reaches the lane.
+        const since = ports.endpointChanges?.mark()
         const lane = yield* holdLane(id, workspaceId, attemptCount)
         if (lane === undefined) return "skipped"
-        const sent = yield* sendLane(lane, yield* signingSecrets(lane))
-        const written = yield* writeLane(lane, sent, workspaceId)
-        reportCircuit(lane.endpoint, written.circuit)
+        const secrets = yield* sending.signingSecrets(lane)
+        const sent = yield* Effect.acquireUseRelease(
+          Effect.sync(() => watchActive(lane.endpoint, since)),
+          (watch) => sending.sendLane(lane, secrets, watch.stillActive),
+          (watch) => Effect.sync(watch.stop),
+        )
+        const written = yield* sending.writeLane(lane, sent, workspaceId)
+        yield* sending.afterWrite(lane.endpoint, written)
         return written.summary
       }),
   }

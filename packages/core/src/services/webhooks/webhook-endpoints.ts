@@ -2,6 +2,7 @@ import { Effect, type Schema } from "effect"
 import { type Forbidden, Invalid, NotFound } from "../../errors.ts"
 import type { WebhookEventName } from "../../model/events.ts"
 import type { CompanyId, WebhookEndpointId } from "../../model/ids.ts"
+import { webhookSecretPrefix } from "../../model/types/webhook-endpoint.ts"
 import {
   previousSecretLifetimeMs,
   storedSubscriptions,
@@ -9,13 +10,16 @@ import {
   toWebhookEndpoint,
   type WebhookEndpoint,
   WebhookEndpointCreate,
+  type WebhookEndpointCreateBody,
   type WebhookEndpointCreated,
   WebhookEndpointListQuery,
   WebhookEndpointUpdate,
+  type WebhookEndpointUpdateBody,
   type WebhookSecretRotated,
   webhookEndpointMessages,
 } from "../../model/webhook-endpoint.ts"
 import type { Repositories, WebhookEndpointChange, WebhookEndpointRecord } from "../../ports/storage/index.ts"
+import { closedCircuit } from "../../rules/circuit-breaker.ts"
 import { type Page, type PageQuery, pageOffset, pagePolicies, parsePageRequest, toPage } from "../../rules/paging.ts"
 import { randomToken } from "../../rules/random-token.ts"
 import { webhookUrlProblem } from "../../rules/webhook-url.ts"
@@ -25,14 +29,18 @@ import { decodeBody, decodeQuery } from "../steps/decode-input.ts"
 import { findLiveWebhookEndpoint } from "../steps/lookups.ts"
 import { sealed } from "../steps/secret-sealing.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
-import { inTransaction, type Lifted } from "../steps/transaction.ts"
-import { inCompany, inWorkspace, writeAccess } from "../steps/use-case.ts"
+import { inRead, inTransaction, type Lifted } from "../steps/transaction.ts"
+import { inCompany, inWorkspace, readInCompany, writeAccess } from "../steps/use-case.ts"
 import { workspaceClock } from "../steps/workspace-clock.ts"
 
-/** The prefix of signing secrets, as Stripe's, so a leaked one is recognised by secret scanners. */
-export const webhookSecretPrefix = "whsec_"
-
 const endpointNotFound = () => new NotFound({ field: "id", message: webhookEndpointMessages.notFound })
+
+/**
+ * What re-activating an inactive endpoint also writes: the reason the engine disabled it is
+ * cleared and its circuit closed with its failures forgotten, so its deliveries go at once and
+ * the days of failure that disabled it are not counted again.
+ */
+const reactivated = { ...closedCircuit, disabled_reason: null, disabled_at: null } as const
 
 /** A webhook endpoint's answer shows its signing secret once (create, rotate): never stored in the clear. */
 export const webhookEndpointAnswerSecrets: AnswerSecrets = { fields: ["webhook_secret"] }
@@ -99,6 +107,16 @@ export const makeWebhookEndpoints = (ports: ServicePorts) => {
   const written = (row: WebhookEndpointRecord | undefined) =>
     row === undefined ? Effect.fail(endpointNotFound()) : Effect.succeed(toWebhookEndpoint(row))
 
+  /**
+   * After the commit that deactivated or deleted endpoint `id`: its lanes in flight, in this
+   * process and the others sharing the storage, are told, so they start no further send.
+   */
+  const tellLanes = (id: WebhookEndpointId) =>
+    ports.endpointChanges === undefined ? Effect.void : Effect.promise(() => ports.endpointChanges!.announce(id))
+
+  /** Tells the endpoint's lanes once the write that left `endpoint` inactive has committed. */
+  const tellLanesIfInactive = (endpoint: WebhookEndpoint) => (endpoint.active ? Effect.void : tellLanes(endpoint.id))
+
   return {
     /**
      * Creates an endpoint subscribed to `event_names` (names of the catalogue), active unless
@@ -113,7 +131,7 @@ export const makeWebhookEndpoints = (ports: ServicePorts) => {
     create: (
       actor: Actor,
       companyId: CompanyId,
-      body: unknown,
+      body: WebhookEndpointCreateBody,
     ): Effect.Effect<WebhookEndpointCreated, Invalid | Forbidden | NotFound> =>
       Effect.gen(function* () {
         const { url, ...input } = yield* decodeEndpointBody(WebhookEndpointCreate, body)
@@ -138,8 +156,9 @@ export const makeWebhookEndpoints = (ports: ServicePorts) => {
               secret: sealedSecret,
               previous_secret: null,
               previous_secret_expires_at: null,
-              consecutive_failures: 0,
-              circuit_open_until: null,
+              ...closedCircuit,
+              disabled_reason: null,
+              disabled_at: null,
               created_at: now,
               updated_at: now,
               deleted_at: null,
@@ -153,7 +172,7 @@ export const makeWebhookEndpoints = (ports: ServicePorts) => {
 
     /** An endpoint with the events it subscribes to. */
     get: (actor: Actor, companyId: CompanyId | null, id: WebhookEndpointId): Effect.Effect<WebhookEndpoint, NotFound> =>
-      inTransaction(ports.storage, (tx) => findEndpoint(tx, actor, companyId, id).pipe(Effect.map(toWebhookEndpoint))),
+      inRead(ports.storage, (tx) => findEndpoint(tx, actor, companyId, id).pipe(Effect.map(toWebhookEndpoint))),
 
     /** Endpoints of the company, oldest first, 25 a page, filtered by `active` (`true` or `false`). */
     list: (
@@ -164,7 +183,7 @@ export const makeWebhookEndpoints = (ports: ServicePorts) => {
       Effect.gen(function* () {
         const request = yield* parsePageRequest(query, pagePolicies.webhookEndpoints)
         const { active } = yield* decodeQuery(WebhookEndpointListQuery, query)
-        return yield* inCompany(ports, actor, companyId, ({ tx, company }) =>
+        return yield* readInCompany(ports, actor, companyId, ({ tx, company }) =>
           Effect.gen(function* () {
             const slice = yield* tx.webhookEndpoints.list(
               company.id,
@@ -178,13 +197,15 @@ export const makeWebhookEndpoints = (ports: ServicePorts) => {
 
     /**
      * Changes any of `url`, `active` and `event_names` (which replaces the subscriptions; events
-     * kept keep their subscription ids). The secret stays.
+     * kept keep their subscription ids). The secret stays. `active: true` on an inactive endpoint
+     * re-enables it: `disabled_reason` and `disabled_at` are cleared, and its circuit closed
+     * (`consecutive_failures` 0, `circuit_open_until` and `failing_since` null).
      */
     update: (
       actor: Actor,
       companyId: CompanyId | null,
       id: WebhookEndpointId,
-      body: unknown,
+      body: WebhookEndpointUpdateBody,
     ): Effect.Effect<WebhookEndpoint, Invalid | Forbidden | NotFound> =>
       Effect.gen(function* () {
         const { url, ...input } = yield* decodeEndpointBody(WebhookEndpointUpdate, body)
@@ -195,6 +216,7 @@ export const makeWebhookEndpoints = (ports: ServicePorts) => {
               updated_at: yield* nowOf(tx, actor),
               ...(url === undefined ? {} : { url }),
               ...(input.active === undefined ? {} : { active: input.active }),
+              ...(input.active === true && !current.active ? reactivated : {}),
               ...(input.event_names === undefined
                 ? {}
                 : {
@@ -209,10 +231,10 @@ export const makeWebhookEndpoints = (ports: ServicePorts) => {
             }
             return yield* written(yield* tx.webhookEndpoints.update(actor.workspaceId, current.id, change))
           }),
-        )
+        ).pipe(Effect.tap(tellLanesIfInactive))
       }).pipe(writeAccess(actor)),
 
-    /** Flips `active`. */
+    /** Flips `active`; switched back on, the endpoint starts afresh as with `update`'s `active: true`. */
     toggle: (
       actor: Actor,
       companyId: CompanyId | null,
@@ -221,11 +243,15 @@ export const makeWebhookEndpoints = (ports: ServicePorts) => {
       inTransaction(ports.storage, (tx) =>
         Effect.gen(function* () {
           const current = yield* findEndpoint(tx, actor, companyId, id)
+          const now = yield* nowOf(tx, actor)
+          const toggled = yield* tx.webhookEndpoints.toggle(actor.workspaceId, current.id, now)
+          // Switched back on: it starts afresh, as a PATCH of `active: true` starts it.
+          if (toggled?.active !== true) return yield* written(toggled)
           return yield* written(
-            yield* tx.webhookEndpoints.toggle(actor.workspaceId, current.id, yield* nowOf(tx, actor)),
+            yield* tx.webhookEndpoints.update(actor.workspaceId, current.id, { ...reactivated, updated_at: now }),
           )
         }),
-      ).pipe(writeAccess(actor)),
+      ).pipe(Effect.tap(tellLanesIfInactive), writeAccess(actor)),
 
     /** Deletes the endpoint: nothing is sent to it any more, and it is not found from then on. */
     /**
@@ -270,8 +296,9 @@ export const makeWebhookEndpoints = (ports: ServicePorts) => {
             const current = yield* findEndpoint(tx, actor, companyId, id)
             const deleted = yield* tx.webhookEndpoints.delete(actor.workspaceId, current.id, yield* nowOf(tx, actor))
             if (!deleted) return yield* Effect.fail(endpointNotFound())
+            return current.id
           }),
-        )
+        ).pipe(Effect.flatMap(tellLanes))
       }).pipe(writeAccess(actor)),
   }
 }

@@ -1,13 +1,13 @@
 import { Effect } from "effect"
 import { Forbidden, Invalid } from "../../errors.ts"
-import { ClockAdvance } from "../../model/test-clock.ts"
+import { ClockAdvance, type ClockAdvanceBody } from "../../model/test-clock.ts"
 import { maxTestClockOffsetMs, offsetClock } from "../../rules/test-clock.ts"
 import type { Actor } from "../steps/actor.ts"
 import { decodeBody } from "../steps/decode-input.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
 import { inTransaction } from "../steps/transaction.ts"
 import { writeAccess } from "../steps/use-case.ts"
-import { readWorkspaceClock } from "../steps/workspace-clock.ts"
+import { peekWorkspaceClock } from "../steps/workspace-clock.ts"
 
 /**
  * Test clocks, one per workspace (sandbox mode): the time every resource of the workspace is
@@ -17,7 +17,7 @@ import { readWorkspaceClock } from "../steps/workspace-clock.ts"
 export const makeTestClocks = (ports: ServicePorts) => ({
   /** The actor's workspace's time now. */
   now: (actor: Actor): Effect.Effect<Date> =>
-    readWorkspaceClock(ports, actor.workspaceId).pipe(Effect.map((clock) => clock.now())),
+    peekWorkspaceClock(ports, actor.workspaceId).pipe(Effect.map((clock) => clock.now())),
 
   /**
    * Moves the actor's workspace's clock forward by `{ seconds }` (0 to a year), and its waiting
@@ -27,7 +27,7 @@ export const makeTestClocks = (ports: ServicePorts) => ({
    * @example
    * const { now } = await engine.testClocks.advance(actor, { seconds: 900 }) // quotes made before have expired
    */
-  advance: (actor: Actor, body: unknown): Effect.Effect<{ readonly now: Date }, Invalid | Forbidden> =>
+  advance: (actor: Actor, body: ClockAdvanceBody): Effect.Effect<{ readonly now: Date }, Invalid | Forbidden> =>
     Effect.gen(function* () {
       if (!ports.testClocks) {
         return yield* Effect.fail(new Forbidden({ field: "base", message: "Test clocks exist in sandbox mode only" }))

@@ -1,11 +1,12 @@
 import { Effect } from "effect"
 import { type Forbidden, Invalid } from "../../errors.ts"
 import { type TrustedDomainConfig, toTrustedDomainConfig } from "../../model/trusted-domain-config.ts"
+import type { TrustedDomainsBody } from "../../model/types/trusted-domain-config.ts"
 import { checkTrustedDomains } from "../../rules/trusted-domains.ts"
 import type { Actor } from "../steps/actor.ts"
 import { checkedReturnUrl } from "../steps/return-url.ts"
 import type { ServicePorts } from "../steps/service-ports.ts"
-import { inTransaction } from "../steps/transaction.ts"
+import { inRead } from "../steps/transaction.ts"
 import { inWorkspace, writeAccess } from "../steps/use-case.ts"
 
 /**
@@ -13,6 +14,7 @@ import { inWorkspace, writeAccess } from "../steps/use-case.ts"
  * the hosts a hosted-page token's `return_url` may point at. One configuration per workspace,
  * replaced whole by each upsert; `checkedReturnUrl` (services/return-url.ts) reads it.
  */
+
 export const makeTrustedDomains = (ports: ServicePorts) => ({
   /**
    * Replaces the actor's workspace's list with `input.domains` (write scope): each a host name or
@@ -23,7 +25,7 @@ export const makeTrustedDomains = (ports: ServicePorts) => ({
    * @example
    * const config = await engine.trustedDomains.upsert(actor, { domains: ["example.com", "*.example.com"] })
    */
-  upsert: (actor: Actor, input: unknown): Effect.Effect<TrustedDomainConfig, Invalid | Forbidden> =>
+  upsert: (actor: Actor, input: TrustedDomainsBody): Effect.Effect<TrustedDomainConfig, Invalid | Forbidden> =>
     Effect.gen(function* () {
       const domains = typeof input === "object" && input !== null ? (input as { domains?: unknown }).domains : undefined
       if (domains === undefined) return yield* Effect.fail(Invalid.missing("domains", "Domains are required"))
@@ -51,7 +53,7 @@ export const makeTrustedDomains = (ports: ServicePorts) => ({
    * const config = await engine.trustedDomains.get(actor) // { id: "tdc_...", domains: ["example.com"] } or null
    */
   get: (actor: Actor): Effect.Effect<TrustedDomainConfig | null> =>
-    inTransaction(ports.storage, (tx) =>
+    inRead(ports.storage, (tx) =>
       tx.trustedDomainConfigs
         .find(actor.workspaceId)
         .pipe(Effect.map((row) => (row === undefined ? null : toTrustedDomainConfig(row)))),
@@ -66,7 +68,7 @@ export const makeTrustedDomains = (ports: ServicePorts) => ({
    * await engine.trustedDomains.checkReturnUrl(actor, "https://pay.example.com/done") // "https://pay.example.com/done"
    */
   checkReturnUrl: (actor: Actor, returnUrl: string | undefined): Effect.Effect<string | undefined, Invalid> =>
-    inTransaction(ports.storage, (tx) => checkedReturnUrl(ports, tx, actor.workspaceId, returnUrl)),
+    inRead(ports.storage, (tx) => checkedReturnUrl(ports, tx, actor.workspaceId, returnUrl)),
 })
 
 export type TrustedDomains = ReturnType<typeof makeTrustedDomains>
