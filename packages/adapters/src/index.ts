@@ -1,3 +1,7 @@
+/*
+ * `@payments-engine/adapters`: the ports' implementations an embedder passes to `createEngine`.
+ * Its declarations name core's public types and Node's only (docs/decisions.md, "Public types").
+ */
 export {
   createSandboxBankLinker,
   type SandboxBankLinker,
@@ -19,32 +23,28 @@ export {
   type JobTable,
   type QueuedJob,
 } from "./jobs/embedded-job-runner.ts"
-export { embeddedKyselyJobs, type KyselyJobs, kyselyJobTable } from "./jobs/kysely-job-table.ts"
-// The Postgres rate-limit store is in `./postgres.ts` too, for the same reason.
+// The Postgres rate-limit store is in `./postgres.ts`, as the Postgres storage is (below).
 export { memoryRateLimitStore } from "./rate-limits/memory-rate-limit-store.ts"
 export { rateLimitSchema, rateLimitTable } from "./rate-limits/rate-limit-schema.ts"
 export * from "./sandbox/index.ts"
 export { type ScryptHasherOptions, scryptHasher } from "./secrets/scrypt-hasher.ts"
-export { kyselyRepositories } from "./storage/kysely-repositories.ts"
-export { createKyselyStorage, type KyselyStorage, type KyselyStorageOptions } from "./storage/kysely-storage.ts"
-export {
-  type MigrateStorageOptions,
-  migrateStorage,
-  storageMigrations,
-} from "./storage/migrations/storage-migrations.ts"
+export type { MigrationStep } from "./storage/migrations/migration-step.ts"
 export { oneProcessLiveness } from "./storage/one-process-liveness.ts"
 // The Postgres storage and graphile-worker's runner are in `./postgres.ts` (the `/postgres`
-// subpath): they load pg and graphile-worker, optional peers this entry must load without.
-export { postgresDialect } from "./storage/postgres/postgres-dialect.ts"
-export { ensureSchema, graphileWorkerSchema, quoteIdentifier } from "./storage/postgres/postgres-schemas.ts"
-export { sqliteDialect, sqliteStorageDialect } from "./storage/sqlite/sqlite-dialect.ts"
+// subpath): they load pg and graphile-worker, optional peers this entry must load without. What
+// names Kysely's types (the tables, dialects, migrations, `KyselyStorage`) is in `./kysely.ts`
+// (the `/kysely` subpath), so that this entry's declarations load none of Kysely's.
 export { openSqliteStorage, type SqliteStorageOptions } from "./storage/sqlite/sqlite-storage.ts"
-export type { StorageDialect } from "./storage/storage-dialect.ts"
-export type * from "./storage/storage-tables.ts"
 export {
   type OpenStorageOptions,
   openStorageFromUrl,
   parseStorageUrl,
   type StorageLocation,
+  storageExists,
 } from "./storage/storage-url.ts"
+export {
+  engineTracerName,
+  type OpenTelemetryTracingOptions,
+  openTelemetryTracing,
+} from "./tracing/open-telemetry-tracing.ts"
 export { createHttpWebhookTransport, type HttpWebhookTransportOptions } from "./webhooks/http-webhook-transport.ts"

@@ -17,8 +17,16 @@ export {
   type PostgresRateLimitStoreOptions,
 } from "./rate-limits/postgres-rate-limit-store.ts"
 export { rateLimitSchema, rateLimitTable } from "./rate-limits/rate-limit-schema.ts"
-// Driver-free, so the main entry has them too; here as well, so a Postgres caller needs one import.
+// Driver-free, so the `/kysely` entry has them too; here as well, so a Postgres caller needs one import.
 export { postgresDialect } from "./storage/postgres/postgres-dialect.ts"
+export {
+  type PostgresEndpointChangesOptions,
+  postgresEndpointChanges,
+} from "./storage/postgres/postgres-endpoint-changes.ts"
 export { type PostgresLivenessOptions, postgresLiveness } from "./storage/postgres/postgres-liveness.ts"
 export { ensureSchema, graphileWorkerSchema, quoteIdentifier } from "./storage/postgres/postgres-schemas.ts"
-export { openPostgresStorage, type PostgresStorageOptions } from "./storage/postgres/postgres-storage.ts"
+export {
+  openPostgresStorage,
+  type PostgresStorageOptions,
+  postgresStorageExists,
+} from "./storage/postgres/postgres-storage.ts"

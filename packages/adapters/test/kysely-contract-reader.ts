@@ -1,6 +1,6 @@
 import type { ContractReader, StampedResource, StoredStamps } from "@payments-engine/contract-tests"
 import type { PaymentStatusValue } from "@payments-engine/core"
-import type { KyselyStorage } from "../src/index.ts"
+import type { KyselyStorage } from "../src/kysely.ts"
 
 /** Where each resource the suite stamps lives, and which timestamp columns its table has. */
 const stampedTables = {
@@ -17,6 +17,7 @@ const stampedTables = {
   onboarding: { table: "entity_onboardings", key: "id", updated: true, deleted: false },
   person: { table: "onboarding_persons", key: "id", updated: true, deleted: false },
   attachment: { table: "onboarding_attachments", key: "id", updated: false, deleted: false },
+  job: { table: "jobs", key: "id", updated: true, deleted: false },
 } as const satisfies Record<StampedResource, { table: string; key: string; updated: boolean; deleted: boolean }>
 
 /**

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto"
 import { testServerSecret } from "@payments-engine/contract-tests"
-import { type Actor, attachmentMaxBytes, createEngine, type Engine, isDomainError } from "@payments-engine/core"
+import { type Actor, createEngine, type Engine, isDomainError } from "@payments-engine/core"
+import { attachmentMaxBytes } from "@payments-engine/core/effect"
 import { afterEach, describe, expect, it } from "vitest"
 import {
   createMemoryBlobStore,

@@ -7,6 +7,7 @@ import {
   type EntityId,
   isDomainError,
   type PaymentProfileId,
+  type PaymentReason,
 } from "@payments-engine/core"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import {
@@ -19,6 +20,7 @@ import {
   scryptHasher,
   TestClock,
 } from "../src/index.ts"
+import { type KyselyStorage, kyselyStorageOf } from "../src/kysely.ts"
 
 /** What a refused call answers: the kind of the refusal and its errors. */
 const refusal = async (call: Promise<unknown>) => {
@@ -32,7 +34,7 @@ const refusal = async (call: Promise<unknown>) => {
 }
 
 let engine: Engine
-let storage: Awaited<ReturnType<typeof openSqliteStorage>>
+let storage: KyselyStorage
 let clock: TestClock
 let provider: SandboxPaymentProvider
 let actor: Actor
@@ -44,7 +46,7 @@ let fromProfile: PaymentProfileId
 beforeEach(async () => {
   clock = new TestClock(new Date("2026-11-18T10:00:00.000Z")) // a Wednesday
   provider = createSandboxPaymentProvider()
-  storage = await openSqliteStorage({ filename: ":memory:" })
+  storage = kyselyStorageOf(await openSqliteStorage({ filename: ":memory:" }))
   engine = createEngine({
     storage,
     clock,
@@ -80,7 +82,7 @@ const quote = (amount: number, extra: Record<string, unknown> = {}) =>
     },
   })
 
-const pay = (quoteId: string, key: string, reason = "goods_purchased") =>
+const pay = (quoteId: string, key: string, reason: PaymentReason = "goods_purchased") =>
   engine.payments.create(actor, companyId, {
     payment_instruction: { payment_quote_id: quoteId, reason, idempotency_key: key },
   })

@@ -3,8 +3,9 @@ import { brandId, CompanyId, WorkspaceId } from "@payments-engine/core"
 import { sql } from "kysely"
 import pg from "pg"
 import { describe, expect, it } from "vitest"
+import type { KyselyStorage } from "../src/kysely.ts"
 import { graphileWorkerSchema, openPostgresStorage } from "../src/postgres.ts"
-import { openTestPostgres } from "../src/testing/index.ts"
+import { openTestPostgres, rawQuery } from "../src/testing/index.ts"
 import { describeStorage } from "./storage-behaviour.ts"
 
 const postgres = openTestPostgres()
@@ -41,6 +42,101 @@ describe("openTestPostgres", () => {
     expect(unreachable.kind).toBe("server")
     await expect(unreachable.factory()).rejects.toThrow("openTestPostgres: cannot open a storage on DATABASE_URL")
     await unreachable.close()
+  })
+})
+
+describe.runIf(postgres.kind === "server")("openTestPostgres({ recycleSchemas })", () => {
+  const at = "2025-03-01T12:00:00.000Z"
+  /** Rows of every kind the emptying must order: a feature refers to its entity, a job is graphile-worker's. */
+  const fill = async (storage: KyselyStorage, tag: string) => {
+    const ws = brandId("ws", `ws_${tag}`)
+    const company = brandId("cmp", `cmp_${tag}`)
+    const entity = brandId("ent", `ent_${tag}`)
+    await storage.transaction(async (tx) => {
+      await tx.workspaces.insertOrGet({ id: ws, name: `recycled-${tag}`, created_at: at })
+      await tx.companies.insert({
+        id: company,
+        workspace_id: ws,
+        name: "C",
+        country: "US",
+        default_currency: "USD",
+        role: "api_client",
+        created_at: at,
+        updated_at: at,
+        deleted_at: null,
+      })
+      await tx.entities.insertIfNoneActive({
+        id: entity,
+        company_id: company,
+        name: "E",
+        country_alpha2: "US",
+        payment_integration_active: false,
+        created_at: at,
+        updated_at: at,
+        deleted_at: null,
+      })
+      await tx.features.insertOrGet({
+        application_id: brandId("app", `app_${tag}`),
+        workspace_id: ws,
+        company_id: company,
+        entity_id: entity,
+        feature_identifier: "multi_currency_account",
+        status: "CREATED",
+        machine_version: 1,
+        created_at: at,
+        updated_at: at,
+      })
+      await tx.jobs.enqueue({
+        id: brandId("job", `job_${tag}`),
+        kind: "purge_idempotency",
+        payload: "{}",
+        run_at: at,
+        key: null,
+        max_attempts: 1,
+        created_at: at,
+        workspace_id: null,
+      })
+    })
+  }
+  const rowsOf = async (storage: KyselyStorage) => {
+    const schema = (await rawQuery<{ schema: string }>(storage, "select current_schema() as schema"))[0]!.schema
+    const counts = await rawQuery<{ workspaces: string; features: string; jobs: string }>(
+      storage,
+      `select (select count(*) from workspaces) as workspaces, (select count(*) from features) as features,
+        (select count(*) from ${graphileWorkerSchema(schema)}._private_jobs) as jobs`,
+    )
+    return { schema, counts: counts[0] }
+  }
+
+  it("hands a closed storage's schema to the next factory call with every row gone, and never a schema still open", async () => {
+    const source = openTestPostgres({ recycleSchemas: true })
+    try {
+      const first = await source.factory()
+      await fill(first, `r1_${randomBytes(4).toString("hex")}`)
+      const before = await rowsOf(first)
+      expect(before.counts).toEqual({ workspaces: "1", features: "1", jobs: "1" })
+      // Open beside it (a restart): the schema is not free while either is open.
+      const again = await source.reopen(first)
+      await first.close()
+      const second = await source.factory()
+      expect((await rowsOf(second)).schema).not.toBe(before.schema)
+      await again.close()
+      const third = await source.factory()
+      expect(await rowsOf(third)).toEqual({
+        schema: before.schema,
+        counts: { workspaces: "0", features: "0", jobs: "0" },
+      })
+      // Emptied, still migrated: it takes the same rows again.
+      await fill(third, `r3_${randomBytes(4).toString("hex")}`)
+      // Closed and opened again: in use, so not handed out.
+      await third.close()
+      const reopened = await source.reopen(third)
+      const fourth = await source.factory()
+      expect((await rowsOf(fourth)).schema).not.toBe(before.schema)
+      await Promise.all([reopened.close(), fourth.close(), second.close()])
+    } finally {
+      await source.close()
+    }
   })
 })
 

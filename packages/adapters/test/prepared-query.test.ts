@@ -1,7 +1,8 @@
 import { brandId, type WorkspaceId } from "@payments-engine/core"
 import { afterAll, describe, expect, it } from "vitest"
-import type { KyselyStorage, StorageTables } from "../src/index.ts"
+import type { KyselyStorage, StorageTables } from "../src/kysely.ts"
 import { preparedQuery } from "../src/storage/prepared-query.ts"
+import { readOnlyHandle } from "../src/storage/read-only.ts"
 import { openTestPostgres, openTestSqlite, type TestStorages } from "../src/testing/index.ts"
 
 const at = "2025-03-01T12:00:00.000Z"
@@ -81,6 +82,22 @@ const describePrepared = (source: TestStorages<string>) =>
         }),
       ).rejects.toThrow("roll back")
       expect(await findWorkspace(storage.db, { name: "gone" })).toEqual([])
+    })
+
+    it("refuses in a read a prepared write, even one compiled in a transaction before", async () => {
+      const storage = await source.factory()
+      await storage.db
+        .transaction()
+        .execute(async (trx) => insertWorkspace(trx, { id: brandId("ws", "ws_first"), name: "first", created_at: at }))
+      const refused = storage.db.connection().execute(async (connection) =>
+        insertWorkspace(readOnlyHandle(connection, undefined), {
+          id: brandId("ws", "ws_read"),
+          name: "read",
+          created_at: at,
+        }),
+      )
+      await expect(refused).rejects.toThrow(/must not write \(insert\)/)
+      expect(await findWorkspace(storage.db, { name: "read" })).toEqual([])
     })
   })
 

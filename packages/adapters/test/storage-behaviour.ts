@@ -1,4 +1,5 @@
 import {
+  type Awaitable,
   type BankAccountId,
   brandId,
   type CompanyId,
@@ -15,7 +16,7 @@ import {
 } from "@payments-engine/core"
 import { CompiledQuery, type KyselyPlugin, sql } from "kysely"
 import { afterAll, describe, expect, it } from "vitest"
-import { type KyselyStorage, migrateStorage } from "../src/index.ts"
+import { type KyselyStorage, migrateStorage } from "../src/kysely.ts"
 import { storageMigrations } from "../src/storage/migrations/storage-migrations.ts"
 import { kyselyPaymentRepository } from "../src/storage/repositories/payments.ts"
 import type { TestStorages } from "../src/testing/index.ts"
@@ -134,7 +135,7 @@ export const describeStorage = (target: StorageTarget): void => {
      * Runs each `work` in its own transaction, all at once. Where a server allows it, each waits
      * inside its open transaction until all are open, so they really overlap.
      */
-    const racing = <T>(storage: KyselyStorage, works: ReadonlyArray<(tx: Repositories) => Promise<T>>) => {
+    const racing = <T>(storage: KyselyStorage, works: ReadonlyArray<(tx: Repositories) => Awaitable<T>>) => {
       const allOpen = barrier(works.length)
       return Promise.all(
         works.map((work) =>
@@ -184,6 +185,9 @@ export const describeStorage = (target: StorageTarget): void => {
         "0019_job_queues",
         "0020_idempotency_journal",
         "0021_endpoint_circuits",
+        "0022_workspace_brandings",
+        "0023_events_by_workspace",
+        "0024_webhook_operations",
       ])
       expect(
         await reopened.db.selectFrom("companies").selectAll().where("workspace_id", "=", workspaceId).execute(),
@@ -653,6 +657,39 @@ export const describeStorage = (target: StorageTarget): void => {
         await storage.close()
       },
     )
+
+    it("answers a read without a transaction, and refuses its writes and jobs, writing nothing", async () => {
+      const storage = await source.factory()
+      const { workspaceId, company } = await seedCompany(storage)
+      const read = storage.read?.bind(storage)
+      if (read === undefined) throw new Error("the Kysely storage has read")
+      expect(await read((tx) => tx.companies.find(workspaceId, company.id))).toEqual(company)
+      const added = companyRow(workspaceId)
+      await expect(read((tx) => tx.companies.insert(added))).rejects.toThrow(/must not write/)
+      await expect(read((tx) => tx.companies.update({ ...company, name: "Renamed in a read" }))).rejects.toThrow(
+        /must not write/,
+      )
+      const job = {
+        id: brandId("job", "job_read"),
+        kind: "purge_idempotency",
+        payload: "{}",
+        run_at: at,
+        key: "read:job",
+        max_attempts: 1,
+        created_at: at,
+        workspace_id: null,
+      }
+      await expect(read((tx) => tx.jobs.enqueue(job))).rejects.toThrow(/must not write \(jobs.enqueue\)/)
+      await expect(read((tx) => tx.jobs.removeUnstarted(["read:job"]))).rejects.toThrow(/must not write/)
+      expect(
+        await storage.db.selectFrom("companies").select("name").where("workspace_id", "=", workspaceId).execute(),
+      ).toEqual([{ name: company.name }])
+      // The connection went back: a transaction and a read both still run.
+      expect(await storage.transaction((tx) => tx.companies.find(workspaceId, company.id))).toEqual(company)
+      expect(await read((tx) => tx.companies.find(workspaceId, company.id))).toEqual(company)
+      await storage.close()
+      await expect(read((tx) => tx.apiKeys.count())).rejects.toThrow("storage is closed")
+    })
 
     it("refuses transactions once closed", async () => {
       const storage = await source.factory()

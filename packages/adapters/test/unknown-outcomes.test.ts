@@ -5,23 +5,23 @@ import {
   type Engine,
   type EngineOptions,
   JobId,
-  maxJobAttempts,
   notReceivedByProvider,
   type PaymentId,
   type PaymentOutcome,
   unknownOutcomeAfterMs,
 } from "@payments-engine/core"
+import { maxJobAttempts } from "@payments-engine/core/effect"
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest"
 import {
   createSandboxBankLinker,
   createSandboxPaymentProvider,
-  type KyselyStorage,
   randomIds,
   type SandboxPaymentProvider,
   sandboxFailureReason,
   scryptHasher,
   TestClock,
 } from "../src/index.ts"
+import type { KyselyStorage } from "../src/kysely.ts"
 import { openTestPostgres, openTestSqlite, type Payer, paymentRequest, setUpPayer } from "../src/testing/index.ts"
 
 /*

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { JobId } from "@payments-engine/core"
 import { afterAll, describe, expect, it } from "vitest"
+import { kyselyStorageOf } from "../storage/kysely-storage.ts"
 import { openSqliteStorage } from "../storage/sqlite/sqlite-storage.ts"
 
 /*
@@ -74,7 +75,13 @@ describe("the embedded runner, when a job kills its process every time it runs",
     expect(startsIn(startsFile)).toBe(3)
     expect(fourth.lines).toEqual([
       {
-        log: { kind: "crash", outcome: "given_up", error: "Interrupted: the process ended during the job's last run" },
+        log: {
+          kind: "crash",
+          outcome: "given_up",
+          error: "Interrupted: the process ended during the job's last run",
+          attempt: 3,
+          fields: {},
+        },
       },
       { report: { ran: 0, failed: 0 } },
     ])
@@ -82,7 +89,7 @@ describe("the embedded runner, when a job kills its process every time it runs",
     const fifth = await runWorker(filename, startsFile)
     expect(fifth).toEqual({ signal: null, lines: [{ report: { ran: 0, failed: 0 } }] })
 
-    const after = await openSqliteStorage({ filename })
+    const after = kyselyStorageOf(await openSqliteStorage({ filename }))
     const rows = await after.db.selectFrom("jobs").select(["id", "state", "attempts", "last_error"]).execute()
     await after.close()
     expect(rows).toEqual([

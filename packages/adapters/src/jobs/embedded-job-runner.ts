@@ -2,65 +2,16 @@ import {
   defaultJobLane,
   type JobHandlers,
   JobId,
-  type JobRequest,
   type JobRunner,
   type JobRunnerOptions,
   type JobRunScope,
+  type JobTable,
+  type QueuedJob,
   type WorkspaceId,
 } from "@payments-engine/core"
+import { jobLogFields } from "@payments-engine/core/effect"
 
-/** A queued job as the embedded runner reads it back. */
-export interface QueuedJob {
-  readonly id: JobId
-  readonly kind: string
-  /** JSON text. */
-  readonly payload: string
-  readonly run_at: string
-  /** Runs started so far, counted as each starts: a run the process did not survive counts too. */
-  readonly attempts: number
-  /** Runs at most. */
-  readonly max_attempts: number
-  /** The workspace the job works for; null for the engine's own upkeep. */
-  readonly workspace_id: WorkspaceId | null
-  /** Its queue (`JobRequest.queue`): one job of a queue runs at a time. */
-  readonly queue: string | null
-}
-
-/**
- * The rows the embedded runner works on, outside any engine transaction. The runner claims in
- * memory (the runners of one storage share their claims), so a storage that offers this table
- * must be used by one process only (`capabilities.multiProcess` false): a crash drops the claims
- * with the process, and the jobs run again as soon as the storage is reopened.
- */
-export interface JobTable {
-  /**
-   * Queued jobs of these kinds due at `now`, outside the queues `busyQueues`, oldest `run_at`
-   * first (then id), at most `limit`.
-   */
-  due(
-    now: string,
-    kinds: ReadonlyArray<string>,
-    limit: number,
-    busyQueues: ReadonlyArray<string>,
-  ): Promise<ReadonlyArray<QueuedJob>>
-  /** The earliest `run_at` after `after` of queued jobs of these kinds. */
-  nextRunAt(kinds: ReadonlyArray<string>, after: string): Promise<string | undefined>
-  /**
-   * The job starts a run: its attempt counts before the handler runs, in a write of its own, so a
-   * job that kills the process each time it runs still reaches its `max_attempts`. False when the
-   * job is no longer queued with one attempt fewer (removed since it was read:
-   * `tx.jobs.removeUnstarted`; or run by another runner since): it does not run.
-   */
-  take(id: JobId, change: { attempts: number; updated_at: string }): Promise<boolean>
-  /** The job is done: it leaves the table. */
-  finish(id: JobId): Promise<void>
-  /** The job failed and runs again at `runAt`. */
-  retry(id: JobId, change: { run_at: string; attempts: number; last_error: string; updated_at: string }): Promise<void>
-  /** The job failed for good; it stays in the table, for an operator, and never runs again. */
-  giveUp(id: JobId, change: { attempts: number; last_error: string; updated_at: string }): Promise<void>
-  /** Queues a job in a transaction of its own (scheduled kinds); the same key rules as `tx.jobs.enqueue`. */
-  enqueue(job: JobRequest): Promise<void>
-}
+export type { JobTable, QueuedJob } from "@payments-engine/core"
 
 /** Delay before attempt n+1 after n failed ones (1 s, 5 s, 25 s, 125 s). */
 export const embeddedRetryDelayMs = (failures: number): number => 1000 * 5 ** Math.max(0, failures - 1)
@@ -153,31 +104,40 @@ export const embeddedJobQueue = (table: JobTable): EmbeddedJobQueue => {
 
     /** Runs a due job, or gives it up unrun when its last counted run never settled. */
     const runOne = async (job: QueuedJob): Promise<"done" | "failed" | "abandoned"> => {
+      const payload: unknown = JSON.parse(job.payload)
+      const fields = jobLogFields(payload)
       if (job.attempts >= job.max_attempts) {
         // Every run counted so far was started, and a run that fails at its last attempt is given
         // up there: this job's last run never settled, so the process ended during it.
         const error = interruptedFailure
         await table.giveUp(job.id, { attempts: job.attempts, last_error: error, updated_at: iso(clock.now()) })
-        log?.({ kind: job.kind, outcome: "given_up", error })
+        log?.({ kind: job.kind, outcome: "given_up", error, attempt: job.attempts, fields })
         return "abandoned"
       }
       const attempts = job.attempts + 1
       if (!(await table.take(job.id, { attempts, updated_at: iso(clock.now()) }))) return "abandoned"
+      const started = performance.now()
+      const ran = () => ({
+        kind: job.kind,
+        attempt: attempts,
+        durationMs: Math.round(performance.now() - started),
+        fields,
+      })
       try {
-        await handlers.run(job.kind, JSON.parse(job.payload), { attempt: attempts })
+        await handlers.run(job.kind, payload, { attempt: attempts })
         await table.finish(job.id)
-        log?.({ kind: job.kind, outcome: "done" })
+        log?.({ ...ran(), outcome: "done" })
         return "done"
       } catch (cause) {
         const error = describeFailure(cause)
         const now = clock.now()
         if (attempts >= job.max_attempts) {
           await table.giveUp(job.id, { attempts, last_error: error, updated_at: iso(now) })
-          log?.({ kind: job.kind, outcome: "given_up", error })
+          log?.({ ...ran(), outcome: "given_up", error })
         } else {
           const runAt = new Date(now.getTime() + embeddedRetryDelayMs(attempts))
           await table.retry(job.id, { run_at: iso(runAt), attempts, last_error: error, updated_at: iso(now) })
-          log?.({ kind: job.kind, outcome: "retry", error })
+          log?.({ ...ran(), outcome: "retry", error })
         }
         return "failed"
       }

@@ -1,14 +1,13 @@
 import {
-  type JobHandlerTable,
   JobId,
   type JobKindName,
-  type JobPayload,
-  jobCatalogue,
   PaymentBatchId,
   PaymentId,
   WebhookDeliveryId,
+  WebhookRecoveryId,
   WorkspaceId,
 } from "@payments-engine/core"
+import { type JobHandlerTable, type JobPayload, jobCatalogue } from "@payments-engine/core/effect"
 import { Effect } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { TestClock } from "../clock/test-clock.ts"
@@ -29,6 +28,7 @@ const payloads: { readonly [K in JobKindName]: JobPayload<K> } = {
   process_batch: { batch_id: PaymentBatchId.make("pb_2"), workspace_id },
   expire_batch: { batch_id: PaymentBatchId.make("pb_3"), workspace_id },
   deliver_webhook: { delivery_id: WebhookDeliveryId.make("whd_1"), workspace_id, attempt_count: 2 },
+  recover_webhook_deliveries: { recovery_id: WebhookRecoveryId.make("wer_1"), workspace_id },
   purge_idempotency: {},
   purge_used_hosted_page_tokens: {},
   settle_unknown_payments: {},
@@ -46,6 +46,7 @@ const noting = (heard: Array<readonly [string, unknown]>): JobHandlerTable => {
     process_batch: note("process_batch"),
     expire_batch: note("expire_batch"),
     deliver_webhook: note("deliver_webhook"),
+    recover_webhook_deliveries: note("recover_webhook_deliveries"),
     purge_idempotency: note("purge_idempotency"),
     purge_used_hosted_page_tokens: note("purge_used_hosted_page_tokens"),
     settle_unknown_payments: note("settle_unknown_payments"),

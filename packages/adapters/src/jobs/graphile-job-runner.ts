@@ -9,7 +9,9 @@ import {
   type JobRunReport,
   type JobRunScope,
 } from "@payments-engine/core"
+import { jobLogFields } from "@payments-engine/core/effect"
 import {
+  type Job,
   type JobHelpers,
   Logger,
   parseCronItems,
@@ -258,12 +260,23 @@ export const graphileJobRunner = (
     emitter.on("worker:release", ({ worker }) => {
       workers.delete(worker.workerId)
     })
-    emitter.on("job:success", ({ job }) => log?.({ kind: job.task_identifier, outcome: "done" }))
-    emitter.on("job:error", ({ job, error }) =>
-      log?.({ kind: job.task_identifier, outcome: "retry", error: describeFailure(error) }),
-    )
+    // Each run's start, by job id, for its duration; the run's end event removes it.
+    const startedAt = new Map<string, number>()
+    emitter.on("job:start", ({ job }) => void startedAt.set(job.id, performance.now()))
+    const ran = (job: Job) => {
+      const started = startedAt.get(job.id)
+      startedAt.delete(job.id)
+      return {
+        kind: job.task_identifier,
+        attempt: job.attempts,
+        ...(started === undefined ? {} : { durationMs: Math.round(performance.now() - started) }),
+        fields: jobLogFields(job.payload),
+      }
+    }
+    emitter.on("job:success", ({ job }) => log?.({ ...ran(job), outcome: "done" }))
+    emitter.on("job:error", ({ job, error }) => log?.({ ...ran(job), outcome: "retry", error: describeFailure(error) }))
     emitter.on("job:failed", ({ job, error }) =>
-      log?.({ kind: job.task_identifier, outcome: "given_up", error: describeFailure(error) }),
+      log?.({ ...ran(job), outcome: "given_up", error: describeFailure(error) }),
     )
     return emitter
   }

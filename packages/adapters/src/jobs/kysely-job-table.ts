@@ -1,5 +1,14 @@
-import type { JobHandlers, JobId, JobRepository, JobRequest, JobRunner, JobRunnerOptions } from "@payments-engine/core"
+import type {
+  Awaitable,
+  JobHandlers,
+  JobId,
+  JobRepository,
+  JobRequest,
+  JobRunner,
+  JobRunnerOptions,
+} from "@payments-engine/core"
 import { type Kysely, sql } from "kysely"
+import { andThen } from "../storage/awaitable.ts"
 import { preparedQuery } from "../storage/prepared-query.ts"
 import type { StorageTables } from "../storage/storage-tables.ts"
 import { embeddedJobQueue, type JobTable, type QueuedJob } from "./embedded-job-runner.ts"
@@ -42,9 +51,7 @@ const takeJob = preparedQuery((db: Db, take: { id: JobId; attempts: number; read
     .returning("id"),
 )
 
-const insertQueued = async (db: Db, job: JobRequest): Promise<void> => {
-  await insertQueuedJob(db, job)
-}
+const insertQueued = (db: Db, job: JobRequest): Awaitable<void> => andThen(insertQueuedJob(db, job), () => undefined)
 
 /**
  * `tx.jobs` of a storage whose jobs are rows of its own `jobs` table. Bringing a workspace's jobs
@@ -129,7 +136,7 @@ export const kyselyJobTable = (db: Db): JobTable => ({
       .where("state", "=", "queued")
       .execute()
   },
-  enqueue: (job) => db.transaction().execute((trx) => insertQueued(trx, job)),
+  enqueue: (job) => db.transaction().execute(async (trx) => insertQueued(trx, job)),
 })
 
 /** How a Kysely storage queues and runs its jobs. */

@@ -8,6 +8,7 @@ import {
   sandboxFailureReason,
   sandboxUsdRates,
 } from "./sandbox-payment-provider.ts"
+import { sandboxCountries } from "./sandbox-requirements.ts"
 
 const currencies = Object.keys(sandboxUsdRates)
 const ba1 = brandId("ba", "ba_1")
@@ -282,5 +283,19 @@ describe("the sandbox's latency and failures", () => {
     })
     sandbox.setFailure("submitPayment", true)
     await expect(sandbox.submitPayment(submission("pay_1", "1.00"))).rejects.toThrow(/submitPayment/)
+  })
+})
+
+describe("the sandbox's bank countries", () => {
+  it("lists every country it has payment methods for, and only those, in order", async () => {
+    const provider = createSandboxPaymentProvider({ latencyMs: 0 })
+    const listed = await provider.bankCountries()
+    expect(listed).toEqual(Object.keys(sandboxCountries).toSorted())
+    expect(listed).not.toContain("AQ")
+    for (const countryCode of listed) {
+      const currencyCode = sandboxCountries[countryCode]?.currency ?? ""
+      const methods = await provider.paymentMethods({ countryCode, currencyCode, entityType: "COMPANY" })
+      expect(methods.length, countryCode).toBeGreaterThan(0)
+    }
   })
 })

@@ -12,7 +12,7 @@ import {
   type PaymentSubmission,
   parseDecimal,
 } from "@payments-engine/core"
-import { sandboxPaymentMethods, sandboxRequirements } from "./sandbox-requirements.ts"
+import { sandboxCountries, sandboxPaymentMethods, sandboxRequirements } from "./sandbox-requirements.ts"
 
 /**
  * Units of each currency one US dollar buys in the sandbox: fixed, so quotes are reproducible.
@@ -47,6 +47,7 @@ export const sandboxFailureReason = "Sandbox test amount ending in .13"
 
 /** The provider's methods, for failure injection. */
 export type SandboxProviderMethod =
+  | "bankCountries"
   | "paymentMethods"
   | "bankAccountRequirements"
   | "createBeneficiary"
@@ -193,6 +194,8 @@ export const createSandboxPaymentProvider = (options: SandboxPaymentProviderOpti
   }
 
   return {
+    bankCountries: () => call("bankCountries", () => Object.keys(sandboxCountries).sort()),
+
     paymentMethods: (query) => call("paymentMethods", () => sandboxPaymentMethods(query)),
 
     bankAccountRequirements: (query) => call("bankAccountRequirements", () => sandboxRequirements(query)),

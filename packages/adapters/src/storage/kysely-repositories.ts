@@ -23,6 +23,8 @@ import { kyselyTrustedDomainConfigRepository } from "./repositories/trusted-doma
 import { kyselyUsedHostedPageTokenRepository } from "./repositories/used-hosted-page-tokens.ts"
 import { kyselyWebhookDeliveryRepository } from "./repositories/webhook-deliveries.ts"
 import { kyselyWebhookEndpointRepository } from "./repositories/webhook-endpoints.ts"
+import { kyselyWebhookRecoveryRepository } from "./repositories/webhook-recoveries.ts"
+import { kyselyWorkspaceBrandingRepository } from "./repositories/workspace-brandings.ts"
 import {
   kyselyApiKeyRepository,
   kyselySettingRepository,
@@ -39,7 +41,7 @@ import type { StorageTables } from "./storage-tables.ts"
  * (`supportsReturning`).
  *
  * @example
- * const company = await db.transaction().execute((trx) => kyselyRepositories(trx, sqliteDialect).companies.find(workspaceId, cid))
+ * const company = await db.transaction().execute(async (trx) => kyselyRepositories(trx, sqliteDialect).companies.find(workspaceId, cid))
  */
 export const kyselyRepositoryFactories = (dialect: StorageDialect): RepositoryFactories<Repositories> => ({
   workspaces: kyselyWorkspaceRepository,
@@ -56,17 +58,19 @@ export const kyselyRepositoryFactories = (dialect: StorageDialect): RepositoryFa
   paymentBatches: kyselyPaymentBatchRepository,
   webhookEndpoints: kyselyWebhookEndpointRepository,
   webhookDeliveries: (db) => kyselyWebhookDeliveryRepository(db, dialect),
+  webhookRecoveries: kyselyWebhookRecoveryRepository,
   features: kyselyFeatureRepository,
   onboardings: kyselyOnboardingRepository,
   onboardingPersons: kyselyPersonRepository,
   onboardingAttachments: kyselyAttachmentRepository,
-  events: kyselyEventRepository,
+  events: (db) => kyselyEventRepository(db, dialect),
   idempotency: kyselyIdempotencyRepository,
   // The embedded runner's table; a storage on graphile-worker brings its own.
   jobs: kyselyJobRepository,
   testClocks: kyselyTestClockRepository,
   trustedDomainConfigs: kyselyTrustedDomainConfigRepository,
   usedHostedPageTokens: kyselyUsedHostedPageTokenRepository,
+  workspaceBrandings: kyselyWorkspaceBrandingRepository,
 })
 
 /** One builder of repositories per dialect: each is a class made once (see lazyRepositories). */
@@ -79,7 +83,7 @@ const repositoriesByDialect = new WeakMap<StorageDialect, (db: Kysely<StorageTab
  * @example
  * const company = await db
  *   .transaction()
- *   .execute((trx) => kyselyRepositories(trx, sqliteDialect).companies.find(workspaceId, cid))
+ *   .execute(async (trx) => kyselyRepositories(trx, sqliteDialect).companies.find(workspaceId, cid))
  */
 export const kyselyRepositories = (db: Kysely<StorageTables>, dialect: StorageDialect): Repositories => {
   let repositoriesOver = repositoriesByDialect.get(dialect)

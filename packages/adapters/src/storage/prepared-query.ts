@@ -1,4 +1,6 @@
+import type { Awaitable } from "@payments-engine/core"
 import type { Compilable, CompiledQuery, DialectAdapter, Kysely } from "kysely"
+import { directStatementsFor, type PreparedStatement } from "./direct-statements.ts"
 
 /** Starts every placeholder value, so no real value is taken for one. */
 const placeholderMark = "\u0000prepared-query-value:"
@@ -23,6 +25,7 @@ export const preparedStatementName = (sql: string): string | undefined => statem
 
 interface Compiled {
   readonly query: CompiledQuery
+  readonly statement: PreparedStatement
   readonly slots: ReadonlyArray<Slot>
 }
 
@@ -37,7 +40,9 @@ const slotOf = (parameter: unknown): Slot =>
  * quotes and payments runs a dozen of them. `build` is an ordinary Kysely query over `values`;
  * on the first call (per dialect, and per set of value names) it is built with a placeholder in
  * place of each value, compiled, and every later call binds the real values in their places.
- * Constants of the query (`"Entity"` in a join) stay as they were compiled.
+ * Constants of the query (`"Entity"` in a join) stay as they were compiled. In a transaction of
+ * the storage (a handle given to {@link runDirectly}) the statement runs on the connection's
+ * driver; on any other handle, through Kysely.
  *
  * `build` must use the values only as values (compared, inserted, set), never to decide the
  * shape of the query: an `if` on a value, or a list whose length varies, needs a plain query.
@@ -50,18 +55,37 @@ const slotOf = (parameter: unknown): Slot =>
  * declare const quoteId: QuoteId
  * const [quote] = await findQuote(trx, { companyId: cid, id: quoteId })
  */
-export const preparedQuery = <DB, V extends object, R>(
+export function preparedQuery<DB, V extends object, R>(
   build: (db: Kysely<DB>, values: V) => Compilable<R>,
-): ((db: Kysely<DB>, values: V) => Promise<ReadonlyArray<R>>) => {
+): (db: Kysely<DB>, values: V) => Awaitable<ReadonlyArray<R>>
+/**
+ * With `{ arrays: true }`, each row comes as the array of its values in the order of the query's
+ * select list: for a wide join read on a hot path, whose rows a driver builds as arrays for less
+ * than as objects. The caller knows the order, having written the list.
+ */
+export function preparedQuery<DB, V extends object>(
+  build: (db: Kysely<DB>, values: V) => Compilable<unknown>,
+  options: { readonly arrays: true },
+): (db: Kysely<DB>, values: V) => Awaitable<ReadonlyArray<ReadonlyArray<unknown>>>
+export function preparedQuery<DB, V extends object, R>(
+  build: (db: Kysely<DB>, values: V) => Compilable<R>,
+  options: { readonly arrays?: boolean } = {},
+): (db: Kysely<DB>, values: V) => Awaitable<ReadonlyArray<unknown>> {
+  const arrays = options.arrays === true
   // Keyed by the dialect's adapter, which a Kysely instance shares with its transactions.
   const compiledFor = new WeakMap<DialectAdapter, Map<string, Compiled>>()
   const compile = (db: Kysely<DB>, names: ReadonlyArray<string>): Compiled => {
     const placeholders = Object.fromEntries(names.map((name) => [name, `${placeholderMark}${name}`])) as V
     const query = build(db, placeholders).compile()
-    if (!statementNames.has(query.sql)) statementNames.set(query.sql, `pe_${statementNames.size + 1}`)
-    return { query, slots: query.parameters.map(slotOf) }
+    let name = statementNames.get(query.sql)
+    if (name === undefined) {
+      name = `pe_${statementNames.size + 1}`
+      statementNames.set(query.sql, name)
+    }
+    const statement = { sql: query.sql, name, writes: query.query.kind !== "SelectQueryNode", arrays }
+    return { query, statement, slots: query.parameters.map(slotOf) }
   }
-  return async (db, values) => {
+  return (db, values) => {
     const adapter = db.getExecutor().adapter
     let byNames = compiledFor.get(adapter)
     if (byNames === undefined) {
@@ -77,8 +101,11 @@ export const preparedQuery = <DB, V extends object, R>(
     }
     const given = values as Record<string, unknown>
     const parameters = compiled.slots.map((slot) => ("name" in slot ? given[slot.name] : slot.constant))
-    const result = await db.executeQuery<R>({ ...compiled.query, parameters } as CompiledQuery<R>)
-    return result.rows
+    const direct = directStatementsFor(db)
+    if (direct !== undefined) return direct.rows(compiled.statement, parameters)
+    return db
+      .executeQuery<R>({ ...compiled.query, parameters } as CompiledQuery<R>)
+      .then((result) => (arrays ? result.rows.map((row) => Object.values(row as object)) : result.rows))
   }
 }
 

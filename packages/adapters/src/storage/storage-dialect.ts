@@ -63,6 +63,12 @@ export interface StorageDialect {
    */
   readonly supportsUpdateFromValues: boolean
   /**
+   * `WITH ... AS (INSERT ...) SELECT ...`: an outbox event is appended and its company's webhook
+   * endpoints read back in one statement (`repositories/events.ts`). Without it they are two
+   * statements, which costs SQLite no round trip.
+   */
+  readonly supportsWritingCte: boolean
+  /**
    * Schemas inside a database with `current_schema()`: the migrations' bookkeeping tables are
    * kept in the storage's schema, so storages in two schemas of one database migrate apart.
    */

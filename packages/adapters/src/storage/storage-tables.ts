@@ -19,7 +19,10 @@ import type {
   RecipientId,
   TrustedDomainConfigId,
   WebhookDeliveryId,
+  WebhookEndpointDisabledReason,
   WebhookEndpointId,
+  WebhookRecoveryId,
+  WebhookRecoveryStatus,
   WorkspaceId,
 } from "@payments-engine/core"
 
@@ -53,8 +56,10 @@ export interface StorageTables {
   readonly test_clocks: TestClocksTable
   readonly trusted_domain_configs: TrustedDomainConfigsTable
   readonly used_hosted_page_tokens: UsedHostedPageTokensTable
+  readonly workspace_brandings: WorkspaceBrandingsTable
   readonly webhook_endpoints: WebhookEndpointsTable
   readonly webhook_deliveries: WebhookDeliveriesTable
+  readonly webhook_recoveries: WebhookRecoveriesTable
   readonly entity_onboardings: EntityOnboardingsTable
   readonly onboarding_persons: OnboardingPersonsTable
   readonly onboarding_attachments: OnboardingAttachmentsTable
@@ -136,9 +141,28 @@ export interface WebhookEndpointsTable {
   previous_secret_expires_at: string | null
   consecutive_failures: number
   circuit_open_until: string | null
+  failing_since: string | null
+  disabled_reason: WebhookEndpointDisabledReason | null
+  disabled_at: string | null
   created_at: string
   updated_at: string
   deleted_at: string | null
+}
+
+/** Row of `webhook_recoveries`: `cursor` the last delivery id its job handled. */
+export interface WebhookRecoveriesTable {
+  id: WebhookRecoveryId
+  workspace_id: WorkspaceId
+  company_id: CompanyId
+  endpoint_id: WebhookEndpointId
+  status: WebhookRecoveryStatus
+  since: string
+  until: string
+  deliveries_queued: number
+  cursor: WebhookDeliveryId | null
+  created_at: string
+  updated_at: string
+  completed_at: string | null
 }
 
 /** Row of `trusted_domain_configs`: one per workspace, `domains` JSON text. */
@@ -146,6 +170,16 @@ export interface TrustedDomainConfigsTable {
   id: TrustedDomainConfigId
   workspace_id: WorkspaceId
   domains: string
+  created_at: string
+  updated_at: string
+}
+
+/** Row of `workspace_brandings`: at most one per workspace, every part optional. */
+export interface WorkspaceBrandingsTable {
+  workspace_id: WorkspaceId
+  display_name: string | null
+  logo_url: string | null
+  accent_color: string | null
   created_at: string
   updated_at: string
 }

@@ -1,4 +1,7 @@
-import type { KyselyStorage } from "./kysely-storage.ts"
+import { existsSync } from "node:fs"
+import { resolve } from "node:path"
+import type { Storage } from "@payments-engine/core"
+import type { MigrationStep } from "./migrations/migration-step.ts"
 import { openSqliteStorage } from "./sqlite/sqlite-storage.ts"
 
 /** Where a `DATABASE_URL` points, once read. */
@@ -80,20 +83,23 @@ export interface OpenStorageOptions {
    * seeing what the one before did; see `openPostgresStorage`. When it rejects, the storage
    * is closed and opening rejects with its reason.
    */
-  readonly setUp?: (storage: KyselyStorage) => Promise<void>
+  readonly setUp?: (storage: Storage) => Promise<void>
+  /** Told of each migration step that ran, with its duration, for a log (see `openPostgresStorage`). */
+  readonly onMigration?: (step: MigrationStep) => void
 }
 
 /**
  * Opens the storage a `DATABASE_URL` names (see {@link parseStorageUrl}): SQLite through
  * {@link openSqliteStorage}, Postgres through `openPostgresStorage` of
  * `@payments-engine/adapters/postgres`, loaded only then. Without the pg and graphile-worker
- * packages a postgres:// URL rejects with an Error saying to install them.
+ * packages a postgres:// URL rejects with an Error saying to install them. Typed as the storage
+ * port, as {@link openSqliteStorage} is; `kyselyStorageOf` of `/kysely` gives its Kysely instance.
  *
  * @example
  * const storage = await openStorageFromUrl(process.env.DATABASE_URL ?? "sqlite:./data/payments.sqlite")
  */
-export const openStorageFromUrl = async (url: string, options: OpenStorageOptions = {}): Promise<KyselyStorage> => {
-  const { setUp } = options
+export const openStorageFromUrl = async (url: string, options: OpenStorageOptions = {}): Promise<Storage> => {
+  const { setUp, onMigration } = options
   const location = parseStorageUrl(url)
   if (location.dialect === "postgres") {
     const { openPostgresStorage } = await loadPostgresStorage()
@@ -101,9 +107,13 @@ export const openStorageFromUrl = async (url: string, options: OpenStorageOption
       connectionString: location.connectionString,
       ...(location.schema === undefined ? {} : { schema: location.schema }),
       ...(setUp === undefined ? {} : { setUp }),
+      ...(onMigration === undefined ? {} : { onMigration }),
     })
   }
-  const storage = await openSqliteStorage({ filename: location.filename })
+  const storage = await openSqliteStorage({
+    filename: location.filename,
+    ...(onMigration === undefined ? {} : { onMigration }),
+  })
   try {
     await setUp?.(storage)
     return storage
@@ -111,4 +121,22 @@ export const openStorageFromUrl = async (url: string, options: OpenStorageOption
     await storage.close()
     throw error
   }
+}
+
+/**
+ * Whether the storage a `DATABASE_URL` names is already there, without creating it: the SQLite
+ * file exists (an in-memory one always counts), or the Postgres database (and schema) holds the
+ * storage's migration table. For commands that read and must not leave an empty database behind.
+ *
+ * @example
+ * if (!(await storageExists("sqlite:./data/payments.sqlite"))) console.error("no database yet")
+ */
+export const storageExists = async (url: string): Promise<boolean> => {
+  const location = parseStorageUrl(url)
+  if (location.dialect === "sqlite") return location.filename === ":memory:" || existsSync(resolve(location.filename))
+  const { postgresStorageExists } = await loadPostgresStorage()
+  return postgresStorageExists({
+    connectionString: location.connectionString,
+    ...(location.schema === undefined ? {} : { schema: location.schema }),
+  })
 }

@@ -7,6 +7,7 @@ import type {
   PaymentsTable,
   QuotesTable,
   RecipientsTable,
+  WebhookEndpointsTable,
 } from "./storage-tables.ts"
 
 /**
@@ -147,4 +148,25 @@ export const paymentBatchColumns = allColumns<PaymentBatchesTable>()([
   "next_slot_at",
   "created_at",
   "updated_at",
+])
+
+export const webhookEndpointColumns = allColumns<WebhookEndpointsTable>()([
+  "id",
+  "uuid",
+  "workspace_id",
+  "company_id",
+  "url",
+  "active",
+  "subscriptions",
+  "secret",
+  "previous_secret",
+  "previous_secret_expires_at",
+  "consecutive_failures",
+  "circuit_open_until",
+  "failing_since",
+  "disabled_reason",
+  "disabled_at",
+  "created_at",
+  "updated_at",
+  "deleted_at",
 ])

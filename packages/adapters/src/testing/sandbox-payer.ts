@@ -1,4 +1,11 @@
-import type { Actor, CompanyId, Engine, PaymentProfileId } from "@payments-engine/core"
+import type {
+  Actor,
+  CompanyId,
+  Engine,
+  PaymentCreateBody,
+  PaymentProfileId,
+  QuoteCreateBody,
+} from "@payments-engine/core"
 import { sandboxExamples } from "../sandbox/index.ts"
 
 /** A workspace that can pay: one company, a funding profile to pay from and a recipient's profile to pay to. */
@@ -44,7 +51,7 @@ export const setUpPayer = async (engine: Engine, workspace: string): Promise<Pay
  * declare const payer: Payer
  * await engine.quotes.create(payer.actor, payer.companyId, quoteRequest(payer, 7))
  */
-export const quoteRequest = (payer: Payer, i: number) => ({
+export const quoteRequest = (payer: Payer, i: number): QuoteCreateBody => ({
   quote: {
     from_profile_id: payer.fromProfileId,
     to_profile_id: payer.toProfileId,
@@ -60,7 +67,7 @@ export const quoteRequest = (payer: Payer, i: number) => ({
  * declare const payer: Payer, quote: Quote
  * await engine.payments.create(payer.actor, payer.companyId, paymentRequest(quote.id, 7))
  */
-export const paymentRequest = (quoteId: string, i: number, prefix = "bench") => ({
+export const paymentRequest = (quoteId: string, i: number, prefix = "bench"): PaymentCreateBody => ({
   payment_instruction: { payment_quote_id: quoteId, reason: "goods_purchased", idempotency_key: `${prefix}-${i}` },
 })
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import type { KyselyStorage } from "../storage/kysely-storage.ts"
+import { type KyselyStorage, kyselyStorageOf } from "../storage/kysely-storage.ts"
 import { openSqliteStorage } from "../storage/sqlite/sqlite-storage.ts"
 import { storageTracker, type TestStorages } from "./test-storages.ts"
 
@@ -32,7 +32,7 @@ export const openTestSqlite = (options: TestSqliteOptions = {}): TestSqlite => {
 
   const open = async (filename: string) => {
     if (closed) throw new Error("openTestSqlite: the source is closed")
-    const storage = tracker.track(await openSqliteStorage({ filename }))
+    const storage = tracker.track(kyselyStorageOf(await openSqliteStorage({ filename })))
     files.set(storage, filename)
     return storage
   }

@@ -28,6 +28,10 @@ import { fundingMandatesSchema } from "./0018-funding-mandates.ts"
 import { jobQueuesSchema } from "./0019-job-queues.ts"
 import { idempotencyJournalSchema } from "./0020-idempotency-journal.ts"
 import { endpointCircuitsSchema } from "./0021-endpoint-circuits.ts"
+import { workspaceBrandingsSchema } from "./0022-workspace-brandings.ts"
+import { eventsByWorkspaceSchema } from "./0023-events-by-workspace.ts"
+import { webhookOperationsSchema } from "./0024-webhook-operations.ts"
+import type { MigrationStep } from "./migration-step.ts"
 
 /**
  * Every migration of the storage, by name, in order. One set for every dialect: the dialect gives
@@ -60,6 +64,9 @@ export const storageMigrations = (dialect: StorageDialect): MigrationProvider =>
     "0019_job_queues": jobQueuesSchema(dialect),
     "0020_idempotency_journal": idempotencyJournalSchema(dialect),
     "0021_endpoint_circuits": endpointCircuitsSchema(dialect),
+    "0022_workspace_brandings": workspaceBrandingsSchema(dialect),
+    "0023_events_by_workspace": eventsByWorkspaceSchema(),
+    "0024_webhook_operations": webhookOperationsSchema(dialect),
   }),
 })
 
@@ -73,6 +80,47 @@ export interface MigrateStorageOptions {
    * storage's own tables are created in.
    */
   readonly migrationTableSchema?: string
+  /**
+   * Told of each step as it ends, for a log: a first start runs every step, which can take a
+   * while, and should not look like a hang. The steps of one run commit together, after the last.
+   */
+  readonly onStep?: (step: MigrationStep) => void
+}
+
+/** The provider's migrations, each telling `onStep` when its `up` has run. */
+const timedSteps = (provider: MigrationProvider, onStep: (step: MigrationStep) => void): MigrationProvider => ({
+  getMigrations: async () =>
+    Object.fromEntries(
+      Object.entries(await provider.getMigrations()).map(([name, migration]) => [
+        name,
+        {
+          ...migration,
+          up: async (db: Kysely<unknown>) => {
+            const started = performance.now()
+            await migration.up(db)
+            onStep({ name, durationMs: Math.round(performance.now() - started) })
+          },
+        },
+      ]),
+    ),
+})
+
+/** Kysely's migrator over the storage's migration table, in the connection's schema where the dialect has schemas. */
+const storageMigrator = async <DB>(
+  handle: Kysely<DB>,
+  options: Pick<MigrateStorageOptions, "dialect" | "migrationTableSchema">,
+  provider: MigrationProvider,
+): Promise<Migrator> => {
+  const db = handle as unknown as Kysely<unknown>
+  const migrationTableSchema =
+    options.migrationTableSchema ?? (options.dialect.supportsSchemas ? await currentSchema(db) : undefined)
+  return new Migrator({
+    db: migrationTableSchema === undefined ? db : introspectingOneSchema(db, migrationTableSchema),
+    provider,
+    // Without a schema, Kysely's check for its own tables looks at every schema, and a second
+    // storage in another schema of the same database would think it had been migrated already.
+    ...(migrationTableSchema === undefined ? {} : { migrationTableSchema }),
+  })
 }
 
 /**
@@ -85,16 +133,12 @@ export interface MigrateStorageOptions {
  */
 export const migrateStorage = async <DB>(handle: Kysely<DB>, options: MigrateStorageOptions): Promise<void> => {
   assertSupportedDialect(options.dialect)
-  const db = handle as unknown as Kysely<unknown>
-  const migrationTableSchema =
-    options.migrationTableSchema ?? (options.dialect.supportsSchemas ? await currentSchema(db) : undefined)
-  const migrator = new Migrator({
-    db: migrationTableSchema === undefined ? db : introspectingOneSchema(db, migrationTableSchema),
-    provider: storageMigrations(options.dialect),
-    // Without a schema, Kysely's check for its own tables looks at every schema, and a second
-    // storage in another schema of the same database would think it had been migrated already.
-    ...(migrationTableSchema === undefined ? {} : { migrationTableSchema }),
-  })
+  const steps = storageMigrations(options.dialect)
+  const migrator = await storageMigrator(
+    handle,
+    options,
+    options.onStep === undefined ? steps : timedSteps(steps, options.onStep),
+  )
   const outcome: MigrationResultSet = await migrator.migrateToLatest()
   if (outcome.error !== undefined) {
     const failed = outcome.results?.find((result) => result.status === "Error")
@@ -104,6 +148,23 @@ export const migrateStorage = async <DB>(handle: Kysely<DB>, options: MigrateSto
       { cause },
     )
   }
+}
+
+/**
+ * The names of the storage's migrations the database has not recorded as run, in order; none once
+ * `migrateStorage` ran. Reads only, creating nothing (a database without Kysely's tables has every
+ * step pending), so a readiness check may ask it of a live database; rejects when the database
+ * cannot be read.
+ *
+ * @example
+ * if ((await pendingStorageMigrations(db, { dialect: sqliteDialect })).length > 0) console.log("not migrated")
+ */
+export const pendingStorageMigrations = async <DB>(
+  handle: Kysely<DB>,
+  options: Pick<MigrateStorageOptions, "dialect" | "migrationTableSchema">,
+): Promise<ReadonlyArray<string>> => {
+  const migrator = await storageMigrator(handle, options, storageMigrations(options.dialect))
+  return (await migrator.getMigrations()).filter((step) => step.executedAt === undefined).map((step) => step.name)
 }
 
 /**

@@ -18,6 +18,7 @@ export const postgresDialect: StorageDialect = {
   supportsTransactionalDdl: true,
   supportsRowLocks: true,
   supportsUpdateFromValues: true,
+  supportsWritingCte: true,
   supportsSchemas: true,
   hostsGraphileWorker: true,
   textType: sql`text collate "C"`,

@@ -1,13 +1,43 @@
-import { CompiledQuery, Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from "kysely"
+import { CompiledQuery, Kysely } from "kysely"
 import pg from "pg"
 import { graphileKyselyJobs, migrateGraphileJobs } from "../../jobs/graphile-job-runner.ts"
 import { createKyselyStorage, type KyselyStorage } from "../kysely-storage.ts"
-import { type preparedQuery, preparedStatementName } from "../prepared-query.ts"
+import type { MigrationStep } from "../migrations/migration-step.ts"
 import type { StorageTables } from "../storage-tables.ts"
 import { postgresDialect } from "./postgres-dialect.ts"
+import { postgresStorageDialect } from "./postgres-driver.ts"
+import { postgresEndpointChanges } from "./postgres-endpoint-changes.ts"
 import { postgresLiveness } from "./postgres-liveness.ts"
 import { ensureSchema, graphileWorkerSchema, quoteIdentifier } from "./postgres-schemas.ts"
 import { withStartupLock } from "./startup-lock.ts"
+
+/**
+ * Whether the storage's tables are in the database (and schema) of `options`, by its migration
+ * table: what a command that must not create them asks before {@link openPostgresStorage}
+ * would. Creates nothing; connects once and disconnects.
+ *
+ * @example
+ * if (!(await postgresStorageExists({ connectionString: process.env.DATABASE_URL! }))) process.exitCode = 1
+ */
+export const postgresStorageExists = async (
+  options: Pick<PostgresStorageOptions, "connectionString" | "schema" | "connectionTimeoutMs">,
+): Promise<boolean> => {
+  const client = new pg.Client({
+    connectionString: options.connectionString,
+    connectionTimeoutMillis: options.connectionTimeoutMs ?? 10_000,
+  })
+  await client.connect()
+  try {
+    const { rows } = await client.query<{ found: boolean }>(
+      `select exists (select 1 from information_schema.tables
+         where table_schema = coalesce($1, current_schema()) and table_name = 'kysely_migration') as found`,
+      [options.schema ?? null],
+    )
+    return rows[0]?.found === true
+  } finally {
+    await client.end()
+  }
+}
 
 /** Options of {@link openPostgresStorage}. */
 export interface PostgresStorageOptions {
@@ -31,41 +61,11 @@ export interface PostgresStorageOptions {
    * rejects, the storage is closed and opening rejects with its reason.
    */
   readonly setUp?: (storage: KyselyStorage) => Promise<void>
-}
-
-/**
- * The pool as Kysely sees it, except that the statements {@link preparedQuery} compiled run as
- * named statements: pg parses and plans each once per connection, which on the hot path of
- * quotes and payments saves more time than the statements take to run. Every other statement
- * runs as before. Those statements name the columns they select (`table-columns.ts`), so a
- * migration that adds a column leaves the statements a running process keeps valid.
- */
-const namingStatements = (pool: pg.Pool): PostgresPool => {
-  // One wrapper per connection, for its whole life: Kysely knows a connection by this object and
-  // runs `onCreateConnection` (the search_path) for one it has not seen, so a new wrapper at each
-  // checkout cost every transaction an extra round trip.
-  const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>()
-  const wrap = (client: pg.PoolClient): PostgresPoolClient => ({
-    query: ((sql: string, parameters: ReadonlyArray<unknown>) => {
-      const name = typeof sql === "string" ? preparedStatementName(sql) : undefined
-      return name === undefined
-        ? client.query(sql, parameters as unknown[])
-        : client.query({ name, text: sql, values: parameters as unknown[] })
-    }) as unknown as PostgresPoolClient["query"],
-    release: () => client.release(),
-  })
-  return {
-    connect: async () => {
-      const client = await pool.connect()
-      let wrapper = wrappers.get(client)
-      if (wrapper === undefined) {
-        wrapper = wrap(client)
-        wrappers.set(client, wrapper)
-      }
-      return wrapper
-    },
-    end: () => pool.end(),
-  }
+  /**
+   * Told of each migration step that ran, with its duration, for a log: graphile-worker's
+   * schema as one step named `graphile_worker` (when it did any work or not), then the storage's.
+   */
+  readonly onMigration?: (step: MigrationStep) => void
 }
 
 /**
@@ -82,36 +82,55 @@ const namingStatements = (pool: pg.Pool): PostgresPool => {
  * })
  */
 export const openPostgresStorage = async (options: PostgresStorageOptions): Promise<KyselyStorage> => {
-  const { connectionString, schema, maxConnections = 10, connectionTimeoutMs = 10_000, onClose, setUp } = options
+  const {
+    connectionString,
+    schema,
+    maxConnections = 10,
+    connectionTimeoutMs = 10_000,
+    onClose,
+    setUp,
+    onMigration,
+  } = options
   const searchPath = schema === undefined ? undefined : `set search_path to ${quoteIdentifier(schema)}`
   const pool = new pg.Pool({ connectionString, max: maxConnections, connectionTimeoutMillis: connectionTimeoutMs })
   // An idle connection that breaks (server restart) is dropped from the pool and replaced on the
   // next query; without a listener its error event would crash the process.
   pool.on("error", () => {})
   const db = new Kysely<StorageTables>({
-    dialect: new PostgresDialect({
-      pool: namingStatements(pool),
-      ...(searchPath === undefined
+    dialect: postgresStorageDialect(
+      pool,
+      searchPath === undefined
         ? {}
         : {
             onCreateConnection: async (connection) => {
               await connection.executeQuery(CompiledQuery.raw(searchPath))
             },
-          }),
-    }),
+          },
+    ),
   })
   const lock = { connectionString, connectionTimeoutMs, ...(schema === undefined ? {} : { schema }) }
   const processes = postgresLiveness({ connectionString, connectionTimeoutMs })
+  const endpointChanges = postgresEndpointChanges({
+    connectionString,
+    connectionTimeoutMs,
+    schema,
+    notify: (channel, payload) => pool.query("select pg_notify($1, $2)", [channel, payload]),
+  })
   try {
     return await withStartupLock(lock, async () => {
       if (schema !== undefined) await ensureSchema(db, schema)
       const graphile = { pool, workerSchema: graphileWorkerSchema(schema) }
+      const started = performance.now()
       await migrateGraphileJobs(graphile)
+      onMigration?.({ name: "graphile_worker", durationMs: Math.round(performance.now() - started) })
       const storage = await createKyselyStorage(db, {
         dialect: postgresDialect,
         jobs: (storageDb) => graphileKyselyJobs(storageDb, graphile),
         processes,
+        endpointChanges,
+        ...(onMigration === undefined ? {} : { onMigration }),
         onClose: async () => {
+          await endpointChanges.close()
           await processes.close()
           await onClose?.()
         },
@@ -121,6 +140,7 @@ export const openPostgresStorage = async (options: PostgresStorageOptions): Prom
     })
   } catch (error) {
     await db.destroy()
+    await endpointChanges.close()
     await processes.close()
     throw error
   }

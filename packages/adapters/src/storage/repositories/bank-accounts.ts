@@ -1,16 +1,16 @@
-import {
-  type BankAccountRecord,
-  type BankAccountRepository,
-  bankAccountOwner,
-  type CompanyId,
-  type FundingMandateRepository,
-  type PaymentProfileId,
-  type PaymentProfileRecord,
-  type PaymentProfileRepository,
-  type ProfileInUse,
-  type ProfileStatus,
-  type UsageType,
+import type {
+  BankAccountRecord,
+  BankAccountRepository,
+  CompanyId,
+  FundingMandateRepository,
+  PaymentProfileId,
+  PaymentProfileRecord,
+  PaymentProfileRepository,
+  ProfileInUse,
+  ProfileStatus,
+  UsageType,
 } from "@payments-engine/core"
+import { bankAccountOwner } from "@payments-engine/core/effect"
 import type { Kysely, Selectable } from "kysely"
 import { preparedQuery } from "../prepared-query.ts"
 import type { BankAccountsTable, PaymentProfilesTable, StorageTables } from "../storage-tables.ts"
@@ -64,7 +64,7 @@ export const kyselyBankAccountRepository = (db: Db): BankAccountRepository => ({
   },
 })
 
-const toProfile = (row: Selectable<PaymentProfilesTable>): PaymentProfileRecord => ({
+export const toProfile = (row: Selectable<PaymentProfilesTable>): PaymentProfileRecord => ({
   ...row,
   status: row.status as ProfileStatus,
   usage_type: row.usage_type as UsageType,

@@ -17,7 +17,7 @@ const toFeature = (row: Selectable<FeaturesTable>): FeatureRecord => ({
  * `RETURNING`, so both hold between concurrent transactions on Postgres.
  *
  * @example
- * const features = await db.transaction().execute((trx) => kyselyFeatureRepository(trx).listByEntity(entityId))
+ * const features = await db.transaction().execute(async (trx) => kyselyFeatureRepository(trx).listByEntity(entityId))
  */
 export const kyselyFeatureRepository = (db: Db): FeatureRepository => {
   const findOfEntity = async (entityId: EntityId, identifier: string) => {

@@ -7,10 +7,13 @@ import type {
   PaymentStatusValue,
 } from "@payments-engine/core"
 import { type Kysely, type Selectable, sql } from "kysely"
+import { andThen } from "../awaitable.ts"
 import { definedFields, listOf, listValues, preparedQuery } from "../prepared-query.ts"
 import type { PaymentsTable, StorageTables } from "../storage-tables.ts"
 import { paymentColumns } from "../table-columns.ts"
+import { anyTables } from "./kysely-any.ts"
 import { pageOf } from "./paging.ts"
+import { joinedQuoteColumns, joinProfilesInUse, splitJoinedRows } from "./profiles-in-use.ts"
 import { scopedFind } from "./scoped-find.ts"
 
 type Db = Kysely<StorageTables>
@@ -38,6 +41,31 @@ const findPaymentByKey = preparedQuery((db: Db, p: { readonly companyId: Company
     .select(paymentColumns)
     .where("company_id", "=", p.companyId)
     .where("idempotency_key", "=", p.key),
+)
+
+const findById = preparedQuery((db: Db, p: { readonly id: PaymentId }) =>
+  db.selectFrom("payments").select(paymentColumns).where("id", "=", p.id),
+)
+
+// An execution job reads its payment with its quote and profiles in one go (see preparedQuery).
+const findForExecution = preparedQuery(
+  (db: Db, p: { readonly id: PaymentId }) =>
+    joinProfilesInUse(
+      anyTables(db)
+        .selectFrom("payments as p")
+        .leftJoin("quotes as q", (join) =>
+          join.onRef("q.id", "=", "p.quote_id").onRef("q.company_id", "=", "p.company_id"),
+        )
+        .select([...paymentColumns.map((column) => `p.${column}`), ...joinedQuoteColumns])
+        .where("p.id", "=", p.id),
+      (join) =>
+        join
+          .onRef("pr.company_id", "=", "p.company_id")
+          .on((eb) =>
+            eb.or([eb("pr.id", "=", eb.ref("p.from_profile_id")), eb("pr.id", "=", eb.ref("p.to_profile_id"))]),
+          ),
+    ),
+  { arrays: true },
 )
 
 // Executing a batch's payments runs these: compiled once (per shape of change, per length of list).
@@ -103,10 +131,8 @@ const findPayment = scopedFind("payments", "company_id", paymentColumns, toPayme
  * const payment = await kyselyPaymentRepository(trx).find(cid, paymentId)
  */
 export const kyselyPaymentRepository = (db: Db): PaymentRepository => ({
-  insertIfNew: async (row) => {
-    const [inserted] = await insertPaymentIfNew(db, row)
-    return inserted === undefined ? "conflict" : "inserted"
-  },
+  insertIfNew: (row) =>
+    andThen(insertPaymentIfNew(db, row), ([inserted]) => (inserted === undefined ? "conflict" : "inserted")),
   find: (companyId, id) => findPayment(db, companyId, id),
   anyFromProfiles: async (companyId, fromProfileIds, statuses) => {
     if (fromProfileIds.length === 0 || statuses.length === 0) return false
@@ -121,9 +147,14 @@ export const kyselyPaymentRepository = (db: Db): PaymentRepository => ({
     return row !== undefined
   },
   findById: async (id) => {
-    const row = await db.selectFrom("payments").selectAll().where("id", "=", id).executeTakeFirst()
+    const [row] = await findById(db, { id })
     return row === undefined ? undefined : toPayment(row)
   },
+  findForExecution: (id) =>
+    andThen(findForExecution(db, { id }), (rows) => {
+      const { own, quote, profiles } = splitJoinedRows(rows, paymentColumns, true)
+      return own === undefined ? undefined : { payment: toPayment(own as Selectable<PaymentsTable>), quote, profiles }
+    }),
   findByIdempotencyKey: async (companyId, key) => {
     const [row] = await findPaymentByKey(db, { companyId, key })
     return row === undefined ? undefined : toPayment(row)

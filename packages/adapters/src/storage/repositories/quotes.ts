@@ -1,5 +1,6 @@
 import type { CompanyId, QuoteId, QuoteRecord, QuoteRepository } from "@payments-engine/core"
 import type { Kysely } from "kysely"
+import { andThen } from "../awaitable.ts"
 import { listOf, listValues, preparedQuery } from "../prepared-query.ts"
 import type { StorageTables } from "../storage-tables.ts"
 import { quoteColumns } from "../table-columns.ts"
@@ -26,9 +27,7 @@ const findQuote = scopedFind("quotes", "company_id", quoteColumns, (row) => row 
  * const quote = await kyselyQuoteRepository(trx).find(cid, quoteId)
  */
 export const kyselyQuoteRepository = (db: Db): QuoteRepository => ({
-  insert: async (row) => {
-    await insertQuote(db, row)
-  },
+  insert: (row) => andThen(insertQuote(db, row), () => undefined),
   find: (companyId, id) => findQuote(db, companyId, id),
   findMany: async (companyId, ids) =>
     ids.length === 0 ? [] : ((await findQuotes(db, { companyId, ...listValues("id", ids) })) as QuoteRecord[]),

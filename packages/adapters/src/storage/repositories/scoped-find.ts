@@ -1,4 +1,6 @@
+import type { Awaitable } from "@payments-engine/core"
 import type { Kysely, Selectable } from "kysely"
+import { andThen } from "../awaitable.ts"
 import { preparedQuery } from "../prepared-query.ts"
 import type { StorageTables } from "../storage-tables.ts"
 import { type AnyTables, anyTables, type TableWithId } from "./kysely-any.ts"
@@ -25,7 +27,7 @@ export const scopedFind = <T extends TableWithId, R>(
   columns: ReadonlyArray<keyof StorageTables[T] & string>,
   toRecord: (row: Selectable<StorageTables[T]>) => R,
   options: ScopedFindOptions = {},
-): ((db: Kysely<StorageTables>, scopeId: string, id: string) => Promise<R | undefined>) => {
+): ((db: Kysely<StorageTables>, scopeId: string, id: string) => Awaitable<R | undefined>) => {
   const find = preparedQuery((db: Kysely<AnyTables>, p: { readonly scopeId: string; readonly id: string }) => {
     const row = db
       .selectFrom(table as string)
@@ -34,8 +36,8 @@ export const scopedFind = <T extends TableWithId, R>(
       .where("id", "=", p.id)
     return options.liveOnly === true ? row.where("deleted_at", "is", null) : row
   })
-  return async (db, scopeId, id) => {
-    const [row] = await find(anyTables(db), { scopeId, id })
-    return row === undefined ? undefined : toRecord(row as Selectable<StorageTables[T]>)
-  }
+  return (db, scopeId, id) =>
+    andThen(find(anyTables(db), { scopeId, id }), ([row]) =>
+      row === undefined ? undefined : toRecord(row as Selectable<StorageTables[T]>),
+    )
 }

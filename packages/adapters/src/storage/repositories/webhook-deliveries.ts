@@ -110,6 +110,18 @@ export const kyselyWebhookDeliveryRepository = (db: Db, dialect: StorageDialect)
     // Rows another lane holds in its transaction (its head, or ones it is taking) are passed over.
     return (await (dialect.supportsRowLocks ? query.forUpdate().skipLocked() : query).execute()).map(toDelivery)
   },
+  listFailed: async (endpointId, window, afterId, limit) => {
+    let query = db
+      .selectFrom("webhook_deliveries")
+      .selectAll()
+      .where("endpoint_id", "=", endpointId)
+      // The literal, as for pending ones: what lets SQLite use the partial index of failed deliveries.
+      .where(sql<boolean>`status = 'failed'`)
+      .where("created_at", ">=", window.createdFrom)
+      .where("created_at", "<", window.createdBefore)
+    if (afterId !== null) query = query.where("id", ">", afterId)
+    return (await query.orderBy("id").limit(limit).execute()).map(toDelivery)
+  },
   takeIntoLane: async (laneId, ids) => {
     if (ids.length === 0) return []
     const rows = await db

@@ -1,14 +1,35 @@
-import type { WebhookEndpointRecord, WebhookEndpointRepository } from "@payments-engine/core"
-import type { Kysely, Selectable } from "kysely"
+import type { CompanyId, WebhookEndpointRecord, WebhookEndpointRepository } from "@payments-engine/core"
+import type { Kysely, QueryCreator, Selectable } from "kysely"
+import { preparedQuery } from "../prepared-query.ts"
 import type { StorageTables, WebhookEndpointsTable } from "../storage-tables.ts"
+import { webhookEndpointColumns } from "../table-columns.ts"
 import { pageOf } from "./paging.ts"
 
 type Db = Kysely<StorageTables>
 
-const toWebhookEndpoint = (row: Selectable<WebhookEndpointsTable>): WebhookEndpointRecord => ({
+export const toWebhookEndpoint = (row: Selectable<WebhookEndpointsTable>): WebhookEndpointRecord => ({
   ...row,
   active: Number(row.active) === 1,
 })
+
+/**
+ * The endpoints an event of the company may go to (`listActive`); `events` reads them beside an
+ * append. Prepared, so its columns are named: a `*` would change under a running process when a
+ * migration adds one.
+ */
+export const activeEndpoints = (db: QueryCreator<StorageTables>, companyId: CompanyId) =>
+  db
+    .selectFrom("webhook_endpoints")
+    .select(webhookEndpointColumns)
+    .where("company_id", "=", companyId)
+    .where("deleted_at", "is", null)
+    .where("active", "=", 1)
+    .orderBy("id")
+
+/** Compiled once (see preparedQuery): every event of a company lists them. */
+export const listActiveEndpoints = preparedQuery((db: Db, p: { readonly companyId: CompanyId }) =>
+  activeEndpoints(db, p.companyId),
+)
 
 const endpointRow = (row: WebhookEndpointRecord): WebhookEndpointsTable => ({ ...row, active: row.active ? 1 : 0 })
 
@@ -42,17 +63,7 @@ export const kyselyWebhookEndpointRepository = (db: Db): WebhookEndpointReposito
         .executeTakeFirst()
       return row === undefined ? undefined : toWebhookEndpoint(row)
     },
-    listActive: async (companyId) =>
-      (
-        await db
-          .selectFrom("webhook_endpoints")
-          .selectAll()
-          .where("company_id", "=", companyId)
-          .where("deleted_at", "is", null)
-          .where("active", "=", 1)
-          .orderBy("id")
-          .execute()
-      ).map(toWebhookEndpoint),
+    listActive: async (companyId) => (await listActiveEndpoints(db, { companyId })).map(toWebhookEndpoint),
     list: (companyId, filter, window) => {
       let rows = db.selectFrom("webhook_endpoints").where("company_id", "=", companyId).where("deleted_at", "is", null)
       if (filter.active !== undefined) rows = rows.where("active", "=", filter.active ? 1 : 0)
@@ -79,6 +90,14 @@ export const kyselyWebhookEndpointRepository = (db: Db): WebhookEndpointReposito
     },
     recordCircuit: async (workspaceId, id, circuit) => {
       const row = await live(workspaceId, id).set(circuit).returningAll().executeTakeFirst()
+      return row === undefined ? undefined : toWebhookEndpoint(row)
+    },
+    disable: async (workspaceId, id, change) => {
+      const row = await live(workspaceId, id)
+        .where("active", "=", 1)
+        .set({ ...change, active: 0 })
+        .returningAll()
+        .executeTakeFirst()
       return row === undefined ? undefined : toWebhookEndpoint(row)
     },
     delete: async (workspaceId, id, deletedAt) => {

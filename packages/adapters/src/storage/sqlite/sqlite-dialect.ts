@@ -1,58 +1,51 @@
 import type BetterSqlite3 from "better-sqlite3"
-import { CompiledQuery, type Dialect, type Driver, SqliteDialect, sql } from "kysely"
+import { type Dialect, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, sql } from "kysely"
+import { withDirectStatements } from "../direct-statements.ts"
+import type { ImmediateConnection } from "../immediate-connection.ts"
 import type { StorageDialect } from "../storage-dialect.ts"
-
-/** How many distinct statements stay prepared; the engine uses far fewer. */
-const statementCacheSize = 500
-
-/**
- * The database with `prepare` remembered per SQL text: Kysely prepares every query it runs, and
- * preparing costs as much as running a small one. Oldest statements are dropped past
- * {@link statementCacheSize}.
- */
-const withStatementCache = (database: BetterSqlite3.Database): BetterSqlite3.Database => {
-  const statements = new Map<string, BetterSqlite3.Statement>()
-  const prepare = (source: string) => {
-    const cached = statements.get(source)
-    if (cached !== undefined) return cached
-    const statement = database.prepare(source)
-    if (statements.size >= statementCacheSize) statements.delete(statements.keys().next().value as string)
-    statements.set(source, statement)
-    return statement
-  }
-  return new Proxy(database, {
-    get: (target, property, receiver) => (property === "prepare" ? prepare : Reflect.get(target, property, receiver)),
-  })
-}
+import type { StorageTables } from "../storage-tables.ts"
+import { SqliteConnection, SqliteStorageDriver } from "./sqlite-driver.ts"
 
 /**
- * Kysely's SQLite dialect over a better-sqlite3 database, except that transactions start with
- * `BEGIN IMMEDIATE`: a transaction takes the write lock up front, so two connections on one
- * file wait for each other (`busy_timeout`) instead of failing when a reader turns writer.
+ * Kysely's SQLite dialect over a better-sqlite3 database, on the storage's own driver
+ * ({@link SqliteStorageDriver}): transactions start with `BEGIN IMMEDIATE`, so a transaction takes
+ * the write lock up front and two connections on one file wait for each other (`busy_timeout`)
+ * instead of failing when a reader turns writer. Its one connection runs prepared statements
+ * directly (see `direct-statements.ts`) for whoever holds it, and is the dialect's `connection`,
+ * which a storage may take itself (see `KyselyStorageOptions.connection`).
  *
  * @example
  * import Database from "better-sqlite3"
  * const db = new Kysely<StorageTables>({ dialect: sqliteStorageDialect(new Database("app.sqlite")) })
  */
-export const sqliteStorageDialect = (database: BetterSqlite3.Database): Dialect => {
-  const inner = new SqliteDialect({ database: withStatementCache(database) })
+export const sqliteStorageDialect = (
+  database: BetterSqlite3.Database,
+): Dialect & { readonly connection: ImmediateConnection } => {
+  const connection = new SqliteConnection(database)
+  withDirectStatements(connection, connection.statements)
+  const driver = new SqliteStorageDriver(database, connection)
+  const dialect: Dialect = {
+    createAdapter: () => new SqliteAdapter(),
+    createIntrospector: (db) => new SqliteIntrospector(db),
+    createQueryCompiler: () => new SqliteQueryCompiler(),
+    createDriver: () => driver,
+  }
+  const provider = { provideConnection: <T>(consume: (held: SqliteConnection) => Promise<T>) => consume(connection) }
   return {
-    createAdapter: () => inner.createAdapter(),
-    createIntrospector: (db) => inner.createIntrospector(db),
-    createQueryCompiler: () => inner.createQueryCompiler(),
-    createDriver: (): Driver => {
-      const driver = inner.createDriver()
-      return {
-        init: () => driver.init(),
-        acquireConnection: () => driver.acquireConnection(),
-        beginTransaction: async (connection) => {
-          await connection.executeQuery(CompiledQuery.raw("begin immediate"))
-        },
-        commitTransaction: (connection) => driver.commitTransaction(connection),
-        rollbackTransaction: (connection) => driver.rollbackTransaction(connection),
-        releaseConnection: (connection) => driver.releaseConnection(connection),
-        destroy: () => driver.destroy(),
-      }
+    ...dialect,
+    connection: {
+      lock: connection.lock,
+      statements: connection.statements,
+      begin: () => connection.begin(),
+      commit: () => connection.commit(),
+      rollback: () => connection.rollback(),
+      handleOn: (db) =>
+        new Kysely<StorageTables>({
+          config: { dialect },
+          dialect,
+          driver,
+          executor: db.getExecutor().withConnectionProvider(provider),
+        }),
     },
   }
 }
@@ -73,6 +66,7 @@ export const sqliteDialect: StorageDialect = {
   supportsTransactionalDdl: false,
   supportsRowLocks: false,
   supportsUpdateFromValues: false,
+  supportsWritingCte: false,
   supportsSchemas: false,
   hostsGraphileWorker: false,
   textType: sql`text`,

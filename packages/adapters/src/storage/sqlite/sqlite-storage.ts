@@ -1,7 +1,9 @@
 import { mkdirSync } from "node:fs"
 import { dirname, resolve } from "node:path"
+import type { Storage } from "@payments-engine/core"
 import { Kysely } from "kysely"
-import { createKyselyStorage, type KyselyStorage } from "../kysely-storage.ts"
+import { createKyselyStorage } from "../kysely-storage.ts"
+import type { MigrationStep } from "../migrations/migration-step.ts"
 import type { StorageTables } from "../storage-tables.ts"
 import { sqliteDialect, sqliteStorageDialect } from "./sqlite-dialect.ts"
 
@@ -13,6 +15,8 @@ export interface SqliteStorageOptions {
   readonly busyTimeoutMs?: number
   /** Runs after `close()` closed the database, e.g. to delete a temporary file. */
   readonly onClose?: () => Promise<void>
+  /** Told of each migration step that ran, with its duration, for a log. */
+  readonly onMigration?: (step: MigrationStep) => void
 }
 
 const memory = ":memory:"
@@ -34,7 +38,8 @@ const loadBetterSqlite3 = async () => {
 /**
  * Opens (creating when needed) a SQLite database with better-sqlite3 and returns the migrated
  * storage on it: WAL journal, `busy_timeout` and foreign keys on. One process only
- * (`capabilities.multiProcess` is false).
+ * (`capabilities.multiProcess` is false). It is typed as the storage port; its Kysely instance,
+ * to query the tables yourself, is `kyselyStorageOf(storage).db` (`@payments-engine/adapters/kysely`).
  *
  * @example
  * const storage = await openSqliteStorage({ filename: "./data/payments.sqlite" })
@@ -45,8 +50,8 @@ const loadBetterSqlite3 = async () => {
  * // ...
  * await storage.close()
  */
-export const openSqliteStorage = async (options: SqliteStorageOptions): Promise<KyselyStorage> => {
-  const { filename, busyTimeoutMs = 5000, onClose } = options
+export const openSqliteStorage = async (options: SqliteStorageOptions): Promise<Storage> => {
+  const { filename, busyTimeoutMs = 5000, onClose, onMigration } = options
   if (filename.trim() === "") throw new Error('openSqliteStorage: filename is empty (use ":memory:" for memory)')
   if (filename !== memory) mkdirSync(dirname(resolve(filename)), { recursive: true })
   const Database = await loadBetterSqlite3()
@@ -62,9 +67,15 @@ export const openSqliteStorage = async (options: SqliteStorageOptions): Promise<
     database.close()
     throw error
   }
-  const db = new Kysely<StorageTables>({ dialect: sqliteStorageDialect(database) })
+  const dialect = sqliteStorageDialect(database)
+  const db = new Kysely<StorageTables>({ dialect })
   try {
-    return await createKyselyStorage(db, { dialect: sqliteDialect, ...(onClose ? { onClose } : {}) })
+    return await createKyselyStorage(db, {
+      dialect: sqliteDialect,
+      connection: dialect.connection,
+      ...(onClose ? { onClose } : {}),
+      ...(onMigration ? { onMigration } : {}),
+    })
   } catch (error) {
     await db.destroy()
     throw error
