@@ -1,4 +1,4 @@
-import { ApiKeyId, messages } from "@payments-engine/core"
+import { ApiKeyId, messages, type SessionCreateBody } from "@payments-engine/core"
 import { expect } from "vitest"
 import { expectRefusal } from "./contract-harness.ts"
 import type { ScenarioGroup } from "./contract-scenario.ts"
@@ -28,7 +28,12 @@ export const accessScenarios: ScenarioGroup = {
           endsBy: null,
         })
         const refused = (body: unknown) =>
-          expectRefusal(engine.access.authenticate(body), "unauthenticated", "api_key", messages.invalidApiKey)
+          expectRefusal(
+            engine.access.authenticate(body as SessionCreateBody),
+            "unauthenticated",
+            "api_key",
+            messages.invalidApiKey,
+          )
         await refused({ api_key: issued.api_key, api_secret: `${issued.api_secret}x` })
         await refused({ api_key: `${issued.api_key}x`, api_secret: issued.api_secret })
         const reader = await engine.access.createApiKey({ workspace, scope: "read", key: uniqueName("pk") })

@@ -1,4 +1,11 @@
-import { brandId, fundingAccountInUseMessage, messages } from "@payments-engine/core"
+import {
+  type BankAccountCreateBody,
+  brandId,
+  fundingAccountInUseMessage,
+  messages,
+  type PaymentProfileId,
+  type ProfileInUse,
+} from "@payments-engine/core"
 import { expect } from "vitest"
 import { expectRefusal, refusal } from "./contract-harness.ts"
 import type { ScenarioGroup } from "./contract-scenario.ts"
@@ -134,7 +141,7 @@ export const bankAccountScenarios: ScenarioGroup = {
         const create = (beneficiary_details: unknown, entityId = entity.id, recipientId = recipient.id) =>
           engine.bankAccounts.createForRecipient(actor, company.id, recipientId, {
             entity_id: entityId,
-            beneficiary_details,
+            beneficiary_details: beneficiary_details as BankAccountCreateBody["beneficiary_details"],
           })
 
         const wrong = await refusal(
@@ -281,6 +288,69 @@ export const bankAccountScenarios: ScenarioGroup = {
         expect(await cas(company.id, "inactive")).toBeUndefined()
         expect(await cas(other.id, "active")).toBeUndefined()
         expect(await cas(company.id, "active")).toMatchObject({ id: profileId, status: "failed", updated_at: at })
+      },
+    },
+    {
+      id: "payment-profiles.find-in-use",
+      title:
+        "findInUse finds each of the company's profiles asked for, however many: one alone, an odd number (the last one too), an even number; another company's and unknown ids are left out",
+      run: async (harness) => {
+        const { storage } = harness
+        const ids = counterIds()
+        const [company, other] = [ids.next("cmp"), ids.next("cmp")]
+        const at = harness.clock.now().toISOString()
+        const profileOf = (companyId: typeof company) => {
+          const account = bankAccountRow(
+            ids.next("ba"),
+            companyId,
+            { owner_type: "Counterparty", owner_id: ids.next("rcp") },
+            at,
+          )
+          return { account, profile: profileRow(ids.next("pp"), account, "credit", "active", at) }
+        }
+        const mine = [1, 2, 3, 4, 5].map(() => profileOf(company))
+        const theirs = profileOf(other)
+        await storage.transaction(async (tx) => {
+          for (const { account, profile } of [...mine, theirs]) {
+            await tx.bankAccounts.insert(account)
+            await tx.paymentProfiles.insert(profile)
+          }
+        })
+        const found = async (asked: ReadonlyArray<PaymentProfileId>) => {
+          const uses = await storage.transaction((tx) => tx.paymentProfiles.findInUse(company, asked))
+          return uses.map((use: ProfileInUse) => use.profile.id).sort()
+        }
+        const [p1, p2, p3, p4, p5] = mine.map(({ profile }) => profile.id) as [
+          PaymentProfileId,
+          PaymentProfileId,
+          PaymentProfileId,
+          PaymentProfileId,
+          PaymentProfileId,
+        ]
+        const unknown = brandId("pp", "pp_unknown")
+        expect(await found([])).toEqual([])
+        expect(await found([p3])).toEqual([p3])
+        expect(await found([p1, p2])).toEqual([p1, p2].sort())
+        // An odd number: the last id is asked for alone, and must still be found.
+        expect(await found([p1, p2, p3])).toEqual([p1, p2, p3].sort())
+        expect(await found([p5, p4, p3, p2, p1])).toEqual([p1, p2, p3, p4, p5].sort())
+        expect(await found([p1, p2, p3, p4])).toEqual([p1, p2, p3, p4].sort())
+        // Left out, wherever they stand: another company's profile and an unknown id.
+        expect(await found([p1, theirs.profile.id, p2])).toEqual([p1, p2].sort())
+        expect(await found([p1, p2, theirs.profile.id])).toEqual([p1, p2].sort())
+        expect(await found([unknown, p4, p5])).toEqual([p4, p5].sort())
+        expect(await found([theirs.profile.id])).toEqual([])
+        // Each with its account's links, as a lookup of it alone gives it.
+        const alone = await storage.transaction((tx) => tx.paymentProfiles.findInUse(company, [p5]))
+        const amongOthers = await storage.transaction((tx) => tx.paymentProfiles.findInUse(company, [p1, p2, p5]))
+        expect(amongOthers.find((use) => use.profile.id === p5)).toEqual(alone[0])
+        expect(alone[0]).toMatchObject({
+          profile: mine[4]!.profile,
+          owner_type: "Counterparty",
+          owner_id: mine[4]!.account.owner_id,
+          provider_beneficiary_id: mine[4]!.account.provider_beneficiary_id,
+          owner_live: false,
+        })
       },
     },
     {

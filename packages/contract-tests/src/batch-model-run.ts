@@ -1,13 +1,13 @@
 import {
   type BatchStatus,
   batchLifetimeMs,
-  batchMessages,
   batchStatuses,
   type Engine,
   type PaymentBatchId,
   type PaymentId,
   type PaymentStatusValue,
 } from "@payments-engine/core"
+import { batchMessages } from "@payments-engine/core/effect"
 import fc from "fast-check"
 import { expect } from "vitest"
 import { batchEventsOf, createBatch, payInBatch } from "./batch-fixtures.ts"

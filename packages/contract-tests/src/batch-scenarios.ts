@@ -1,7 +1,7 @@
+import type { Awaitable } from "@payments-engine/core"
 import {
   batchLifetimeMs,
   batchMachineVersion,
-  batchMessages,
   brandId,
   type CompanyId,
   type PaymentBatchFilter,
@@ -13,6 +13,7 @@ import {
   startSlotIntervalMs,
   type Window,
 } from "@payments-engine/core"
+import { batchMessages } from "@payments-engine/core/effect"
 import { expect } from "vitest"
 import {
   batchEventsOf,
@@ -33,7 +34,7 @@ const day = 24 * 60 * 60 * 1000
 /** One port call in a transaction of its own. */
 const onPort =
   (harness: Harness) =>
-  <T>(call: (batches: PaymentBatchRepository) => Promise<T>): Promise<T> =>
+  <T>(call: (batches: PaymentBatchRepository) => Awaitable<T>): Promise<T> =>
     harness.storage.transaction((tx) => call(tx.paymentBatches))
 
 /** Batches: stored once per key, found in their company, listed by status and time, counted exactly, run once. */
@@ -59,7 +60,7 @@ export const batchScenarios: ScenarioGroup = {
     {
       id: "batches.insert-or-get",
       title:
-        "insertOrGet keeps a company's first batch of a key, unchanged; a null key never conflicts; keys are per company; find is scoped by company; every column round-trips",
+        "insertOrGet keeps a company's first batch of a key, unchanged; a null key never conflicts; keys are per company, and a key finds only its own company's batch, never another company's of the same key; find is scoped by company; every column round-trips",
       run: async (harness) => {
         const { engine } = harness
         const port = onPort(harness)
@@ -94,6 +95,27 @@ export const batchScenarios: ScenarioGroup = {
         expect(await insert(again)).toEqual({ inserted: false, batch: first })
         const elsewhere = batchRow(ids.next("pb"), b, later, { idempotency_key: "run-1" })
         expect(await insert(elsewhere)).toEqual({ inserted: true, batch: elsewhere })
+        // The batch a key finds is the company's own, whichever company stored the key first:
+        // `a` stored "run-1" before `b`, and `b` stores "run-2" before `a`.
+        const againElsewhere = batchRow(ids.next("pb"), b, later, { idempotency_key: "run-1", label: "Again" })
+        expect(await insert(againElsewhere)).toEqual({ inserted: false, batch: elsewhere })
+        expect(await insert(batchRow(ids.next("pb"), a, later, { idempotency_key: "run-1" }))).toEqual({
+          inserted: false,
+          batch: first,
+        })
+        const secondOfB = batchRow(ids.next("pb"), b, later, { idempotency_key: "run-2" })
+        const secondOfA = batchRow(ids.next("pb"), a, later, { idempotency_key: "run-2" })
+        expect(await insert(secondOfB)).toEqual({ inserted: true, batch: secondOfB })
+        expect(await insert(secondOfA)).toEqual({ inserted: true, batch: secondOfA })
+        for (const [company, own] of [
+          [a, secondOfA],
+          [b, secondOfB],
+        ] as const) {
+          expect(await insert(batchRow(ids.next("pb"), company, later, { idempotency_key: "run-2" }))).toEqual({
+            inserted: false,
+            batch: own,
+          })
+        }
         const keyless = [batchRow(ids.next("pb"), a, later), batchRow(ids.next("pb"), a, later)] as const
         const keylessOutcomes = await port(async (batches) => [
           await batches.insertOrGet(keyless[0]),
@@ -129,7 +151,7 @@ export const batchScenarios: ScenarioGroup = {
           byId: elsewhere,
           notWritten: undefined,
           unknown: undefined,
-          listed: { rows: [first, full, keyless[0], keyless[1], winner], total: 5 },
+          listed: { rows: [first, full, secondOfA, keyless[0], keyless[1], winner], total: 6 },
         })
 
         // Through the engine: a key answers its batch again for the same label and metadata.

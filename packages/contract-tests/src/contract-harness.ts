@@ -12,6 +12,7 @@ import {
   type Feature,
   isDomainError,
   type JobHandlers,
+  type JobTable,
   type Storage,
 } from "@payments-engine/core"
 import { expect } from "vitest"
@@ -35,6 +36,8 @@ export interface Harness {
   readonly storage: Storage
   /** The adapter author's direct reads of what the storage committed. */
   readonly reader: ContractReader
+  /** The storage's job table, when the suite was given one (`jobTable`): the `job-table.*` tests use it. */
+  readonly jobTable: JobTable | undefined
   readonly engine: Engine
   /** The handlers of the engine's background jobs, to run one job kind now (`run(kind, payload)`). */
   readonly jobHandlers: JobHandlers
@@ -80,7 +83,7 @@ export interface Harness {
 const suiteBatchExecution: Partial<BatchExecution> = { perSecond: Number.POSITIVE_INFINITY }
 
 /** Builds the engine of one test on a storage from the factory. */
-export const openHarness = (storage: Storage, reader: ContractReader): Harness => {
+export const openHarness = (storage: Storage, reader: ContractReader, jobTable?: JobTable): Harness => {
   const clock = testClock()
   const paymentProvider = testPaymentProvider()
   const bankLinker = testBankLinker()
@@ -106,6 +109,7 @@ export const openHarness = (storage: Storage, reader: ContractReader): Harness =
   return {
     storage,
     reader,
+    jobTable,
     engine,
     jobHandlers: createJobHandlers(optionsWith()),
     paymentProvider,

@@ -4,7 +4,9 @@ import type { CompanyId, EventRecord, PaymentRecord, QuoteId, WorkspaceRecord } 
  * What the suite can ask for a stored row's timestamps by: the resources the engine stamps with
  * its clock. Features are found by `application_id`, every other resource by `id`. `onboarding`
  * is an entity's onboarding record, `person` one of its persons, `attachment` one of its
- * supporting documents (created_at only).
+ * supporting documents (created_at only), `job` a row of the job table (`created_at` as queued,
+ * `updated_at` as the embedded runner last wrote it); the suite asks for `job` only when it was
+ * given the storage's `jobTable`, so a storage whose jobs run elsewhere answers undefined.
  */
 export type StampedResource =
   | "workspace"
@@ -20,6 +22,7 @@ export type StampedResource =
   | "onboarding"
   | "person"
   | "attachment"
+  | "job"
 
 /** The timestamp columns of a stored row, as text; null where the resource has no such column. */
 export interface StoredStamps {

@@ -8,11 +8,14 @@ export interface ContractScenario {
   readonly id: ContractTestId
   /** What a passing adapter does, as the test title shows it after the id. */
   readonly title: string
-  /** Runs only on a storage that declares this; otherwise the test reports as skipped. */
-  readonly requires?: {
-    readonly capability: keyof StorageCapabilities
-    readonly because: string
-  }
+  /**
+   * Runs only on a storage that declares this, or has this optional method, or when the suite was
+   * given this option; otherwise the test reports as skipped.
+   */
+  readonly requires?:
+    | { readonly capability: keyof StorageCapabilities; readonly because: string }
+    | { readonly method: "read"; readonly because: string }
+    | { readonly option: "jobTable"; readonly because: string }
   /** Milliseconds; 30 s unless the scenario needs longer. */
   readonly timeout?: number
   readonly run: (harness: Harness, options: Pick<ContractSuiteOptions, "fastCheck">) => Promise<void>

@@ -10,6 +10,7 @@ import { featureConcurrencyScenarios, featureScenarios } from "./feature-scenari
 import { hostedPageTokenScenarios } from "./hosted-page-token-scenarios.ts"
 import { idempotencyScenarios } from "./idempotency-scenarios.ts"
 import { jobScenarios, moneyConcurrencyScenarios } from "./job-scenarios.ts"
+import { jobTableScenarios } from "./job-table-scenarios.ts"
 import { modelScenarios } from "./model-run.ts"
 import { onboardingModelScenarios } from "./onboarding-model-run.ts"
 import { onboardingScenarios } from "./onboarding-scenarios.ts"
@@ -23,6 +24,8 @@ import { storedRowScenarios } from "./stored-row-scenarios.ts"
 import { testClockScenarios } from "./test-clock-scenarios.ts"
 import { trustedDomainScenarios } from "./trusted-domain-scenarios.ts"
 import { webhookEndpointScenarios } from "./webhook-endpoint-scenarios.ts"
+import { webhookRecoveryScenarios } from "./webhook-recovery-scenarios.ts"
+import { workspaceBrandingScenarios } from "./workspace-branding-scenarios.ts"
 
 /** Every group of the suite, in the order they run. */
 export const scenarioGroups: ReadonlyArray<ScenarioGroup> = [
@@ -38,12 +41,15 @@ export const scenarioGroups: ReadonlyArray<ScenarioGroup> = [
   paymentScenarios,
   batchScenarios,
   webhookEndpointScenarios,
+  webhookRecoveryScenarios,
   onboardingScenarios,
   pagingScenarios,
   storedRowScenarios,
   jobScenarios,
+  jobTableScenarios,
   testClockScenarios,
   trustedDomainScenarios,
+  workspaceBrandingScenarios,
   hostedPageTokenScenarios,
   moneyConcurrencyScenarios,
   featureScenarios,

@@ -5,13 +5,15 @@ import {
   type CompanyId,
   type Engine,
   type EntityId,
+  type FeatureEnableBody,
   type FeatureRecord,
-  featureMessages,
+  type FeatureStatusChangeBody,
   isDomainError,
   messages,
   type Storage,
   type WorkspaceId,
 } from "@payments-engine/core"
+import { featureMessages } from "@payments-engine/core/effect"
 import { expect } from "vitest"
 import { expectRefusal, refusal } from "./contract-harness.ts"
 import type { ScenarioGroup } from "./contract-scenario.ts"
@@ -110,7 +112,8 @@ export const featureScenarios: ScenarioGroup = {
         })
         expect(await storage.transaction((tx) => tx.features.listByEntity(entity.id))).toEqual([row, other])
 
-        const enable = (body: unknown, who: Actor = actor) => engine.features.enable(who, company.id, entity.id, body)
+        const enable = (body: unknown, who: Actor = actor) =>
+          engine.features.enable(who, company.id, entity.id, body as FeatureEnableBody)
         await expectRefusal(enable({}), "missing", "feature_identifier", featureMessages.identifierRequired)
         for (const wrong of ["MULTI_CURRENCY_ACCOUNT", "payments", "", 7, null, ["multi_currency_account"]]) {
           await expectRefusal(
@@ -160,7 +163,8 @@ export const featureScenarios: ScenarioGroup = {
         const created = clock.now().toISOString()
         const { feature } = await engine.features.enable(actor, company.id, entity.id, multiCurrency)
         const app = feature.application_id
-        const move = (status: unknown) => engine.features.setStatus(actor, app, status)
+        const move = (status: unknown) =>
+          engine.features.setStatus(actor, app, status as FeatureStatusChangeBody["status"])
         const refused = (from: string, to: string) =>
           expectRefusal(move(to), "invalid", "status", featureMessages.transitionRefused(from, to))
         const enableRefused = (status: string) =>

@@ -1,4 +1,5 @@
-import { hostedPageTokenMessages, type Repositories, type UsedHostedPageTokenRecord } from "@payments-engine/core"
+import type { Repositories, UsedHostedPageTokenRecord } from "@payments-engine/core"
+import { hostedPageTokenMessages } from "@payments-engine/core/effect"
 import { expect } from "vitest"
 import { expectRefusal } from "./contract-harness.ts"
 import type { ScenarioGroup } from "./contract-scenario.ts"

@@ -1,3 +1,4 @@
+import type { Awaitable } from "@payments-engine/core"
 import {
   brandId,
   type CompanyId,
@@ -5,13 +6,13 @@ import {
   type EventRecord,
   type JobHandlers,
   type JobRunnerLog,
-  maxJobAttempts,
   type PaymentId,
   type PaymentProvider,
   type Repositories,
   type Storage,
   type WorkspaceId,
 } from "@payments-engine/core"
+import { maxJobAttempts } from "@payments-engine/core/effect"
 import { expect, vi } from "vitest"
 import type { Harness } from "./contract-harness.ts"
 import type { ScenarioGroup } from "./contract-scenario.ts"
@@ -95,13 +96,17 @@ export const queueTestJob = (
 
 const eventsOf = (harness: Harness, companyId: CompanyId) => harness.reader.eventsOfCompany(companyId)
 
-/** Fails `events.append` for events of that name, as a database that breaks mid-transaction would. */
+/** Fails appending events of that name, as a database that breaks mid-transaction would. */
 const failingAppend = (storage: Storage, event: string) =>
   wrapStorage(storage, (tx: Repositories) =>
     withRepository(tx, "events", {
       ...tx.events,
       append: (row: EventRecord) =>
         row.event === event ? Promise.reject(new Error(`test: cannot write ${event}`)) : tx.events.append(row),
+      appendListingEndpoints: (row: EventRecord) =>
+        row.event === event
+          ? Promise.reject(new Error(`test: cannot write ${event}`))
+          : tx.events.appendListingEndpoints(row),
     }),
   )
 
@@ -376,6 +381,60 @@ export const jobScenarios: ScenarioGroup = {
         await runAllDue(engine)
         expect(await storedPayment(storage, second.id)).toMatchObject({ status: "completed" })
         expect(await eventsOfSecond()).toEqual(["PaymentEvents::DebitInitiatedEvent", "PaymentEvents::CompletedEvent"])
+      },
+    },
+    {
+      id: "events.read-and-filter",
+      title:
+        "events are found by id and listed only in their workspace, newest first (then id descending), filtered by name, resource and created time (from inclusive, before exclusive), with their window and total",
+      run: async (harness) => {
+        const { storage } = harness
+        const ids = counterIds()
+        const [ws, wsB] = [ids.next("ws"), ids.next("ws")]
+        const company = ids.next("cmp")
+        const t = (second: number) => `2031-04-01T00:00:${String(second).padStart(2, "0")}.000Z`
+        const row = (workspace: WorkspaceId, event: string, resource: string, at: string): EventRecord => ({
+          id: ids.next("evt"),
+          workspace_id: workspace,
+          company_id: company,
+          event,
+          resource_id: resource,
+          payload: `{"event":"${event}","resource_id":"${resource}"}`,
+          created_at: at,
+        })
+        const created = row(ws, "PaymentEvents::CreatedEvent", "pay_1", t(1))
+        const completed = row(ws, "PaymentEvents::CompletedEvent", "pay_1", t(3))
+        const other = row(ws, "PaymentEvents::CreatedEvent", "pay_2", t(2))
+        // Same time as `completed`, a later id: listed before it.
+        const sameTime = row(ws, "entity.updated", "ent_1", t(3))
+        const stranger = row(wsB, "PaymentEvents::CreatedEvent", "pay_1", t(4))
+        await storage.transaction(async (tx) => {
+          for (const event of [created, completed, other, sameTime, stranger]) await tx.events.append(event)
+        })
+        const events = <T>(call: (tx: Repositories["events"]) => Awaitable<T>) =>
+          storage.transaction((tx) => call(tx.events))
+        expect(await events((e) => e.find(ws, created.id))).toEqual(created)
+        expect(await events((e) => e.find(wsB, created.id))).toBeUndefined()
+        expect(await events((e) => e.find(ws, stranger.id))).toBeUndefined()
+        const list = (filter: Parameters<Repositories["events"]["list"]>[1], offset = 0, limit = 10) =>
+          events((e) => e.list(ws, filter, { offset, limit }))
+        expect(await list({})).toEqual({ rows: [sameTime, completed, other, created], total: 4 })
+        expect(await list({}, 1, 2)).toEqual({ rows: [completed, other], total: 4 })
+        expect(await list({}, 4, 2)).toEqual({ rows: [], total: 4 })
+        expect(await list({ resourceId: "pay_1" })).toEqual({ rows: [completed, created], total: 2 })
+        expect(await list({ event: "PaymentEvents::CreatedEvent" })).toEqual({ rows: [other, created], total: 2 })
+        expect(await list({ event: "PaymentEvents::CreatedEvent", resourceId: "pay_2" })).toEqual({
+          rows: [other],
+          total: 1,
+        })
+        expect(await list({ createdFrom: t(2), createdBefore: t(3) })).toEqual({ rows: [other], total: 1 })
+        expect(await list({ createdFrom: t(3) })).toEqual({ rows: [sameTime, completed], total: 2 })
+        expect(await list({ createdBefore: t(2) })).toEqual({ rows: [created], total: 1 })
+        expect(await events((e) => e.list(wsB, {}, { offset: 0, limit: 10 }))).toEqual({ rows: [stranger], total: 1 })
+        expect(await events((e) => e.list(ids.next("ws"), {}, { offset: 0, limit: 10 }))).toEqual({
+          rows: [],
+          total: 0,
+        })
       },
     },
   ],

@@ -2,7 +2,6 @@ import {
   type Actor,
   type AttachmentDocumentType,
   attachmentDocumentTypes,
-  attachmentMessages,
   type CompanyId,
   type Engine,
   type EntityId,
@@ -10,11 +9,14 @@ import {
   type OnboardingAttachmentId,
   type OnboardingPerson,
   type OnboardingPersonId,
+} from "@payments-engine/core"
+import {
+  attachmentMessages,
   onboardingMessages,
   personMessages,
   personRoles,
   sanitisedFileName,
-} from "@payments-engine/core"
+} from "@payments-engine/core/effect"
 import fc from "fast-check"
 import { expect } from "vitest"
 import { activateIntegration, expectRefusal, type Harness, refusal } from "./contract-harness.ts"

@@ -1,6 +1,7 @@
 import type {
   AttachmentRecord,
   AttachmentRepository,
+  Awaitable,
   CompanyId,
   EntityId,
   OnboardingAttachmentId,
@@ -20,7 +21,7 @@ import { counterIds } from "./test-ports.ts"
 /** One call of the onboarding ports in a transaction of its own. */
 const onPorts =
   (harness: Harness) =>
-  <T>(call: (onboardings: OnboardingRepository, persons: PersonRepository) => Promise<T>): Promise<T> =>
+  <T>(call: (onboardings: OnboardingRepository, persons: PersonRepository) => Awaitable<T>): Promise<T> =>
     harness.storage.transaction((tx) => call(tx.onboardings, tx.onboardingPersons))
 
 /** A stored onboarding with every column set; `fields` overrides. */
@@ -92,7 +93,7 @@ const attachmentRow = (
 /** One call of the attachment port in a transaction of its own. */
 const onAttachments =
   (harness: Harness) =>
-  <T>(call: (attachments: AttachmentRepository) => Promise<T>): Promise<T> =>
+  <T>(call: (attachments: AttachmentRepository) => Awaitable<T>): Promise<T> =>
     harness.storage.transaction((tx) => call(tx.onboardingAttachments))
 
 /** Entity onboardings and their persons: one onboarding per entity, everything found only under its workspace and entity. */

@@ -1,4 +1,4 @@
-import type { Storage } from "@payments-engine/core"
+import type { JobTable, Storage } from "@payments-engine/core"
 import type { ContractReader } from "./contract-reader.ts"
 import type { ContractTestId } from "./contract-test-ids.ts"
 
@@ -28,6 +28,18 @@ export interface ContractSuiteOptions<S extends Storage = Storage> {
    * runContractSuite({ name: "my-storage", factory, reader: (storage) => myDatabaseReader(storage.connection) })
    */
   readonly reader: (storage: S) => ContractReader
+  /**
+   * The job table your storage hands the embedded runner of `@payments-engine/adapters`, if it
+   * runs its jobs there (`embeddedJobQueue(table)`): the suite then checks the table itself
+   * (`job-table.*`: which due jobs come first, when the runner wakes next, which clock stamps a
+   * run). A storage whose jobs run elsewhere (graphile-worker, a queue service) leaves it out,
+   * and those tests report as skipped.
+   *
+   * @example
+   * declare const factory: () => Promise<KyselyStorage>, reader: (storage: KyselyStorage) => ContractReader
+   * runContractSuite({ name: "kysely/sqlite", factory, reader, jobTable: (storage) => kyselyJobTable(storage.db) })
+   */
+  readonly jobTable?: (storage: S) => JobTable
   /** Runs once before the suite (connect a server, start a container). */
   readonly setup?: () => Promise<void>
   /** Runs after each test (wipe shared state, if the factory does not isolate). */

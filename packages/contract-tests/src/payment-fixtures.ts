@@ -9,6 +9,7 @@ import type {
   PaymentId,
   PaymentProfileId,
   PaymentProfileRecord,
+  PaymentReason,
   PaymentRecord,
   QuoteId,
   Repositories,
@@ -79,7 +80,7 @@ export const payQuote = (
   companyId: CompanyId,
   quoteId: string,
   key: string,
-  extra: { readonly reason?: string; readonly credit_note?: string } = {},
+  extra: { readonly reason?: PaymentReason; readonly credit_note?: string } = {},
 ) =>
   engine.payments.create(actor, companyId, {
     payment_instruction: {

@@ -1,9 +1,15 @@
 import {
   brandId,
+  type CompanyId,
   messages,
+  type PaymentId,
+  type PaymentProfileId,
   type PaymentRepository,
   type PaymentStatusValue,
+  type ProfileInUse,
+  type QuoteId,
   quoteLifetimeMs,
+  type WorkspaceId,
 } from "@payments-engine/core"
 import { expect } from "vitest"
 import { expectRefusal } from "./contract-harness.ts"
@@ -235,7 +241,7 @@ export const paymentScenarios: ScenarioGroup = {
         // One call at a time: a refusal left unawaited while another is checked would be an unhandled rejection.
         for (const different of [
           { quoteId: other.id, extra: { credit_note: "inv 1" } },
-          { quoteId: quote.id, extra: { credit_note: "inv 1", reason: "wages_salary" } },
+          { quoteId: quote.id, extra: { credit_note: "inv 1", reason: "wages_salary" as const } },
           { quoteId: quote.id, extra: { credit_note: "inv 2" } },
           { quoteId: quote.id, extra: {} },
         ]) {
@@ -330,6 +336,99 @@ export const paymentScenarios: ScenarioGroup = {
           "PaymentEvents::FailedEvent",
         ])
         expect(await storedPayment(storage, held.payment.id)).toMatchObject({ status: "pending" })
+      },
+    },
+    {
+      id: "companies.find-with-profiles-and-quote",
+      title:
+        "findWithProfilesInUse and findWithQuoteInUse give the workspace's company (deleted too) with its own profiles in use and quote, never another company's or workspace's",
+      run: async (harness) => {
+        const { storage, engine } = harness
+        const paying = await payingCompany(harness)
+        const other = await payingCompany(harness)
+        const { actor } = paying
+        const company = paying.company.id
+        const ws = actor.workspaceId
+        const quote = await quoteFor(engine, actor, company, paying.from, paying.to, 9)
+        const foreign = await quoteFor(engine, other.actor, other.company.id, other.from, other.to, 9)
+        const ids = [paying.from, paying.to].map((id) => brandId("pp", id))
+        const [stored, storedQuote, inUse] = await storage.transaction(async (tx) => [
+          await tx.companies.find(ws, company),
+          await tx.quotes.find(company, quote.id),
+          await tx.paymentProfiles.findInUse(company, ids),
+        ])
+        expect(inUse).toHaveLength(2)
+        const byProfileId = (uses: ReadonlyArray<ProfileInUse>) =>
+          [...uses].sort((a, b) => (a.profile.id < b.profile.id ? -1 : 1))
+        const withProfiles = (workspace: WorkspaceId, id: CompanyId, profileIds: ReadonlyArray<PaymentProfileId>) =>
+          storage.transaction((tx) => tx.companies.findWithProfilesInUse(workspace, id, profileIds))
+        const withQuote = (workspace: WorkspaceId, id: CompanyId, quoteId: QuoteId) =>
+          storage.transaction((tx) => tx.companies.findWithQuoteInUse(workspace, id, quoteId))
+        const sorted = <T extends { readonly profiles: ReadonlyArray<ProfileInUse> }>(found: T | undefined) =>
+          found === undefined ? undefined : { ...found, profiles: byProfileId(found.profiles) }
+
+        expect(sorted(await withProfiles(ws, company, ids))).toEqual({ company: stored, profiles: byProfileId(inUse) })
+        expect(sorted(await withQuote(ws, company, quote.id))).toEqual({
+          company: stored,
+          quote: storedQuote,
+          profiles: byProfileId(inUse),
+        })
+        // Another workspace does not see the company; the company does not see another's profiles or quote.
+        expect(await withProfiles(other.actor.workspaceId, company, ids)).toBeUndefined()
+        expect(await withQuote(other.actor.workspaceId, company, quote.id)).toBeUndefined()
+        const theirs = [other.from, other.to].map((id) => brandId("pp", id))
+        expect(await withProfiles(ws, company, theirs)).toEqual({ company: stored, profiles: [] })
+        expect(await withQuote(ws, company, foreign.id)).toEqual({ company: stored, quote: undefined, profiles: [] })
+        expect(await withQuote(ws, company, brandId("qt", "qt_unknown"))).toEqual({
+          company: stored,
+          quote: undefined,
+          profiles: [],
+        })
+        // A deleted company is still found, deleted: the caller refuses it.
+        await engine.companies.delete(actor, company)
+        const deleted = await withQuote(ws, company, quote.id)
+        expect(deleted?.company.deleted_at).not.toBeNull()
+        expect((await withProfiles(ws, company, ids))?.company.deleted_at).not.toBeNull()
+      },
+    },
+    {
+      id: "payments.find-for-execution",
+      title:
+        "findForExecution gives a payment with its quote and its profiles in use, as stored; no quote nor profile of another company; undefined for an unknown id",
+      run: async (harness) => {
+        const { storage, clock } = harness
+        const paying = await payingCompany(harness)
+        const { quote, payment } = await quoteAndPay(harness, paying, 9, "ffe")
+        const stored = await storedPayment(storage, payment.id)
+        const company = paying.company.id
+        const [storedQuote, inUse] = await storage.transaction(async (tx) => [
+          await tx.quotes.find(company, quote.id),
+          await tx.paymentProfiles.findInUse(company, [stored!.from_profile_id, stored!.to_profile_id]),
+        ])
+        expect(storedQuote).toBeDefined()
+        expect(inUse).toHaveLength(2)
+        const found = (id: PaymentId) => storage.transaction((tx) => tx.payments.findForExecution(id))
+        const byProfileId = (uses: ReadonlyArray<ProfileInUse>) =>
+          [...uses].sort((a, b) => (a.profile.id < b.profile.id ? -1 : 1))
+        const read = await found(payment.id)
+        expect({ ...read, profiles: byProfileId(read!.profiles) }).toEqual({
+          payment: stored,
+          quote: storedQuote,
+          profiles: byProfileId(inUse),
+        })
+        expect(await found(brandId("pay", "pay_unknown"))).toBeUndefined()
+
+        // A payment whose quote and profiles are another company's finds neither.
+        const other = await payingCompany(harness)
+        const foreign = await quoteFor(harness.engine, other.actor, other.company.id, other.from, other.to, 9)
+        const at = clock.now().toISOString()
+        const astray = {
+          ...paymentRow(brandId("pay", `${payment.id}_astray`), company, foreign.id, "ffe-2", at),
+          from_profile_id: brandId("pp", other.from),
+          to_profile_id: brandId("pp", other.to),
+        }
+        await storage.transaction((tx) => tx.payments.insertIfNew(astray))
+        expect(await found(astray.id)).toEqual({ payment: astray, quote: undefined, profiles: [] })
       },
     },
     {

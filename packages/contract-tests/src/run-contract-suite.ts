@@ -22,10 +22,10 @@ const checkedSkip = (skip: ReadonlyArray<string>): ReadonlySet<ContractTestId> =
   return new Set(skip as ReadonlyArray<ContractTestId>)
 }
 
-/** What running one test takes: the storage factory, its reader and the fast-check settings. */
+/** What running one test takes: the storage factory, its reader, its job table (if any) and the fast-check settings. */
 export type ContractTestOptions<S extends Storage = Storage> = Pick<
   ContractSuiteOptions<S>,
-  "factory" | "reader" | "fastCheck"
+  "factory" | "reader" | "jobTable" | "fastCheck"
 >
 
 const runScenario = async <S extends Storage>(
@@ -35,10 +35,17 @@ const runScenario = async <S extends Storage>(
   const storage = await options.factory()
   try {
     const required = scenario.requires
-    if (required !== undefined && !storage.capabilities[required.capability]) {
+    if (required !== undefined && "capability" in required && !storage.capabilities[required.capability]) {
       return { ran: false, reason: `storage.capabilities.${required.capability} is false: ${required.because}` }
     }
-    await scenario.run(openHarness(storage, options.reader(storage)), { fastCheck: options.fastCheck })
+    if (required !== undefined && "method" in required && storage[required.method] === undefined) {
+      return { ran: false, reason: `storage.${required.method} is absent: ${required.because}` }
+    }
+    if (required !== undefined && "option" in required && options[required.option] === undefined) {
+      return { ran: false, reason: `no ${required.option} option was given: ${required.because}` }
+    }
+    const harness = openHarness(storage, options.reader(storage), options.jobTable?.(storage))
+    await scenario.run(harness, { fastCheck: options.fastCheck })
     return { ran: true }
   } finally {
     await storage.close()

@@ -1,4 +1,4 @@
-import { CompanyCreate, CompanyUpdate, EntityCreate, EntityUpdate, RecipientCreate } from "@payments-engine/core"
+import { CompanyCreate, CompanyUpdate, EntityCreate, EntityUpdate, RecipientCreate } from "@payments-engine/core/effect"
 import { Arbitrary, Schema } from "effect"
 import fc from "fast-check"
 

@@ -89,6 +89,7 @@ export const testPaymentProvider = (): TestPaymentProvider => {
     loseNextAnswer: () => {
       loseAnswer = true
     },
+    bankCountries: async () => ["US"],
     paymentMethods: async ({ countryCode, currencyCode }) =>
       countryCode === "US" && currencyCode === "USD"
         ? [{ transfer_method: "LOCAL", local_clearing_systems: ["ACH"] }]

@@ -1,7 +1,9 @@
+import type { Awaitable } from "@payments-engine/core"
 import {
   brandId,
   type CompanyId,
   type EventId,
+  type EventRecord,
   type Repositories,
   type WebhookDeliveryId,
   type WebhookDeliveryRecord,
@@ -18,7 +20,7 @@ import { counterIds } from "./test-ports.ts"
 /** One port call in a transaction of its own. */
 const onPort =
   (harness: Harness) =>
-  <T>(call: (endpoints: WebhookEndpointRepository) => Promise<T>): Promise<T> =>
+  <T>(call: (endpoints: WebhookEndpointRepository) => Awaitable<T>): Promise<T> =>
     harness.storage.transaction((tx) => call(tx.webhookEndpoints))
 
 /** A stored endpoint with every column set; `fields` overrides. */
@@ -41,11 +43,39 @@ const endpointRow = (
   previous_secret_expires_at: null,
   consecutive_failures: 0,
   circuit_open_until: null,
+  failing_since: null,
+  disabled_reason: null,
+  disabled_at: null,
   created_at: at,
   updated_at: at,
   deleted_at: null,
   ...fields,
 })
+
+/**
+ * A company's endpoints as `listActive` must tell them apart: three live and active (their ids in
+ * an order where bytes and a language's collation differ), one inactive, one deleted, and another
+ * company's. `active` is what the company's list must give, in id order.
+ */
+const companyWithListedEndpoints = async (harness: Harness) => {
+  const port = onPort(harness)
+  const ids = counterIds()
+  const ws = ids.next("ws")
+  const [company, other] = [ids.next("cmp"), ids.next("cmp")]
+  const at = "2030-03-06T00:00:00.000Z"
+  const base = ids.next("we")
+  const row = (suffix: string, owner: CompanyId, fields: Partial<WebhookEndpointRecord> = {}) =>
+    endpointRow(brandId("we", `${base}${suffix}`), ws, owner, at, fields)
+  // Ids whose byte order differs from a language's order: "B" < "_" < "a".
+  const [a, b, c] = [row("_a", company), row("_B", company), row("__", company)]
+  const off = row("_c", company, { active: false })
+  const gone = row("_d", company, { deleted_at: at })
+  const elsewhere = row("_e", other)
+  await port(async (endpoints) => {
+    for (const endpoint of [a, b, c, off, gone, elsewhere]) await endpoints.insert(endpoint)
+  })
+  return { port, ids, ws, company, at, base, active: [b, c, a] }
+}
 
 /**
  * A live endpoint and a deleted one of workspace `ws`, stored, and a second workspace `wsB`: what
@@ -112,7 +142,14 @@ export const webhookEndpointScenarios: ScenarioGroup = {
           subscriptions: '[{"id":"wes_2","event_name":"entity.created"},{"id":"wes_3","event_name":"entity.deleted"}]',
           updated_at: "2030-03-04T05:06:07.999Z",
         })
-        const off = endpointRow(ids.next("we"), wsA, company, at, { active: false })
+        const off = endpointRow(ids.next("we"), wsA, company, at, {
+          active: false,
+          consecutive_failures: 7,
+          circuit_open_until: "2030-03-04T06:00:00.000Z",
+          failing_since: "2030-02-27T05:06:07.008Z",
+          disabled_reason: "deliveries_failing",
+          disabled_at: "2030-03-04T05:06:07.008Z",
+        })
         const gone = endpointRow(ids.next("we"), wsA, company, at, { deleted_at: "2030-03-05T00:00:00.001Z" })
         await port(async (endpoints) => {
           for (const row of [on, off, gone]) await endpoints.insert(row)
@@ -198,6 +235,31 @@ export const webhookEndpointScenarios: ScenarioGroup = {
         expect(
           await port((endpoints) => endpoints.update(ws, row.id, { active: false, subscriptions, updated_at: t2 })),
         ).toEqual({ ...afterUpdate, active: false, subscriptions, updated_at: t2 })
+        // Re-activating writes the engine's reason away and closes the circuit, in one update.
+        const disabled = {
+          active: false,
+          disabled_reason: "deliveries_failing" as const,
+          disabled_at: t2,
+          consecutive_failures: 9,
+          circuit_open_until: t2,
+          failing_since: at,
+          updated_at: t2,
+        }
+        expect(await port((endpoints) => endpoints.update(ws, row.id, disabled))).toMatchObject(disabled)
+        const cleared = {
+          active: false,
+          disabled_reason: null,
+          disabled_at: null,
+          consecutive_failures: 0,
+          circuit_open_until: null,
+          failing_since: null,
+          updated_at: t2,
+        }
+        expect(await port((endpoints) => endpoints.update(ws, row.id, cleared))).toEqual({
+          ...afterUpdate,
+          ...cleared,
+          subscriptions,
+        })
         expect(
           await port((endpoints) => endpoints.update(other, row.id, { url: "https://evil.test", updated_at: t2 })),
         ).toBe(undefined)
@@ -234,24 +296,44 @@ export const webhookEndpointScenarios: ScenarioGroup = {
       id: "webhook-endpoints.list-active",
       title: "listActive gives a company's live, active endpoints in id order, no other company's",
       run: async (harness) => {
-        const port = onPort(harness)
-        const ids = counterIds()
-        const ws = ids.next("ws")
-        const [company, other] = [ids.next("cmp"), ids.next("cmp")]
-        const at = "2030-03-06T00:00:00.000Z"
-        const base = ids.next("we")
-        const row = (suffix: string, owner: CompanyId, fields: Partial<WebhookEndpointRecord> = {}) =>
-          endpointRow(brandId("we", `${base}${suffix}`), ws, owner, at, fields)
-        // Ids whose byte order differs from a language's order: "B" < "_" < "a".
-        const [a, b, c] = [row("_a", company), row("_B", company), row("__", company)]
-        const off = row("_c", company, { active: false })
-        const gone = row("_d", company, { deleted_at: at })
-        const elsewhere = row("_e", other)
-        await port(async (endpoints) => {
-          for (const endpoint of [a, b, c, off, gone, elsewhere]) await endpoints.insert(endpoint!)
-        })
-        expect(await port((endpoints) => endpoints.listActive(company))).toEqual([b, c, a])
+        const { port, company, active } = await companyWithListedEndpoints(harness)
+        expect(await port((endpoints) => endpoints.listActive(company))).toEqual(active)
         expect(await port((endpoints) => endpoints.listActive(brandId("cmp", "cmp_none")))).toEqual([])
+      },
+    },
+    {
+      id: "events.append-listing-endpoints",
+      title:
+        "appendListingEndpoints appends the event and gives its company's live, active endpoints in id order, no other company's; a rollback leaves no event",
+      run: async (harness) => {
+        const { ids, ws, company, at, base, active } = await companyWithListedEndpoints(harness)
+        const bare = ids.next("cmp")
+        const event = (id: string, companyId: CompanyId): EventRecord => ({
+          id: brandId("evt", id),
+          workspace_id: ws,
+          company_id: companyId,
+          event: "PaymentEvents::CompletedEvent",
+          resource_id: "pay_1",
+          payload: '{"amount":"10.10"}',
+          created_at: at,
+        })
+        const first = event(`${base}_1`, company)
+        const appended = (row: EventRecord) =>
+          harness.storage.transaction((tx) => tx.events.appendListingEndpoints(row))
+        expect(await appended(first)).toEqual(active)
+        expect(await harness.reader.eventsOfCompany(company)).toEqual([first])
+        const lone = event(`${base}_2`, bare)
+        expect(await appended(lone)).toEqual([])
+        expect(await harness.reader.eventsOfCompany(bare)).toEqual([lone])
+
+        const reason = new Error("rolled back on purpose")
+        await expect(
+          harness.storage.transaction(async (tx) => {
+            await tx.events.appendListingEndpoints(event(`${base}_3`, company))
+            throw reason
+          }),
+        ).rejects.toBe(reason)
+        expect(await harness.reader.eventsOfCompany(company)).toEqual([first])
       },
     },
     {
@@ -288,16 +370,53 @@ export const webhookEndpointScenarios: ScenarioGroup = {
         "recordCircuit writes an endpoint's failures in a row and until when its circuit is open, and nothing else, on live endpoints of the workspace; the circuit is read back as written",
       run: async (harness) => {
         const { port, ws, wsB, endpoint, gone } = await liveAndDeletedEndpoints(harness)
-        const open = { consecutive_failures: 6, circuit_open_until: "2030-03-08T00:02:00.000Z" }
+        const open = {
+          consecutive_failures: 6,
+          circuit_open_until: "2030-03-08T00:02:00.000Z",
+          failing_since: "2030-03-03T00:00:00.000Z",
+        }
         expect(await port((endpoints) => endpoints.recordCircuit(wsB, endpoint.id, open))).toBeUndefined()
         expect(await port((endpoints) => endpoints.recordCircuit(ws, gone.id, open))).toBeUndefined()
         expect(await port((endpoints) => endpoints.find(ws, endpoint.id))).toEqual(endpoint)
         const written = await port((endpoints) => endpoints.recordCircuit(ws, endpoint.id, open))
         expect(written).toEqual({ ...endpoint, ...open })
         expect(await port((endpoints) => endpoints.find(ws, endpoint.id))).toEqual(written)
-        const closed = { consecutive_failures: 0, circuit_open_until: null }
+        const closed = { consecutive_failures: 0, circuit_open_until: null, failing_since: null }
         expect(await port((endpoints) => endpoints.recordCircuit(ws, endpoint.id, closed))).toEqual(endpoint)
         expect(await port((endpoints) => endpoints.find(ws, endpoint.id))).toEqual(endpoint)
+      },
+    },
+    {
+      id: "webhook-endpoints.disable",
+      title:
+        "disable deactivates a live, active endpoint of the workspace with its reason and time, once: not an inactive one, a deleted one or another workspace's; two at once, one",
+      run: async (harness) => {
+        const { port, ws, wsB, endpoint, gone } = await liveAndDeletedEndpoints(harness)
+        const change = {
+          disabled_reason: "deliveries_failing" as const,
+          disabled_at: "2030-03-13T00:00:00.000Z",
+          updated_at: "2030-03-13T00:00:00.000Z",
+        }
+        const disable = (workspace: WorkspaceId, id: WebhookEndpointId) =>
+          port((endpoints) => endpoints.disable(workspace, id, change))
+        expect(await disable(wsB, endpoint.id)).toBeUndefined()
+        expect(await disable(ws, gone.id)).toBeUndefined()
+        expect(await port((endpoints) => endpoints.find(ws, endpoint.id))).toEqual(endpoint)
+        const racing = await Promise.all([0, 1].map(() => disable(ws, endpoint.id)))
+        const won = racing.filter((row) => row !== undefined)
+        expect(won).toEqual([{ ...endpoint, ...change, active: false }])
+        expect(await port((endpoints) => endpoints.find(ws, endpoint.id))).toEqual(won[0])
+        // Already inactive (turned off by a user, or disabled before): left as it is.
+        const off = await port((endpoints) =>
+          endpoints.update(ws, endpoint.id, {
+            disabled_reason: null,
+            disabled_at: null,
+            updated_at: change.updated_at,
+          }),
+        )
+        expect(off).toMatchObject({ active: false, disabled_reason: null })
+        expect(await disable(ws, endpoint.id)).toBeUndefined()
+        expect(await port((endpoints) => endpoints.find(ws, endpoint.id))).toEqual(off)
       },
     },
     {
@@ -308,7 +427,7 @@ export const webhookEndpointScenarios: ScenarioGroup = {
         const ids = counterIds()
         const [ws, wsB] = [ids.next("ws"), ids.next("ws")]
         const [endpoint, other] = [ids.next("we"), ids.next("we")]
-        const deliveries = <T>(call: (tx: Repositories["webhookDeliveries"]) => Promise<T>) =>
+        const deliveries = <T>(call: (tx: Repositories["webhookDeliveries"]) => Awaitable<T>) =>
           harness.storage.transaction((tx) => call(tx.webhookDeliveries))
         const at = "2030-03-07T00:00:00.000Z"
         const row = (workspace: WorkspaceId, to: WebhookEndpointId, fields: Partial<WebhookDeliveryRecord> = {}) =>
@@ -337,7 +456,7 @@ export const webhookEndpointScenarios: ScenarioGroup = {
         const ids = counterIds()
         const ws = ids.next("ws")
         const [endpoint, otherEndpoint] = [ids.next("we"), ids.next("we")]
-        const deliveries = <T>(call: (tx: Repositories["webhookDeliveries"]) => Promise<T>) =>
+        const deliveries = <T>(call: (tx: Repositories["webhookDeliveries"]) => Awaitable<T>) =>
           harness.storage.transaction((tx) => call(tx.webhookDeliveries))
         const t = (second: number) => `2030-03-07T00:00:${String(second).padStart(2, "0")}.000Z`
         const due = (second: number, fields: Partial<WebhookDeliveryRecord> = {}) =>
@@ -404,6 +523,45 @@ export const webhookEndpointScenarios: ScenarioGroup = {
       },
     },
     {
+      id: "webhook-deliveries.list-due",
+      title:
+        "listDue gives only pending deliveries (a delivered or failed one, whatever its next attempt time, is never due again) whose next attempt is at or before now: one due exactly now is due, one a millisecond later is not",
+      run: async (harness) => {
+        const ids = counterIds()
+        const ws = ids.next("ws")
+        const endpoint = ids.next("we")
+        const deliveries = <T>(call: (tx: Repositories["webhookDeliveries"]) => Awaitable<T>) =>
+          harness.storage.transaction((tx) => call(tx.webhookDeliveries))
+        const now = "2030-03-07T00:00:10.000Z"
+        const row = (next: string, fields: Partial<WebhookDeliveryRecord> = {}) =>
+          deliveryRow(ids.next("whd"), ws, endpoint, ids.next("evt"), "2030-03-07T00:00:01.000Z", {
+            next_attempt_at: next,
+            ...fields,
+          })
+        const earlier = row("2030-03-07T00:00:02.000Z")
+        const dueNow = row(now)
+        const aMillisecondLater = row("2030-03-07T00:00:10.001Z")
+        // Finished deliveries keep the time of the attempt they were waiting for: still never due.
+        const delivered = row("2030-03-07T00:00:01.000Z", { status: "succeeded", attempt_count: 1 })
+        const failed = row(now, { status: "failed", attempt_count: 10 })
+        const lane = ids.next("whd")
+        for (const each of [delivered, failed, aMillisecondLater, dueNow, earlier]) {
+          expect(await deliveries((d) => d.insertIfNew(each))).toBe(true)
+        }
+        expect(await deliveries((d) => d.listDue(endpoint, now, lane, 10))).toEqual([earlier, dueNow])
+        expect(await deliveries((d) => d.listDue(endpoint, now, lane, 1))).toEqual([earlier])
+        expect(await deliveries((d) => d.listDue(endpoint, "2030-03-07T00:00:10.001Z", lane, 10))).toEqual([
+          earlier,
+          dueNow,
+          aMillisecondLater,
+        ])
+        // A lane takes only pending deliveries, so the finished ones stay as they were.
+        const taken = await deliveries((d) => d.takeIntoLane(lane, [delivered.id, failed.id, dueNow.id]))
+        expect(taken).toEqual([{ ...dueNow, lane_id: lane }])
+        expect(await deliveries((d) => d.findById(failed.id))).toEqual(failed)
+      },
+    },
+    {
       id: "webhook-deliveries.store-list-and-move",
       title:
         "a delivery is stored once per endpoint and event, every column round-trips, found only in its workspace, listed per endpoint newest first with its window and total, and moved only from the status and attempt count it was read with",
@@ -411,7 +569,7 @@ export const webhookEndpointScenarios: ScenarioGroup = {
         const ids = counterIds()
         const [ws, wsB] = [ids.next("ws"), ids.next("ws")]
         const [endpoint, otherEndpoint] = [ids.next("we"), ids.next("we")]
-        const deliveries = <T>(call: (tx: Repositories["webhookDeliveries"]) => Promise<T>) =>
+        const deliveries = <T>(call: (tx: Repositories["webhookDeliveries"]) => Awaitable<T>) =>
           harness.storage.transaction((tx) => call(tx.webhookDeliveries))
         const t = (second: number) => `2030-03-07T00:00:${String(second).padStart(2, "0")}.000Z`
         const rows = [1, 2, 3].map((n) => deliveryRow(ids.next("whd"), ws, endpoint, ids.next("evt"), t(n)))
@@ -465,6 +623,37 @@ export const webhookEndpointScenarios: ScenarioGroup = {
           ),
         )
         expect(racing.filter((row) => row !== undefined)).toHaveLength(1)
+      },
+    },
+    {
+      id: "webhook-deliveries.list-failed",
+      title:
+        "listFailed gives an endpoint's failed deliveries created in the window (its start in, its end out), after the id given, in id order, up to the limit: not pending or succeeded ones, not another endpoint's",
+      run: async (harness) => {
+        const ids = counterIds()
+        const ws = ids.next("ws")
+        const [endpoint, otherEndpoint] = [ids.next("we"), ids.next("we")]
+        const deliveries = <T>(call: (tx: Repositories["webhookDeliveries"]) => Awaitable<T>) =>
+          harness.storage.transaction((tx) => call(tx.webhookDeliveries))
+        const t = (minute: number) => `2030-03-07T00:${String(minute).padStart(2, "0")}:00.000Z`
+        const row = (minute: number, fields: Partial<WebhookDeliveryRecord> = {}) =>
+          deliveryRow(ids.next("whd"), ws, endpoint, ids.next("evt"), t(minute), { status: "failed", ...fields })
+        // Ids in creation order, times out of it: the page is in id order whatever the times.
+        const [before, atStart, a, b, c, atEnd] = [row(9), row(10), row(30), row(20), row(40), row(50)]
+        const pending = row(20, { status: "pending" })
+        const succeeded = row(20, { status: "succeeded" })
+        const elsewhere = deliveryRow(ids.next("whd"), ws, otherEndpoint, ids.next("evt"), t(20), { status: "failed" })
+        for (const each of [before, atStart, a, b, c, atEnd, pending, succeeded, elsewhere]) {
+          expect(await deliveries((d) => d.insertIfNew(each))).toBe(true)
+        }
+        const window = { createdFrom: t(10), createdBefore: t(50) }
+        const page = (afterId: WebhookDeliveryId | null, limit: number) =>
+          deliveries((d) => d.listFailed(endpoint, window, afterId, limit))
+        expect(await page(null, 10)).toEqual([atStart, a, b, c])
+        expect(await page(null, 2)).toEqual([atStart, a])
+        expect(await page(a.id, 2)).toEqual([b, c])
+        expect(await page(c.id, 2)).toEqual([])
+        expect(await deliveries((d) => d.listFailed(otherEndpoint, window, null, 10))).toEqual([elsewhere])
       },
     },
   ],
