@@ -1,4 +1,4 @@
-import { apiRoutes, openApiDocument } from "@payments-engine/http-koa"
+import { apiRoutes, openApiDocument, sandboxRoutes } from "@payments-engine/http-koa"
 import openapiTS, { astToString, type OpenAPI3 } from "openapi-typescript"
 
 /** Where the generated types live, relative to the package. */
@@ -46,16 +46,28 @@ const closeRequestBodies = (document: Json): void => {
 }
 
 /**
- * The TypeScript text of the API's types: openapi-typescript run in-process on the service's
- * OpenAPI document, so the types follow the route table without a running service.
+ * Drops the `example` of every request and answer: the reference shows them, while in the types
+ * they would be thousands of lines of JSON in comments, parsed by every consumer's `tsc`.
+ */
+const dropMediaExamples = (value: unknown): void => {
+  if (!isObject(value)) return
+  if (isObject(value.schema) && "example" in value) delete value.example
+  for (const child of Object.values(value)) dropMediaExamples(child)
+}
+
+/**
+ * The TypeScript text of the API's types: openapi-typescript run in-process on the OpenAPI
+ * document of a service in sandbox mode, so the types follow the route table without a running service.
  *
  * @example
  * await writeFile(generatedPath, await generatedTypes())
  */
 export const generatedTypes = async (): Promise<string> => {
   // A deep copy: the request bodies are closed on it, not on the service's own document.
-  const document = JSON.parse(JSON.stringify(openApiDocument(apiRoutes))) as Json
+  // The sandbox routes too: a service in sandbox mode answers them (elsewhere they are 404s).
+  const document = JSON.parse(JSON.stringify(openApiDocument([...apiRoutes, ...sandboxRoutes]))) as Json
   closeRequestBodies(document)
+  dropMediaExamples(document.paths)
   const ast = await openapiTS(document as unknown as OpenAPI3, { alphabetize: true })
   return `${banner}\n${astToString(ast)}`
 }

@@ -1,5 +1,5 @@
 export { createPaymentsClient, dataOf, type PaymentsClient, type PaymentsClientOptions } from "./client.ts"
-export { type FieldProblem, PaymentsApiError } from "./errors.ts"
+export { type FieldProblem, PaymentsApiError, type WebhookErrorCode } from "./errors.ts"
 export type { components, operations, paths } from "./generated/api.ts"
 export { eachItem, eachPage, type Page } from "./paging.ts"
-export { verifyWebhook, type WebhookHeaders } from "./webhooks.ts"
+export { type VerifyWebhookOptions, verifyWebhook, type WebhookHeaders } from "./webhooks.ts"

@@ -229,33 +229,182 @@ describe("the typed client", () => {
     expect(names.sort()).toEqual(["Company A", "Company B", "Company C", "Company D", "Company E"])
   })
 
-  it("verifies a webhook signed with an endpoint's secret, and refuses a changed body or another secret", async () => {
-    const service = await start({ sandbox: true })
-    const { client } = await clientOf(service, "client-webhooks")
+  it("reads the workspace's events, filtered and one by one, typed", async () => {
+    const service = await start()
+    const { client } = await clientOf(service, "client-events")
     const { data: company } = await dataOf(client.POST("/api/v1/companies", { body: acme }))
-    const { data: endpoint } = await dataOf(
-      client.POST("/api/v1/companies/{cid}/webhook_endpoints", {
+    const { data: entity } = await dataOf(
+      client.POST("/api/v1/companies/{cid}/entities", {
         params: { path: { cid: company.id } },
-        body: { url: "http://127.0.0.1:9/hooks", event_names: ["PaymentEvents::CompletedEvent"] },
+        body: { name: "Acme", country_alpha2: "US" },
       }),
     )
-    // Signed by the engine's own signer, as a delivery is.
-    const body = JSON.stringify({ event: "PaymentEvents::CompletedEvent", data: { id: "pay_1" } })
-    const headers = await webhookSignatureHeaders({
-      body,
-      eventId: "evt_1",
-      timestamp: 1767225600,
-      secrets: [endpoint.webhook_secret],
-    })
-    expect(await verifyWebhook(body, headers, endpoint.webhook_secret)).toBe(true)
-    expect(await verifyWebhook(new TextEncoder().encode(body), new Headers(headers), endpoint.webhook_secret)).toBe(
-      true,
+    await dataOf(
+      client.PATCH("/api/v1/companies/{cid}/entities/{id}", {
+        params: { path: { cid: company.id, id: entity.id } },
+        body: { name: "Acme Renamed" },
+      }),
     )
-    expect(await verifyWebhook(body.replace("pay_1", "pay_2"), headers, endpoint.webhook_secret)).toBe(false)
-    expect(await verifyWebhook(body, headers, `${endpoint.webhook_secret}x`)).toBe(false)
-    const truncated = { "Service-Signature": headers["Service-Signature"].slice(0, -2) }
-    expect(await verifyWebhook(body, truncated, endpoint.webhook_secret)).toBe(false)
-    expect(await verifyWebhook(body, {}, endpoint.webhook_secret)).toBe(false)
+    const page = (page: number) =>
+      dataOf(
+        client.GET("/api/v1/events", { params: { query: { page, type: "entity.created", resource_id: entity.id } } }),
+      )
+    const events: Array<{ id: string; type: string; resource_id: string; payload: Record<string, unknown> }> = []
+    for await (const event of eachItem(page)) events.push(event)
+    expect(events.map((event) => [event.type, event.resource_id])).toEqual([["entity.created", entity.id]])
+    const { data: one } = await dataOf(client.GET("/api/v1/events/{id}", { params: { path: { id: events[0]!.id } } }))
+    expect(one.payload).toEqual(events[0]!.payload)
+  })
+
+  it("throws the webhook routes' errors with their code, their details as errors, and the raw body", async () => {
+    const service = await start()
+    const { client } = await clientOf(service, "client-webhook-errors")
+    const { data: company } = await dataOf(client.POST("/api/v1/companies", { body: acme }))
+    const invalid = (await client
+      .POST("/api/v1/companies/{cid}/webhook_endpoints", {
+        params: { path: { cid: company.id } },
+        body: { url: "ftp://example.com/hooks", event_names: ["PaymentEvents::CompletedEvent"] },
+      })
+      .catch((error: unknown) => error)) as PaymentsApiError
+    expect(invalid).toBeInstanceOf(PaymentsApiError)
+    expect(invalid.status).toBe(422)
+    expect(invalid.code).toBe("validation_error")
+    expect(invalid.errors).toEqual([{ field: "url", message: expect.any(String) }])
+    expect(invalid.message).toBe(`422: url: ${invalid.errors[0]?.message}`)
+    expect(JSON.parse(invalid.body)).toEqual({
+      error: { code: "validation_error", message: invalid.errors[0]?.message, details: invalid.errors },
+    })
+    const missing = (await client
+      .GET("/api/v1/webhook_endpoints/{id}", { params: { path: { id: "we_01M85T3DJ0S46W8RG9ZH1QYV9Z" } } })
+      .catch((error: unknown) => error)) as PaymentsApiError
+    expect(missing).toMatchObject({ status: 404, code: "not_found" })
+    expect(missing.errors).toEqual([{ field: expect.any(String), message: expect.any(String) }])
+    expect(missing.requestId).toEqual(expect.any(String))
+  })
+
+  it("keeps the raw body of an error the API did not write, and of one it did", async () => {
+    const service = await start()
+    const page = "<html><body>502 Bad Gateway</body></html>"
+    const { client } = await clientOf(service, "client-proxy", {
+      maxRetries: 0,
+      fetch: (request) =>
+        new URL(request.url).pathname === "/api/v1/companies" && request.method === "GET"
+          ? Promise.resolve(new Response(page, { status: 502, headers: { "Content-Type": "text/html" } }))
+          : fetch(request),
+    })
+    const proxied = (await client.GET("/api/v1/companies").catch((error: unknown) => error)) as PaymentsApiError
+    expect(proxied).toMatchObject({ status: 502, errors: [], code: undefined, body: page })
+    const refused = (await client
+      .POST("/api/v1/companies", { body: { ...acme, country: "Atlantis" } })
+      .catch((error: unknown) => error)) as PaymentsApiError
+    expect(JSON.parse(refused.body)).toEqual({ errors: refused.errors })
+    expect(refused.code).toBeUndefined()
+  })
+
+  it("types and calls the sandbox helpers: funding account, feature status, test clock", async () => {
+    const service = await start({ sandbox: true })
+    const { client } = await clientOf(service, "client-sandbox")
+    const { data: company } = await dataOf(client.POST("/api/v1/companies", { body: acme }))
+    const cid = company.id
+    const { data: entity } = await dataOf(
+      client.POST("/api/v1/companies/{cid}/entities", {
+        params: { path: { cid } },
+        body: { name: "Acme Inc", country_alpha2: "US" },
+      }),
+    )
+    const { data: funding } = await dataOf(
+      client.POST("/api/v1/sandbox/entities/{eid}/funding_accounts", {
+        params: { path: { eid: entity.id } },
+        body: {},
+      }),
+    )
+    expect(funding).toMatchObject({ owner_id: entity.id, currency: "USD" })
+    const { data: feature } = await dataOf(
+      client.POST("/api/v1/companies/{cid}/entities/{eid}/features", {
+        params: { path: { cid, eid: entity.id } },
+        body: { feature_identifier: "multi_currency_account" },
+      }),
+    )
+    const { data: reviewed } = await dataOf(
+      client.POST("/api/v1/sandbox/features/{application_id}/status", {
+        params: { path: { application_id: feature.application_id } },
+        body: { status: "SUBMITTED" },
+      }),
+    )
+    expect(reviewed.status).toBe("SUBMITTED")
+    const before = service.clock.now().getTime()
+    const { data: moved } = await dataOf(client.POST("/api/v1/sandbox/clock/advance", { body: { seconds: 90 } }))
+    expect(moved).toEqual({ now: new Date(before + 90_000).toISOString(), jobs_run: expect.any(Number) })
+    // Checked by tsc: the sandbox bodies are as typed as the rest.
+    const misspelt = () =>
+      // @ts-expect-error `second` is not a field of ClockAdvance
+      client.POST("/api/v1/sandbox/clock/advance", { body: { second: 90 } })
+    expect(misspelt).toBeTypeOf("function")
+  })
+})
+
+describe("verifyWebhook", () => {
+  const secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+  const body = JSON.stringify({ event: "PaymentEvents::CompletedEvent", data: { id: "pay_1" } })
+  const sentAt = 1767225600
+  const at = (seconds: number) => () => (sentAt + seconds) * 1000
+  /** A delivery's headers, from the engine's own signer, as the service sends them. */
+  const signed = (secrets: [string, ...string[]] = [secret]) =>
+    webhookSignatureHeaders({ body, eventId: "evt_1", timestamp: sentAt, secrets })
+
+  it("accepts a delivery signed by the service, as text or bytes, with Fetch headers or Node's lower-case record", async () => {
+    const headers = await signed()
+    const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]))
+    for (const received of [headers, lower, new Headers(headers)]) {
+      expect(await verifyWebhook(body, received, secret, { now: at(0) })).toBe(true)
+      expect(await verifyWebhook(new TextEncoder().encode(body), received, secret, { now: at(0) })).toBe(true)
+    }
+  })
+
+  it("accepts what the Standard Webhooks library signs, and the endpoint's old secret after a rotation", async () => {
+    const { Webhook } = await import("standardwebhooks")
+    const date = new Date(sentAt * 1000)
+    const signature = new Webhook(secret).sign("msg_1", date, body)
+    const headers = { "webhook-id": "msg_1", "webhook-timestamp": String(sentAt), "webhook-signature": signature }
+    expect(await verifyWebhook(body, headers, secret, { now: at(0) })).toBe(true)
+    const rotated = await signed(["whsec_bmV3c2VjcmV0bmV3c2VjcmV0bmV3c2VjcmV0", secret])
+    expect(await verifyWebhook(body, rotated, secret, { now: at(0) })).toBe(true)
+  })
+
+  it("refuses a changed body, another secret, a changed id or timestamp, and a truncated signature", async () => {
+    const headers = await signed()
+    const now = { now: at(0) }
+    expect(await verifyWebhook(body.replace("pay_1", "pay_2"), headers, secret, now)).toBe(false)
+    expect(await verifyWebhook(body, headers, "whsec_b3RoZXJzZWNyZXRvdGhlcnNlY3JldA==", now)).toBe(false)
+    expect(await verifyWebhook(body, { ...headers, "webhook-id": "evt_2" }, secret, now)).toBe(false)
+    expect(await verifyWebhook(body, { ...headers, "webhook-timestamp": String(sentAt + 1) }, secret, now)).toBe(false)
+    const truncated = { ...headers, "webhook-signature": headers["webhook-signature"].slice(0, -4) }
+    expect(await verifyWebhook(body, truncated, secret, now)).toBe(false)
+    expect(await verifyWebhook(body, {}, secret, now)).toBe(false)
+  })
+
+  it("refuses a delivery older or newer than the tolerance, five minutes by default: a replay", async () => {
+    const headers = await signed()
+    expect(await verifyWebhook(body, headers, secret, { now: at(300) })).toBe(true)
+    expect(await verifyWebhook(body, headers, secret, { now: at(301) })).toBe(false)
+    expect(await verifyWebhook(body, headers, secret, { now: at(-300) })).toBe(true)
+    expect(await verifyWebhook(body, headers, secret, { now: at(-301) })).toBe(false)
+    expect(await verifyWebhook(body, headers, secret, { now: at(3600), toleranceSeconds: 3600 })).toBe(true)
+    expect(await verifyWebhook(body, headers, secret, { now: at(3601), toleranceSeconds: 3600 })).toBe(false)
+  })
+
+  it("refuses a captured delivery replayed with its timestamped headers stripped, unless the legacy header is allowed", async () => {
+    const headers = await signed()
+    const { "webhook-id": _id, "webhook-timestamp": _timestamp, "webhook-signature": _signature, ...stripped } = headers
+    // A day later: far outside the window the stripped headers carried.
+    const later = { now: at(86_400) }
+    expect(await verifyWebhook(body, stripped, secret, later)).toBe(false)
+    expect(await verifyWebhook(body, stripped, secret, { ...later, allowLegacySignature: true })).toBe(true)
+    expect(
+      await verifyWebhook(body.replace("pay_1", "pay_2"), stripped, secret, { ...later, allowLegacySignature: true }),
+    ).toBe(false)
+    // With the timestamped headers there, they decide: an old one is not saved by Service-Signature.
+    expect(await verifyWebhook(body, headers, secret, { ...later, allowLegacySignature: true })).toBe(false)
   })
 })
 

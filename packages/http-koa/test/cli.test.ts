@@ -1,10 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { openSqliteStorage, TestClock } from "@payments-engine/adapters"
+import { openSqliteStorage, parseStorageUrl, TestClock } from "@payments-engine/adapters"
+import pg from "pg"
 import { afterAll, describe, expect, it } from "vitest"
 import { runCli, usage } from "../src/service/cli.ts"
+import { databaseLabel } from "../src/service/database-label.ts"
 import { createServiceEngine } from "../src/service/service-engine.ts"
 import { childEnvironment, runNode } from "./support/child-process.ts"
 import { expectError } from "./support/expectations.ts"
@@ -41,7 +43,7 @@ describe("payments-engine keys create", () => {
   it("prints a key and secret once, which then open a session with their scope", async () => {
     const filename = join(folder, "keys.sqlite")
     const result = await cli(["keys", "create", "--workspace", "acme", "--scope", "read"], `sqlite:${filename}`)
-    expect(result).toMatchObject({ code: 0, stderr: "" })
+    expect(result).toMatchObject({ code: 0, stderr: `Database: SQLite ${filename}\n` })
     const key = printed(result.stdout, "API key")
     const secret = printed(result.stdout, "API secret")
     expect(key).toMatch(/^pk_/)
@@ -72,14 +74,23 @@ describe("payments-engine keys create", () => {
     expect(result.stdout).toContain("Scope: write\n")
   })
 
-  it("prints the package's version for --version and -v", async () => {
+  it("prints the package's version for --version and -v, loading nothing but the command's own file", async () => {
     const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
       version: string
     }
     expect(manifest.version).toMatch(/^\d+\.\d+\.\d+/)
+    // Every module but Node's own and the command's file is refused: the engine, tsx, the CLI's sources.
+    // A URL loses its line breaks: one statement per semicolon.
+    const refuseImports = `data:text/javascript,export const resolve = (specifier, context, next) => {
+      if (specifier.startsWith("node:") || context.parentURL === undefined) return next(specifier, context);
+      throw new Error("--version imported " + specifier);
+    }`
+    const hook = `data:text/javascript,import { register } from "node:module"; register(${JSON.stringify(refuseImports)})`
     for (const flag of ["--version", "-v"]) {
-      expect(await cli([flag])).toEqual({ code: 0, stdout: `${manifest.version}\n`, stderr: "" })
+      const bare = await runNode(["--import", hook, bin, flag], childEnvironment({}))
+      expect(bare).toEqual({ code: 0, stdout: `${manifest.version}\n`, stderr: "" })
     }
+    expect((await runNode(["--import", hook, bin, "keys", "list"], childEnvironment({}))).stderr).toContain("imported")
   })
 
   it("prints the usage for --help and exits 2 with the usage for bad arguments", async () => {
@@ -106,11 +117,12 @@ describe("payments-engine keys create", () => {
       [["keys", "rotate", "pk_1", "--grace", "1.5s"], "--grace must be a duration"],
       [["keys", "list", "extra"], "Unexpected argument: extra"],
       [["keys", "list", "--workspace", " "], "--workspace needs a name"],
-      [["keys", "list", "--workspace", "w".repeat(101)], "workspace must be 1 to 100 characters"],
       [["serve", "extra"], "Unexpected argument: extra"],
       [["server"], "Unknown command: server"],
       [["keys", "create", "--workspace", " ".repeat(3)], "--workspace <name> is required"],
-      [["keys", "create", "--workspace", "w".repeat(101)], "workspace must be 1 to 100 characters"],
+      [["keys", "create", "--workspace", "w".repeat(101)], "workspace: must be 1 to 100 characters"],
+      // After a create: list refuses a database that does not exist before the engine reads its arguments.
+      [["keys", "list", "--workspace", "w".repeat(101)], "workspace: must be 1 to 100 characters"],
     ]
     for (const [args, message] of cases) {
       const { code, stdout, stderr } = await runInProcess(args)
@@ -180,7 +192,7 @@ describe("payments-engine keys list, revoke and rotate", () => {
     const globex = await create("globex")
 
     const all = await run(["keys", "list"])
-    expect(all).toMatchObject({ code: 0, stderr: "" })
+    expect(all).toMatchObject({ code: 0, stderr: `Database: SQLite ${filename}\n` })
     const lines = all.stdout.trimEnd().split("\n")
     expect(lines[0]).toMatch(/^KEY +WORKSPACE +SCOPE +CREATED +STATE$/)
     expect(lines).toHaveLength(4)
@@ -195,24 +207,24 @@ describe("payments-engine keys list, revoke and rotate", () => {
     expect(await runHere(["keys", "list", "--workspace", "nobody"])).toEqual({
       code: 1,
       stdout: "",
-      stderr: "payments-engine: workspace Workspace not found\n",
+      stderr: `Database: SQLite ${filename}\npayments-engine: workspace: Workspace not found\n`,
     })
 
     const revoked = await run(["keys", "revoke", acmeReader.api_key])
-    expect(revoked).toMatchObject({ code: 0, stderr: "" })
+    expect(revoked).toMatchObject({ code: 0, stderr: `Database: SQLite ${filename}\n` })
     expect(revoked.stdout).toMatch(new RegExp(`^Revoked: ${acmeReader.api_key} \\(workspace acme\\) at \\S+Z\n$`))
     expect(await sessionStatus(acmeReader)).toBe(401)
     expect(await runHere(["keys", "revoke", "pk_nobody"])).toEqual({
       code: 1,
       stdout: "",
-      stderr: "payments-engine: api_key API key not found\n",
+      stderr: `Database: SQLite ${filename}\npayments-engine: api_key: API key not found\n`,
     })
     expect((await runHere(["keys", "rotate", acmeReader.api_key])).stderr).toBe(
-      "payments-engine: api_key API key is revoked\n",
+      `Database: SQLite ${filename}\npayments-engine: api_key: API key is revoked\n`,
     )
 
     const rotated = await run(["keys", "rotate", acmeWriter.api_key])
-    expect(rotated).toMatchObject({ code: 0, stderr: "" })
+    expect(rotated).toMatchObject({ code: 0, stderr: `Database: SQLite ${filename}\n` })
     const newSecret = printed(rotated.stdout, "API secret") ?? ""
     expect(newSecret).toMatch(/^sk_/)
     expect(newSecret).not.toBe(acmeWriter.api_secret)
@@ -239,4 +251,70 @@ describe("payments-engine keys list, revoke and rotate", () => {
     }
     expect(after.stdout).not.toContain("scrypt")
   }, 120_000)
+})
+
+describe("payments-engine keys on a database that does not exist", () => {
+  it("refuses to list, revoke or rotate, saying where it looked, and creates nothing", async () => {
+    const filename = join(folder, "elsewhere", "data", "payments.sqlite")
+    const refusal = `payments-engine: DATABASE_URL: no database at ${filename}; \`payments-engine serve\` or \`payments-engine keys create\` creates one\n`
+    expect(await cli(["keys", "list"], `sqlite:${filename}`)).toEqual({ code: 1, stdout: "", stderr: refusal })
+    // The same code path in this process: the wording is what matters, not the process.
+    for (const args of [
+      ["keys", "revoke", "pk_nope"],
+      ["keys", "rotate", "pk_nope"],
+    ]) {
+      expect({ args, ...(await runInProcess(args, `sqlite:${filename}`)) }).toEqual({
+        args,
+        code: 1,
+        stdout: "",
+        stderr: refusal,
+      })
+    }
+    expect(existsSync(join(folder, "elsewhere"))).toBe(false)
+  }, 60_000)
+
+  it.runIf(process.env.DATABASE_URL !== undefined)(
+    "refuses to list, revoke or rotate on a Postgres schema without the storage's tables, and creates nothing",
+    async () => {
+      const schema = `cli_absent_${process.pid}_${Date.now()}`
+      const url = new URL(process.env.DATABASE_URL as string)
+      url.searchParams.set("schema", schema)
+      const refusal = `payments-engine: DATABASE_URL: no database at ${databaseLabel(parseStorageUrl(url.toString()))}; \`payments-engine serve\` or \`payments-engine keys create\` creates one\n`
+      for (const args of [
+        ["keys", "list"],
+        ["keys", "revoke", "pk_nope"],
+        ["keys", "rotate", "pk_nope"],
+      ]) {
+        expect({ args, ...(await runInProcess(args, url.toString())) }).toEqual({
+          args,
+          code: 1,
+          stdout: "",
+          stderr: refusal,
+        })
+      }
+      const admin = new pg.Client({ connectionString: process.env.DATABASE_URL })
+      await admin.connect()
+      try {
+        const { rows } = await admin.query("select 1 from information_schema.schemata where schema_name = $1", [schema])
+        expect(rows).toEqual([])
+      } finally {
+        await admin.end()
+      }
+    },
+    60_000,
+  )
+
+  it("creates it for keys create, and says so", async () => {
+    const filename = join(folder, "created", "payments.sqlite")
+    const created = await cli(["keys", "create", "--workspace", "acme"], `sqlite:${filename}`)
+    expect(created).toMatchObject({ code: 0, stderr: `Database: SQLite ${filename}\n` })
+    expect(existsSync(filename)).toBe(true)
+  }, 60_000)
+
+  it("names a Postgres database by its user, host, port, database and schema, never its password", () => {
+    expect(databaseLabel(parseStorageUrl("postgres://app:s3cret@db.internal:6543/pay?schema=tenant_1"))).toBe(
+      "Postgres app@db.internal:6543/pay (schema tenant_1)",
+    )
+    expect(databaseLabel(parseStorageUrl("postgres://127.0.0.1/test"))).toBe("Postgres 127.0.0.1:5432/test")
+  })
 })

@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { openStorageFromUrl } from "@payments-engine/adapters"
+import { kyselyStorageOf } from "@payments-engine/adapters/kysely"
 import pg from "pg"
 import { afterAll, describe, expect, it } from "vitest"
 import { legacySecretSetting } from "../src/service/server-secret.ts"
@@ -197,7 +198,7 @@ describe.skipIf(serverUrl === undefined)("two processes starting together on an 
         if (legacy !== undefined) expect(secret, `trial ${i}`).toBe(legacy)
         expect(statSync(secretFile).mode & 0o777, `trial ${i}`).toBe(0o600)
         expect(readdirSync(join(secretFolder, `trial-${i}`)), `trial ${i}`).toEqual(["server-secret"])
-        const storage = await openStorageFromUrl(databaseUrl)
+        const storage = kyselyStorageOf(await openStorageFromUrl(databaseUrl))
         const settings = await storage.db.selectFrom("settings").selectAll().execute()
         await storage.close()
         expect(settings.filter((row) => row.name === legacySecretSetting || row.value.includes(secret))).toEqual([])

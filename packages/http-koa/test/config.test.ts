@@ -207,6 +207,50 @@ describe("loadConfig", () => {
     expect(problemsOf({ PAYMENTS_API_KEY: "has space", PAYMENTS_API_SECRET: " padded " })).toHaveLength(2)
   })
 
+  it("serves metrics only when PAYMENTS_METRICS_PORT is set, on a port other than the API's", () => {
+    expect(loadConfig({}).metricsPort).toBeUndefined()
+    expect(loadConfig({ PAYMENTS_METRICS_PORT: "9464" }).metricsPort).toBe(9464)
+    expect(loadConfig({ PORT: "0", PAYMENTS_METRICS_PORT: "0" }).metricsPort).toBe(0)
+    expect(problemsOf({ PAYMENTS_METRICS_PORT: "metrics" })).toEqual([
+      'PAYMENTS_METRICS_PORT must be an integer from 0 to 65535, got "metrics"',
+    ])
+    expect(problemsOf({ PORT: "9464", PAYMENTS_METRICS_PORT: "9464" })).toEqual([
+      "PAYMENTS_METRICS_PORT must differ from PORT: the metrics are served apart from the API",
+    ])
+  })
+
+  it("traces only when the OpenTelemetry variables ask, over OTLP/HTTP JSON or to the console", () => {
+    expect(loadConfig({}).traces).toBeUndefined()
+    expect(loadConfig({ OTEL_TRACES_EXPORTER: "console" }).traces).toEqual({
+      exporter: "console",
+      serviceName: "payments-engine",
+    })
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318" }).traces).toEqual({
+      exporter: "otlp",
+      serviceName: "payments-engine",
+    })
+    expect(
+      loadConfig({
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "https://collector.example/v1/traces",
+        OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+        OTEL_SERVICE_NAME: "payments-eu",
+      }).traces,
+    ).toEqual({ exporter: "otlp", serviceName: "payments-eu" })
+    expect(
+      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318", OTEL_TRACES_EXPORTER: "none" }).traces,
+    ).toBeUndefined()
+    expect(loadConfig({ OTEL_TRACES_EXPORTER: "otlp", OTEL_SDK_DISABLED: "true" }).traces).toBeUndefined()
+    expect(problemsOf({ OTEL_TRACES_EXPORTER: "jaeger" })).toEqual([
+      'OTEL_TRACES_EXPORTER must be otlp, console or none, got "jaeger"',
+    ])
+    expect(problemsOf({ OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" })).toEqual([
+      'OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL, got "collector:4318"',
+    ])
+    expect(problemsOf({ OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "grpc" })).toEqual([
+      'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL must be http/json (OTLP over HTTP with JSON, the one protocol the service sends), got "grpc"',
+    ])
+  })
+
   it("reports through a ConfigError whose message lists the problems", () => {
     expect(() => loadConfig({ PORT: "x" })).toThrowError(/^Invalid configuration:\n {2}- PORT must be/)
   })

@@ -1,4 +1,4 @@
-import type { KyselyStorage } from "@payments-engine/adapters"
+import type { KyselyStorage } from "@payments-engine/adapters/kysely"
 import { openTestPostgres, openTestSqlite } from "@payments-engine/adapters/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { errorOf, expectPageHeaders, formField, visibleText } from "./support/hosted-page-html.ts"
@@ -12,6 +12,8 @@ import { startTestService, type TestService } from "./support/test-service.ts"
  * accounts then visible through the API with their events, escaping, and Done.
  */
 const sqlite = openTestSqlite()
+/** The account id of the first Remove button of a page. */
+const removeButtonOf = (html: string) => html.match(/name="bank_account_id" value="([^"]+)"/)?.[1]
 const postgres = openTestPostgres()
 afterAll(async () => {
   await sqlite.close()
@@ -119,6 +121,12 @@ describe.each([
       (m) => !/type="hidden"/.test(m[2] ?? ""),
     )
     expect(controls.length).toBe(3)
+    // Each is required, marked as every hosted page marks a required field.
+    expect(visibleText(page.text)).toContain("Fields marked * are required.")
+    const starred = [
+      ...page.text.matchAll(/<label for="([^"]+)">[^<]*<abbr class="required" title="required">\*<\/abbr><\/label>/g),
+    ]
+    expect(starred.map((m) => m[1])).toEqual(["institution_id", "mandate_email", "signatory_name"])
     for (const control of controls) {
       const id = control[2]?.match(/id="([^"]+)"/)?.[1]
       expect(page.text).toContain(`<label for="${id}">`)
@@ -267,7 +275,7 @@ describe.each([
     expect((await acme.post("/funding-accounts/link", linkForm(acme.hosted, csrf))).status).toBe(303)
     const [account] = await acme.bankAccounts()
     const page = await acme.open()
-    expect(formField(page.text, "/funding-accounts/remove", "bank_account_id")).toBe(account?.id)
+    expect(removeButtonOf(page.text)).toBe(account?.id)
     const removed = await acme.post("/funding-accounts/remove", {
       token: acme.hosted,
       csrf,
@@ -314,8 +322,8 @@ describe.each([
     })
     const hosted = issued.body.data.token as string
     const page = await service.request("GET", `/funding-accounts?token=${encodeURIComponent(hosted)}`)
-    const csrf = formField(page.text, "/funding-accounts/remove", "csrf") ?? ""
-    const accountId = formField(page.text, "/funding-accounts/remove", "bank_account_id") ?? ""
+    const csrf = formField(page.text, "/funding-accounts/link", "csrf") ?? ""
+    const accountId = removeButtonOf(page.text) ?? ""
     expect(accountId).toMatch(/^ba_/)
     const quote = await createQuote(service, payer, 25)
     const paid = await service.request("POST", `/api/v1/companies/${payer.cid}/payments`, {
@@ -396,6 +404,39 @@ describe.each([
     expect(response.text).not.toContain("<img")
     expect(formField(response.text, "/funding-accounts/link", "signatory_name")).toBe(hostile)
     expect(response.text).toContain("&lt;script>")
+  })
+
+  it("keeps what was typed in the link form when Remove or Done is pressed, and says why Done waits", async () => {
+    const acme = await client("hosted-fa-keep")
+    const csrf = await acme.csrfOf()
+    expect((await acme.post("/funding-accounts/link", linkForm(acme.hosted, csrf))).status).toBe(303)
+    const [account] = await acme.bankAccounts()
+    const typed = { mandate_email: "grace@example.com", signatory_name: "Grace Hopper" }
+    const removed = await acme.post("/funding-accounts/remove", {
+      token: acme.hosted,
+      csrf,
+      bank_account_id: account?.id ?? "",
+      institution_id: "",
+      ...typed,
+    })
+    expect(removed.status, removed.text).toBe(200)
+    expectPageHeaders(removed)
+    expect(visibleText(removed.text)).toContain("The bank account is removed.")
+    expect(formField(removed.text, "/funding-accounts/link", "mandate_email")).toBe("grace@example.com")
+    expect(formField(removed.text, "/funding-accounts/link", "signatory_name")).toBe("Grace Hopper")
+
+    const done = await acme.post("/funding-accounts/done", { token: acme.hosted, csrf, institution_id: "", ...typed })
+    expect(done.status).toBe(422)
+    expect(visibleText(done.text)).toContain("You started linking a bank account: press Link account to link it")
+    expect(formField(done.text, "/funding-accounts/link", "signatory_name")).toBe("Grace Hopper")
+    const cleared = await acme.post("/funding-accounts/done", {
+      token: acme.hosted,
+      csrf,
+      institution_id: "",
+      mandate_email: " ",
+      signatory_name: "",
+    })
+    expect(cleared.status).toBe(303)
   })
 
   it("Done redirects to the token's return URL, its origin allowed as a form action; without one, the done page", async () => {

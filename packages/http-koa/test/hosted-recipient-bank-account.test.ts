@@ -1,4 +1,4 @@
-import type { KyselyStorage } from "@payments-engine/adapters"
+import type { KyselyStorage } from "@payments-engine/adapters/kysely"
 import { openTestPostgres, openTestSqlite } from "@payments-engine/adapters/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { signedInEntity, trustDomains } from "./support/entity-client.ts"
@@ -24,6 +24,7 @@ const paths = {
   details: "/recipient/add-bank-account/details",
   refresh: "/recipient/add-bank-account/refresh",
   save: "/recipient/add-bank-account/save",
+  restart: "/recipient/add-bank-account/restart",
   done: "/recipient/add-bank-account/done",
 }
 
@@ -173,6 +174,10 @@ describe.each([
       "transfer_methods-SWIFT",
     ])
     expect(page.text).toContain('<option value="US">United States</option>')
+    // Only the bank countries the payment provider pays to, by name.
+    const offered = [...page.text.matchAll(/<option value="([A-Z]{2})">/g)].map((m) => m[1])
+    expect(offered.toSorted()).toEqual(await service.paymentProvider.bankCountries())
+    expect(page.text).not.toContain("Antarctica")
     expect(page.text).toContain('<option value="USD">USD – US Dollar</option>')
 
     const csrf = formField(page.text, paths.details, "csrf") ?? ""
@@ -252,6 +257,33 @@ describe.each([
     expect(await acme.bankAccounts()).toEqual([])
   })
 
+  it("goes back to change the country with what was typed carried along, and kept in each field the new form still has", async () => {
+    const acme = await client("hosted-rba-restart")
+    const csrf = await acme.csrfOf()
+    const details = await acme.post(paths.details, acme.filled(csrf))
+    expect(details.text).toContain(`formaction="${paths.restart}"`)
+    const back = await acme.post(paths.restart, acme.filled(csrf))
+    expect(back.status, back.text).toBe(200)
+    expectPageHeaders(back)
+    expect(back.text).toMatch(/<option value="US" selected>United States<\/option>/)
+    expect(formField(back.text, paths.details, "bank_details.account_name")).toBe("Jane Supplier LLC")
+    // The hidden fields of the first step, token and CSRF token with them, as a browser sends them.
+    const carried = [...back.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map(
+      (m) => [m[1] ?? "", m[2] ?? ""] as [string, string],
+    )
+    const chosen = {
+      "bank_details.bank_country_code": "GB",
+      "bank_details.account_currency": "GBP",
+      transfer_methods: "LOCAL",
+    }
+    const gb = await acme.post(paths.details, Object.fromEntries([...carried, ...Object.entries(chosen)]))
+    expect(gb.status, gb.text).toBe(200)
+    expect(formField(gb.text, paths.save, "bank_details.account_name")).toBe("Jane Supplier LLC")
+    expect(formField(gb.text, paths.save, "address.city")).toBe("Springfield")
+    expect(formField(gb.text, paths.save, "address.street_address")).toBe("1 Main Street")
+    expect(await acme.bankAccounts()).toEqual([])
+  })
+
   it("adds the account: 303 to the done page; the API shows the same resources as an account added through it, and the same events", async () => {
     const acme = await client("hosted-rba-save")
     const csrf = await acme.csrfOf()
@@ -268,11 +300,13 @@ describe.each([
     expect(done.status).toBe(200)
     expectPageHeaders(done)
     expect(visibleText(done.text)).toContain("Bank account added The bank account of Jane Supplier is saved.")
-    // The token is used up: its page and a second save get the 401 page, and nothing more is added.
+    // The token is used up: its page says the account is added, a second save gets the 401 page, and nothing more is added.
     const reopened = await acme.open()
-    expect(reopened.status).toBe(401)
+    expect(reopened.status).toBe(200)
     expectPageHeaders(reopened)
-    expect(visibleText(reopened.text)).toContain("This link cannot be used")
+    expect(visibleText(reopened.text)).toContain(
+      "This link was already used: The bank account of Jane Supplier is saved. Nothing more is needed here",
+    )
     const again = await acme.post(paths.save, acme.filled(csrf, { "bank_details.account_number": "987654321" }))
     expect(again.status).toBe(401)
     expect(await acme.bankAccounts()).toHaveLength(1)
@@ -364,8 +398,20 @@ describe.each([
     })
     expect(refused.status).toBe(422)
     expectPageHeaders(refused)
-    expect(visibleText(refused.text)).toContain("Bank country FR does not support currency USD")
+    expect(visibleText(refused.text)).toContain("Bank country France does not support currency USD")
     expect(refused.text).toMatch(/<option value="FR" selected>France<\/option>/)
+    // A country the provider does not pay to, sent by hand, is explained by its name next to its field.
+    const unsupported = await acme.post(paths.details, {
+      token: acme.hosted,
+      csrf,
+      "bank_details.bank_country_code": "AQ",
+      "bank_details.account_currency": "USD",
+      transfer_methods: "LOCAL",
+    })
+    expect(unsupported.status).toBe(422)
+    expect(errorOf(unsupported.text, "bank_details-bank_country_code")).toBe(
+      "Payments cannot be sent to banks in Antarctica: choose a country from the list",
+    )
     const missing = await acme.post(paths.details, { token: acme.hosted, csrf, "bank_details.account_currency": "EUR" })
     expect(missing.status).toBe(422)
     expect(errorOf(missing.text, "bank_details-bank_country_code")).toBe("Choose the country of the bank")

@@ -1,6 +1,7 @@
 import { join } from "node:path"
 import { setTimeout as delay } from "node:timers/promises"
 import { openStorageFromUrl, sandboxExamples } from "@payments-engine/adapters"
+import { kyselyStorageOf } from "@payments-engine/adapters/kysely"
 import { CompanyId } from "@payments-engine/core"
 import { describe, expect, it } from "vitest"
 import type { LineWatcher } from "./support/child-process.ts"
@@ -275,7 +276,7 @@ const crashAndRetry = async (databaseUrl: string, tag: string) => {
     quotes: 0,
   }
   await stop(service, "SIGTERM")
-  const storage = await openStorageFromUrl(databaseUrl)
+  const storage = kyselyStorageOf(await openStorageFromUrl(databaseUrl))
   try {
     const quotes = await storage.db
       .selectFrom("quotes")

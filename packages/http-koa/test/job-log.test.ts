@@ -33,6 +33,34 @@ describe("the service's log of background work", () => {
     ])
   })
 
+  it("logs a payment's creation and outcome at debug only, with its ids and time to outcome", () => {
+    const lines: Array<Record<string, unknown>> = []
+    const logger = createLogger({
+      level: "debug",
+      destination: { write: (line: string) => void lines.push(JSON.parse(line)) },
+    })
+    const log = jobLogTo(logger)
+    const ids = {
+      workspaceId: brandId("ws", "ws_1"),
+      companyId: brandId("cmp", "cmp_1"),
+      paymentId: brandId("pay", "pay_1"),
+      batched: false,
+    }
+    log({ payment: "created", ...ids })
+    log({ payment: "failed", ...ids, durationMs: 1500 })
+    expect(lines.map(({ time: _t, pid: _p, hostname: _h, service: _s, ...line }) => line)).toEqual([
+      { level: 20, workspace_id: "ws_1", company_id: "cmp_1", payment_id: "pay_1", msg: "payment created" },
+      {
+        level: 20,
+        workspace_id: "ws_1",
+        company_id: "cmp_1",
+        payment_id: "pay_1",
+        duration_ms: 1500,
+        msg: "payment failed",
+      },
+    ])
+  })
+
   it("logs a webhook endpoint's circuit opening and closing at warn, with ids and counts only", () => {
     const lines: Array<Record<string, unknown>> = []
     const logger = createLogger({
@@ -66,6 +94,68 @@ describe("the service's log of background work", () => {
   it("logs a failure of the runner itself as an error", () => {
     expect(linesFor("info", [{ error: new Error("connection refused") }])).toEqual([
       { level: 50, kind: undefined, outcome: undefined, msg: "job runner failed" },
+    ])
+  })
+
+  it("writes a run's attempt, duration and payload ids, and only the allow-listed ones", () => {
+    const lines: Array<Record<string, unknown>> = []
+    const logger = createLogger({
+      level: "info",
+      destination: { write: (line: string) => void lines.push(JSON.parse(line)) },
+    })
+    const smuggled = { batch_id: "pb_1", workspace_id: "ws_1", payment_count: 3, account_number: "12345678" }
+    jobLogTo(logger)({ kind: "execute_batch_payments", outcome: "done", attempt: 2, durationMs: 41, fields: smuggled })
+    expect(lines.map(({ time: _t, pid: _p, hostname: _h, service: _s, ...line }) => line)).toEqual([
+      {
+        level: 30,
+        kind: "execute_batch_payments",
+        outcome: "done",
+        attempt: 2,
+        duration_ms: 41,
+        workspace_id: "ws_1",
+        batch_id: "pb_1",
+        payment_count: 3,
+        msg: "job run",
+      },
+    ])
+  })
+
+  it("logs a batch's start, progress and end at info with its ids and counts", () => {
+    const lines: Array<Record<string, unknown>> = []
+    const logger = createLogger({
+      level: "info",
+      destination: { write: (line: string) => void lines.push(JSON.parse(line)) },
+    })
+    const batch = {
+      workspaceId: brandId("ws", "ws_1"),
+      companyId: brandId("cmp", "cmp_1"),
+      batchId: brandId("pb", "pb_1"),
+      total: 250,
+    }
+    const log = jobLogTo(logger)
+    log({ batch: "started", ...batch, status: "processing", succeeded: 0, failed: 0 })
+    log({ batch: "progress", ...batch, status: "processing", succeeded: 99, failed: 2 })
+    log({
+      batch: "completed",
+      ...batch,
+      status: "completed_with_failures",
+      succeeded: 240,
+      failed: 10,
+      durationMs: 12_500,
+    })
+    const ids = { workspace_id: "ws_1", company_id: "cmp_1", batch_id: "pb_1", total: 250 }
+    expect(lines.map(({ time: _t, pid: _p, hostname: _h, service: _s, ...line }) => line)).toEqual([
+      { level: 30, ...ids, status: "processing", succeeded: 0, failed: 0, msg: "batch started" },
+      { level: 30, ...ids, status: "processing", succeeded: 99, failed: 2, msg: "batch progress" },
+      {
+        level: 30,
+        ...ids,
+        status: "completed_with_failures",
+        succeeded: 240,
+        failed: 10,
+        duration_ms: 12_500,
+        msg: "batch completed",
+      },
     ])
   })
 })

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { sqliteDialect, storageMigrations } from "@payments-engine/adapters/kysely"
 import { afterAll, describe, expect, it } from "vitest"
 import {
   childEnvironment,
@@ -163,8 +164,23 @@ describe("npm start", () => {
       childEnvironment({ PORT: "0", LOG_LEVEL: "info", DATABASE_URL: `sqlite:${join(folder, "serve.sqlite")}` }),
     )
     running.add(service)
-    const { url } = JSON.parse(await service.waitForLine(logMessage("listening"))) as { url: string }
-    expect((await fetch(`${url}/health`)).status).toBe(200)
+    const listening = JSON.parse(await service.waitForLine(logMessage("listening"))) as {
+      url: string
+      database_location: string
+    }
+    const location = `SQLite ${join(folder, "serve.sqlite")}`
+    expect(listening.database_location).toBe(location)
+    // A first start says which database it opens, then each migration step as it ends, before listening.
+    const startLines = service.lines
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+    expect(startLines[0]).toMatchObject({ msg: "opening database", database: "sqlite", database_location: location })
+    const steps = startLines.filter((line) => line.msg === "migration step ran")
+    expect(steps.map((line) => line.migration)).toEqual(
+      Object.keys(await storageMigrations(sqliteDialect).getMigrations()),
+    )
+    for (const step of steps) expect(step.duration_ms).toEqual(expect.any(Number))
+    expect((await fetch(`${listening.url}/health`)).status).toBe(200)
     expect(await stop(service)).toBe(0)
     expect(service.lines.filter((line) => line.includes('"msg":"stopped"'))).toHaveLength(1)
   })

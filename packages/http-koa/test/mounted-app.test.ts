@@ -112,7 +112,8 @@ describe("an app mounted at /payments", () => {
     const done = await service.request("POST", `${mountPath}/funding-accounts/done`, {
       raw: new URLSearchParams({
         token: hosted,
-        csrf: formField(page.text, "/funding-accounts/done", "csrf") ?? "",
+        // Done is a button of the page's one form, whose action is the link
+        csrf: formField(page.text, "/funding-accounts/link", "csrf") ?? "",
       }).toString(),
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
     })

@@ -1,4 +1,4 @@
-import type { KyselyStorage } from "@payments-engine/adapters"
+import type { KyselyStorage } from "@payments-engine/adapters/kysely"
 import { openTestPostgres, openTestSqlite } from "@payments-engine/adapters/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { signedInEntity } from "./support/entity-client.ts"

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs"
 import { memoryRateLimitStore } from "@payments-engine/adapters"
 import { openTestSqlite } from "@payments-engine/adapters/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -46,6 +47,12 @@ describe("GET /openapi.json", () => {
   it("is an OpenAPI 3.1 document with paths, components and a bearer scheme", () => {
     expect(document.openapi).toBe("3.1.0")
     expect(document.info).toMatchObject({ title: expect.any(String), version: expect.any(String) })
+    // The packages' version, the one every package.json says, not a version of its own.
+    const versions = ["core", "adapters", "http-koa", "contract-tests", "client"].map(
+      (name) => JSON.parse(readFileSync(new URL(`../../${name}/package.json`, import.meta.url), "utf8")).version,
+    )
+    expect(new Set(versions).size).toBe(1)
+    expect(document.info.version).toBe(versions[0])
     expect(Object.keys(document.paths).length).toBeGreaterThan(0)
     expect(document.components.securitySchemes.bearerAuth).toEqual({
       type: "http",
@@ -82,6 +89,7 @@ describe("GET /openapi.json", () => {
       tokens: { issue: async () => Promise.reject(new Error("unused")), verify: async () => undefined },
       logger: createLogger({ level: "silent" }),
       openApi: () => document,
+      readiness: async () => Promise.reject(new Error("unused")),
       rateLimiting: rateLimiting(memoryRateLimitStore(), rateLimitSettings()),
     })
     const registered = router.stack.flatMap((layer) =>

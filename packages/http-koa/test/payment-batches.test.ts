@@ -1,8 +1,5 @@
-import {
-  createSandboxPaymentProvider,
-  type KyselyStorage,
-  type SandboxPaymentProvider,
-} from "@payments-engine/adapters"
+import { createSandboxPaymentProvider, type SandboxPaymentProvider } from "@payments-engine/adapters"
+import type { KyselyStorage } from "@payments-engine/adapters/kysely"
 import { openTestPostgres, openTestSqlite } from "@payments-engine/adapters/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { expectError } from "./support/expectations.ts"

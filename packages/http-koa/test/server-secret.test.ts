@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { openStorageFromUrl } from "@payments-engine/adapters"
+import { kyselyStorageOf } from "@payments-engine/adapters/kysely"
 import { verifyWebhookSignature } from "@payments-engine/core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createLogger } from "../src/binding/logger.ts"
@@ -80,7 +81,7 @@ const call = async (
 
 /** Every row of the `settings` table, read straight from the database. */
 const settingsOf = async (databaseUrl: string) => {
-  const storage = await openStorageFromUrl(databaseUrl)
+  const storage = kyselyStorageOf(await openStorageFromUrl(databaseUrl))
   try {
     return await storage.db.selectFrom("settings").selectAll().execute()
   } finally {

@@ -1,6 +1,6 @@
-import type { KyselyStorage } from "@payments-engine/adapters"
+import type { KyselyStorage } from "@payments-engine/adapters/kysely"
 import { openTestPostgres, openTestSqlite } from "@payments-engine/adapters/testing"
-import { webhookEventNames } from "@payments-engine/core"
+import { webhookEventNames } from "@payments-engine/core/effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { isoTimestamp } from "./support/expectations.ts"
 import { expectDocumentedShape } from "./support/payment-fixtures.ts"
@@ -100,9 +100,12 @@ describe.each([
           event_action: "completed",
         },
       ],
-      // Its circuit is closed: no failed attempt yet.
+      // Its circuit is closed and it was never disabled: no failed attempt yet.
       consecutive_failures: 0,
       circuit_open_until: null,
+      failing_since: null,
+      disabled_reason: null,
+      disabled_at: null,
       webhook_secret: secret,
     })
     const id = created.body.data.id as string
@@ -450,7 +453,7 @@ describe.each([
     expect((await c.call("GET", c.base)).body.meta.total_count).toBe(26)
   })
 
-  it("serves the event catalogue, grouped by category, every event of the spec", async () => {
+  it("serves the event catalogue, grouped by category, every event of the spec and the endpoints' own", async () => {
     const c = await client("webhooks-catalogue")
     const response = await c.call("GET", "/api/v1/webhook_events")
     expect(response.status, response.text).toBe(200)
@@ -466,6 +469,7 @@ describe.each([
       ["PaymentProfileEvents", 2],
       ["PaymentBatchEvents", 1],
       ["EntityEvents", 3],
+      ["WebhookEndpointEvents", 2],
     ])
     expect(categories.flatMap((g) => g.events.map((e) => e.event_name))).toEqual([
       "PaymentEvents::CompletedEvent",
@@ -481,6 +485,8 @@ describe.each([
       "entity.created",
       "entity.updated",
       "entity.deleted",
+      "WebhookEndpointEvents::DisabledEvent",
+      "WebhookEndpointEvents::TestEvent",
     ])
     expect(categories[0]).toMatchObject({ display_name: "Payment events", description: expect.any(String) })
     expect(categories[4]!.events[2]).toEqual({
@@ -492,7 +498,7 @@ describe.each([
     // Every name listed can be subscribed to, the batch digest included.
     const all = await c.create({ url: "https://example.com", event_names: [...webhookEventNames] })
     expect(all.status, all.text).toBe(201)
-    expect(all.body.data.subscribed_events_count).toBe(13)
+    expect(all.body.data.subscribed_events_count).toBe(15)
   })
 
   it("writes entity.created, entity.updated and entity.deleted to the outbox with the entity", async () => {

@@ -499,6 +499,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/companies/{cid}/webhook_endpoints/{id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send again, by a job, every failed delivery of the endpoint created since `since` (until `until`, or now; at most 14 days back) */
+        post: operations["recoverWebhookDeliveries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/companies/{cid}/webhook_endpoints/{id}/recoveries/{recovery_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A recovery of the endpoint's failed deliveries: its status and how many it queued */
+        get: operations["getWebhookRecovery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/companies/{cid}/webhook_endpoints/{id}/rotate_secret": {
         parameters: {
             query?: never;
@@ -510,6 +544,23 @@ export interface paths {
         put?: never;
         /** A new signing secret, shown this once; the old one signs beside it for 24 hours */
         post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/companies/{cid}/webhook_endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send the endpoint a signed WebhookEndpointEvents::TestEvent now and answer the attempt (status code, duration, outcome, error) */
+        post: operations["testWebhookEndpoint"];
         delete?: never;
         options?: never;
         head?: never;
@@ -552,6 +603,40 @@ export interface paths {
         patch: operations["updateCompany"];
         trace?: never;
     };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Events of the workspace, newest first, filtered by type, resource_id and created time (created_from inclusive, created_before exclusive); each kept at least 30 days */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fetch an event, with the payload its webhooks carry */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/hosted_page_tokens": {
         parameters: {
             query?: never;
@@ -580,6 +665,57 @@ export interface paths {
         get: operations["listPaymentMethods"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sandbox: move the test clock of the caller's workspace forward by `seconds` and run the workspace's jobs that became due; other workspaces' clocks do not move */
+        post: operations["sandboxAdvanceClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/entities/{eid}/funding_accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sandbox: link a test bank account of the entity as a funding account (debit profile) */
+        post: operations["sandboxLinkFundingAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/features/{application_id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sandbox: move a feature application to SUBMITTED, ACTIVE or ACTION_REQUIRED as the provider's review would; ACTIVE activates the entity's payment integration */
+        post: operations["sandboxSetFeatureStatus"];
         delete?: never;
         options?: never;
         head?: never;
@@ -656,6 +792,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhook_endpoints/{id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send again, by a job, every failed delivery of the endpoint created since `since` (until `until`, or now; at most 14 days back) (any company of the API key's workspace) */
+        post: operations["recoverWebhookDeliveriesInWorkspace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook_endpoints/{id}/recoveries/{recovery_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A recovery of the endpoint's failed deliveries: its status and how many it queued (any company of the API key's workspace) */
+        get: operations["getWebhookRecoveryInWorkspace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhook_endpoints/{id}/rotate_secret": {
         parameters: {
             query?: never;
@@ -667,6 +837,23 @@ export interface paths {
         put?: never;
         /** A new signing secret, shown this once; the old one signs beside it for 24 hours (any company of the API key's workspace) */
         post: operations["rotateWebhookSecretInWorkspace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhook_endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send the endpoint a signed WebhookEndpointEvents::TestEvent now and answer the attempt (status code, duration, outcome, error) (any company of the API key's workspace) */
+        post: operations["testWebhookEndpointInWorkspace"];
         delete?: never;
         options?: never;
         head?: never;
@@ -707,6 +894,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workspace/branding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The display name, logo URL and accent colour the hosted pages show; null where none is set */
+        get: operations["getWorkspaceBranding"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change the hosted pages' display name (1 to 100 characters), logo URL (https) and accent colour (#rrggbb); a field left out is kept, null removes it */
+        patch: operations["updateWorkspaceBranding"];
+        trace?: never;
+    };
     "/graphql": {
         parameters: {
             query?: never;
@@ -731,7 +936,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: 200 once the database is migrated and the server listens */
+        /** Liveness: 200 while the process serves HTTP; it checks nothing else (see GET /ready) */
         get: operations["getHealth"];
         put?: never;
         post?: never;
@@ -750,6 +955,23 @@ export interface paths {
         };
         /** This OpenAPI 3.1 document, generated from the route table and the request schemas */
         get: operations["getOpenApiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness: 200 when the database answers, its migrations have run, the job runner runs and the process is not shutting down; 503 naming the failing checks otherwise */
+        get: operations["getReadiness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -877,6 +1099,22 @@ export interface components {
              */
             updated_at: string;
         };
+        ClockAdvance: {
+            /**
+             * between(0, 31536000)
+             * @description whole seconds to move the workspace's test clock forward
+             */
+            seconds: components["schemas"]["Int"];
+        };
+        ClockAdvanced: {
+            /**
+             * nonNegative
+             * @description background jobs of the workspace that ran
+             */
+            jobs_run: components["schemas"]["Int"];
+            /** @description the workspace's test clock's new time, ISO 8601 */
+            now: string;
+        };
         Company: {
             /** @description ISO 3166-1 alpha-2 */
             country: string;
@@ -960,6 +1198,20 @@ export interface components {
         ErrorResponse: {
             errors: components["schemas"]["FieldError"][];
         };
+        Event: {
+            company_id: string;
+            /** @description When it happened (ISO 8601 UTC) */
+            created_at: string;
+            id: string;
+            /** @description The body its webhook deliveries carry, byte for byte as JSON */
+            payload: {
+                [key: string]: unknown;
+            };
+            /** @description The resource the event is about */
+            resource_id: string;
+            /** @description The event's name, as webhooks send it under */
+            type: string;
+        };
         Feature: {
             /** @description identifies this enablement */
             application_id: string;
@@ -976,6 +1228,10 @@ export interface components {
         FeatureEnable: {
             /** @enum {string} */
             feature_identifier: "multi_currency_account";
+        };
+        FeatureStatusChange: {
+            /** @enum {string} */
+            status: "SUBMITTED" | "ACTIVE" | "ACTION_REQUIRED";
         };
         FeatureTokenRequest: {
             /** @description the entity's multi-currency application (`application_id` of its Feature) */
@@ -994,6 +1250,9 @@ export interface components {
             /** @description the request field, dotted for nested ones, or base/body/path/token */
             field: string;
             message: string;
+        };
+        FundingAccountLink: {
+            institution_id?: string;
         };
         FundingTokenRequest: {
             /**
@@ -1398,6 +1657,34 @@ export interface components {
             };
             to_profile_id: string;
         };
+        Readiness: {
+            checks: {
+                /**
+                 * @description The database answers a read (of the migrations table)
+                 * @enum {string}
+                 */
+                database?: "pass" | "fail";
+                /**
+                 * @description The background job runner was started and has not stopped
+                 * @enum {string}
+                 */
+                job_runner?: "pass" | "fail";
+                /**
+                 * @description Every migration this version needs has run
+                 * @enum {string}
+                 */
+                migrations?: "pass" | "fail";
+                /**
+                 * @description pass until the process begins to shut down
+                 * @enum {string}
+                 */
+                shutdown?: "pass" | "fail";
+            };
+            /** @description The checks that fail; empty when ready */
+            failed: ("database" | "migrations" | "job_runner" | "shutdown")[];
+            /** @enum {string} */
+            status: "ready" | "not_ready";
+        };
         Recipient: {
             /** @description empty for a new recipient */
             bank_accounts: components["schemas"]["BankAccount"][];
@@ -1538,6 +1825,12 @@ export interface components {
              * @example 2026-01-01T00:00:00.000Z
              */
             created_at: string;
+            /** @description Read-only. When the engine deactivated the endpoint; null with `disabled_reason` */
+            disabled_at: string | null;
+            /** @description Read-only. Why the engine deactivated the endpoint: `deliveries_failing`, every attempt failed for 5 days (with at least 5 in a row); null when it did not (an endpoint turned off by a user has none). Re-activating the endpoint clears it */
+            disabled_reason: components["schemas"]["WebhookEndpointDisabledReason"] | null;
+            /** @description Read-only. When the failed attempts in a row began (the first failure since the last 200); null while the last attempt answered 200 */
+            failing_since: string | null;
             id: string;
             subscribed_events_count: number;
             /**
@@ -1567,6 +1860,12 @@ export interface components {
              * @example 2026-01-01T00:00:00.000Z
              */
             created_at: string;
+            /** @description Read-only. When the engine deactivated the endpoint; null with `disabled_reason` */
+            disabled_at: string | null;
+            /** @description Read-only. Why the engine deactivated the endpoint: `deliveries_failing`, every attempt failed for 5 days (with at least 5 in a row); null when it did not (an endpoint turned off by a user has none). Re-activating the endpoint clears it */
+            disabled_reason: components["schemas"]["WebhookEndpointDisabledReason"] | null;
+            /** @description Read-only. When the failed attempts in a row began (the first failure since the last 200); null while the last attempt answered 200 */
+            failing_since: string | null;
             id: string;
             subscribed_events_count: number;
             /**
@@ -1580,6 +1879,50 @@ export interface components {
             /** @description The signing secret (whsec_...), returned only here, only once */
             webhook_secret: string;
             webhook_subscribed_events: components["schemas"]["WebhookSubscribedEvent"][];
+        };
+        /** @enum {string} */
+        WebhookEndpointDisabledReason: "deliveries_failing";
+        WebhookEndpointTest: {
+            /**
+             * @description ISO 8601 timestamp
+             * @example 2026-01-01T00:00:00.000Z
+             */
+            attempted_at: string;
+            /** @description The test's delivery as it now is: succeeded, or pending with its retry on the usual schedule (a test is a delivery like any other) */
+            delivery: {
+                attempt_count: number;
+                attempts: components["schemas"]["WebhookDeliveryAttempt"][];
+                /**
+                 * @description ISO 8601 timestamp
+                 * @example 2026-01-01T00:00:00.000Z
+                 */
+                created_at: string;
+                endpoint_id: string;
+                event_id: string;
+                event_name: string;
+                id: string;
+                last_status_code: number | null;
+                next_attempt_at: string | null;
+                /** @enum {string} */
+                state: "pending" | "succeeded" | "failed";
+                /**
+                 * @description ISO 8601 timestamp
+                 * @example 2026-01-01T00:00:00.000Z
+                 */
+                updated_at: string;
+            };
+            duration_ms: number;
+            /** @description Why the attempt got no answer (`timeout`, `connection_refused`, ...), else null */
+            error: ("timeout" | "address_not_allowed" | "dns_failure" | "connection_refused" | "connection_reset" | "tls_failure" | "invalid_url" | "network_error" | "endpoint_disabled" | "secret_unavailable") | null;
+            /**
+             * @description `succeeded` when the endpoint answered 200, else `failed`
+             * @enum {string}
+             */
+            outcome: "succeeded" | "failed";
+            /** @description The start of the receiver's answer (at most 1 KiB), or null */
+            response_excerpt: string | null;
+            /** @description The receiver's HTTP status, or null when it gave none */
+            status_code: number | null;
         };
         WebhookEndpointUpdate: {
             active?: boolean;
@@ -1630,6 +1973,41 @@ export interface components {
              */
             total_pages: components["schemas"]["Int"];
         };
+        WebhookRecovery: {
+            completed_at: string | null;
+            /**
+             * @description ISO 8601 timestamp
+             * @example 2026-01-01T00:00:00.000Z
+             */
+            created_at: string;
+            /** @description Failed deliveries of the window queued again so far, each for one more attempt now */
+            deliveries_queued: number;
+            endpoint_id: string;
+            id: string;
+            /**
+             * @description Deliveries created at or after this time are recovered
+             * @example 2026-01-01T00:00:00.000Z
+             */
+            since: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "completed";
+            /**
+             * @description ... and before this one (the request's time when it named none)
+             * @example 2026-01-01T00:00:00.000Z
+             */
+            until: string;
+            /**
+             * @description ISO 8601 timestamp
+             * @example 2026-01-01T00:00:00.000Z
+             */
+            updated_at: string;
+        };
+        WebhookRecoveryCreate: {
+            /** @description a string matching the pattern ^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z$ */
+            since: string;
+            /** @description a string matching the pattern ^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z$ */
+            until?: string;
+        };
         WebhookSecretRotated: {
             id: string;
             /**
@@ -1646,6 +2024,16 @@ export interface components {
             event_category: string;
             event_name: string;
             id: string;
+        };
+        WorkspaceBranding: {
+            accent_color: string | null;
+            display_name: string | null;
+            logo_url: string | null;
+        };
+        WorkspaceBrandingUpdate: {
+            accent_color?: string | null;
+            display_name?: string | null;
+            logo_url?: string | null;
         };
     };
     responses: never;
@@ -5758,6 +6146,188 @@ export interface operations {
             };
         };
     };
+    recoverWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 characters. The same key with the same request within 24 hours returns the first response again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                cid: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON; an empty body is `{}` */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WebhookRecoveryCreate"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookRecovery"];
+                    };
+                };
+            };
+            /** @description Missing or malformed input (`body`: not JSON or nested more than 64 levels; `page`, `per_page` or a missing field) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid token (`token`), or wrong API key or secret (`api_key`) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key may not do this, or a rule refuses the action (`base`) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, deleted, or another workspace's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookErrorResponse"];
+                };
+            };
+            /** @description A request with this idempotency key is in progress */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over 1 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body is not `application/json`, or is compressed (`Content-Encoding`, or a `Transfer-Encoding` other than `chunked`) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A field breaks a rule, or the idempotency key was used with other parameters */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getWebhookRecovery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cid: string;
+                id: string;
+                recovery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookRecovery"];
+                    };
+                };
+            };
+            /** @description Missing or invalid token (`token`), or wrong API key or secret (`api_key`) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, deleted, or another workspace's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     rotateWebhookSecret: {
         parameters: {
             query?: never;
@@ -5783,6 +6353,96 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WebhookSecretRotated"];
+                    };
+                };
+            };
+            /** @description Missing or invalid token (`token`), or wrong API key or secret (`api_key`) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key may not do this, or a rule refuses the action (`base`) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, deleted, or another workspace's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookErrorResponse"];
+                };
+            };
+            /** @description A request with this idempotency key is in progress */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A field breaks a rule, or the idempotency key was used with other parameters */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    testWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 characters. The same key with the same request within 24 hours returns the first response again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                cid: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpointTest"];
                     };
                 };
             };
@@ -6182,6 +6842,128 @@ export interface operations {
             };
         };
     };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description a string matching the pattern ^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z$ */
+                created_before?: string;
+                /** @description a string matching the pattern ^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z$ */
+                created_from?: string;
+                /** @description Page number; past the last page the list is empty with the right `meta` */
+                page?: number;
+                /** @description Page size; above 100 it is clamped to 100 */
+                per_page?: number;
+                /** @description only events about this resource (a payment's, batch's or entity's id, ...) */
+                resource_id?: string;
+                type?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Event"][];
+                        links: components["schemas"]["PageLinks"];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            /** @description Missing or malformed input (`body`: not JSON or nested more than 64 levels; `page`, `per_page` or a missing field) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid token (`token`), or wrong API key or secret (`api_key`) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Event"];
+                    };
+                };
+            };
+            /** @description Missing or invalid token (`token`), or wrong API key or secret (`api_key`) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, deleted, or another workspace's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     createFundingHostedPageToken: {
         parameters: {
             query?: never;
@@ -6361,6 +7143,376 @@ export interface operations {
             };
             /** @description Internal server error */
             500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    sandboxAdvanceClock: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 characters. The same key with the same request within 24 hours returns the first response again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON; an empty body is `{}` */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ClockAdvance"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ClockAdvanced"];
+                    };
+                };
+            };
+            /** @description Missing or malformed input (`body`: not JSON or nested more than 64 levels; `page`, `per_page` or a missing field) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid token (`token`), or wrong API key or secret (`api_key`) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key may not do this, or a rule refuses the action (`base`) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A request with this idempotency key is in progress */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over 1 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body is not `application/json`, or is compressed (`Content-Encoding`, or a `Transfer-Encoding` other than `chunked`) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A field breaks a rule, or the idempotency key was used with other parameters */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    sandboxLinkFundingAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 characters. The same key with the same request within 24 hours returns the first response again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                eid: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON; an empty body is `{}` */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["FundingAccountLink"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BankAccount"];
+                    };
+                };
+            };
+            /** @description Missing or malformed input (`body`: not JSON or nested more than 64 levels; `page`, `per_page` or a missing field) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid token (`token`), or wrong API key or secret (`api_key`) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key may not do this, or a rule refuses the action (`base`) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, deleted, or another workspace's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A request with this idempotency key is in progress */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over 1 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body is not `application/json`, or is compressed (`Content-Encoding`, or a `Transfer-Encoding` other than `chunked`) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A field breaks a rule, or the idempotency key was used with other parameters */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    sandboxSetFeatureStatus: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 characters. The same key with the same request within 24 hours returns the first response again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                application_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON; an empty body is `{}` */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["FeatureStatusChange"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Feature"];
+                    };
+                };
+            };
+            /** @description Missing or malformed input (`body`: not JSON or nested more than 64 levels; `page`, `per_page` or a missing field) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid token (`token`), or wrong API key or secret (`api_key`) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key may not do this, or a rule refuses the action (`base`) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, deleted, or another workspace's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A request with this idempotency key is in progress */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over 1 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body is not `application/json`, or is compressed (`Content-Encoding`, or a `Transfer-Encoding` other than `chunked`) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A field breaks a rule, or the idempotency key was used with other parameters */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
@@ -6851,6 +8003,186 @@ export interface operations {
             };
         };
     };
+    recoverWebhookDeliveriesInWorkspace: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 characters. The same key with the same request within 24 hours returns the first response again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description JSON; an empty body is `{}` */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WebhookRecoveryCreate"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookRecovery"];
+                    };
+                };
+            };
+            /** @description Missing or malformed input (`body`: not JSON or nested more than 64 levels; `page`, `per_page` or a missing field) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid token (`token`), or wrong API key or secret (`api_key`) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key may not do this, or a rule refuses the action (`base`) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, deleted, or another workspace's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookErrorResponse"];
+                };
+            };
+            /** @description A request with this idempotency key is in progress */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over 1 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body is not `application/json`, or is compressed (`Content-Encoding`, or a `Transfer-Encoding` other than `chunked`) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A field breaks a rule, or the idempotency key was used with other parameters */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getWebhookRecoveryInWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                recovery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookRecovery"];
+                    };
+                };
+            };
+            /** @description Missing or invalid token (`token`), or wrong API key or secret (`api_key`) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, deleted, or another workspace's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     rotateWebhookSecretInWorkspace: {
         parameters: {
             query?: never;
@@ -6875,6 +8207,95 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WebhookSecretRotated"];
+                    };
+                };
+            };
+            /** @description Missing or invalid token (`token`), or wrong API key or secret (`api_key`) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key may not do this, or a rule refuses the action (`base`) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, deleted, or another workspace's */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookErrorResponse"];
+                };
+            };
+            /** @description A request with this idempotency key is in progress */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A field breaks a rule, or the idempotency key was used with other parameters */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    testWebhookEndpointInWorkspace: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 characters. The same key with the same request within 24 hours returns the first response again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookEndpointTest"];
                     };
                 };
             };
@@ -7072,6 +8493,161 @@ export interface operations {
             };
         };
     };
+    getWorkspaceBranding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WorkspaceBranding"];
+                    };
+                };
+            };
+            /** @description Missing or invalid token (`token`), or wrong API key or secret (`api_key`) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    updateWorkspaceBranding: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1 to 255 characters. The same key with the same request within 24 hours returns the first response again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON; an empty body is `{}` */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WorkspaceBrandingUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WorkspaceBranding"];
+                    };
+                };
+            };
+            /** @description Missing or malformed input (`body`: not JSON or nested more than 64 levels; `page`, `per_page` or a missing field) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid token (`token`), or wrong API key or secret (`api_key`) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The API key may not do this, or a rule refuses the action (`base`) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A request with this idempotency key is in progress */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over 1 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body is not `application/json`, or is compressed (`Content-Encoding`, or a `Transfer-Encoding` other than `chunked`) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A field breaks a rule, or the idempotency key was used with other parameters */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     postGraphql: {
         parameters: {
             query?: never;
@@ -7220,6 +8796,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OpenApiDocument"];
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description Not ready: `failed` names the checks that fail */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
                 };
             };
         };

@@ -1,3 +1,4 @@
+import type { TracerProvider } from "@opentelemetry/api"
 import { memoryRateLimitStore } from "@payments-engine/adapters"
 import type { Engine, RateLimitStore } from "@payments-engine/core"
 import Koa from "koa"
@@ -10,6 +11,7 @@ import { errorLogFields } from "./error-log-fields.ts"
 import { hostedPages } from "./hosted/hosted-pages.ts"
 import { httpErrors } from "./http-error.ts"
 import { createLogger } from "./logger.ts"
+import { type AppMetrics, requestMetrics } from "./metrics/app-metrics.ts"
 import { accessLog } from "./middleware/access-log.ts"
 import { authentication } from "./middleware/authentication.ts"
 import { errorRendering } from "./middleware/error-rendering.ts"
@@ -17,10 +19,12 @@ import { requestId } from "./middleware/request-id.ts"
 import type { UploadLimits } from "./middleware/upload-slots.ts"
 import { type OpenApiDocument, type OpenApiOptions, openApiDocument } from "./openapi/openapi-document.ts"
 import { type RateLimitSettings, rateLimitSettings } from "./rate-limits/rate-limit-settings.ts"
-import { rateLimiting } from "./rate-limits/rate-limiting.ts"
+import { type RateLimiting, rateLimiting } from "./rate-limits/rate-limiting.ts"
+import { type ReadinessReport, readinessReport } from "./readiness.ts"
 import { apiRoutes } from "./routes/api-routes.ts"
 import { registerRoutes } from "./routes/register-routes.ts"
 import type { RouteSpec } from "./routes/route-table.ts"
+import { requestTracing } from "./tracing/request-tracing.ts"
 
 /** The rate limits of {@link createApp} (DECISIONS "Rate limits"). */
 export interface RateLimitOptions {
@@ -52,6 +56,12 @@ export interface AppOptions {
    * clients reconnect elsewhere and the server can close as soon as requests in flight are done.
    */
   readonly isClosing?: () => boolean
+  /**
+   * What `GET /ready` reports (see {@link ReadinessReport}); the service checks its database, its
+   * migrations, its job runner and its shutdown. Without it, the app reports only whether it is
+   * shutting down ({@link isClosing}): the host knows its own database and runner.
+   */
+  readonly readiness?: () => Promise<ReadinessReport>
   /** The rate limits: the defaults, counted in memory, when absent. */
   readonly rateLimits?: RateLimitOptions
   /**
@@ -85,10 +95,23 @@ export interface AppOptions {
    * default.
    */
   readonly mountPath?: string
+  /**
+   * Told of each request (route template, status, duration), each rate-limit refusal and each
+   * idempotent replay or refusal; nothing is measured when absent. The service binds it to
+   * prom-client (`serviceMetrics`), served on its own port.
+   */
+  readonly metrics?: AppMetrics
+  /**
+   * Where each request's server span goes (see {@link requestTracing}); no span when absent. Give
+   * the engine the same provider (`openTelemetryTracing` of the adapters), so its use cases are
+   * the requests' children.
+   */
+  readonly tracerProvider?: TracerProvider
 }
 
 /**
- * The Koa app of the API. Middleware, outermost first: request id, access log, error rendering,
+ * The Koa app of the API. Middleware, outermost first: request id, metrics and the request's span
+ * (when asked for), access log, error rendering,
  * bearer authentication (before routing, for every `/api` path but the public rows), the route
  * table (each row counted against its rate limit, see `registerRoutes`), and a 404 `path` / `Not found` for everything else (unknown paths and methods alike).
  *
@@ -121,13 +144,15 @@ export const createApp = (options: AppOptions): Koa<AppState> => {
     tokens: options.tokens,
     logger,
     openApi,
+    readiness: options.readiness ?? (async () => readinessReport({ shutdown: options.isClosing?.() !== true })),
     ...(options.bodyLimitBytes === undefined ? {} : { bodyLimitBytes: options.bodyLimitBytes }),
     ...(options.uploads === undefined ? {} : { uploadLimits: options.uploads }),
     ...(options.uploadSpoolDirectory === undefined ? {} : { uploadSpoolDirectory: options.uploadSpoolDirectory }),
-    rateLimiting: rateLimiting(
-      options.rateLimits?.store ?? memoryRateLimitStore(),
-      rateLimitSettings(options.rateLimits?.limits),
+    rateLimiting: countedRefusals(
+      rateLimiting(options.rateLimits?.store ?? memoryRateLimitStore(), rateLimitSettings(options.rateLimits?.limits)),
+      options.metrics,
     ),
+    ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
   })
   const hops = options.trustedProxyHops ?? 0
   if (!Number.isSafeInteger(hops) || hops < 0) {
@@ -149,8 +174,10 @@ export const createApp = (options: AppOptions): Koa<AppState> => {
       if (isClosing()) ctx.set("Connection", "close")
     })
   }
+  app.use(requestId())
+  if (options.metrics !== undefined) app.use(requestMetrics(options.metrics))
+  if (options.tracerProvider !== undefined) app.use(requestTracing(options.tracerProvider))
   app
-    .use(requestId())
     .use(accessLog(logger))
     .use(errorRendering(logger))
     .use(authentication({ tokens: options.tokens, isPublic }))
@@ -162,6 +189,19 @@ export const createApp = (options: AppOptions): Koa<AppState> => {
     })
   return app
 }
+
+/** `limiting`, telling `metrics` of each request it refuses. */
+const countedRefusals = (limiting: RateLimiting, metrics: AppMetrics | undefined): RateLimiting =>
+  metrics === undefined
+    ? limiting
+    : {
+        ...limiting,
+        consume: async (name, key) => {
+          const outcome = await limiting.consume(name, key)
+          if (outcome.retryAfterSeconds !== undefined) metrics.rateLimited(name)
+          return outcome
+        },
+      }
 
 /** A mount path as {@link AppOptions.mountPath} takes it: "" or `/a/b`, no trailing slash, query or fragment. */
 const checkedMountPath = (mountPath: string): string => {

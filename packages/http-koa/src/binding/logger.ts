@@ -63,9 +63,10 @@ export const standardOutput = (format: LogFormat = "json"): DestinationStream =>
  * logger.info({ url: "http://localhost:3000" }, "listening")
  */
 export const createLogger = (options: LoggerOptions = {}): Logger => {
+  const base = { service: "payments-engine" }
   const settings = {
     level: options.level ?? "info",
-    base: { service: "payments-engine" },
+    base,
     timestamp: pino.stdTimeFunctions.isoTime,
     hooks: {
       logMethod(args: Parameters<LogFn>, method: LogFn) {
@@ -88,7 +89,39 @@ export const createLogger = (options: LoggerOptions = {}): Logger => {
       censor: "[redacted]",
     },
   }
-  return pino(settings, options.destination ?? standardOutput())
+  const destination = options.destination ?? standardOutput()
+  const logger = pino(settings, destination)
+  const head = JSON.stringify(base).slice(1, -1)
+  plainLineWriters.set(logger, (level, fields, message) => {
+    if (!logger.isLevelEnabled(level)) return
+    let line = `{"level":${logger.levels.values[level]},"time":"${new Date().toISOString()}",${head}`
+    for (const name in fields) {
+      const value = fields[name]
+      if (value !== undefined) line += `,${JSON.stringify(name)}:${JSON.stringify(value)}`
+    }
+    destination.write(`${line},"msg":${JSON.stringify(message)}}\n`)
+  })
+  return logger
 }
+
+/** Fields that need neither redaction nor error reduction: strings and numbers picked one by one. */
+export type PlainFields = Readonly<Record<string, string | number | undefined>>
+
+/** Writes one line of {@link PlainFields} at `level` with the message. */
+export type PlainLineWriter = (level: "info" | "error", fields: PlainFields, message: string) => void
+
+const plainLineWriters = new WeakMap<Logger, PlainLineWriter>()
+
+/**
+ * A writer of lines whose every field is allow-listed and scalar (the access log's): for a logger of
+ * {@link createLogger}, the line pino would write, built without pino's hook and redaction, which
+ * cannot find anything in such fields and were half of the line's cost; for any other logger, its
+ * own `info` or `error`.
+ *
+ * @example
+ * plainLines(logger)("info", { request_id: "req_1", status: 200 }, "request")
+ */
+export const plainLines = (logger: Logger): PlainLineWriter =>
+  plainLineWriters.get(logger) ?? ((level, fields, message) => logger[level](fields, message))
 
 export type { Logger }

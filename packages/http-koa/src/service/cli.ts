@@ -1,9 +1,11 @@
 import { readFileSync } from "node:fs"
+import { resolve } from "node:path"
 import { parseArgs } from "node:util"
-import { openStorageFromUrl, parseStorageUrl } from "@payments-engine/adapters"
+import { openStorageFromUrl, parseStorageUrl, type StorageLocation, storageExists } from "@payments-engine/adapters"
 import { type Engine, isDomainError } from "@payments-engine/core"
 import { httpStatusOf } from "../binding/http-error.ts"
 import { databaseUrlOf, type Environment, jwtSecretOf, serverSecretFileOf } from "./config.ts"
+import { databaseLabel } from "./database-label.ts"
 import { formatKeyListing, parseGrace } from "./key-commands.ts"
 import { serveFromEnvironment } from "./serve.ts"
 import { serverSecretFor } from "./server-secret.ts"
@@ -41,8 +43,11 @@ Options:
   -h, --help    Show this help
   -v, --version Print the version of @payments-engine/http-koa
 
-Exit codes: 0 done, 1 failed (database unreachable, no such key, the service cannot start),
-2 bad arguments.
+The keys commands say on standard error which database they opened. Only serve and keys create
+create a database that does not exist; keys list, revoke and rotate refuse it (exit 1).
+
+Exit codes: 0 done, 1 failed (database unreachable or missing, no such key, the service cannot
+start), 2 bad arguments.
 
 Environment:
   DATABASE_URL  sqlite:<path>, sqlite::memory: or postgres://... (default sqlite:./data/payments.sqlite)
@@ -65,7 +70,7 @@ const isArgumentError = (error: unknown): error is Error =>
 
 const describe = (error: unknown) =>
   isDomainError(error)
-    ? error.errors.map((e) => `${e.field} ${e.message}`).join("; ")
+    ? error.errors.map((e) => `${e.field}: ${e.message}`).join("; ")
     : error instanceof Error
       ? error.message
       : String(error)
@@ -91,7 +96,7 @@ const keysCreate = async (args: ReadonlyArray<string>, io: CliIo): Promise<numbe
   const scope = values.scope ?? "write"
   if (scope !== "read" && scope !== "write") throw new UsageError(`--scope must be read or write, got ${scope}`)
 
-  return withEngine(io, "create the key", async (engine) => {
+  return withEngine(io, "create the key", "may create", async (engine) => {
     const issued = await engine.access.createApiKey({ workspace, scope })
     io.stdout(
       [
@@ -125,7 +130,7 @@ const keysList = async (args: ReadonlyArray<string>, io: CliIo): Promise<number>
   if (positionals.length > 0) throw new UsageError(`Unexpected argument: ${positionals[0]}`)
   const workspace = values.workspace
   if (workspace !== undefined && workspace.trim() === "") throw new UsageError("--workspace needs a name")
-  return withEngine(io, "list the keys", async (engine) => {
+  return withEngine(io, "list the keys", "must exist", async (engine) => {
     const keys = await engine.access.listApiKeys(workspace)
     io.stdout(formatKeyListing(keys))
   })
@@ -135,7 +140,7 @@ const keysRevoke = async (args: ReadonlyArray<string>, io: CliIo): Promise<numbe
   const { values, positionals } = parseArgs({ args: [...args], options: helpOption, allowPositionals: true })
   if (values.help === true) return help(io)
   const key = keyArgument(positionals)
-  return withEngine(io, "revoke the key", async (engine) => {
+  return withEngine(io, "revoke the key", "must exist", async (engine) => {
     const revoked = await engine.access.revokeApiKey(key)
     io.stdout(`Revoked: ${revoked.api_key} (workspace ${revoked.workspace}) at ${revoked.revoked_at}\n`)
   })
@@ -151,7 +156,7 @@ const keysRotate = async (args: ReadonlyArray<string>, io: CliIo): Promise<numbe
   const key = keyArgument(positionals)
   const grace = values.grace === undefined ? undefined : parseGrace(values.grace)
   if (grace instanceof Error) throw new UsageError(grace.message)
-  return withEngine(io, "rotate the key", async (engine) => {
+  return withEngine(io, "rotate the key", "must exist", async (engine) => {
     const rotated = await engine.access.rotateApiKey(key, ...(grace === undefined ? [] : [grace]))
     io.stdout(
       [
@@ -171,26 +176,45 @@ const help = (io: CliIo) => {
   return 0
 }
 
+/** Whether a command may create the database: `create` may, one that reads or changes a key may not. */
+type DatabaseUse = "may create" | "must exist"
+
 /**
- * Opens the database of `DATABASE_URL`, runs `work` on an engine over it, and closes it. Input the
- * engine finds invalid (a workspace name too long, a key taken) exits 2 with the usage; any other
- * refusal (no such key or workspace, a revoked key) exits 1 with its message, as does a database
- * that cannot be opened.
+ * Opens the database of `DATABASE_URL`, says on standard error which one it opened, runs `work`
+ * on an engine over it, and closes it. A command that must find its database refuses a SQLite file
+ * that does not exist (exit 1) rather than create an empty one. Input the engine finds invalid (a
+ * workspace name too long, a key taken) exits 2 with the usage; any other refusal (no such key or
+ * workspace, a revoked key) exits 1 with its message, as does a database that cannot be opened.
  */
-const withEngine = async (io: CliIo, what: string, work: (engine: Engine) => Promise<void>): Promise<number> => {
+const withEngine = async (
+  io: CliIo,
+  what: string,
+  use: DatabaseUse,
+  work: (engine: Engine) => Promise<void>,
+): Promise<number> => {
   let storage: Awaited<ReturnType<typeof openStorageFromUrl>>
   const databaseUrl = databaseUrlOf(io.env)
+  let location: StorageLocation
   try {
+    location = parseStorageUrl(databaseUrl)
+    if (use === "must exist" && !(await storageExists(databaseUrl))) {
+      const where = location.dialect === "sqlite" ? resolve(location.filename) : databaseLabel(location)
+      io.stderr(
+        `payments-engine: DATABASE_URL: no database at ${where}; \`payments-engine serve\` or \`payments-engine keys create\` creates one\n`,
+      )
+      return 1
+    }
     storage = await openStorageFromUrl(databaseUrl)
   } catch (error) {
     io.stderr(`Cannot open the database of DATABASE_URL: ${describe(error)}\n`)
     return 1
   }
+  io.stderr(`Database: ${databaseLabel(location)}\n`)
   // the commands queue no request with an Idempotency-Key; the secret is the service's all the same
   let secret: Promise<string> | undefined
   const secretConfig = {
     jwtSecret: jwtSecretOf(io.env),
-    serverSecretFile: serverSecretFileOf(io.env, parseStorageUrl(databaseUrl)),
+    serverSecretFile: serverSecretFileOf(io.env, location),
   }
   const engine: Engine = createServiceEngine({
     storage,

@@ -1,6 +1,7 @@
 import { dirname, join } from "node:path"
 import { parseStorageUrl, type StorageLocation } from "@payments-engine/adapters"
-import { type BatchExecution, defaultBatchExecution, defaultJobLaneConcurrency } from "@payments-engine/core"
+import { type BatchExecution, defaultBatchExecution } from "@payments-engine/core"
+import { defaultJobLaneConcurrency } from "@payments-engine/core/effect"
 import {
   defaultKeyCacheSeconds,
   defaultTokenLifetimeSeconds,
@@ -86,6 +87,28 @@ export interface ServiceConfig {
   readonly uploads: UploadLimits
   /** The HTTP server's timeouts and connection cap (see {@link HttpServerLimits}). */
   readonly httpServer: HttpServerLimits
+  /**
+   * `PAYMENTS_METRICS_PORT`: the port of `GET /metrics` (Prometheus text format), a server of
+   * its own beside the API's, so the metrics are public only if that port is published; 0 picks
+   * a free port. Unset (the default): no metrics are kept or served.
+   */
+  readonly metricsPort: number | undefined
+  /**
+   * Traces (OpenTelemetry), from the SDK's standard variables: `OTEL_TRACES_EXPORTER` (`otlp`,
+   * `console` or `none`; `otlp` when unset but `OTEL_EXPORTER_OTLP_ENDPOINT` or
+   * `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` is), `OTEL_SERVICE_NAME` (`payments-engine` by default),
+   * `OTEL_SDK_DISABLED=true` to turn them off. Undefined (the default): no SDK is loaded and no
+   * span is made. The exporter reads the rest of its `OTEL_EXPORTER_OTLP_*` variables itself.
+   */
+  readonly traces: TracesConfig | undefined
+}
+
+/** Where the service's spans go, when traces are on (see {@link ServiceConfig.traces}). */
+export interface TracesConfig {
+  /** `otlp`: OTLP over HTTP with JSON, to the `OTEL_EXPORTER_OTLP_*` endpoint; `console`: standard output. */
+  readonly exporter: "otlp" | "console"
+  /** The `service.name` of the spans' resource. */
+  readonly serviceName: string
 }
 
 /**
@@ -208,6 +231,39 @@ const parseInteger = (value: string, min: number, max: number): number | undefin
   return n >= min && n <= max ? n : undefined
 }
 
+/** The OTLP endpoint variables, which alone turn OTLP export on. */
+const otlpEndpointVariables = ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] as const
+/** The OTLP protocol variables: the service's exporter speaks `http/json` only. */
+const otlpProtocolVariables = ["OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"] as const
+
+/** Traces as the OpenTelemetry variables of `env` ask (see {@link ServiceConfig.traces}), their problems added to `problems`. */
+const tracesOf = (env: Environment, problems: Array<string>): TracesConfig | undefined => {
+  for (const name of otlpEndpointVariables) {
+    const text = read(env, name)
+    if (text !== undefined && !/^https?:\/\/[^\s/?#]+/i.test(text)) {
+      problems.push(`${name} must be an http:// or https:// URL, got ${quote(text)}`)
+    }
+  }
+  for (const name of otlpProtocolVariables) {
+    const text = read(env, name)
+    if (text !== undefined && text.trim() !== "http/json") {
+      problems.push(
+        `${name} must be http/json (OTLP over HTTP with JSON, the one protocol the service sends), got ${quote(text)}`,
+      )
+    }
+  }
+  const exporterText = read(env, "OTEL_TRACES_EXPORTER")
+  const exporter = exporterText?.trim().toLowerCase()
+  if (exporter !== undefined && exporter !== "otlp" && exporter !== "console" && exporter !== "none") {
+    problems.push(`OTEL_TRACES_EXPORTER must be otlp, console or none, got ${quote(exporterText ?? "")}`)
+    return undefined
+  }
+  if (read(env, "OTEL_SDK_DISABLED")?.trim().toLowerCase() === "true" || exporter === "none") return undefined
+  const chosen = exporter ?? (otlpEndpointVariables.some((name) => read(env, name) !== undefined) ? "otlp" : undefined)
+  if (chosen === undefined) return undefined
+  return { exporter: chosen, serviceName: read(env, "OTEL_SERVICE_NAME")?.trim() || "payments-engine" }
+}
+
 /**
  * Reads the service's configuration (DECISIONS, "Running the service") from an environment, and
  * throws a {@link ConfigError} naming every wrong variable at once.
@@ -226,6 +282,19 @@ export const loadConfig = (env: Environment): ServiceConfig => {
     if (n === undefined) problems.push(`PORT must be an integer from 0 to 65535, got ${quote(portText)}`)
     else port = n
   }
+
+  const metricsPortText = read(env, "PAYMENTS_METRICS_PORT")
+  let metricsPort: number | undefined
+  if (metricsPortText !== undefined) {
+    metricsPort = parseInteger(metricsPortText, 0, 65535)
+    if (metricsPort === undefined) {
+      problems.push(`PAYMENTS_METRICS_PORT must be an integer from 0 to 65535, got ${quote(metricsPortText)}`)
+    } else if (metricsPort !== 0 && metricsPort === port) {
+      problems.push("PAYMENTS_METRICS_PORT must differ from PORT: the metrics are served apart from the API")
+    }
+  }
+
+  const traces = tracesOf(env, problems)
 
   const databaseUrl = databaseUrlOf(env)
   let database: StorageLocation = { dialect: "sqlite", filename: "./data/payments.sqlite" }
@@ -422,5 +491,7 @@ export const loadConfig = (env: Environment): ServiceConfig => {
     attachmentsDirectory,
     uploads,
     httpServer,
+    metricsPort,
+    traces,
   }
 }

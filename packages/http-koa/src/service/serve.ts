@@ -1,5 +1,6 @@
 import { createLogger, standardOutput } from "../binding/logger.ts"
 import { ConfigError, type Environment, loadConfig } from "./config.ts"
+import { databaseLabel } from "./database-label.ts"
 import { StartupError, startService } from "./server.ts"
 import { exitOnSignals } from "./signals.ts"
 
@@ -42,7 +43,13 @@ export const serveFromEnvironment = async (env: Environment): Promise<number> =>
   // npm (npm sets npm_command), the service also goes when npm's shell does: see followLauncher.
   exitOnSignals(service, logger, { followLauncher: env.npm_command !== undefined })
   logger.info(
-    { url: service.url, port: service.port, database: config.database.dialect, sandbox: config.sandbox },
+    {
+      url: service.url,
+      port: service.port,
+      database: config.database.dialect,
+      database_location: databaseLabel(config.database),
+      sandbox: config.sandbox,
+    },
     "listening",
   )
   return 0

@@ -1,6 +1,14 @@
 import { createServer, type RequestListener, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { memoryRateLimitStore, openStorageFromUrl, rateLimitSchema, systemClock } from "@payments-engine/adapters"
+import type { TracerProvider } from "@opentelemetry/api"
+import {
+  memoryRateLimitStore,
+  openStorageFromUrl,
+  openTelemetryTracing,
+  rateLimitSchema,
+  systemClock,
+} from "@payments-engine/adapters"
+import { type KyselyStorage, kyselyStorageOf, pendingStorageMigrations } from "@payments-engine/adapters/kysely"
 import type {
   Clock,
   Engine,
@@ -16,14 +24,18 @@ import { bearerTokens } from "../binding/bearer-tokens.ts"
 import { answerClientErrors } from "../binding/client-errors.ts"
 import { errorLogFields } from "../binding/error-log-fields.ts"
 import { createLogger } from "../binding/logger.ts"
+import { type ReadinessReport, readinessReport } from "../binding/readiness.ts"
 import { apiRoutes } from "../binding/routes/api-routes.ts"
 import { sandboxRoutes } from "../binding/routes/sandbox-routes.ts"
 import { bootstrapApiKey } from "./bootstrap.ts"
 import type { HttpServerLimits, ServiceConfig } from "./config.ts"
+import { databaseLabel } from "./database-label.ts"
 import { jobLogTo } from "./job-log.ts"
+import { metricsServer, type ServiceMetrics, serviceMetrics } from "./metrics.ts"
 import { serverSecretFor } from "./server-secret.ts"
 import { createServiceEngine } from "./service-engine.ts"
 import { StartupError } from "./startup-error.ts"
+import type { ServiceTracing } from "./tracing-sdk.ts"
 
 export { StartupError }
 
@@ -52,6 +64,12 @@ export interface StartServiceOptions {
   readonly paymentProvider?: PaymentProvider
   /** The interface to listen on; every interface by default. */
   readonly host?: string
+  /**
+   * Where the spans go, whatever the `OTEL_*` variables say: a host's or a test's provider, and
+   * no SDK loaded by the service. Its context manager and propagator are the host's to register
+   * (the SDK's `NodeTracerProvider.register()` does both).
+   */
+  readonly tracerProvider?: TracerProvider
 }
 
 /** A service that listens. */
@@ -61,6 +79,8 @@ export interface RunningService {
   readonly port: number
   readonly engine: Engine
   readonly server: Server
+  /** `http://localhost:<port>/metrics` when `PAYMENTS_METRICS_PORT` is set. */
+  readonly metricsUrl?: string
   /**
    * Stops taking connections and jobs at once, lets the requests and the job in flight finish,
    * and closes the storage: all within `graceMs` (10 s by default). Past it, the connections still
@@ -111,6 +131,29 @@ class SetUpFailure {
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
 /**
+ * The service's readiness (`GET /ready`): the database answers a read of Kysely's migrations table
+ * and has every migration this version needs (one read does both), the job runner runs, and the
+ * process is not shutting down. A database that fails the read fails `database` and, unknown,
+ * `migrations`; its error is not shown to the unauthenticated caller.
+ */
+const serviceReadiness = async (
+  storage: KyselyStorage,
+  engine: Engine,
+  isClosing: () => boolean,
+): Promise<ReadinessReport> => {
+  const pending = await pendingStorageMigrations(storage.db, { dialect: storage.dialect }).then(
+    (names) => names.length,
+    () => undefined,
+  )
+  return readinessReport({
+    database: pending !== undefined,
+    migrations: pending === 0,
+    job_runner: engine.jobs.running(),
+    shutdown: !isClosing(),
+  })
+}
+
+/**
  * The rate limits' counters: in memory with SQLite (one process owns the file), in a table of the
  * Postgres database otherwise, so that every process on it counts against the same limits. The
  * Postgres store (the adapters' `/postgres` subpath) is loaded only then: it imports pg, which a
@@ -131,7 +174,8 @@ const openRateLimitStore = async (config: ServiceConfig): Promise<RateLimitStore
 }
 
 /**
- * Starts the service of a configuration: opens (and migrates) the storage, builds the engine
+ * Starts the service of a configuration: loads the OpenTelemetry SDK when traces are configured
+ * (`ServiceConfig.traces`, logging `traces exported`; `options.tracerProvider` instead), logs `opening database` and opens (and migrates, logging each step) the storage, builds the engine
  * (in sandbox mode with a test clock per workspace and the sandbox helper routes), resolves the
  * server secret (see `serverSecretFor`), bootstraps an API key, opens the rate limits' store (see `openRateLimitStore`),
  * starts the storage's background job runner (which also purges expired idempotency records
@@ -150,6 +194,9 @@ export const startService = async (
   const logger = options.logger ?? createLogger({ level: config.logLevel })
   const clock = options.clock ?? systemClock
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`))
+  const metrics: ServiceMetrics | undefined = config.metricsPort === undefined ? undefined : serviceMetrics()
+  const tracing = await tracingOf(config, options, logger)
+  const tracerProvider = tracing?.tracerProvider
   const engineOn = (storage: Storage, secret: string): Engine =>
     createServiceEngine({
       storage,
@@ -164,34 +211,48 @@ export const startService = async (
       webhookWorkspaceLanes: config.webhookWorkspaceLanes,
       jobLog: jobLogTo(logger),
       attachmentsDirectory: config.attachmentsDirectory,
+      ...(metrics === undefined ? {} : { metrics }),
+      ...(tracerProvider === undefined ? {} : { tracing: openTelemetryTracing({ tracerProvider }) }),
       ...(options.hasher === undefined ? {} : { hasher: options.hasher }),
       ...(options.paymentProvider === undefined ? {} : { paymentProvider: options.paymentProvider }),
     })
   // The secret and the bootstrap key are settled before serving: processes starting together share
   // one secret (its file is created atomically) and, as the set-up runs under Postgres's start-up
   // lock, print one key.
-  let prepared: { readonly engine: Engine; readonly secret: string } | undefined
+  let prepared: { readonly engine: Engine; readonly secret: string; readonly storage: KyselyStorage } | undefined
+  // A first start migrates every step, which may take a while: each says so as it ends.
+  logger.info(
+    { database: config.database.dialect, database_location: databaseLabel(config.database) },
+    "opening database",
+  )
   await openStorageFromUrl(config.databaseUrl, {
+    onMigration: (step) => logger.info({ migration: step.name, duration_ms: step.durationMs }, "migration step ran"),
     setUp: async (opened) => {
       try {
         const secret = await serverSecretFor(config, opened)
         const engine = engineOn(opened, secret)
         await bootstrapApiKey(engine, config.bootstrapKey, print)
-        prepared = { engine, secret }
+        prepared = { engine, secret, storage: kyselyStorageOf(opened) }
       } catch (error) {
         throw new SetUpFailure(error)
       }
     },
-  }).catch((error: unknown) => {
+  }).catch(async (error: unknown) => {
+    await tracing?.shutdown().catch(() => undefined)
     // A failed set-up is the service's own failure, not the database's: it keeps its message.
     if (error instanceof SetUpFailure) throw error.cause
     const reason = `Cannot open the database of DATABASE_URL (${config.database.dialect}): ${describe(error)}`
     throw new StartupError(reason, { cause: error })
   })
-  if (prepared === undefined) throw new Error("the storage opened without running its set-up")
-  const { engine, secret } = prepared
+  if (prepared === undefined) {
+    await tracing?.shutdown().catch(() => undefined)
+    throw new Error("the storage opened without running its set-up")
+  }
+  const { engine, secret, storage } = prepared
   if (!config.sandbox) logger.warn(sandboxProvidersWarning)
   let rateLimitStore: RateLimitStore | undefined
+  let listening: Server | undefined
+  let metricsListening: Server | undefined
   try {
     rateLimitStore = await openRateLimitStore(config)
     let closing = false
@@ -210,33 +271,51 @@ export const startService = async (
       }),
       logger,
       isClosing: () => closing,
+      readiness: () => serviceReadiness(storage, engine, () => closing),
       rateLimits: { limits: config.rateLimits, store: rateLimitStore },
       trustedProxyHops: config.trustedProxyHops,
       hostedUrl: config.hostedUrl,
       uploads: config.uploads,
+      ...(metrics === undefined ? {} : { metrics: metrics.app }),
+      ...(tracerProvider === undefined ? {} : { tracerProvider }),
     })
-    const listening = limitedServer(app.callback(), config.httpServer)
+    listening = limitedServer(app.callback(), config.httpServer)
     answerClientErrors(listening, logger)
     await listen(listening, config.port, options.host).catch((error: unknown) => {
       throw new StartupError(`Cannot listen on port ${config.port}: ${describe(error)}`, { cause: error })
     })
-    const port = (listening.address() as AddressInfo).port
+    const api = listening
+    const port = (api.address() as AddressInfo).port
+    let metricsPort: number | undefined
+    if (metrics !== undefined && config.metricsPort !== undefined) {
+      const asked = config.metricsPort
+      metricsListening = metricsServer(metrics.registry)
+      await listen(metricsListening, asked, options.host).catch((error: unknown) => {
+        throw new StartupError(`Cannot listen on PAYMENTS_METRICS_PORT ${asked}: ${describe(error)}`, { cause: error })
+      })
+      metricsPort = (metricsListening.address() as AddressInfo).port
+      logger.info({ metrics_port: metricsPort }, "metrics served")
+    }
 
     /** Everything a shutdown waits for, in order; see {@link RunningService.close}. */
     const settle = async () => {
-      const served = new Promise<void>((resolve) => listening.close(() => resolve()))
-      listening.closeIdleConnections()
+      const served = new Promise<void>((resolve) => api.close(() => resolve()))
+      api.closeIdleConnections()
+      metricsListening?.close()
+      metricsListening?.closeAllConnections()
       // The runner stops taking jobs now, not once the requests in flight are answered.
       await Promise.all([served, engine.jobs.stop()])
       await rateLimitStore?.close()
       await engine.close()
+      await tracing?.shutdown()
     }
     let closed: Promise<void> | undefined
     return {
       url: `http://localhost:${port}`,
       port,
       engine,
-      server: listening,
+      server: api,
+      ...(metricsPort === undefined ? {} : { metricsUrl: `http://localhost:${metricsPort}/metrics` }),
       close: (graceMs = shutdownGraceMs) => {
         closed ??= (async () => {
           closing = true
@@ -250,15 +329,37 @@ export const startService = async (
           // Past the grace: connections close now, and the storage once the job in flight ends.
           // That job is crash recovery's: it runs again at the next start.
           settled.catch((error: unknown) => logger.error({ err: errorLogFields(error) }, "shutdown failed"))
-          listening.closeAllConnections()
+          api.closeAllConnections()
           logger.warn({ grace_ms: graceMs }, shutdownCutShortWarning)
         })()
         return closed
       },
     }
   } catch (error) {
+    listening?.close()
+    metricsListening?.close()
     await rateLimitStore?.close().catch(() => undefined)
     await engine.close().catch(() => undefined)
+    await tracing?.shutdown().catch(() => undefined)
     throw error
   }
+}
+
+/**
+ * Where the service's spans go: the provider of `options`, else the SDK the configuration asks
+ * for (`ServiceConfig.traces`), loaded only then, else nowhere (no span is made).
+ */
+const tracingOf = async (
+  config: ServiceConfig,
+  options: StartServiceOptions,
+  logger: Logger,
+): Promise<ServiceTracing | undefined> => {
+  if (options.tracerProvider !== undefined) {
+    return { tracerProvider: options.tracerProvider, shutdown: async () => {} }
+  }
+  if (config.traces === undefined) return undefined
+  const { startServiceTracing } = await import("./tracing-sdk.ts")
+  const tracing = startServiceTracing(config.traces)
+  logger.info({ traces_exporter: config.traces.exporter, service_name: config.traces.serviceName }, "traces exported")
+  return tracing
 }

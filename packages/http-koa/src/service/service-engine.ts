@@ -9,6 +9,7 @@ import {
   systemClock,
 } from "@payments-engine/adapters"
 import { type BlobStore, createEngine, type Engine, type EngineOptions } from "@payments-engine/core"
+import type { ServiceMetrics } from "./metrics.ts"
 
 /**
  * Options of {@link createServiceEngine}: the {@link EngineOptions} the service passes on as they
@@ -28,10 +29,13 @@ export interface ServiceEngineOptions
       | "allowLocalWebhookUrls"
       | "webhookTimeoutMs"
       | "blobStore"
+      | "tracing"
     >,
     Partial<Pick<EngineOptions, "clock" | "hasher" | "paymentProvider" | "bankLinker">> {
   /** The directory of the filesystem blob store (`PAYMENTS_ATTACHMENTS_DIR`), when no `blobStore` is given. */
   readonly attachmentsDirectory?: string
+  /** Times the provider's, the bank linker's and the webhook transport's calls, and counts what the job log is told. */
+  readonly metrics?: ServiceMetrics
 }
 
 /**
@@ -50,25 +54,40 @@ export interface ServiceEngineOptions
  */
 export const createServiceEngine = (options: ServiceEngineOptions): Engine => {
   const clock = options.clock ?? systemClock
+  const metrics = options.metrics
+  const paymentProvider = options.paymentProvider ?? createSandboxPaymentProvider()
+  const bankLinker = options.bankLinker ?? createSandboxBankLinker()
+  const webhookTransport = createHttpWebhookTransport({ allowLoopback: options.allowLocalWebhookUrls ?? false })
+  const jobLog = options.jobLog
   return createEngine({
     storage: options.storage,
     clock,
     ids: randomIds({ clock }),
     hasher: options.hasher ?? scryptHasher(),
     serverSecret: options.serverSecret,
-    paymentProvider: options.paymentProvider ?? createSandboxPaymentProvider(),
-    bankLinker: options.bankLinker ?? createSandboxBankLinker(),
+    paymentProvider: metrics === undefined ? paymentProvider : metrics.paymentProvider(paymentProvider),
+    bankLinker: metrics === undefined ? bankLinker : metrics.bankLinker(bankLinker),
     ...(options.feeSchedule === undefined ? {} : { feeSchedule: options.feeSchedule }),
-    ...(options.jobLog === undefined ? {} : { jobLog: options.jobLog }),
+    ...(metrics === undefined
+      ? jobLog === undefined
+        ? {}
+        : { jobLog }
+      : {
+          jobLog: (event) => {
+            metrics.jobLog(event)
+            jobLog?.(event)
+          },
+        }),
     testClocks: options.testClocks ?? false,
     ...(options.batchExecution === undefined ? {} : { batchExecution: options.batchExecution }),
     ...(options.jobConcurrency === undefined ? {} : { jobConcurrency: options.jobConcurrency }),
     ...(options.webhookWorkspaceLanes === undefined ? {} : { webhookWorkspaceLanes: options.webhookWorkspaceLanes }),
     allowLocalWebhookUrls: options.allowLocalWebhookUrls ?? false,
-    webhookTransport: createHttpWebhookTransport({ allowLoopback: options.allowLocalWebhookUrls ?? false }),
+    webhookTransport: metrics === undefined ? webhookTransport : metrics.webhookTransport(webhookTransport),
     ...(options.webhookTimeoutMs === undefined ? {} : { webhookTimeoutMs: options.webhookTimeoutMs }),
     ...blobStoreOf(options),
     fileTypeDetector: fileTypeDetector(),
+    ...(options.tracing === undefined ? {} : { tracing: options.tracing }),
   })
 }
 

@@ -55,6 +55,39 @@ describe("the API reference", () => {
     await context.close()
   })
 
+  it("authorizes Try it out with an API key and secret, says why when they are wrong, and shows examples", async () => {
+    const key = await service.engine.access.createApiKey({ workspace: "reference", scope: "write" })
+    const page = await browser.newPage()
+    await page.goto(`${service.url}/docs#/Companies/listCompanies`)
+    const operation = page.locator("#operations-Companies-listCompanies")
+    // Swagger UI takes seconds to render the whole document on a busy machine.
+    await operation.waitFor({ timeout: 60_000 })
+    const form = page.locator("form#authorize")
+
+    await form.getByLabel("API key").fill(key.api_key)
+    await form.getByLabel("API secret").fill(`${key.api_secret}x`)
+    await form.getByRole("button", { name: "Authorize" }).click()
+    await expect.poll(() => form.getByRole("status").textContent()).toMatch(/^Not authorized \(401\): api_key: /)
+
+    await form.getByLabel("API secret").fill(key.api_secret)
+    await form.getByRole("button", { name: "Authorize" }).click()
+    await expect.poll(() => form.getByRole("status").textContent()).toContain(`Authorized as ${key.api_key} until`)
+    expect(await form.getByLabel("API secret").inputValue()).toBe("")
+
+    // Swagger UI sends the token: the list answers 200 where it answered 401 without one.
+    await operation.getByRole("button", { name: "Try it out" }).click()
+    await operation.getByRole("button", { name: "Execute" }).click()
+    const status = operation.locator(".live-responses-table .response .response-col_status")
+    await expect.poll(() => status.first().textContent(), { timeout: 15_000 }).toBe("200")
+
+    // Each request and answer shows an example of what is sent and answered, not "string".
+    const create = page.locator("#operations-Companies-createCompany")
+    await create.locator(".opblock-summary").click()
+    await expect.poll(() => create.locator(".body-param__example").textContent()).toContain('"name": "Acme Inc"')
+    expect(await create.locator(".responses-table").first().textContent()).toContain('"default_currency": "USD"')
+    await page.close()
+  }, 120_000)
+
   it("answers GET / with links, as HTML to a browser and as JSON to a client asking for it", async () => {
     const asJson = await service.request("GET", "/", { headers: { Accept: "application/json" } })
     expect(asJson.status).toBe(200)

@@ -1,11 +1,19 @@
 import { describe, expect, it } from "vitest"
-import { hostedPageRig, screenshotBothWidths } from "../support/browser.ts"
+import {
+  brandWorkspace,
+  expectBranded,
+  hostedPageRig,
+  requiredLabels,
+  screenshotBothWidths,
+} from "../support/browser.ts"
 import { signedInEntity, trustDomains } from "../support/entity-client.ts"
 
 /**
  * A person completes the multi-currency onboarding on `/entity-feature` in real Chromium, without
- * JavaScript: business details (one refused next to its field), address, a person, submit, and
- * ends on the return URL; the feature is SUBMITTED through the API. Then the pending-action page.
+ * JavaScript, on a page branded as the workspace: business details (one refused next to its
+ * field), address (its country picked by name), a person; Submit pressed with fields typed and
+ * never saved keeps them and says what is missing; then submit, and the return URL; the feature is
+ * SUBMITTED through the API, and the link opened again says so. Then the pending-action page.
  */
 const rig = hostedPageRig()
 
@@ -43,14 +51,36 @@ describe("the entity-feature page in Chromium", () => {
       (await service.request("GET", `${base}/features`, { token })).body.data[0].status as string
 
     const context = await browser.newContext({ javaScriptEnabled: false })
+    await brandWorkspace(service, token, context)
     const page = await context.newPage()
     page.setDefaultTimeout(5000)
-    const opened = await page.goto(`${service.url}/entity-feature?token=${await issue("onboarding")}`)
+    const onboardingToken = await issue("onboarding")
+    const opened = await page.goto(`${service.url}/entity-feature?token=${onboardingToken}`)
     expect(opened?.status()).toBe(200)
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Open your multi-currency account")
     expect(await page.getByLabel("Legal business name").inputValue()).toBe("Initech LLC")
     expect(await page.getByLabel("Contact e-mail").inputValue()).toBe("ops@initech.example")
+    await expectBranded(page)
+    expect(await requiredLabels(page)).toEqual([
+      "Legal business name *",
+      "Address line 1 *",
+      "City *",
+      "ZIP or postal code *",
+      "Country *",
+    ])
     await screenshotBothWidths(page, "entity-feature")
+
+    // Typed, never saved, then Submit: nothing typed is lost, and what is missing is said by its field.
+    await page.getByLabel("Legal business name").fill("Initech Holdings LLC")
+    await page.getByLabel("Address line 1").fill("1 Initech Way")
+    await page.getByRole("button", { name: "Submit application" }).click()
+    await page.waitForLoadState()
+    expect(await page.getByRole("alert").first().textContent()).toContain("Some details are still missing")
+    expect(await page.getByLabel("Legal business name").inputValue()).toBe("Initech Holdings LLC")
+    expect(await page.getByLabel("Address line 1").inputValue()).toBe("1 Initech Way")
+    expect(await page.locator("#business_address-city-error").textContent()).toBe("City is required before submitting")
+    expect(await featureStatus()).toBe("CREATED")
+    await screenshotBothWidths(page, "entity-feature-submit-unsaved")
 
     await page.getByLabel("Business structure").fill("LLC")
     await page.getByLabel("Website").fill("initech dot example")
@@ -66,19 +96,21 @@ describe("the entity-feature page in Chromium", () => {
     await page.waitForLoadState()
     expect(await page.getByRole("status").textContent()).toBe("Saved: business details.")
 
-    await page.getByLabel("Address line 1").fill("1 Initech Way")
+    expect(await page.getByLabel("Address line 1").inputValue()).toBe("1 Initech Way")
     await page.getByLabel("City").fill("Austin")
     await page.getByLabel("State").fill("TX")
     await page.getByLabel("ZIP or postal code").fill("73301")
-    await page.getByLabel("Country", { exact: true }).fill("US")
+    await page.locator("#business_address-country_alpha2").selectOption({ label: "United States" })
     await page.getByRole("button", { name: "Save address" }).click()
     await page.waitForLoadState()
     expect(await page.getByRole("status").textContent()).toBe("Saved: business address.")
+    expect(await page.locator("#business_address-country_alpha2").inputValue()).toBe("US")
 
     await page.locator("#new-first_name").fill("Peter")
     await page.locator("#new-last_name").fill("Gibbons")
     await page.locator("#new-email").fill("peter@initech.example")
-    await page.locator("#new-role-director").check()
+    await page.locator("#new-nationality").selectOption({ label: "United Kingdom" })
+    await page.locator("#new-roles-director").check()
     await page.getByRole("button", { name: "Add person" }).click()
     await page.waitForLoadState()
     expect(await page.getByRole("status").textContent()).toBe("Saved: the person is added.")
@@ -94,12 +126,19 @@ describe("the entity-feature page in Chromium", () => {
     expect(onboarding.body.data).toMatchObject({
       status: "submitted",
       business_details: {
-        business_name: "Initech LLC",
+        business_name: "Initech Holdings LLC",
         website_url: "https://initech.example",
         business_address: { line1: "1 Initech Way", city: "Austin", postal_code: "73301" },
       },
-      persons: [{ first_name: "Peter", last_name: "Gibbons", roles: ["director"] }],
+      persons: [{ first_name: "Peter", last_name: "Gibbons", nationality: "GB", roles: ["director"] }],
     })
+
+    // The same link opened again says the application is submitted, not that the link is bad.
+    await page.goto(`${service.url}/entity-feature?token=${onboardingToken}`)
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Application submitted")
+    expect(await page.getByText("This application was already submitted with this link").count()).toBe(1)
+    await expectBranded(page)
+    await screenshotBothWidths(page, "entity-feature-already-submitted")
 
     const moved = await service.request("POST", `/api/v1/sandbox/features/${applicationId}/status`, {
       token,

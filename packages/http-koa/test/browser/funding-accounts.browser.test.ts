@@ -1,10 +1,17 @@
 import { describe, expect, it } from "vitest"
-import { hostedPageRig, screenshotBothWidths } from "../support/browser.ts"
+import {
+  brandWorkspace,
+  expectBranded,
+  hostedPageRig,
+  requiredLabels,
+  screenshotBothWidths,
+} from "../support/browser.ts"
 import { signedInEntity, trustDomains } from "../support/entity-client.ts"
 
 /**
  * A person links and removes a funding account on `/funding-accounts` in real Chromium, without
- * JavaScript, and ends on the return URL; the account and its removal are seen through the API.
+ * JavaScript, on a page branded as the workspace, and ends on the return URL; the account and its
+ * removal are seen through the API.
  */
 const rig = hostedPageRig()
 
@@ -33,11 +40,14 @@ describe("the funding-accounts page in Chromium", () => {
     }
 
     const context = await browser.newContext({ javaScriptEnabled: false })
+    await brandWorkspace(service, token, context)
     const page = await context.newPage()
     const opened = await page.goto(`${service.url}/funding-accounts?token=${issued.body.data.token}`)
     expect(opened?.status()).toBe(200)
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Funding accounts")
     expect(await page.getByText("No funding account is linked yet.").count()).toBe(1)
+    await expectBranded(page)
+    expect(await requiredLabels(page)).toEqual(["Bank *", "Mandate e-mail *", "Signatory name *"])
     await screenshotBothWidths(page, "funding-accounts")
 
     await page.getByLabel("Bank").selectOption({ label: "Tartan Bank" })
@@ -62,11 +72,20 @@ describe("the funding-accounts page in Chromium", () => {
     expect(linked[0]?.owner_id).toBe(eid)
     await screenshotBothWidths(page, "funding-accounts-linked")
 
+    // Typed in the link form, then Remove: the account goes, what was typed stays.
+    await page.getByLabel("Signatory name").fill("Grace Hopper")
     await page.getByRole("button", { name: /^Remove/ }).click()
     await page.waitForLoadState()
     expect(await page.getByRole("status").textContent()).toBe("The bank account is removed.")
     expect(await fundingAccounts()).toEqual([])
+    expect(await page.getByLabel("Signatory name").inputValue()).toBe("Grace Hopper")
 
+    // Done with something typed and not linked says so and keeps it; cleared, Done ends the visit.
+    await page.getByRole("button", { name: "Done" }).click()
+    await page.waitForLoadState()
+    expect(await page.getByRole("alert").textContent()).toContain("You started linking a bank account")
+    expect(await page.getByLabel("Signatory name").inputValue()).toBe("Grace Hopper")
+    await page.getByLabel("Signatory name").fill("")
     await page.getByRole("button", { name: "Done" }).click()
     await page.waitForURL(`${site.origin}/**`)
     expect(page.url()).toBe(`${site.origin}/settings/funding?from=hosted`)

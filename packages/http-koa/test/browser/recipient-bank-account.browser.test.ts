@@ -1,12 +1,19 @@
 import { describe, expect, it } from "vitest"
-import { hostedPageRig, screenshotBothWidths } from "../support/browser.ts"
+import {
+  brandWorkspace,
+  expectBranded,
+  hostedPageRig,
+  requiredLabels,
+  screenshotBothWidths,
+} from "../support/browser.ts"
 import { signedInEntity, trustDomains } from "../support/entity-client.ts"
 
 /**
  * A person adds a US bank account for a recipient on `/recipient/add-bank-account` in real
  * Chromium, without JavaScript: chooses the country, changes the clearing system (a `refresh`
  * field) on the way, fixes the one error shown next to its field, and ends on the return URL;
- * the account is then seen through the API.
+ * the account is then seen through the API, and the link opened again says it is added. The page
+ * is branded as the workspace and offers only the bank countries the payment provider pays to.
  */
 const rig = hostedPageRig()
 
@@ -41,10 +48,23 @@ describe("the add-bank-account page in Chromium", () => {
     }
 
     const context = await browser.newContext({ javaScriptEnabled: false })
+    await brandWorkspace(service, token, context)
     const page = await context.newPage()
-    const opened = await page.goto(`${service.url}/recipient/add-bank-account?token=${issued.body.data.token}`)
+    const link = `${service.url}/recipient/add-bank-account?token=${issued.body.data.token}`
+    const opened = await page.goto(link)
     expect(opened?.status()).toBe(200)
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Add a bank account")
+    await expectBranded(page)
+    expect(await requiredLabels(page)).toEqual([
+      "Country of the bank *",
+      "Currency of the account *",
+      "How the money is sent *",
+    ])
+    const offered = await page.locator("#bank_details-bank_country_code option").allInnerTexts()
+    expect(offered[0]).toBe("Choose…")
+    expect(offered.length - 1).toBe((await service.paymentProvider.bankCountries()).length)
+    expect(offered).toContain("United Kingdom")
+    expect(offered).not.toContain("Antarctica")
     await screenshotBothWidths(page, "recipient-add-bank-account")
 
     await page.getByLabel("Country of the bank").selectOption("US")
@@ -57,6 +77,14 @@ describe("the add-bank-account page in Chromium", () => {
     await page.getByLabel("Business name").fill("Jane Supplier LLC")
     await page.getByLabel("Account number").fill("123456789")
     await page.getByLabel("ABA routing number").fill("123456789")
+    // Back to the first step and on again: what was typed comes back.
+    await page.getByRole("button", { name: "Change country or currency" }).click()
+    await page.waitForLoadState()
+    expect(await page.getByLabel("Country of the bank").inputValue()).toBe("US")
+    await page.getByRole("button", { name: "Continue" }).click()
+    await page.waitForLoadState()
+    expect(await page.getByLabel("Business name").inputValue()).toBe("Jane Supplier LLC")
+    expect(await page.getByLabel("ABA routing number").inputValue()).toBe("123456789")
     // Changing the clearing system asks for the form again; what was typed stays.
     await page.getByLabel("Clearing system").selectOption("FEDWIRE")
     await page.getByRole("button", { name: "Update form for Clearing system" }).click()
@@ -91,6 +119,13 @@ describe("the add-bank-account page in Chromium", () => {
     expect(account?.owner_id).toBe(rid)
     expect(account?.routing_details).toMatchObject([{ routing_number: "021000021" }])
     expect(account?.payment_profiles).toMatchObject([{ usage_type: "credit", payment_method: "wire" }])
+
+    // The same link opened again says the account is added, not that the link is bad.
+    await page.goto(link)
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Bank account added")
+    expect(await page.getByText("This link was already used").count()).toBe(1)
+    await expectBranded(page)
+    await screenshotBothWidths(page, "recipient-add-bank-account-already-added")
     await context.close()
   })
 })

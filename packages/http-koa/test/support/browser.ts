@@ -5,7 +5,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { openTestSqlite } from "@payments-engine/adapters/testing"
-import { type Browser, chromium, type Page } from "playwright-core"
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
 import { afterAll, beforeAll, expect } from "vitest"
 import { startTestService, type TestService } from "./test-service.ts"
 
@@ -68,6 +68,53 @@ export const screenshotBothWidths = async (page: Page, name: string): Promise<vo
   await page.screenshot({ path: join(screenshotFolder, `${name}-phone.png`), fullPage: true })
   if (before !== null) await page.setViewportSize(before)
 }
+
+/** The branding the browser tests give a workspace: its logo is served by {@link brandWorkspace}, the network being closed. */
+export const testBranding = {
+  display_name: "Initech Payments",
+  logo_url: "https://cdn.initech.example/logo.svg",
+  accent_color: "#7c3aed",
+} as const
+
+const logoSvg = `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="40" viewBox="0 0 96 40"><rect width="96" height="40" rx="8" fill="#7c3aed"/><text x="48" y="26" font-family="sans-serif" font-size="15" font-weight="700" fill="#fff" text-anchor="middle">INITECH</text></svg>`
+
+/**
+ * Gives the workspace of `token` the {@link testBranding} through the API, and has `context`
+ * answer its logo's https URL as the workspace's CDN would.
+ */
+export const brandWorkspace = async (service: TestService, token: string, context: BrowserContext) => {
+  const branded = await service.request("PATCH", "/api/v1/workspace/branding", { token, body: testBranding })
+  expect(branded.status, branded.text).toBe(200)
+  await context.route(testBranding.logo_url, (route) =>
+    route.fulfill({ status: 200, contentType: "image/svg+xml", body: logoSvg }),
+  )
+}
+
+/**
+ * Checks that `page` shows the {@link testBranding} as a person sees it: the name, the logo
+ * loaded (the page's policy let it in), the accent colour on its main button and header rule (the
+ * policy let the style in).
+ */
+export const expectBranded = async (page: Page) => {
+  expect(await page.locator("header.brand .brand-name").textContent()).toBe(testBranding.display_name)
+  const logoShown = await page
+    .locator("header.brand img")
+    .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)
+  expect(logoShown, "the logo is shown").toBe(true)
+  const accent = "rgb(124, 58, 237)"
+  const rule = await page.locator("header.brand").evaluate((element) => getComputedStyle(element).borderBottomColor)
+  expect(rule, "the accent colour rules the header").toBe(accent)
+  const buttons = page.locator("main button[type=submit]:not(.secondary):not(.default-submit)")
+  if ((await buttons.count()) > 0) {
+    expect(await buttons.first().evaluate((element) => getComputedStyle(element).backgroundColor)).toBe(accent)
+  }
+}
+
+/** The labels (and legends) of `page` marked required, as read: every hosted page marks them alike. */
+export const requiredLabels = (page: Page): Promise<Array<string>> =>
+  page
+    .locator("label:has(> abbr.required[title=required]), legend:has(> abbr.required[title=required])")
+    .allInnerTexts()
 
 /** A stand-in for the embedder's own site: the page a person returns to, answering 200 at any path. */
 export interface ReturnSite {

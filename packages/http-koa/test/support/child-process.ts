@@ -6,11 +6,17 @@ import { fileURLToPath } from "node:url"
 /** The repository root, where `node --conditions=source --import tsx` finds tsx. */
 export const repositoryRoot = fileURLToPath(new URL("../../../..", import.meta.url))
 
-/** The environment of a child: ours without the service's variables, plus `overrides`. */
+/** The environment of a child: ours without the service's variables (OpenTelemetry's too), plus `overrides`. */
 export const childEnvironment = (overrides: Record<string, string>): NodeJS.ProcessEnv => {
   const env: NodeJS.ProcessEnv = { ...process.env }
   for (const name of Object.keys(env)) {
-    if (name === "PORT" || name === "DATABASE_URL" || name === "LOG_LEVEL" || name.startsWith("PAYMENTS_"))
+    if (
+      name === "PORT" ||
+      name === "DATABASE_URL" ||
+      name === "LOG_LEVEL" ||
+      name.startsWith("PAYMENTS_") ||
+      name.startsWith("OTEL_")
+    )
       delete env[name]
   }
   return { ...env, ...overrides }

@@ -1,12 +1,12 @@
 import {
   createSandboxBankLinker,
   createSandboxPaymentProvider,
-  type KyselyStorage,
   openStorageFromUrl,
   randomIds,
   scryptHasher,
   systemClock,
 } from "@payments-engine/adapters"
+import type { KyselyStorage } from "@payments-engine/adapters/kysely"
 import { paymentRequest, quoteRequest, setUpPayer } from "@payments-engine/adapters/testing"
 import { createEngine, type Engine, PaymentBatchId, PaymentId, type Storage } from "@payments-engine/core"
 

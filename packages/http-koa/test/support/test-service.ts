@@ -11,16 +11,8 @@ import {
   scryptHasher,
   TestClock,
 } from "@payments-engine/adapters"
-import {
-  type BatchExecution,
-  CompanyId,
-  type Engine,
-  EntityId,
-  type FeeSchedule,
-  type JobRunnerLog,
-  type Storage,
-  type WorkspaceId,
-} from "@payments-engine/core"
+import type { BatchExecution, Engine, FeeSchedule, JobRunnerLog, Storage, WorkspaceId } from "@payments-engine/core"
+import { CompanyId, EntityId } from "@payments-engine/core"
 import { createApp, type RateLimitOptions } from "../../src/binding/app.ts"
 import { bearerTokens } from "../../src/binding/bearer-tokens.ts"
 import { createLogger } from "../../src/binding/logger.ts"

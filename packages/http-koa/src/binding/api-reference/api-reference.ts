@@ -1,19 +1,30 @@
-import { readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
 import Router from "@koa/router"
 import type { Context } from "koa"
 import type { AppState } from "../app-state.ts"
 import { html, renderDocument } from "../hosted/html.ts"
 
 /**
- * `GET /docs`: the API reference, Swagger UI (`swagger-ui-dist`, from the npm registry) rendering
- * `GET /openapi.json`, every file served by the binding itself, so the page works offline. The
- * page's own start-up script is served as a file too: the CSP allows scripts from this server only.
- * `GET /` answers links to the reference, the document and the health check.
+ * `GET /docs`: the API reference, Swagger UI rendering `GET /openapi.json`, every file served by
+ * the binding itself, so the page works offline. The page's own start-up script is served as a
+ * file too: the CSP allows scripts from this server only. `GET /` answers links to the reference,
+ * the document and the health check.
  */
 
-const swaggerUiFolder = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"))
+/**
+ * Swagger UI's files: the copy the build puts beside this module in the published package, else
+ * (in the repository, running from source) `swagger-ui-dist`, a dev dependency only. Depending on
+ * it would bring its `@scarf/scarf`, whose postinstall reports every install of ours.
+ */
+const swaggerUiFolder = (() => {
+  const bundled = fileURLToPath(new URL("./swagger-ui/", import.meta.url))
+  return existsSync(join(bundled, "swagger-ui-bundle.js"))
+    ? bundled
+    : dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"))
+})()
 
 /** The files the page loads, read once when the router is made, by the path they are served at. */
 const assets = (mountPath: string): ReadonlyMap<string, { readonly type: string; readonly body: string }> =>
@@ -28,14 +39,46 @@ const assets = (mountPath: string): ReadonlyMap<string, { readonly type: string;
 
 const read = (path: string) => readFileSync(path, "utf8")
 
-/** Starts Swagger UI on the service's own document; served as a file, since the CSP allows no inline script. */
+/**
+ * Starts Swagger UI on the service's own document, and signs it in with an API key: the service
+ * takes a bearer token from `POST /api/v1/sessions` (key and secret), which Swagger UI's own
+ * Authorize box cannot ask for, so the page's form exchanges them and hands Swagger UI the token.
+ * Served as a file, since the CSP allows no inline script.
+ */
 const startScript = (mountPath: string) => `window.addEventListener("load", () => {
-  window.SwaggerUIBundle({
+  const ui = window.SwaggerUIBundle({
     url: ${JSON.stringify(`${mountPath}/openapi.json`)},
     dom_id: "#reference",
     deepLinking: true,
     validatorUrl: null,
     tryItOutEnabled: false,
+  })
+  const form = document.getElementById("authorize")
+  const status = document.getElementById("authorize-status")
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault()
+    const fields = new FormData(form)
+    status.textContent = "Authorizing..."
+    try {
+      const response = await fetch(${JSON.stringify(`${mountPath}/api/v1/sessions`)}, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify({ api_key: fields.get("api_key"), api_secret: fields.get("api_secret") }),
+      })
+      const body = await response.json().catch(() => ({}))
+      if (!response.ok) {
+        const problems = (body.errors || []).map((e) => e.field + ": " + e.message).join("; ")
+        status.textContent = "Not authorized (" + response.status + "): " + (problems || response.statusText)
+        return
+      }
+      ui.preauthorizeApiKey("bearerAuth", body.data.access_token)
+      form.elements.api_secret.value = ""
+      status.textContent =
+        "Authorized as " + fields.get("api_key") + " until " + new Date(body.data.expires_at).toLocaleTimeString() +
+        ": Try it out sends the bearer token."
+    } catch {
+      status.textContent = "Not authorized: the service could not be reached."
+    }
   })
 })
 `
@@ -56,8 +99,24 @@ const referencePage = (mountPath: string) =>
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>payments-engine API reference</title>
         <link rel="stylesheet" href=${`${mountPath}/docs/swagger-ui.css`} />
+        <style>
+          .authorize-with-key { font-family: sans-serif; max-width: 1420px; margin: 1em auto; padding: 0 20px; }
+          .authorize-with-key label { margin-right: 1em; }
+          .authorize-with-key input { margin-left: 0.4em; }
+        </style>
       </head>
       <body>
+        <form id="authorize" class="authorize-with-key" autocomplete="off">
+          <strong>Authorize with an API key</strong>
+          <p>
+            The API takes a bearer token exchanged for an API key and its secret at
+            <code>POST /api/v1/sessions</code>; this form does it for Try it out.
+          </p>
+          <label>API key <input name="api_key" required /></label>
+          <label>API secret <input name="api_secret" type="password" required /></label>
+          <button type="submit">Authorize</button>
+          <p id="authorize-status" role="status"></p>
+        </form>
         <div id="reference"></div>
         <noscript
           >The reference needs JavaScript. The document itself is at

@@ -4,6 +4,7 @@ import {
   type FieldError,
   isDomainError,
   type TrustedDomainConfig,
+  type TrustedDomainsBody,
 } from "@payments-engine/core"
 import {
   GraphQLError,
@@ -138,7 +139,11 @@ export const graphqlSchema = new GraphQLSchema({
         type: new GraphQLNonNull(UpsertPayloadType),
         description: "Replaces the workspace's trusted domains (a key with write scope)",
         args: { input: { type: new GraphQLNonNull(UpsertInputType) } },
-        resolve: async (_root, args: { readonly input: unknown }, { engine, actor }): Promise<UpsertPayload> => {
+        resolve: async (
+          _root,
+          args: { readonly input: TrustedDomainsBody },
+          { engine, actor },
+        ): Promise<UpsertPayload> => {
           try {
             return { trustedDomainConfig: await engine.trustedDomains.upsert(actor, args.input), errors: [] }
           } catch (error) {

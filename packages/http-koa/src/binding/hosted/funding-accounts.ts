@@ -1,14 +1,7 @@
 import type Router from "@koa/router"
-import {
-  BankAccountId,
-  Conflict,
-  EntityId,
-  type FundingAccount,
-  type HostedPageClaims,
-  Invalid,
-  NotFound,
-  ProviderFailure,
-} from "@payments-engine/core"
+import type { FundingAccount, HostedPageClaims } from "@payments-engine/core"
+import { BankAccountId, EntityId } from "@payments-engine/core"
+import { Conflict, Invalid, NotFound, ProviderFailure } from "@payments-engine/core/effect"
 import type { Context } from "koa"
 import type { AppState } from "../app-state.ts"
 import { errorsByField, type HostedKit, queryToken } from "./kit.ts"
@@ -26,11 +19,25 @@ const toRow = (account: FundingAccount): FundingAccountRow => {
   }
 }
 
+/** The longest value read from a field: past its inputs' 200, so the engine still says it is too long, short of a huge page. */
+const longestValue = 264
+
+/** The link form's fields as typed. */
+const linkValues = (form: URLSearchParams) => ({
+  institution_id: (form.get("institution_id") ?? "").slice(0, longestValue),
+  mandate_email: (form.get("mandate_email") ?? "").slice(0, longestValue),
+  signatory_name: (form.get("signatory_name") ?? "").slice(0, longestValue),
+})
+
+/** True when anything was typed or chosen in the link form. */
+const typedAny = (values: Readonly<Record<string, string>>) =>
+  Object.values(values).some((value) => value.trim() !== "")
+
 /** What the page's redirects may ask it to say. */
-const notices: Readonly<Record<string, string>> = {
+const notices = {
   linked: "The bank account is linked.",
   removed: "The bank account is removed.",
-}
+} as const satisfies Record<string, string>
 
 /**
  * `/funding-accounts` (spec "Funding accounts"): lists the token's entity's funding accounts,
@@ -61,7 +68,7 @@ export const fundingAccountsRoutes = (router: Router<AppState>, kit: HostedKit):
     kit.render(
       ctx,
       status,
-      fundingAccountsPage(kit.frame("Funding accounts"), {
+      fundingAccountsPage(kit.frame(ctx, "Funding accounts"), {
         token,
         csrf,
         accounts: accounts.map(toRow),
@@ -80,7 +87,10 @@ export const fundingAccountsRoutes = (router: Router<AppState>, kit: HostedKit):
     const token = queryToken(ctx)
     const claims = await kit.verified(ctx, token, ["funding_accounts"])
     if (claims === undefined) return
-    const notice = typeof ctx.query.notice === "string" ? notices[ctx.query.notice] : undefined
+    const notice =
+      typeof ctx.query.notice === "string" && Object.hasOwn(notices, ctx.query.notice)
+        ? notices[ctx.query.notice as keyof typeof notices]
+        : undefined
     await show(ctx, 200, token, claims, notice === undefined ? {} : { notice })
   })
 
@@ -88,11 +98,7 @@ export const fundingAccountsRoutes = (router: Router<AppState>, kit: HostedKit):
     const checked = await kit.verifiedForm(ctx, ["funding_accounts"], paths.page)
     if (checked === undefined) return
     const { form, token, claims } = checked
-    const values = {
-      institution_id: form.get("institution_id") ?? "",
-      mandate_email: form.get("mandate_email") ?? "",
-      signatory_name: form.get("signatory_name") ?? "",
-    }
+    const values = linkValues(form)
     try {
       await engine.fundingAccounts.linkWithMandate(kit.actorOf(claims), EntityId.make(claims.entityId), values)
     } catch (error) {
@@ -127,24 +133,35 @@ export const fundingAccountsRoutes = (router: Router<AppState>, kit: HostedKit):
               : error.message
         await show(ctx, error instanceof NotFound ? 404 : error instanceof Conflict ? 409 : 422, token, claims, {
           problem,
+          values: linkValues(form),
         })
         return
       }
       throw error
     }
-    kit.seeOther(ctx, kit.withToken(paths.page, token, { notice: "removed" }), claims.returnUrl)
+    // What was typed in the link form stays: the page is shown as it is now, not redirected to.
+    const values = linkValues(form)
+    if (typedAny(values)) await show(ctx, 200, token, claims, { values, notice: notices.removed })
+    else kit.seeOther(ctx, kit.withToken(paths.page, token, { notice: "removed" }), claims.returnUrl)
   })
 
   router.post(kit.route(paths.done), async (ctx) => {
     const checked = await kit.verifiedForm(ctx, ["funding_accounts"], paths.page)
     if (checked === undefined) return
-    const { token, claims } = checked
+    const { form, token, claims } = checked
+    const values = linkValues(form)
+    if (typedAny(values)) {
+      const problem =
+        "You started linking a bank account: press Link account to link it, or clear its fields, then Done."
+      await show(ctx, 422, token, claims, { values, problem })
+      return
+    }
     kit.seeOther(ctx, claims.returnUrl ?? kit.withToken(paths.done, token), claims.returnUrl)
   })
 
   router.get(kit.route(paths.done), async (ctx) => {
     const claims = await kit.verified(ctx, queryToken(ctx), ["funding_accounts"])
     if (claims === undefined) return
-    kit.render(ctx, 200, donePage(kit.frame("Done")), claims.returnUrl)
+    kit.render(ctx, 200, donePage(kit.frame(ctx, "Done")), claims.returnUrl)
   })
 }

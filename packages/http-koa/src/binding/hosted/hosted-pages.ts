@@ -58,7 +58,7 @@ export const hostedPages = (options: HostedPagesOptions): Router<AppState> => {
         ctx,
         500,
         messagePage(
-          kit.frame("Something went wrong"),
+          kit.frame(ctx, "Something went wrong"),
           "Something went wrong",
           "Nothing more was changed. Please try again in a moment.",
         ),
@@ -85,7 +85,7 @@ export const hostedPages = (options: HostedPagesOptions): Router<AppState> => {
       ctx,
       404,
       messagePage(
-        kit.frame("Page not found"),
+        kit.frame(ctx, "Page not found"),
         "This page does not exist",
         "Please check the link, or ask for a new one from the service that sent you here.",
       ),

@@ -1,14 +1,11 @@
-import {
-  type Engine,
-  type HostedPageClaims,
-  type HostedPagePurpose,
-  type Invalid,
-  WorkspaceId,
-} from "@payments-engine/core"
+import { createHash } from "node:crypto"
+import type { Engine, HostedPageClaims, HostedPagePurpose } from "@payments-engine/core"
+import { WorkspaceId } from "@payments-engine/core"
+import type { Invalid } from "@payments-engine/core/effect"
 import type { Context } from "koa"
 import type { VNode } from "preact"
 import { renderDocument } from "./html.ts"
-import { type Frame, forbiddenPage, messagePage, unauthorizedPage } from "./views/frame.ts"
+import { accentStyle, type Brand, type Frame, forbiddenPage, messagePage, unauthorizedPage } from "./views/frame.ts"
 
 /**
  * What every hosted page's routes share: the security headers, rendering, the token and CSRF
@@ -24,19 +21,28 @@ import { type Frame, forbiddenPage, messagePage, unauthorizedPage } from "./view
 /** The largest form body read, in bytes; a bigger one is refused with 413 before it is parsed. */
 const largestForm = 16 * 1024
 
-/** The `form-action` origins of a page: this server, and the return URL's origin when the token has one. */
-const contentSecurityPolicy = (returnUrl: string | undefined) => {
+/**
+ * The policy of a page: `form-action` this server, and the return URL's origin when the token has
+ * one; a branded page's accent style allowed by its hash alone, and its logo by its origin alone.
+ */
+const contentSecurityPolicy = (returnUrl: string | undefined, brand: Brand | undefined) => {
   let formAction = "'self'"
   if (returnUrl !== undefined && URL.canParse(returnUrl)) {
     const origin = new URL(returnUrl).origin
     if (origin !== "null") formAction = `'self' ${origin}`
   }
-  return `default-src 'none'; style-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`
+  let styleSrc = "'self'"
+  if (brand?.accentColor) {
+    styleSrc += ` 'sha256-${createHash("sha256").update(accentStyle(brand.accentColor)).digest("base64")}'`
+  }
+  const logoOrigin = brand?.logoUrl && URL.canParse(brand.logoUrl) ? new URL(brand.logoUrl).origin : "null"
+  const imgSrc = logoOrigin.startsWith("https://") ? `; img-src ${logoOrigin}` : ""
+  return `default-src 'none'; style-src ${styleSrc}${imgSrc}; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`
 }
 
-/** Sets the headers every hosted-page answer carries, redirects included. */
-export const setSecurityHeaders = (ctx: Context, returnUrl?: string) => {
-  ctx.set("Content-Security-Policy", contentSecurityPolicy(returnUrl))
+/** Sets the headers every hosted-page answer carries, redirects included; `brand` of a branded page. */
+export const setSecurityHeaders = (ctx: Context, returnUrl?: string, brand?: Brand) => {
+  ctx.set("Content-Security-Policy", contentSecurityPolicy(returnUrl, brand))
   ctx.set("X-Frame-Options", "DENY")
   ctx.set("Referrer-Policy", "no-referrer")
   ctx.set("X-Content-Type-Options", "nosniff")
@@ -87,19 +93,33 @@ export const queryToken = (ctx: Context): string => (typeof ctx.query.token === 
  */
 export const makeHostedKit = (engine: Engine, basePath: string, mountPath = "") => {
   const cssHref = `${basePath}/hosted.css`
-  /** The frame of a page titled `title`. */
-  const frame = (title: string): Frame => ({ title, cssHref })
+  /** The branding of the workspace of each request's token, once the token is verified. */
+  const brands = new WeakMap<Context, Brand>()
+  const rememberBrand = async (ctx: Context, claims: HostedPageClaims) => {
+    const branding = await engine.workspaceBranding.get(actorOf(claims))
+    brands.set(ctx, {
+      displayName: branding.display_name,
+      logoUrl: branding.logo_url,
+      accentColor: branding.accent_color,
+    })
+  }
+
+  /** The frame of a page titled `title`, branded as the workspace of the request's token. */
+  const frame = (ctx: Context, title: string): Frame => {
+    const brand = brands.get(ctx)
+    return brand === undefined ? { title, cssHref } : { title, cssHref, brand }
+  }
 
   /** Renders `page` as the whole answer, with the security headers. */
   const render = (ctx: Context, status: number, page: VNode, returnUrl?: string) => {
-    setSecurityHeaders(ctx, returnUrl)
+    setSecurityHeaders(ctx, returnUrl, brands.get(ctx))
     ctx.status = status
     ctx.type = "text/html; charset=utf-8"
     ctx.body = renderDocument(page)
   }
 
   /** The one 401 page, whatever was wrong with the token. */
-  const unauthorized = (ctx: Context) => render(ctx, 401, unauthorizedPage(frame("Link not valid")))
+  const unauthorized = (ctx: Context) => render(ctx, 401, unauthorizedPage(frame(ctx, "Link not valid")))
 
   /** A 303 to `location`, with the security headers. */
   const seeOther = (ctx: Context, location: string, returnUrl?: string) => {
@@ -114,23 +134,38 @@ export const makeHostedKit = (engine: Engine, basePath: string, mountPath = "") 
 
   /**
    * The claims of `token` for one of `purposes`, or undefined once the 401 page is rendered. A
-   * token whose task is done is refused too, but by the page that says it is done (`acceptUsed`).
+   * token whose task is done is refused too, but by the page that says it is done (`acceptUsed`),
+   * or, with `whenUsed`, answered by it: the link opened again after its task says it is done.
    */
   const verified = async (
     ctx: Context,
     token: string,
     purposes: ReadonlyArray<HostedPagePurpose>,
-    options: { readonly acceptUsed?: boolean } = {},
+    options: {
+      readonly acceptUsed?: boolean
+      readonly whenUsed?: (claims: HostedPageClaims) => void | Promise<void>
+    } = {},
   ): Promise<HostedPageClaims | undefined> => {
     if (token === "") {
       unauthorized(ctx)
       return undefined
     }
-    const checked = await engine.hostedPageTokens.verify(token, { purposes, ...options })
+    const checked = await engine.hostedPageTokens.verify(token, {
+      purposes,
+      ...(options.acceptUsed === undefined ? {} : { acceptUsed: options.acceptUsed }),
+    })
     if (!checked.valid) {
-      unauthorized(ctx)
+      const used =
+        checked.reason === "used" && options.whenUsed !== undefined
+          ? await engine.hostedPageTokens.verify(token, { purposes, acceptUsed: true })
+          : undefined
+      if (used?.valid === true) {
+        await rememberBrand(ctx, used.claims)
+        await options.whenUsed?.(used.claims)
+      } else unauthorized(ctx)
       return undefined
     }
+    await rememberBrand(ctx, checked.claims)
     return checked.claims
   }
 
@@ -166,7 +201,7 @@ export const makeHostedKit = (engine: Engine, basePath: string, mountPath = "") 
       form = await readForm(ctx)
     } catch (error) {
       if (!(error instanceof FormTooLarge)) throw error
-      render(ctx, 413, messagePage(frame("Form too large"), "This form is too large", "Nothing was changed."))
+      render(ctx, 413, messagePage(frame(ctx, "Form too large"), "This form is too large", "Nothing was changed."))
       return undefined
     }
     const token = form.get("token") ?? ""
@@ -174,7 +209,7 @@ export const makeHostedKit = (engine: Engine, basePath: string, mountPath = "") 
     if (claims === undefined) return undefined
     const csrfValid = await engine.hostedPageTokens.checkCsrfToken(claims, form.get("csrf") ?? "")
     if (!csrfValid) {
-      render(ctx, 403, forbiddenPage(frame("Form not accepted"), withToken(back, token)), claims.returnUrl)
+      render(ctx, 403, forbiddenPage(frame(ctx, "Form not accepted"), withToken(back, token)), claims.returnUrl)
       return undefined
     }
     return { form, token, claims }

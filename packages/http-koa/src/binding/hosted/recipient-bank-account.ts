@@ -1,18 +1,15 @@
 import type Router from "@koa/router"
 import {
   CompanyId,
-  countryAlpha2Codes,
   type HostedPageClaims,
-  Invalid,
-  NotFound,
-  ProviderFailure,
   payableCurrencyCodes,
   RecipientId,
   type RequirementField,
-  Unauthenticated,
 } from "@payments-engine/core"
+import { Invalid, NotFound, ProviderFailure, Unauthenticated } from "@payments-engine/core/effect"
 import type { Context } from "koa"
 import type { AppState } from "../app-state.ts"
+import { countryChoices, countryName } from "./countries.ts"
 import { errorsByField, type HostedKit, queryToken } from "./kit.ts"
 import { messagePage } from "./views/frame.ts"
 import {
@@ -39,14 +36,9 @@ const purposes = ["recipient_add_bank_account"] as const
 /** The longest value read from one field: more than any requirement allows, short of a huge page. */
 const longestValue = 500
 
-const countryNames = new Intl.DisplayNames(["en"], { type: "region" })
 const currencyNames = new Intl.DisplayNames(["en"], { type: "currency" })
-const byLabel = (a: Choice, b: Choice) => a.label.localeCompare(b.label, "en")
 
-/** The first step's countries and currencies, by name; built once. */
-const countries: ReadonlyArray<Choice> = countryAlpha2Codes()
-  .map((code) => ({ value: code, label: countryNames.of(code) ?? code }))
-  .sort(byLabel)
+/** The first step's currencies, by code and name; built once (the bank countries are the provider's, asked each time). */
 const currencies: ReadonlyArray<Choice> = payableCurrencyCodes().map((code) => ({
   value: code,
   label: `${code} – ${currencyNames.of(code) ?? code}`,
@@ -65,6 +57,9 @@ const pathOfParameter: Readonly<Record<string, string>> = {
   entity_type: "entity_type",
   local_clearing_system: "bank_details.local_clearing_system",
 }
+
+/** The most fields carried from the second step back through the first: more than any schema has. */
+const carriedFields = 60
 
 /** The value of one form field as typed, at most {@link longestValue} characters. */
 const typedValue = (form: URLSearchParams, path: string) => (form.get(path) ?? "").slice(0, longestValue)
@@ -118,10 +113,17 @@ const placeErrors = (error: Invalid, messageAt: (path: string, message: string) 
     const path = pathOfParameter[field] ?? field.replace(/^beneficiary_details\./, "")
     const placed = messageAt(path, message)
     if (placed !== undefined) errors[path] = placed
-    else problems.push(field === "base" ? message : `${path} ${message}`)
+    else problems.push(field === "base" ? namedCountries(message) : `${path} ${message}`)
   }
   return { errors, problems }
 }
+
+/** A provider's message with its country codes ("Bank country US") as names ("Bank country United States"). */
+const namedCountries = (message: string) =>
+  message.replace(
+    /\b(bank country) ([A-Z]{2})\b/gi,
+    (_whole, words: string, code: string) => `${words} ${countryName(code)}`,
+  )
 
 /** What the first step says of a choice the engine refused: the choice to make, whatever the refusal. */
 const chooseMessages: Readonly<Record<string, string>> = {
@@ -150,9 +152,10 @@ export const recipientBankAccountRoutes = (router: Router<AppState>, kit: Hosted
     details: kit.path("/recipient/add-bank-account/details"),
     refresh: kit.path("/recipient/add-bank-account/refresh"),
     save: kit.path("/recipient/add-bank-account/save"),
+    restart: kit.path("/recipient/add-bank-account/restart"),
     done: kit.path("/recipient/add-bank-account/done"),
   }
-  const frame = kit.frame("Add a bank account")
+  const frame = (ctx: Context) => kit.frame(ctx, "Add a bank account")
 
   /** The token's recipient's name, or undefined once a 404 page says it is gone. */
   const recipientNameOf = async (ctx: Context, claims: HostedPageClaims) => {
@@ -166,32 +169,53 @@ export const recipientBankAccountRoutes = (router: Router<AppState>, kit: Hosted
     } catch (error) {
       if (!(error instanceof NotFound)) throw error
       const text = "This recipient no longer exists. Please ask for a new link from the service that sent you here."
-      kit.render(ctx, 404, messagePage(frame, "This recipient is not available", text), claims.returnUrl)
+      kit.render(ctx, 404, messagePage(frame(ctx), "This recipient is not available", text), claims.returnUrl)
       return undefined
     }
   }
 
-  /** Renders the first step. */
+  /** The bank countries the payment provider pays to, or undefined when it cannot be reached. */
+  const bankCountriesOf = async (claims: HostedPageClaims) => {
+    try {
+      return await engine.paymentMethods.bankCountries(kit.actorOf(claims))
+    } catch (error) {
+      if (error instanceof ProviderFailure) return undefined
+      throw error
+    }
+  }
+
+  /** Renders the first step, its bank countries the provider's. */
   const showChoose = async (
     ctx: Context,
     status: number,
     session: { token: string; claims: HostedPageClaims; recipientName: string },
-    extra: { values?: Record<string, string>; errors?: Record<string, string>; problems?: ReadonlyArray<string> } = {},
+    extra: {
+      values?: Record<string, string>
+      errors?: Record<string, string>
+      problems?: ReadonlyArray<string>
+      carried?: ReadonlyArray<readonly [string, string]>
+    } = {},
   ) => {
-    const csrf = await engine.hostedPageTokens.csrfToken(session.claims)
-    const page = choosePage(frame, {
+    const [csrf, bankCountries] = await Promise.all([
+      engine.hostedPageTokens.csrfToken(session.claims),
+      bankCountriesOf(session.claims),
+    ])
+    const problems = extra.problems ?? []
+    const page = choosePage(frame(ctx), {
       token: session.token,
       csrf,
       recipientName: session.recipientName,
-      countries,
+      carried: extra.carried ?? [],
+      countries: countryChoices(bankCountries ?? []),
       currencies,
       transferMethods,
       values: extra.values ?? {},
       errors: extra.errors ?? {},
-      problems: extra.problems ?? [],
+      problems:
+        bankCountries === undefined && !problems.includes(providerDown) ? [...problems, providerDown] : problems,
       action: paths.details,
     })
-    kit.render(ctx, status, page, session.claims.returnUrl)
+    kit.render(ctx, bankCountries === undefined ? 503 : status, page, session.claims.returnUrl)
   }
 
   /** A checked POST of this page: its form, token, claims and recipient's name. */
@@ -203,6 +227,14 @@ export const recipientBankAccountRoutes = (router: Router<AppState>, kit: Hosted
    * cannot be reached, and undefined returned.
    */
   const fieldsOrFirstStep = async (ctx: Context, posted: Session) => {
+    const country = typedValue(posted.form, choosePaths.country).toUpperCase()
+    const bankCountries = await bankCountriesOf(posted.claims)
+    if (country !== "" && bankCountries !== undefined && !bankCountries.includes(country)) {
+      const values = Object.fromEntries(Object.values(choosePaths).map((path) => [path, typedValue(posted.form, path)]))
+      const message = `Payments cannot be sent to banks in ${countryName(country)}: choose a country from the list`
+      await showChoose(ctx, 422, posted, { values, errors: { [choosePaths.country]: message } })
+      return undefined
+    }
     try {
       const query = requirementsQueryOf(posted.form)
       return (await engine.paymentMethods.requirements(kit.actorOf(posted.claims), query)).fields
@@ -229,14 +261,14 @@ export const recipientBankAccountRoutes = (router: Router<AppState>, kit: Hosted
     outcome: Pick<DetailsView, "errors" | "problems"> = { errors: {}, problems: [] },
   ) => {
     const csrf = await engine.hostedPageTokens.csrfToken(posted.claims)
-    const page = detailsPage(frame, {
+    const page = detailsPage(frame(ctx), {
       token: posted.token,
       csrf,
       recipientName: posted.recipientName,
       fields,
       values: typedValues(posted.form, fields),
       ...outcome,
-      actions: { save: paths.save, refresh: paths.refresh, restart: kit.withToken(paths.page, posted.token) },
+      actions: { save: paths.save, refresh: paths.refresh, restart: paths.restart },
     })
     kit.render(ctx, status, page, posted.claims.returnUrl)
   }
@@ -251,7 +283,14 @@ export const recipientBankAccountRoutes = (router: Router<AppState>, kit: Hosted
 
   router.get(kit.route(paths.page), async (ctx) => {
     const token = queryToken(ctx)
-    const claims = await kit.verified(ctx, token, purposes)
+    const claims = await kit.verified(ctx, token, purposes, {
+      // The link opened again after the account was added says so, not that the link is bad.
+      whenUsed: async (used) => {
+        const recipientName = await recipientNameOf(ctx, used)
+        if (recipientName === undefined) return
+        kit.render(ctx, 200, addedPage(kit.frame(ctx, "Bank account added"), recipientName, true), used.returnUrl)
+      },
+    })
     if (claims === undefined) return
     const recipientName = await recipientNameOf(ctx, claims)
     if (recipientName === undefined) return
@@ -266,6 +305,25 @@ export const recipientBankAccountRoutes = (router: Router<AppState>, kit: Hosted
     if (fields !== undefined) await showDetails(ctx, 200, posted, fields)
   }
   router.post(kit.route(paths.details), showFields)
+  // Back to the first step from the second: what was typed there rides along, and comes back in
+  // each field the new choice's form still has.
+  router.post(kit.route(paths.restart), async (ctx) => {
+    const posted = await session(ctx)
+    if (posted === undefined) return
+    // Not the first step's own choices, nor the old country's clearing system, which the new one would refuse.
+    const chosen = new Set<string>([
+      ...Object.values(choosePaths),
+      "bank_details.local_clearing_system",
+      "token",
+      "csrf",
+    ])
+    const carried = [...posted.form.entries()]
+      .filter(([name]) => !chosen.has(name) && name.length <= 200)
+      .slice(0, carriedFields)
+      .map(([name, value]) => [name, value.slice(0, longestValue)] as const)
+    const values = Object.fromEntries(Object.values(choosePaths).map((path) => [path, typedValue(posted.form, path)]))
+    await showChoose(ctx, 200, posted, { values, carried })
+  })
   router.post(kit.route(paths.refresh), showFields)
 
   router.post(kit.route(paths.save), async (ctx) => {
@@ -299,7 +357,7 @@ export const recipientBankAccountRoutes = (router: Router<AppState>, kit: Hosted
       }
       if (error instanceof NotFound) {
         const text = "This recipient no longer exists. Nothing was saved."
-        kit.render(ctx, 404, messagePage(frame, "This recipient is not available", text), claims.returnUrl)
+        kit.render(ctx, 404, messagePage(frame(ctx), "This recipient is not available", text), claims.returnUrl)
         return
       }
       throw error
@@ -312,6 +370,6 @@ export const recipientBankAccountRoutes = (router: Router<AppState>, kit: Hosted
     if (claims === undefined) return
     const recipientName = await recipientNameOf(ctx, claims)
     if (recipientName === undefined) return
-    kit.render(ctx, 200, addedPage(kit.frame("Bank account added"), recipientName), claims.returnUrl)
+    kit.render(ctx, 200, addedPage(kit.frame(ctx, "Bank account added"), recipientName, false), claims.returnUrl)
   })
 }

@@ -1,5 +1,6 @@
 import type { Logger } from "pino"
 import type { AppMiddleware } from "../app-state.ts"
+import { plainLines } from "../logger.ts"
 
 /**
  * Writes one JSON log line per request once it is answered: request id, method, path (without
@@ -9,9 +10,9 @@ import type { AppMiddleware } from "../app-state.ts"
  * @example
  * app.use(requestId()).use(accessLog(logger))
  */
-export const accessLog =
-  (logger: Logger): AppMiddleware =>
-  async (ctx, next) => {
+export const accessLog = (logger: Logger): AppMiddleware => {
+  const write = plainLines(logger)
+  return async (ctx, next) => {
     const started = performance.now()
     try {
       await next()
@@ -23,7 +24,7 @@ export const accessLog =
         status: ctx.status,
         ms: Math.round((performance.now() - started) * 10) / 10,
       }
-      if (ctx.status >= 500) logger.error(line, "request")
-      else logger.info(line, "request")
+      write(ctx.status >= 500 ? "error" : "info", line, "request")
     }
   }
+}

@@ -1,7 +1,8 @@
-import type { Engine } from "@payments-engine/core"
+import { type Engine, isDomainError } from "@payments-engine/core"
 import type { Logger } from "pino"
 import type { AppMiddleware } from "../app-state.ts"
 import { errorLogFields } from "../error-log-fields.ts"
+import type { AppMetrics } from "../metrics/app-metrics.ts"
 import { requireActor } from "./authentication.ts"
 import { renderError } from "./error-rendering.ts"
 
@@ -14,6 +15,8 @@ export const replayedHeader = "Idempotent-Replayed"
 export interface IdempotencyOptions {
   readonly engine: Engine
   readonly logger: Logger
+  /** Told of each replay and each refusal (409 in flight, 422 reused with another request). */
+  readonly metrics?: AppMetrics
 }
 
 /** Answers that are remembered for the key: below 500, except 429 (the retry should run again). */
@@ -42,12 +45,14 @@ export const idempotency =
     const actor = requireActor(ctx)
     const { engine, logger } = options
     const keyText = Array.isArray(key) ? key.join(", ") : key
-    const decision = await engine.idempotency.begin(actor, keyText, {
-      method: ctx.method,
-      path: ctx.path,
-      body: ctx.state.body,
-    })
+    const decision = await engine.idempotency
+      .begin(actor, keyText, { method: ctx.method, path: ctx.path, body: ctx.state.body })
+      .catch((error: unknown) => {
+        if (isDomainError(error)) options.metrics?.idempotency(error.kind === "conflict" ? "in_flight" : "mismatch")
+        throw error
+      })
     if (decision.kind === "replay") {
+      options.metrics?.idempotency("replayed")
       ctx.status = decision.response.status
       ctx.body = decision.response.body ?? null
       ctx.set(replayedHeader, "true")

@@ -49,13 +49,49 @@ const malformedForm = () => HttpError.of(400, "body", "Malformed multipart/form-
 /** 415 `body`: a body that is not a form where a form is expected. */
 const notMultipart = () => HttpError.of(415, "body", "Content-Type must be multipart/form-data")
 
+/** What a refused request may still send after its answer, read and discarded, before its connection is closed. */
+export const lingeringClose = { bytes: 1024 * 1024, milliseconds: 2_000 } as const
+
 /**
- * Answers with `Connection: close` and reads nothing more of the request: the client is told at
- * once, and the rest of its body is not received (Node closes the connection once the answer is
- * sent).
+ * Closes the connection of `req` as nginx's lingering close does, once Node closes it after an
+ * answer with `Connection: close`: the answer is followed by the end of the stream, and what the
+ * client is still sending is read and discarded until it stops, {@link lingeringClose}'s bytes
+ * have come or its time is up. Closed at once on bytes not read, the connection would be reset,
+ * and a reset can reach the client before it reads the answer (a `write EPIPE` instead of the 413,
+ * seen in CI).
+ */
+const closeLingering = (req: IncomingMessage) => {
+  const socket = req.socket
+  if (socket.destroyed) return
+  socket.destroySoon = () => {
+    if (socket.destroyed) return
+    socket.end()
+    let discarded = 0
+    const close = () => {
+      clearTimeout(timer)
+      socket.destroy()
+    }
+    const timer = setTimeout(close, lingeringClose.milliseconds)
+    timer.unref()
+    req.on("data", (chunk: Buffer) => {
+      discarded += chunk.length
+      if (discarded > lingeringClose.bytes) close()
+    })
+    req.once("end", close)
+    socket.once("end", close)
+    socket.once("close", () => clearTimeout(timer))
+    req.resume()
+  }
+}
+
+/**
+ * Answers with `Connection: close` and reads nothing more of the request until the answer is out:
+ * the client is told at once, and no more of its body is received than the lingering close lets
+ * it send (see `closeLingering`).
  */
 const stopReading = (ctx: AppContext, req: IncomingMessage) => {
   ctx.set("Connection", "close")
+  closeLingering(req)
   req.unpipe()
   req.pause()
 }
@@ -91,7 +127,14 @@ const readForm = (ctx: AppContext, maxFileBytes: number, spoolPath: string): Pro
     let settled = false
     const maxBody = maxFileBytes + multipartOverheadBytes
 
-    /** Every refusal stops reading and closes: what is left of the body is never received. */
+    /** Closed once the spool's stream has let go of its file (at once when no file was begun). */
+    let spoolClosed: Promise<unknown> = Promise.resolve()
+
+    /**
+     * Every refusal stops reading and closes: what is left of the body is never received. It is
+     * told once the spool file is closed, so that the file the middleware then removes cannot be
+     * created again by an open still under way.
+     */
     const fail = (error: unknown) => {
       if (settled) return
       settled = true
@@ -104,19 +147,10 @@ const readForm = (ctx: AppContext, maxFileBytes: number, spoolPath: string): Pro
       setImmediate(() => {
         fileStream?.destroy()
         parser.destroy()
+        void spoolClosed.then(() => reject(error))
       })
-      reject(error)
     }
-    /**
-     * What arrives until the answer is out is discarded rather than left unread: a socket closed
-     * on unread bytes is reset, and a reset can drop the 413 before the client reads it (seen
-     * once the spool's disk writes made the socket's buffer fill while the file was read). Node
-     * closes the connection right after the answer, so no more of the body than that is read.
-     */
-    const tooLarge = () => {
-      fail(httpErrors.tooLarge())
-      req.resume()
-    }
+    const tooLarge = () => fail(httpErrors.tooLarge())
 
     // Busboy bounds each part, not the whole: a chunked body of endless preamble stops here.
     const count = (chunk: Buffer) => {
@@ -137,6 +171,8 @@ const readForm = (ctx: AppContext, maxFileBytes: number, spoolPath: string): Pro
       const hash = createHash("sha256")
       let size = 0
       stream.on("limit", tooLarge)
+      const spool = createWriteStream(spoolPath, { flags: "wx", mode: 0o600 })
+      spoolClosed = new Promise((closed) => spool.once("close", () => closed(undefined)))
       reading = pipeline(
         stream,
         async function* (chunks: AsyncIterable<Buffer>) {
@@ -146,7 +182,7 @@ const readForm = (ctx: AppContext, maxFileBytes: number, spoolPath: string): Pro
             yield chunk
           }
         },
-        createWriteStream(spoolPath, { flags: "wx", mode: 0o600 }),
+        spool,
       ).then(
         () => {
           if (stream.truncated) return
@@ -185,7 +221,9 @@ const readForm = (ctx: AppContext, maxFileBytes: number, spoolPath: string): Pro
  * `Idempotency-Key` fingerprints: the text fields and the file's name, size and SHA-256 (never
  * its bytes). The file is spooled to a file of its own (mode 0600, in `spoolDirectory`), which is
  * removed when the request ends, answered, refused or cut short. Every refusal answers with
- * `Connection: close` and reads no more of the body. Refused here:
+ * `Connection: close` and reads no more of the body until its answer is out; then at most
+ * {@link lingeringClose}'s bytes, discarded, so that the client can read the answer before the
+ * connection closes. Refused here:
  * - a body that is not a form (415), compressed or with a transfer coding other than `chunked` (415);
  * - a body declared (`Content-Length`) larger than the file limit plus {@link multipartOverheadBytes}:
  *   413 `body` / `Payload too large` before any byte of it is read, and the connection is closed;
@@ -193,7 +231,7 @@ const readForm = (ctx: AppContext, maxFileBytes: number, spoolPath: string): Pro
  *   or 503 with `Retry-After`, before any byte of it is read;
  * - a file that grows past the limit (a file of exactly the limit is accepted), or a body past
  *   that total (chunked): 413 as soon as it does, and the connection is closed right after the
- *   answer (a file's bytes arriving until then are discarded, so that the close is not a reset);
+ *   answer (a file's bytes arriving until then are discarded);
  * - a second file (422 `file`), too many fields or parts (400 `body`), a text field over 1 KiB
  *   (422 on its name), a form that cannot be read (400 `body`); these close the connection too,
  *   so no refused body is read to its end.

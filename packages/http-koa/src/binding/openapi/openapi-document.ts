@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs"
 import { JSONSchema, Schema } from "effect"
 import {
   acceptsIdempotencyKey,
@@ -9,6 +10,7 @@ import {
   rateLimitOf,
 } from "../routes/route-table.ts"
 import { WebhookErrorResponse, WebhookPageMeta, webhookErrorStatuses } from "../webhook-errors.ts"
+import { errorExampleOf, exampleOf } from "./openapi-examples.ts"
 import { ErrorResponse, PageLinks, PageMeta } from "./openapi-schemas.ts"
 
 /** A JSON Schema or OpenAPI object, as plain JSON. */
@@ -32,10 +34,21 @@ export interface OpenApiDocument {
 /** Options of {@link openApiDocument}. */
 export interface OpenApiOptions {
   readonly title?: string
+  /** The document's `info.version`; the packages' version by default. */
   readonly version?: string
   /** The base URL of the API, written as the document's only server when given. */
   readonly serverUrl?: string
 }
+
+/**
+ * The packages' version (they are released together), from this package's manifest: three folders
+ * up from this module in the sources and in the build alike.
+ */
+const packagesVersion: string = (() => {
+  const manifest: unknown = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8"))
+  const version = (manifest as { version?: unknown }).version
+  return typeof version === "string" ? version : "0.0.0"
+})()
 
 const reasons: Record<number, string> = {
   200: "OK",
@@ -81,6 +94,36 @@ const pagingParameters = (route: RouteSpec): Array<Json> =>
       ]
 
 /**
+ * The Schema of a route's success body: `{ data }` (with the route's echoed fields), a page
+ * `{ data, meta, links }`, the route's own schema, or undefined for an empty answer or a download.
+ *
+ * @example
+ * declare const route: RouteSpec
+ * const body = successSchemaOf(route)
+ */
+export const successSchemaOf = (route: RouteSpec): Schema.Schema.Any | undefined => {
+  const response = route.response
+  switch (response.kind) {
+    case "data":
+      return Schema.Struct({ data: response.schema, ...(response.echo ?? {}) })
+    case "created-or-existing":
+      return Schema.Struct({ data: response.schema })
+    case "page":
+      return Schema.Struct({
+        data: Schema.Array(response.schema),
+        meta: response.meta === "webhook" ? WebhookPageMeta : PageMeta,
+        links: PageLinks,
+      })
+    case "raw":
+    case "answer":
+      return response.schema
+    case "empty":
+    case "file":
+      return undefined
+  }
+}
+
+/**
  * The OpenAPI 3.1 document of a route table. Schemas come from the effect Schemas of the rows
  * (`JSONSchema` with the `openApi3.1` target) and land in `components.schemas`, so the document
  * describes exactly what the engine validates; nothing in it is written by hand.
@@ -118,33 +161,13 @@ export const openApiDocument = (routes: ReadonlyArray<RouteSpec>, options: OpenA
       }
     })
   }
-  const errorContent = { "application/json": { schema: jsonSchema(ErrorResponse, "strict") } }
-  const webhookErrorContent = { "application/json": { schema: jsonSchema(WebhookErrorResponse, "strict") } }
+  const errorSchema = jsonSchema(ErrorResponse, "strict")
+  const webhookErrorSchema = jsonSchema(WebhookErrorResponse, "strict")
   const requestIdHeader = { "X-Request-Id": ref("headers", "XRequestId") }
 
   const successBody = (route: RouteSpec): unknown => {
-    const response = route.response
-    switch (response.kind) {
-      case "data":
-        return jsonSchema(Schema.Struct({ data: response.schema, ...(response.echo ?? {}) }), "strict")
-      case "created-or-existing":
-        return jsonSchema(Schema.Struct({ data: response.schema }), "strict")
-      case "page":
-        return jsonSchema(
-          Schema.Struct({
-            data: Schema.Array(response.schema),
-            meta: response.meta === "webhook" ? WebhookPageMeta : PageMeta,
-            links: PageLinks,
-          }),
-          "strict",
-        )
-      case "raw":
-      case "answer":
-        return jsonSchema(response.schema, "strict")
-      case "empty":
-      case "file":
-        return undefined
-    }
+    const schema = successSchemaOf(route)
+    return schema === undefined ? undefined : jsonSchema(schema, "strict")
   }
 
   /** The success answer's content: JSON, the media types of a download, or none. */
@@ -155,7 +178,9 @@ export const openApiDocument = (routes: ReadonlyArray<RouteSpec>, options: OpenA
       )
     }
     const body = successBody(route)
-    return body === undefined ? undefined : { "application/json": { schema: body } }
+    return body === undefined
+      ? undefined
+      : { "application/json": { schema: body, example: exampleOf(body, definitions, "response") } }
   }
 
   /** The request body: a JSON schema, a `multipart/form-data` upload, or none. */
@@ -168,10 +193,11 @@ export const openApiDocument = (routes: ReadonlyArray<RouteSpec>, options: OpenA
       }
     }
     if (route.request === undefined) return undefined
+    const schema = jsonSchema(route.request, "allow")
     return {
       required: false,
       description: "JSON; an empty body is `{}`",
-      content: { "application/json": { schema: jsonSchema(route.request, "allow") } },
+      content: { "application/json": { schema, example: exampleOf(schema, definitions, "request") } },
     }
   }
 
@@ -185,6 +211,9 @@ export const openApiDocument = (routes: ReadonlyArray<RouteSpec>, options: OpenA
     }
     if (route.upload !== undefined && status === 503) {
       return "The service has as many uploads in progress as it takes (`Retry-After`)"
+    }
+    if (route.errorsLikeSuccess?.[status] !== undefined && status === 503) {
+      return "Not ready: `failed` names the checks that fail"
     }
     if (route.maxBodyBytes !== undefined && status === 413) {
       return `Body over ${route.maxBodyBytes / 1024} KB`
@@ -233,7 +262,16 @@ export const openApiDocument = (routes: ReadonlyArray<RouteSpec>, options: OpenA
         description: reasonOf(route, status),
         headers: requestIdHeader,
         content:
-          route.errorShape === "webhook" && webhookErrorStatuses.has(status) ? webhookErrorContent : errorContent,
+          route.errorsLikeSuccess?.[status] !== undefined && content?.["application/json"] !== undefined
+            ? {
+                "application/json": {
+                  schema: (content["application/json"] as { schema: unknown }).schema,
+                  example: route.errorsLikeSuccess[status],
+                },
+              }
+            : route.errorShape === "webhook" && webhookErrorStatuses.has(status)
+              ? { "application/json": { schema: webhookErrorSchema, example: errorExampleOf(status, "webhook") } }
+              : { "application/json": { schema: errorSchema, example: errorExampleOf(status, "general") } },
       }
     }
     return {
@@ -261,7 +299,7 @@ export const openApiDocument = (routes: ReadonlyArray<RouteSpec>, options: OpenA
     openapi: "3.1.0",
     info: {
       title: options.title ?? "Payments engine API",
-      version: options.version ?? "1.0.0",
+      version: options.version ?? packagesVersion,
       description:
         "Companies, entities, recipients and their payments. Exchange an API key and secret for a bearer token at `POST /api/v1/sessions`.",
     },

@@ -2,6 +2,7 @@ import { graphqlRoutes } from "../graphql/graphql-route.ts"
 import { bankAccountRoutes } from "./bank-accounts.ts"
 import { companyRoutes } from "./companies.ts"
 import { entityRoutes } from "./entities.ts"
+import { eventRoutes } from "./events.ts"
 import { featureRoutes } from "./features.ts"
 import { hostedPageTokenRoutes } from "./hosted-page-tokens.ts"
 import { onboardingRoutes } from "./onboarding.ts"
@@ -14,6 +15,7 @@ import type { RouteSpec } from "./route-table.ts"
 import { sessionRoutes } from "./sessions.ts"
 import { systemRoutes } from "./system.ts"
 import { webhookEndpointRoutes } from "./webhook-endpoints.ts"
+import { workspaceBrandingRoutes } from "./workspace-branding.ts"
 
 /**
  * The route table of the service: every row is registered in Koa and described in the OpenAPI
@@ -38,5 +40,7 @@ export const apiRoutes: ReadonlyArray<RouteSpec> = [
   ...paymentRoutes,
   ...paymentBatchRoutes,
   ...webhookEndpointRoutes,
+  ...eventRoutes,
+  ...workspaceBrandingRoutes,
   ...graphqlRoutes,
 ]

@@ -5,7 +5,7 @@ import {
   CompanyId,
   pagePolicies,
   RecipientId,
-} from "@payments-engine/core"
+} from "@payments-engine/core/effect"
 import type { RouteSpec } from "./route-table.ts"
 
 const tag = "Bank accounts"

@@ -1,4 +1,4 @@
-import { Company, CompanyCreate, CompanyId, CompanyUpdate, pagePolicies } from "@payments-engine/core"
+import { Company, CompanyCreate, CompanyId, CompanyUpdate, pagePolicies } from "@payments-engine/core/effect"
 import type { RouteSpec } from "./route-table.ts"
 
 const tag = "Companies"

@@ -6,7 +6,7 @@ import {
   EntityId,
   EntityUpdate,
   pagePolicies,
-} from "@payments-engine/core"
+} from "@payments-engine/core/effect"
 import { Schema } from "effect"
 import type { RouteSpec } from "./route-table.ts"
 

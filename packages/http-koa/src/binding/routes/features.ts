@@ -1,4 +1,4 @@
-import { CompanyId, EntityId, Feature, FeatureEnable } from "@payments-engine/core"
+import { CompanyId, EntityId, Feature, FeatureEnable } from "@payments-engine/core/effect"
 import { Schema } from "effect"
 import type { RouteSpec } from "./route-table.ts"
 

@@ -4,7 +4,7 @@ import {
   EntityId,
   FundingTokenRequest,
   HostedPageToken,
-} from "@payments-engine/core"
+} from "@payments-engine/core/effect"
 import type { RouteSpec } from "./route-table.ts"
 
 const tag = "Hosted-page tokens"

@@ -1,6 +1,6 @@
+import { attachmentContentTypes } from "@payments-engine/core"
 import {
   AttachmentUploadForm,
-  attachmentContentTypes,
   attachmentMaxBytes,
   CompanyId,
   EntityId,
@@ -12,7 +12,7 @@ import {
   OnboardingUpdate,
   PersonInput,
   pagePolicies,
-} from "@payments-engine/core"
+} from "@payments-engine/core/effect"
 import { Schema } from "effect"
 import type { MultipartForm } from "../uploaded-form.ts"
 import type { FileResponse, RouteCall, RouteSpec } from "./route-table.ts"

@@ -5,7 +5,7 @@ import {
   PaymentBatchId,
   PaymentBatchListQuery,
   pagePolicies,
-} from "@payments-engine/core"
+} from "@payments-engine/core/effect"
 import type { RouteSpec } from "./route-table.ts"
 
 const tag = "Payment batches"

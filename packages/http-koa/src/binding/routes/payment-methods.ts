@@ -1,4 +1,9 @@
-import { BankAccountRequirements, PaymentMethod, PaymentMethodsQuery, RequirementsRequest } from "@payments-engine/core"
+import {
+  BankAccountRequirements,
+  PaymentMethod,
+  PaymentMethodsQuery,
+  RequirementsRequest,
+} from "@payments-engine/core/effect"
 import { Schema } from "effect"
 import type { RouteSpec } from "./route-table.ts"
 

@@ -5,7 +5,7 @@ import {
   PaymentInstruction,
   PaymentListQuery,
   pagePolicies,
-} from "@payments-engine/core"
+} from "@payments-engine/core/effect"
 import type { RouteSpec } from "./route-table.ts"
 
 const tag = "Payments"

@@ -1,4 +1,4 @@
-import { CompanyId, Quote, QuoteCreate } from "@payments-engine/core"
+import { CompanyId, Quote, QuoteCreate } from "@payments-engine/core/effect"
 import type { RouteSpec } from "./route-table.ts"
 
 const tag = "Payments"

@@ -1,4 +1,4 @@
-import { CompanyId, pagePolicies, Recipient, RecipientCreate, RecipientId } from "@payments-engine/core"
+import { CompanyId, pagePolicies, Recipient, RecipientCreate, RecipientId } from "@payments-engine/core/effect"
 import type { RouteSpec } from "./route-table.ts"
 
 const tag = "Recipients"

@@ -5,6 +5,7 @@ import type { Logger } from "pino"
 import type { AppContext, AppMiddleware, AppState } from "../app-state.ts"
 import type { BearerTokens } from "../bearer-tokens.ts"
 import { httpErrors } from "../http-error.ts"
+import type { AppMetrics } from "../metrics/app-metrics.ts"
 import { bearerTokenOf, requireActor } from "../middleware/authentication.ts"
 import { idempotency } from "../middleware/idempotency.ts"
 import { jsonBody } from "../middleware/json-body.ts"
@@ -20,6 +21,7 @@ import { type UploadLimits, uploadSlots } from "../middleware/upload-slots.ts"
 import { pagingLinks } from "../paging-links.ts"
 import type { RateLimitName } from "../rate-limits/rate-limit-settings.ts"
 import type { RateLimiting } from "../rate-limits/rate-limiting.ts"
+import type { ReadinessReport } from "../readiness.ts"
 import { webhookBodyValidation, webhookErrorRendering, webhookPageMeta } from "../webhook-errors.ts"
 import { attachmentDisposition } from "./content-disposition.ts"
 import {
@@ -31,6 +33,7 @@ import {
   type RouteRateLimit,
   type RouteSpec,
   rateLimitOf,
+  type UncheckedBody,
 } from "./route-table.ts"
 
 /** What the registered routes need. */
@@ -42,10 +45,14 @@ export interface RouteDependencies {
   readonly logger: Logger
   /** The OpenAPI document, for the route that serves it. */
   readonly openApi: () => unknown
+  /** What `GET /ready` reports. */
+  readonly readiness: () => Promise<ReadinessReport>
   /** Largest JSON body in bytes (1 MB by default). */
   readonly bodyLimitBytes?: number
   /** Counts requests against the rate limits the rows name. */
   readonly rateLimiting: RateLimiting
+  /** Told of idempotent replays and refusals, when given. */
+  readonly metrics?: AppMetrics
   /** Uploads in progress at once, per API key and in all; {@link defaultUploadLimits} when absent. */
   readonly uploadLimits?: UploadLimits
   /** Where uploads are spooled while their request runs; the system's temporary directory when absent. */
@@ -126,14 +133,20 @@ const handler =
       pathId: (name, kind) => kind.make(params[name] ?? ""),
       query: ctx.query,
       header: (name) => ctx.get(name) || undefined,
-      body: ctx.state.body,
+      body: ctx.state.body as UncheckedBody,
       form: ctx.state.form,
       openApi: dependencies.openApi,
+      readiness: dependencies.readiness,
     }
     const value =
       route.auth === "bearer" ? await route.handle({ ...call, actor: requireActor(ctx) }) : await route.handle(call)
     render(ctx, route, value, dependencies.mountPath ?? "")
   }
+
+/** The handler of a row in the router that only tells which requests are public: it is never used. */
+const notMeantToRun: AppMiddleware = () => {
+  throw new Error("registerRoutes: the router of public rows only matches")
+}
 
 /** The limit of each row category counted per API key and workspace. */
 const limitOfCategory: { readonly [K in Exclude<RouteRateLimit, "sessions">]: RateLimitName } = {
@@ -169,19 +182,22 @@ const authenticated =
  *
  * @example
  * const rateLimits = rateLimiting(memoryRateLimitStore(), rateLimitSettings())
- * const { router, isPublic } = registerRoutes(apiRoutes, { engine, tokens, logger, openApi: () => openApiDocument(apiRoutes), rateLimiting: rateLimits })
+ * const readiness = async () => readinessReport({ shutdown: true })
+ * const { router, isPublic } = registerRoutes(apiRoutes, { engine, tokens, logger, openApi: () => openApiDocument(apiRoutes), rateLimiting: rateLimits, readiness })
  * app.use(authentication({ tokens, isPublic })).use(router.routes())
  */
 export const registerRoutes = (routes: ReadonlyArray<RouteSpec>, dependencies: RouteDependencies): RegisteredRoutes => {
   const router = new Router<AppState>({ sensitive: true })
-  const publicNames = new Set<string>()
+  // The public rows again, on their own: authentication asks of every /api request whether it is
+  // public, and matching three rows costs a twentieth of matching the whole table.
+  const publicRows = new Router<AppState>({ sensitive: true })
   const names = new Set<string>()
   // One count for every upload route of the app: a process's uploads in progress, by key and in all.
   const slots = uploadSlots(dependencies.uploadLimits)
   for (const route of routes) {
     if (names.has(route.operationId)) throw new Error(`registerRoutes: duplicate operationId ${route.operationId}`)
     names.add(route.operationId)
-    if (route.auth === "none") publicNames.add(route.operationId)
+    if (route.auth === "none") publicRows.register(koaPath(route.path), [route.method], [notMeantToRun])
     const chain: Array<AppMiddleware> = []
     if (route.auth === "bearer") chain.push(authenticated(dependencies.tokens))
     const category = rateLimitOf(route)
@@ -206,14 +222,17 @@ export const registerRoutes = (routes: ReadonlyArray<RouteSpec>, dependencies: R
       )
     if (category === "sessions") chain.push(failedAttemptLimit(limiting, "failedSessions", apiKeyAndAddressOfBody))
     if (acceptsIdempotencyKey(route))
-      chain.push(idempotency({ engine: dependencies.engine, logger: dependencies.logger }))
+      chain.push(
+        idempotency({
+          engine: dependencies.engine,
+          logger: dependencies.logger,
+          ...(dependencies.metrics === undefined ? {} : { metrics: dependencies.metrics }),
+        }),
+      )
     if (route.errorShape === "webhook") chain.push(webhookErrorRendering)
     chain.push(handler(route, dependencies))
     router.register(koaPath(route.path), [route.method], chain, { name: route.operationId })
   }
-  const isPublic = (method: string, path: string) =>
-    router
-      .match(path, method)
-      .pathAndMethod.some((layer) => typeof layer.name === "string" && publicNames.has(layer.name))
+  const isPublic = (method: string, path: string) => publicRows.match(path, method).pathAndMethod.length > 0
   return { router, isPublic }
 }

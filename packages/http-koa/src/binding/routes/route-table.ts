@@ -1,10 +1,21 @@
-import type { Actor, Engine, IdSchema, PagePolicy } from "@payments-engine/core"
+import type { Actor, Engine, PagePolicy } from "@payments-engine/core"
+import type { IdSchema } from "@payments-engine/core/effect"
 import type { Schema } from "effect"
 import type { BearerTokens } from "../bearer-tokens.ts"
+import type { ReadinessReport } from "../readiness.ts"
 import type { MultipartForm } from "../uploaded-form.ts"
 
 /** The methods the API uses. */
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE"
+
+/**
+ * A parsed JSON body not yet checked. The use case it is handed to decodes it with its request
+ * Schema, as it does any untyped caller's, and refuses a wrong one with field errors (a 4xx). It is
+ * `never` so that it goes to a use case's typed body as it is, the one cast made where the request
+ * is read (docs/decisions.md, "Typed embedded bodies"), and so that a route cannot read into it: routes hold
+ * no business rule.
+ */
+export type UncheckedBody = never
 
 /** What a route handler receives: the engine, the caller, and the raw request parts. */
 export interface PublicRouteCall {
@@ -22,12 +33,14 @@ export interface PublicRouteCall {
   readonly query: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
   /** A request header by its name (any case), as sent; undefined when absent. */
   readonly header: (name: string) => string | undefined
-  /** The parsed JSON body (`{}` when empty), for routes with a `request` schema. */
-  readonly body: unknown
+  /** The parsed JSON body (`{}` when empty), for routes with a `request` schema; see {@link UncheckedBody}. */
+  readonly body: UncheckedBody
   /** The form of a route with an `upload`: its text fields and its one file (received whole into a spool file, read as a stream). */
   readonly form: MultipartForm | undefined
   /** The OpenAPI document of the app's route table. */
   readonly openApi: () => unknown
+  /** What the service's readiness checks say now (`GET /ready`). */
+  readonly readiness: () => Promise<ReadinessReport>
 }
 
 /** What an authenticated route handler receives: also the caller from the bearer token. */
@@ -124,6 +137,11 @@ interface RouteBase {
   readonly status: 200 | 201 | 202 | 204
   /** Error statuses the route can answer, for the document. */
   readonly errors: ReadonlyArray<number>
+  /**
+   * Error statuses whose body has the success's schema, not the error's (readiness's 503), each
+   * with its example, for the document.
+   */
+  readonly errorsLikeSuccess?: Readonly<Record<number, unknown>>
   /**
    * `webhook`: the route answers its own validation and not-found errors as
    * `{ error: { code, message, details } }` (the webhook endpoint routes); every other error,

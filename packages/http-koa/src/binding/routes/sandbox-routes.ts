@@ -8,18 +8,18 @@ import {
   FeatureStatusChange,
   FundingAccountLink,
   Invalid,
-} from "@payments-engine/core"
-import type { RouteSpec } from "./route-table.ts"
+} from "@payments-engine/core/effect"
+import type { RouteSpec, UncheckedBody } from "./route-table.ts"
 
 /**
  * The `status` of a body; a body that is not an object is a 400 before the engine checks the
  * value. The engine's `setStatus` takes the status alone, so an embedder can pass a string.
  */
-const statusOf = (body: unknown): unknown => {
+const statusOf = (body: UncheckedBody): UncheckedBody => {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw Invalid.missing("body", "Body must be a JSON object")
   }
-  return (body as { status?: unknown }).status
+  return (body as { readonly status: UncheckedBody }).status
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Session, SessionCreate } from "@payments-engine/core"
+import { Session, SessionCreate } from "@payments-engine/core/effect"
 import type { RouteSpec } from "./route-table.ts"
 
 /**

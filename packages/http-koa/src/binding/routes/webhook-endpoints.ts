@@ -8,10 +8,14 @@ import {
   WebhookEndpointCreated,
   WebhookEndpointId,
   WebhookEndpointListQuery,
+  WebhookEndpointTest,
   WebhookEndpointUpdate,
   WebhookEventCategoryEntry,
+  WebhookRecovery,
+  WebhookRecoveryCreate,
+  WebhookRecoveryId,
   WebhookSecretRotated,
-} from "@payments-engine/core"
+} from "@payments-engine/core/effect"
 import { Schema } from "effect"
 import type { AuthenticatedRoute, RouteCall, RouteSpec } from "./route-table.ts"
 
@@ -38,8 +42,9 @@ const byId = (
   }))
 
 /**
- * Webhook endpoints (create with the secret shown once, list, fetch, update, toggle, delete; by
- * id under the company or the workspace) and the catalogue of events they may subscribe to.
+ * Webhook endpoints (create with the secret shown once, list, fetch, update, toggle, delete, test,
+ * recover their failed deliveries; by id under the company or the workspace) and the catalogue of
+ * events they may subscribe to.
  * Their own errors are `{ error: { code, message, details } }` (`validation_error` 422,
  * `not_found` 404).
  *
@@ -159,6 +164,50 @@ export const webhookEndpointRoutes: ReadonlyArray<RouteSpec> = [
         companyOf(call),
         call.pathId("id", WebhookEndpointId),
         call.pathId("delivery_id", WebhookDeliveryId),
+      ),
+  })),
+  ...byId((path, suffix, note) => ({
+    method: "POST",
+    path: `${path}/test`,
+    operationId: `testWebhookEndpoint${suffix}`,
+    summary: `Send the endpoint a signed WebhookEndpointEvents::TestEvent now and answer the attempt (status code, duration, outcome, error)${note}`,
+    response: { kind: "data", schema: WebhookEndpointTest },
+    status: 200,
+    errors: [401, 403, 404],
+    handle: (call) =>
+      call.engine.webhookDeliveries.test(call.actor, companyOf(call), call.pathId("id", WebhookEndpointId)),
+  })),
+  ...byId((path, suffix, note) => ({
+    method: "POST",
+    path: `${path}/recover`,
+    operationId: `recoverWebhookDeliveries${suffix}`,
+    summary: `Send again, by a job, every failed delivery of the endpoint created since \`since\` (until \`until\`, or now; at most 14 days back)${note}`,
+    request: WebhookRecoveryCreate,
+    response: { kind: "data", schema: WebhookRecovery },
+    status: 202,
+    errors: [401, 403, 404, 422],
+    handle: (call) =>
+      call.engine.webhookRecoveries.recover(
+        call.actor,
+        companyOf(call),
+        call.pathId("id", WebhookEndpointId),
+        call.body,
+      ),
+  })),
+  ...byId((path, suffix, note) => ({
+    method: "GET",
+    path: `${path}/recoveries/{recovery_id}`,
+    operationId: `getWebhookRecovery${suffix}`,
+    summary: `A recovery of the endpoint's failed deliveries: its status and how many it queued${note}`,
+    response: { kind: "data", schema: WebhookRecovery },
+    status: 200,
+    errors: [401, 404],
+    handle: (call) =>
+      call.engine.webhookRecoveries.get(
+        call.actor,
+        companyOf(call),
+        call.pathId("id", WebhookEndpointId),
+        call.pathId("recovery_id", WebhookRecoveryId),
       ),
   })),
   ...byId((path, suffix, note) => ({

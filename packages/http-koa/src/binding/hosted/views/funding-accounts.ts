@@ -1,6 +1,6 @@
 import type { VNode } from "preact"
 import { html } from "../html.ts"
-import { describedBy, type Frame, fieldError, hiddenFields, layout } from "./frame.ts"
+import { describedBy, type Frame, fieldError, hiddenFields, layout, requiredMark, requiredNote } from "./frame.ts"
 
 /** One funding account as the page lists it. */
 export interface FundingAccountRow {
@@ -29,7 +29,10 @@ export interface FundingAccountsView {
   readonly actions: { readonly link: string; readonly remove: string; readonly done: string }
 }
 
-/** The funding-accounts page: the list, the link form, and the Done button. */
+/**
+ * The funding-accounts page: the list, the link form, and the Done button, all one form, so that
+ * Remove and Done send what was typed in the link form too and the page can keep it.
+ */
 export const fundingAccountsPage = (frame: Frame, view: FundingAccountsView): VNode => {
   const { errors, values } = view
   const list =
@@ -43,11 +46,7 @@ export const fundingAccountsPage = (frame: Frame, view: FundingAccountsView): VN
                 <span class="status"> (${account.status})</span>
                 ${account.signatory === undefined ? null : html`<span class="mandate">Mandate signed by ${account.signatory}</span>`}
               </span>
-              <form class="inline" method="post" action=${view.actions.remove}>
-                ${hiddenFields(view.token, view.csrf)}
-                <input type="hidden" name="bank_account_id" value=${account.id} />
-                <button type="submit" class="secondary">Remove<span class="visually-hidden"> ${account.name} ending in ${account.last4}</span></button>
-              </form>
+              <button type="submit" class="secondary" formaction=${view.actions.remove} name="bank_account_id" value=${account.id}>Remove<span class="visually-hidden"> ${account.name} ending in ${account.last4}</span></button>
             </li>`,
           )}
         </ul>`
@@ -56,13 +55,15 @@ export const fundingAccountsPage = (frame: Frame, view: FundingAccountsView): VN
     html`<h1>Funding accounts</h1>
       ${view.notice === undefined ? null : html`<p class="notice" role="status">${view.notice}</p>`}
       ${view.problem === undefined ? null : html`<p class="problem" role="alert">${view.problem}</p>`}
+      <form method="post" action=${view.actions.link} novalidate>
+        <button type="submit" class="default-submit" tabindex="-1" aria-hidden="true">Link account</button>
+        ${hiddenFields(view.token, view.csrf)}
       <h2>Your accounts</h2>
       ${list}
       <h2>Link a bank account</h2>
-      <form method="post" action=${view.actions.link} novalidate>
-        ${hiddenFields(view.token, view.csrf)}
+      ${requiredNote()}
         <div class="field">
-          <label for="institution_id">Bank</label>
+          <label for="institution_id">Bank ${requiredMark(true)}</label>
           <select id="institution_id" name="institution_id" aria-invalid=${errors.institution_id ? "true" : undefined} aria-describedby=${describedBy("institution_id", errors.institution_id)}>
             <option value="">Choose your bank</option>
             ${view.institutions.map(
@@ -73,21 +74,18 @@ export const fundingAccountsPage = (frame: Frame, view: FundingAccountsView): VN
           ${fieldError("institution_id", errors.institution_id)}
         </div>
         <div class="field">
-          <label for="mandate_email">Mandate e-mail</label>
+          <label for="mandate_email">Mandate e-mail ${requiredMark(true)}</label>
           <input id="mandate_email" name="mandate_email" type="email" autocomplete="email" maxlength="200" value=${values.mandate_email ?? ""} aria-invalid=${errors.mandate_email ? "true" : undefined} aria-describedby=${describedBy("mandate_email", errors.mandate_email)} />
           ${fieldError("mandate_email", errors.mandate_email)}
         </div>
         <div class="field">
-          <label for="signatory_name">Signatory name</label>
+          <label for="signatory_name">Signatory name ${requiredMark(true)}</label>
           <input id="signatory_name" name="signatory_name" type="text" autocomplete="name" maxlength="200" value=${values.signatory_name ?? ""} aria-invalid=${errors.signatory_name ? "true" : undefined} aria-describedby=${describedBy("signatory_name", errors.signatory_name)} />
           ${fieldError("signatory_name", errors.signatory_name)}
         </div>
         <button type="submit">Link account</button>
-      </form>
       <h2>Finished?</h2>
-      <form method="post" action=${view.actions.done}>
-        ${hiddenFields(view.token, view.csrf)}
-        <button type="submit">Done</button>
+        <button type="submit" formaction=${view.actions.done}>Done</button>
       </form>`,
   )
 }

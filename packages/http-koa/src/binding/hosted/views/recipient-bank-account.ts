@@ -1,7 +1,16 @@
 import type { RequirementField } from "@payments-engine/core"
 import type { VNode } from "preact"
 import { type Child, html } from "../html.ts"
-import { describedBy, type Frame, fieldError, hiddenFields, layout } from "./frame.ts"
+import {
+  type Choice,
+  describedBy,
+  type Frame,
+  fieldError,
+  hiddenFields,
+  layout,
+  requiredMark,
+  requiredNote,
+} from "./frame.ts"
 
 /**
  * The views of `/recipient/add-bank-account`: the first step (bank country, currency, transfer
@@ -9,11 +18,7 @@ import { describedBy, type Frame, fieldError, hiddenFields, layout } from "./fra
  * `path` inside `beneficiary_details`; their ids are {@link fieldId} of it.
  */
 
-/** One choice of a select or a radio group. */
-export interface Choice {
-  readonly value: string
-  readonly label: string
-}
+export type { Choice } from "./frame.ts"
 
 /** What both steps show around their form. */
 interface StepView {
@@ -30,6 +35,8 @@ interface StepView {
 
 /** The first step: where the bank is, the currency, and how money is sent. */
 export interface ChooseView extends StepView {
+  /** What was typed in the fields of the second step, carried through this one as hidden fields. */
+  readonly carried: ReadonlyArray<readonly [string, string]>
   readonly countries: ReadonlyArray<Choice>
   readonly currencies: ReadonlyArray<Choice>
   readonly transferMethods: ReadonlyArray<Choice>
@@ -44,7 +51,7 @@ export interface DetailsView extends StepView {
     readonly save: string
     /** Where a field with `refresh` sends the form to get it back for the new choice. */
     readonly refresh: string
-    /** The first step again. */
+    /** The first step again, with what was typed carried along. */
     readonly restart: string
   }
 }
@@ -88,12 +95,10 @@ const sectionOf = (path: string) =>
       ? "Address of the account holder"
       : "Recipient and transfer"
 
-const requiredMark = (required: boolean): Child =>
-  required ? (html`<abbr class="required" title="required">*</abbr>` as VNode) : null
-
 const heading = (recipientName: string): Child =>
   html`<h1>Add a bank account</h1>
-    <p class="lead">For <strong>${recipientName}</strong>. Fields marked <abbr class="required" title="required">*</abbr> are required.</p>` as VNode
+    <p class="lead">For <strong>${recipientName}</strong>.</p>
+    ${requiredNote()}` as VNode
 
 const select = (
   path: string,
@@ -224,6 +229,7 @@ export const choosePage = (frame: Frame, view: ChooseView): VNode => {
       ${problemsBox(view.problems, view.errors, Object.values(choosePaths))}
       <form method="post" action=${view.action} novalidate>
         ${hiddenFields(view.token, view.csrf)}
+        ${view.carried.map(([name, value]) => html`<input type="hidden" name=${name} value=${value} />`)}
         ${select(choosePaths.country, "Country of the bank", view.countries, values[choosePaths.country] ?? "", errors[choosePaths.country], true)}
         ${select(choosePaths.currency, "Currency of the account", view.currencies, values[choosePaths.currency] ?? "", errors[choosePaths.currency], true)}
         ${radios(choosePaths.transferMethod, "How the money is sent", view.transferMethods, values[choosePaths.transferMethod] ?? "LOCAL", errors[choosePaths.transferMethod], true)}
@@ -253,15 +259,16 @@ export const detailsPage = (frame: Frame, view: DetailsView): VNode => {
         })}
         <div class="actions">
           <button type="submit">Add bank account</button>
-          <a href=${view.actions.restart}>Change country or currency</a>
+          <button type="submit" class="secondary" formaction=${view.actions.restart} formnovalidate>Change country or currency</button>
         </div>
       </form>`,
   )
 }
 
-/** The page shown after the account is added when the token has no return URL. */
-export const addedPage = (frame: Frame, recipientName: string): VNode =>
+/** The page shown after the account is added when the token has no return URL, and of its link opened `again` after. */
+export const addedPage = (frame: Frame, recipientName: string, again: boolean): VNode =>
   layout(
     frame,
-    html`<h1>Bank account added</h1><p>The bank account of <strong>${recipientName}</strong> is saved. You can close this page.</p>`,
+    html`<h1>Bank account added</h1>
+      <p>${again ? "This link was already used: " : null}The bank account of <strong>${recipientName}</strong> is saved. ${again ? "Nothing more is needed here; you" : "You"} can close this page.</p>`,
   )
