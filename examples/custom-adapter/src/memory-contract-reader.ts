@@ -41,6 +41,8 @@ const stampedTable = (t: Tables, resource: StampedResource): ReadonlyMap<string,
       return t.onboardingPersons
     case "attachment":
       return t.onboardingAttachments
+    case "job":
+      return t.jobs
   }
 }
 

@@ -2,9 +2,11 @@ import type { JobTable } from "@payments-engine/adapters"
 import type { JobRepository, JobRequest } from "@payments-engine/core"
 import type { Tables } from "./memory-tables.ts"
 
-/** A queued job with what the embedded runner writes back: failed runs, its last error, given up. */
+/** A queued job with what the embedded runner writes back: runs, its last error, given up, when. */
 export interface MemoryJob extends JobRequest {
   readonly attempts: number
+  /** The engine's time of the runner's last write (a run taken, retried, given up); `created_at` until then. */
+  readonly updated_at: string
   readonly last_error: string | null
   readonly given_up: boolean
 }
@@ -18,7 +20,12 @@ const byDueTime = (a: MemoryJob, b: MemoryJob) =>
 /** Queues `job` unless a job with its key waits (given-up jobs free their key). */
 export const enqueueInto = (jobs: Map<string, MemoryJob>, job: JobRequest): void => {
   const taken = [...jobs.values()].some((j) => j.key !== null && j.key === job.key && !j.given_up)
-  if (!taken) jobs.set(job.id, Object.freeze({ ...job, attempts: 0, last_error: null, given_up: false }))
+  if (!taken) {
+    jobs.set(
+      job.id,
+      Object.freeze({ ...job, attempts: 0, last_error: null, given_up: false, updated_at: job.created_at }),
+    )
+  }
 }
 
 /** The job repository over one transaction's tables: a job commits with the change that queued it. */

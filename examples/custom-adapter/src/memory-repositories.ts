@@ -22,6 +22,8 @@ import { memoryTrustedDomainConfigRepository } from "./repositories/trusted-doma
 import { memoryUsedHostedPageTokenRepository } from "./repositories/used-hosted-page-tokens.ts"
 import { memoryWebhookDeliveryRepository } from "./repositories/webhook-deliveries.ts"
 import { memoryWebhookEndpointRepository } from "./repositories/webhook-endpoints.ts"
+import { memoryWebhookRecoveryRepository } from "./repositories/webhook-recoveries.ts"
+import { memoryWorkspaceBrandingRepository } from "./repositories/workspace-brandings.ts"
 import {
   memoryApiKeyRepository,
   memorySettingRepository,
@@ -50,6 +52,7 @@ export const memoryRepositories = (t: Tables): Repositories => ({
   paymentBatches: memoryPaymentBatchRepository(t),
   webhookEndpoints: memoryWebhookEndpointRepository(t),
   webhookDeliveries: memoryWebhookDeliveryRepository(t),
+  webhookRecoveries: memoryWebhookRecoveryRepository(t),
   features: memoryFeatureRepository(t),
   onboardings: memoryOnboardingRepository(t),
   onboardingPersons: memoryPersonRepository(t),
@@ -60,4 +63,5 @@ export const memoryRepositories = (t: Tables): Repositories => ({
   testClocks: memoryTestClockRepository(t),
   trustedDomainConfigs: memoryTrustedDomainConfigRepository(t),
   usedHostedPageTokens: memoryUsedHostedPageTokenRepository(t),
+  workspaceBrandings: memoryWorkspaceBrandingRepository(t),
 })

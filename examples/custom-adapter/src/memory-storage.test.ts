@@ -6,4 +6,5 @@ runContractSuite({
   name: "memory",
   factory: async () => createMemoryStorage(),
   reader: memoryContractReader,
+  jobTable: (storage) => storage.jobTable,
 })

@@ -1,8 +1,19 @@
 import { embeddedJobQueue, type JobTable, oneProcessLiveness } from "@payments-engine/adapters"
-import type { Repositories, Storage, StorageCapabilities } from "@payments-engine/core"
+import type { Awaitable, JobRepository, Repositories, Storage, StorageCapabilities } from "@payments-engine/core"
 import { memoryJobTable } from "./memory-job-table.ts"
 import { memoryRepositories } from "./memory-repositories.ts"
 import { copyTables, emptyTables, type Tables } from "./memory-tables.ts"
+
+const readsOnly = (method: string) => async () => {
+  throw new Error(`a read must not write (jobs.${method}): run work that queues jobs in transaction`)
+}
+
+/** The jobs of a read: a job queued where nothing commits would vanish, so each method rejects. */
+const refusingJobs: JobRepository = {
+  enqueue: readsOnly("enqueue"),
+  bringForward: readsOnly("bringForward"),
+  removeUnstarted: readsOnly("removeUnstarted"),
+}
 
 /** Options of {@link createMemoryStorage}. */
 export interface MemoryStorageOptions {
@@ -19,6 +30,10 @@ export interface MemoryStorageOptions {
 export interface MemoryStorage extends Storage {
   /** The committed tables; a commit replaces them whole, so what this returns never changes. Do not write to it. */
   committed(): Tables
+  /** The port's optional read, which this storage has. */
+  read<T>(work: (tx: Repositories) => Awaitable<T>): Promise<T>
+  /** The job table its runners work on, for the contract suite's `jobTable` option. */
+  readonly jobTable: JobTable
 }
 
 /**
@@ -27,7 +42,8 @@ export interface MemoryStorage extends Storage {
  *
  * Transactions run one at a time (a promise queue), each on its own copy of the tables; the copy
  * replaces the tables when the work resolves and is dropped when it rejects, so a rollback
- * really undoes every write. Nothing survives the process, so `multiProcess` is false. Jobs
+ * really undoes every write. A read (the port's optional `read`) waits for no transaction: it
+ * runs at once on a copy of what is committed, and refuses jobs; what else it writes is dropped. Nothing survives the process, so `multiProcess` is false. Jobs
  * live with the other tables and run on the embedded runner of `@payments-engine/adapters`.
  *
  * @example
@@ -41,7 +57,7 @@ export const createMemoryStorage = (options: MemoryStorageOptions = {}): MemoryS
   const capabilities: StorageCapabilities = { multiProcess: false, concurrentTransactions: false }
 
   /** Runs `work` on a private copy of the tables, which replaces them once `work` resolves. */
-  const inTransaction = <T>(work: (draft: Tables) => Promise<T> | T): Promise<T> => {
+  const inTransaction = <T>(work: (draft: Tables) => Awaitable<T>): Promise<T> => {
     if (closed) return Promise.reject(new Error("memory storage is closed"))
     const run = async () => {
       const draft = copyTables(tables)
@@ -54,15 +70,17 @@ export const createMemoryStorage = (options: MemoryStorageOptions = {}): MemoryS
     queue = outcome.catch(() => undefined)
     return outcome
   }
-  const table = memoryJobTable((change) => inTransaction((draft) => change(draft.jobs)))
-  const jobs = embeddedJobQueue(options.plantInJobTable?.(table) ?? table)
+  const unplanted = memoryJobTable((change) => inTransaction((draft) => change(draft.jobs)))
+  const table = options.plantInJobTable?.(unplanted) ?? unplanted
+  const jobs = embeddedJobQueue(table)
 
   return {
     capabilities,
     // One process holds the tables: a claimed Idempotency-Key of any other is dead.
     processes: oneProcessLiveness(),
     committed: () => tables,
-    async transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T> {
+    jobTable: table,
+    async transaction<T>(work: (tx: Repositories) => Awaitable<T>): Promise<T> {
       let queued = false
       const result = await inTransaction((draft) => {
         const planted = options.plantInRepositories
@@ -84,6 +102,14 @@ export const createMemoryStorage = (options: MemoryStorageOptions = {}): MemoryS
       })
       if (queued) jobs.notify()
       return result
+    },
+    async read<T>(work: (tx: Repositories) => Awaitable<T>): Promise<T> {
+      if (closed) throw new Error("memory storage is closed")
+      // A copy, because the committed tables must never change in place (`committed()`).
+      const draft = copyTables(tables)
+      const planted = options.plantInRepositories
+      const tx = planted === undefined ? memoryRepositories(draft) : planted(memoryRepositories(draft), draft)
+      return work({ ...tx, jobs: refusingJobs })
     },
     createJobRunner: (handlers, runnerOptions) => jobs.createRunner(handlers, runnerOptions),
     async close() {

@@ -34,6 +34,9 @@ import type {
   WebhookDeliveryRecord,
   WebhookEndpointId,
   WebhookEndpointRecord,
+  WebhookRecoveryId,
+  WebhookRecoveryRecord,
+  WorkspaceBrandingRecord,
   WorkspaceId,
   WorkspaceRecord,
 } from "@payments-engine/core"
@@ -60,6 +63,7 @@ export interface Tables {
   readonly paymentBatches: Map<PaymentBatchId, PaymentBatchRecord>
   readonly webhookEndpoints: Map<WebhookEndpointId, WebhookEndpointRecord>
   readonly webhookDeliveries: Map<WebhookDeliveryId, WebhookDeliveryRecord>
+  readonly webhookRecoveries: Map<WebhookRecoveryId, WebhookRecoveryRecord>
   readonly onboardings: Map<OnboardingId, OnboardingRecord>
   readonly onboardingPersons: Map<OnboardingPersonId, PersonRecord>
   readonly onboardingAttachments: Map<OnboardingAttachmentId, AttachmentRecord>
@@ -75,6 +79,8 @@ export interface Tables {
   readonly trustedDomainConfigs: Map<string, TrustedDomainConfigRecord>
   /** Used-up hosted-page tokens, by token id. */
   readonly usedHostedPageTokens: Map<string, UsedHostedPageTokenRecord>
+  /** Workspace brandings, by workspace: at most one each. */
+  readonly workspaceBrandings: Map<string, WorkspaceBrandingRecord>
 }
 
 export const emptyTables = (): Tables => ({
@@ -92,6 +98,7 @@ export const emptyTables = (): Tables => ({
   paymentBatches: new Map(),
   webhookEndpoints: new Map(),
   webhookDeliveries: new Map(),
+  webhookRecoveries: new Map(),
   onboardings: new Map(),
   onboardingPersons: new Map(),
   onboardingAttachments: new Map(),
@@ -102,6 +109,7 @@ export const emptyTables = (): Tables => ({
   testClocks: new Map(),
   trustedDomainConfigs: new Map(),
   usedHostedPageTokens: new Map(),
+  workspaceBrandings: new Map(),
 })
 
 /** A copy a transaction may change freely: new maps over the same (frozen) records. */
@@ -120,6 +128,7 @@ export const copyTables = (t: Tables): Tables => ({
   paymentBatches: new Map(t.paymentBatches),
   webhookEndpoints: new Map(t.webhookEndpoints),
   webhookDeliveries: new Map(t.webhookDeliveries),
+  webhookRecoveries: new Map(t.webhookRecoveries),
   onboardings: new Map(t.onboardings),
   onboardingPersons: new Map(t.onboardingPersons),
   onboardingAttachments: new Map(t.onboardingAttachments),
@@ -130,4 +139,5 @@ export const copyTables = (t: Tables): Tables => ({
   testClocks: new Map(t.testClocks),
   trustedDomainConfigs: new Map(t.trustedDomainConfigs),
   usedHostedPageTokens: new Map(t.usedHostedPageTokens),
+  workspaceBrandings: new Map(t.workspaceBrandings),
 })

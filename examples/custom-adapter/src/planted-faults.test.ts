@@ -2,28 +2,37 @@ import { type ContractTestId, runContractTest } from "@payments-engine/contract-
 import type {
   AttachmentRepository,
   EventRecord,
+  JobTable,
   OnboardingRepository,
   PaymentBatchRecord,
   PaymentBatchRepository,
   PersonRepository,
+  ProfileInUse,
+  QuoteRecord,
   Repositories,
   WebhookDeliveryId,
   WebhookEndpointRepository,
 } from "@payments-engine/core"
 import { describe, expect, it } from "vitest"
 import { memoryContractReader as reader } from "./memory-contract-reader.ts"
+import type { MemoryJob } from "./memory-job-table.ts"
+import { memoryRepositories } from "./memory-repositories.ts"
 import { createMemoryStorage, type MemoryStorage } from "./memory-storage.ts"
-import type { Tables } from "./memory-tables.ts"
+import { copyTables, type Tables } from "./memory-tables.ts"
 
 /*
  * The suite must fail an adapter with a bug, not only pass a good one. Each case plants one bug
  * that real adapters have had into the memory storage and names tests that must catch it.
  */
 
-/** The memory storage with its repositories rewritten by `plant` in every transaction. */
+/** The memory storage with its repositories rewritten by `plant` in every transaction and every read. */
 const withFault = (plant: (tx: Repositories) => Repositories) => async (): Promise<MemoryStorage> => {
   const storage = createMemoryStorage()
-  return { ...storage, transaction: (work) => storage.transaction((tx) => work(plant(tx))) }
+  return {
+    ...storage,
+    transaction: (work) => storage.transaction((tx) => work(plant(tx))),
+    read: (work) => storage.read((tx) => work(plant(tx))),
+  }
 }
 
 /** `LIKE name` as SQLite reads it: ASCII case ignored, `_` any one character, `%` any run. */
@@ -62,6 +71,18 @@ const requeueFinishedJobs = async () =>
 /** Leaves a finished job in the queue and counts no run: a drain of the queue never ends. */
 const neverSettleJobs = async () =>
   createMemoryStorage({ plantInJobTable: (table) => ({ ...table, take: async () => true, finish: async () => {} }) })
+
+/** The memory storage with its job table rewritten by `plant`, which may read the committed jobs. */
+const withJobTableFault =
+  (plant: (table: JobTable, committedJobs: () => ReadonlyArray<MemoryJob>) => Partial<JobTable>) =>
+  async (): Promise<MemoryStorage> => {
+    const storage: MemoryStorage = createMemoryStorage({
+      plantInJobTable: (table) => ({ ...table, ...plant(table, () => [...storage.committed().jobs.values()]) }),
+    })
+    return storage
+  }
+
+const byId = <T extends { readonly id: string }>(a: T, b: T) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 
 const dropMilliseconds = (iso: string) => iso.replace(/\.\d{3}Z$/, "Z")
 
@@ -165,6 +186,40 @@ const faults: ReadonlyArray<{
     caughtBy: ["storage.rollback"],
   },
   {
+    bug: "reads what was committed when it opened, not what is committed now",
+    factory: async () => {
+      const storage = createMemoryStorage()
+      const opened = storage.committed()
+      return { ...storage, read: async (work) => work(memoryRepositories(copyTables(opened))) }
+    },
+    caughtBy: ["storage.read-committed"],
+  },
+  {
+    bug: "resolves a read whose work rejected",
+    factory: async () => {
+      const storage = createMemoryStorage()
+      return { ...storage, read: (work) => storage.read(work).catch(() => undefined as never) }
+    },
+    caughtBy: ["storage.read-rejects"],
+  },
+  {
+    bug: "reads the tables of the transaction still open, as a read on a transaction's connection would",
+    factory: async () => {
+      let open: Tables | undefined
+      const storage = createMemoryStorage({
+        plantInRepositories: (tx, draft) => {
+          open = draft
+          return tx
+        },
+      })
+      return {
+        ...storage,
+        read: async (work) => (open === undefined ? storage.read(work) : work(memoryRepositories(open))),
+      }
+    },
+    caughtBy: ["storage.read-isolated"],
+  },
+  {
     bug: "says it inserted an entity when the company already had one",
     factory: withFault((tx) => ({
       ...tx,
@@ -220,7 +275,7 @@ const faults: ReadonlyArray<{
         ...tx.payments,
         insertIfNew: async (row) => {
           await tx.payments.insertIfNew(row)
-          return "inserted"
+          return "inserted" as const
         },
       },
     })),
@@ -278,24 +333,35 @@ const faults: ReadonlyArray<{
   },
   {
     bug: "gives quote amounts back as numbers, without their trailing zeros",
-    factory: withFault((tx) => ({
-      ...tx,
-      quotes: {
-        ...tx.quotes,
-        find: async (companyId, id) => {
-          const row = await tx.quotes.find(companyId, id)
-          const number = (amount: string) => String(Number(amount))
-          return (
-            row && {
-              ...row,
-              instructed_amount: number(row.instructed_amount),
-              source_amount: number(row.source_amount),
-              target_amount: number(row.target_amount),
-            }
-          )
+    // Every read of a quote has the bug: by itself, with its company, with its payment.
+    factory: withFault((tx) => {
+      const number = (amount: string) => String(Number(amount))
+      const numeric = <Q extends QuoteRecord | undefined>(row: Q): Q =>
+        row && {
+          ...row,
+          instructed_amount: number(row.instructed_amount),
+          source_amount: number(row.source_amount),
+          target_amount: number(row.target_amount),
+        }
+      return {
+        ...tx,
+        quotes: { ...tx.quotes, find: async (companyId, id) => numeric(await tx.quotes.find(companyId, id)) },
+        companies: {
+          ...tx.companies,
+          findWithQuoteInUse: async (workspaceId, id, quoteId) => {
+            const found = await tx.companies.findWithQuoteInUse(workspaceId, id, quoteId)
+            return found && { ...found, quote: numeric(found.quote) }
+          },
         },
-      },
-    })),
+        payments: {
+          ...tx.payments,
+          findForExecution: async (id) => {
+            const found = await tx.payments.findForExecution(id)
+            return found && { ...found, quote: numeric(found.quote) }
+          },
+        },
+      }
+    }),
     caughtBy: ["quotes.net-and-gross", "payments.create-and-execute"],
   },
   {
@@ -308,14 +374,28 @@ const faults: ReadonlyArray<{
   },
   {
     bug: "reports every profile's owner as live, deleted entities and recipients too",
-    factory: withFault((tx) => ({
-      ...tx,
-      paymentProfiles: {
-        ...tx.paymentProfiles,
-        findInUse: async (companyId, ids) =>
-          (await tx.paymentProfiles.findInUse(companyId, ids)).map((use) => ({ ...use, owner_live: true })),
-      },
-    })),
+    // Every read of profiles in use has the bug: by themselves, with their company, with their payment.
+    factory: withFault((tx) => {
+      const live = (uses: ReadonlyArray<ProfileInUse>) => uses.map((use) => ({ ...use, owner_live: true }))
+      return {
+        ...tx,
+        paymentProfiles: {
+          ...tx.paymentProfiles,
+          findInUse: async (companyId, ids) => live(await tx.paymentProfiles.findInUse(companyId, ids)),
+        },
+        companies: {
+          ...tx.companies,
+          findWithProfilesInUse: async (workspaceId, id, ids) => {
+            const found = await tx.companies.findWithProfilesInUse(workspaceId, id, ids)
+            return found && { ...found, profiles: live(found.profiles) }
+          },
+          findWithQuoteInUse: async (workspaceId, id, quoteId) => {
+            const found = await tx.companies.findWithQuoteInUse(workspaceId, id, quoteId)
+            return found && { ...found, profiles: live(found.profiles) }
+          },
+        },
+      }
+    }),
     caughtBy: ["quotes.profile-rules"],
   },
   {
@@ -450,13 +530,50 @@ const faults: ReadonlyArray<{
             work({
               ...tx,
               events: {
+                ...tx.events,
                 append: async (row) => void outbox.push(row),
+                appendListingEndpoints: async (row) => {
+                  outbox.push(row)
+                  return tx.webhookEndpoints.listActive(row.company_id)
+                },
               },
             }),
           ),
       }
     },
     caughtBy: ["events.outbox"],
+  },
+  {
+    bug: "lists events by id alone, leaving out created_at (an event stamped later by a workspace's clock is listed as older)",
+    factory: withFault((tx) => ({
+      ...tx,
+      events: {
+        ...tx.events,
+        list: async (workspaceId, filter, window) => {
+          const all = await tx.events.list(workspaceId, filter, { offset: 0, limit: 1e6 })
+          const rows = [...all.rows].sort((a, b) => (a.id < b.id ? 1 : -1))
+          return { rows: rows.slice(window.offset, window.offset + window.limit), total: all.total }
+        },
+      },
+    })),
+    caughtBy: ["events.read-and-filter"],
+  },
+  {
+    bug: "takes created_before as inclusive",
+    factory: withFault((tx) => ({
+      ...tx,
+      events: {
+        ...tx.events,
+        list: async (workspaceId, filter, window) => {
+          const { createdBefore, ...rest } = filter
+          if (createdBefore === undefined) return tx.events.list(workspaceId, filter, window)
+          const all = await tx.events.list(workspaceId, rest, { offset: 0, limit: 1e6 })
+          const rows = all.rows.filter((row) => row.created_at <= createdBefore)
+          return { rows: rows.slice(window.offset, window.offset + window.limit), total: rows.length }
+        },
+      },
+    })),
+    caughtBy: ["events.read-and-filter"],
   },
   {
     bug: "lists rows newest first",
@@ -974,6 +1091,74 @@ const faults: ReadonlyArray<{
     caughtBy: ["webhook-endpoints.record-circuit"],
   },
   {
+    bug: "writes an endpoint's circuit but drops since when it fails",
+    factory: withFault((tx) => ({
+      ...tx,
+      webhookEndpoints: {
+        ...tx.webhookEndpoints,
+        recordCircuit: (workspaceId, id, circuit) =>
+          tx.webhookEndpoints.recordCircuit(workspaceId, id, { ...circuit, failing_since: null }),
+      },
+    })),
+    caughtBy: ["webhook-endpoints.record-circuit"],
+  },
+  {
+    bug: "disables an endpoint a user already turned off",
+    factory: withFault((tx) => ({
+      ...tx,
+      webhookEndpoints: {
+        ...tx.webhookEndpoints,
+        disable: (workspaceId, id, change) => tx.webhookEndpoints.update(workspaceId, id, { ...change, active: false }),
+      },
+    })),
+    caughtBy: ["webhook-endpoints.disable"],
+  },
+  {
+    bug: "updates an endpoint but keeps the reason it was disabled",
+    factory: withFault((tx) => ({
+      ...tx,
+      webhookEndpoints: {
+        ...tx.webhookEndpoints,
+        update: (workspaceId, id, { disabled_reason: _reason, disabled_at: _at, ...change }) =>
+          tx.webhookEndpoints.update(workspaceId, id, change),
+      },
+    })),
+    caughtBy: ["webhook-endpoints.update-toggle-delete"],
+  },
+  {
+    bug: "lists failed deliveries created at the end of the window too",
+    factory: withFault((tx) => ({
+      ...tx,
+      webhookDeliveries: {
+        ...tx.webhookDeliveries,
+        listFailed: (endpointId, window, afterId, limit) =>
+          tx.webhookDeliveries.listFailed(
+            endpointId,
+            { ...window, createdBefore: plusMs(window.createdBefore, 1) },
+            afterId,
+            limit,
+          ),
+      },
+    })),
+    caughtBy: ["webhook-deliveries.list-failed"],
+  },
+  {
+    bug: "advances a recovery from whatever cursor it has",
+    factory: withFault((tx) => ({
+      ...tx,
+      webhookRecoveries: {
+        ...tx.webhookRecoveries,
+        advance: async (workspaceId, id, from, progress) => {
+          const row = await tx.webhookRecoveries.find(workspaceId, id)
+          return row === undefined || row.status !== from.status
+            ? undefined
+            : tx.webhookRecoveries.advance(workspaceId, id, row, progress)
+        },
+      },
+    })),
+    caughtBy: ["webhook-recoveries.store-and-advance"],
+  },
+  {
     bug: "counts a workspace's deliveries in lanes instead of its lanes",
     factory: withFault((tx) => ({
       ...tx,
@@ -1377,6 +1562,119 @@ const faults: ReadonlyArray<{
     caughtBy: ["onboardings.attachments"],
   },
   {
+    bug: "closes nothing: a closed storage still runs transactions",
+    factory: async () => ({ ...createMemoryStorage(), close: async () => {} }),
+    caughtBy: ["storage.close"],
+  },
+  {
+    bug: "hands out due jobs lowest id first instead of oldest due first",
+    factory: withJobTableFault((table) => ({
+      due: async (now, kinds, limit, busyQueues) =>
+        [...(await table.due(now, kinds, Number.MAX_SAFE_INTEGER, busyQueues))].sort(byId).slice(0, limit),
+    })),
+    caughtBy: ["job-table.due"],
+  },
+  {
+    bug: "takes a job due exactly now as not yet due",
+    factory: withJobTableFault((table) => ({
+      due: (now, kinds, limit, busyQueues) =>
+        table.due(new Date(Date.parse(now) - 1).toISOString(), kinds, limit, busyQueues),
+    })),
+    caughtBy: ["job-table.due"],
+  },
+  {
+    bug: "wakes the runner for a job given up (when to wake next counts every state)",
+    factory: withJobTableFault((_table, committedJobs) => ({
+      nextRunAt: async (kinds, after) =>
+        committedJobs()
+          .filter((job) => kinds.includes(job.kind) && job.run_at > after)
+          .map((job) => job.run_at)
+          .sort()[0],
+    })),
+    caughtBy: ["job-table.next-run-at"],
+  },
+  {
+    bug: "stamps a taken job with the database's clock instead of the engine's now",
+    factory: withJobTableFault((table) => ({
+      take: (id, change) => table.take(id, { ...change, updated_at: new Date().toISOString() }),
+    })),
+    caughtBy: ["job-table.runs-and-stamps"],
+  },
+  {
+    bug: "finds profiles in use two ids a query and drops the last of an odd number",
+    factory: withFault((tx) => ({
+      ...tx,
+      paymentProfiles: {
+        ...tx.paymentProfiles,
+        findInUse: async (companyId, ids) => {
+          const found: ProfileInUse[] = []
+          for (let i = 0; i + 1 < ids.length; i += 2) {
+            found.push(...(await tx.paymentProfiles.findInUse(companyId, [ids[i]!, ids[i + 1]!])))
+          }
+          return found
+        },
+      },
+    })),
+    caughtBy: ["payment-profiles.find-in-use"],
+  },
+  {
+    bug: "answers the first batch stored with the key, whichever company it is of, when the key is taken",
+    factory: withBatchFault((batches, draft) => ({
+      insertOrGet: async (row) => {
+        const outcome = await batches.insertOrGet(row)
+        if (outcome.inserted || row.idempotency_key === null) return outcome
+        const [firstOfKey] = [...draft.paymentBatches.values()]
+          .filter((batch) => batch.idempotency_key === row.idempotency_key)
+          .sort(byId)
+        return { inserted: false, batch: firstOfKey ?? outcome.batch }
+      },
+    })),
+    caughtBy: ["batches.insert-or-get"],
+  },
+  {
+    bug: "lists a delivery due exactly now as not yet due",
+    factory: withFault((tx) => ({
+      ...tx,
+      webhookDeliveries: {
+        ...tx.webhookDeliveries,
+        listDue: (endpointId, now, laneId, limit) =>
+          tx.webhookDeliveries.listDue(endpointId, new Date(Date.parse(now) - 1).toISOString(), laneId, limit),
+      },
+    })),
+    caughtBy: ["webhook-deliveries.list-due"],
+  },
+  {
+    bug: "lists delivered and failed deliveries as due (they would be sent again)",
+    factory: async () =>
+      createMemoryStorage({
+        plantInRepositories: (tx, draft) => ({
+          ...tx,
+          webhookDeliveries: {
+            ...tx.webhookDeliveries,
+            listDue: async (endpointId, now, laneId, limit) =>
+              [...draft.webhookDeliveries.values()]
+                .filter(
+                  (row) =>
+                    row.endpoint_id === endpointId &&
+                    row.next_attempt_at !== null &&
+                    row.next_attempt_at <= now &&
+                    row.id !== laneId &&
+                    (row.lane_id === null || row.lane_id === laneId),
+                )
+                .sort((a, b) =>
+                  a.next_attempt_at! < b.next_attempt_at!
+                    ? -1
+                    : a.next_attempt_at! > b.next_attempt_at!
+                      ? 1
+                      : byId(a, b),
+                )
+                .slice(0, limit),
+          },
+        }),
+      }),
+    caughtBy: ["webhook-deliveries.list-due"],
+  },
+  {
     bug: "answers true for deleting a person but leaves the row",
     factory: withOnboardingFault(() => ({ persons: { delete: async () => true } })),
     caughtBy: ["model.onboarding"],
@@ -1430,12 +1728,17 @@ const faults: ReadonlyArray<{
   },
 ]
 
+/** The memory storage's job table, planted or not: the suite checks it in the `job-table.*` tests. */
+const jobTable = (storage: MemoryStorage) => storage.jobTable
+
 describe("the contract suite fails a broken adapter", () => {
   for (const { bug, factory, caughtBy } of faults) {
     for (const id of caughtBy) {
       it(`${id} catches an adapter that ${bug}`, async () => {
         // A fixed seed: whether a random run meets the bug must not depend on luck.
-        await expect(runContractTest(id, { factory, reader, fastCheck: { seed: 42, numRuns: 200 } })).rejects.toThrow()
+        await expect(
+          runContractTest(id, { factory, reader, jobTable, fastCheck: { seed: 42, numRuns: 200 } }),
+        ).rejects.toThrow()
       })
     }
   }
@@ -1449,7 +1752,9 @@ describe("the contract suite fails a broken adapter", () => {
   it("while the same tests pass on the adapter without the bug", async () => {
     const ids = new Set(faults.flatMap((fault) => fault.caughtBy))
     for (const id of ids) {
-      expect(await runContractTest(id, { factory: async () => createMemoryStorage(), reader })).toEqual({ ran: true })
+      expect(await runContractTest(id, { factory: async () => createMemoryStorage(), reader, jobTable })).toEqual({
+        ran: true,
+      })
     }
   })
 })

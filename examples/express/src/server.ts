@@ -3,7 +3,15 @@ import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { openSqliteStorage } from "@payments-engine/adapters"
 import { type Actor, CompanyId, type Engine, isDomainError } from "@payments-engine/core"
-import { bearerTokens, createApp, createServiceEngine, httpStatusOf, jobLogTo } from "@payments-engine/http-koa"
+import {
+  apiRoutes,
+  bearerTokens,
+  createApp,
+  createServiceEngine,
+  httpStatusOf,
+  jobLogTo,
+  sandboxRoutes,
+} from "@payments-engine/http-koa"
 import express from "express"
 import { type Logger, pino } from "pino"
 
@@ -18,6 +26,12 @@ export interface ServerOptions {
   readonly logger?: Logger
   /** The SQLite file; in memory by default. */
   readonly filename?: string
+  /**
+   * Sandbox mode, as the service has it with SQLite (true by default): a test clock per workspace
+   * and the helpers under `/api/v1/sandbox` (a funding account linked at once, the clock moved),
+   * with which the README's "Paying a recipient" runs through this server.
+   */
+  readonly sandbox?: boolean
 }
 
 /** The host's server, running. */
@@ -46,16 +60,26 @@ export const startServer = async (options: ServerOptions = {}): Promise<RunningS
   // Signs bearer tokens and keys idempotency fingerprints. A random one does for a database in
   // memory; with a file, keep one secret outside it and give it to every process.
   const secret = randomBytes(32).toString("base64url")
+  const sandbox = options.sandbox ?? true
   const engine = createServiceEngine({
     storage: await openSqliteStorage({ filename: options.filename ?? ":memory:" }),
     serverSecret: { read: async () => secret },
+    testClocks: sandbox,
+    // Sandbox mode may send webhooks to a receiver on this machine, as the service's does.
+    allowLocalWebhookUrls: sandbox,
     jobLog: jobLogTo(logger),
   })
   const workspace = await engine.access.ensureWorkspace(hostWorkspace)
   const apiKey = await engine.access.createApiKey({ workspace: hostWorkspace, scope: "write" })
   const payments = createApp({
     engine,
-    tokens: bearerTokens({ secret, confirm: (claims) => engine.access.tokenActor(claims) }),
+    routes: sandbox ? [...apiRoutes, ...sandboxRoutes] : apiRoutes,
+    tokens: bearerTokens({
+      secret,
+      confirm: (claims) => engine.access.tokenActor(claims),
+      // Tokens are issued and expire by the workspace's test clock, as the service's are.
+      ...(sandbox ? { workspaceNow: (workspaceId) => engine.testClocks.now({ workspaceId, scope: "read" }) } : {}),
+    }),
     logger,
     // Where it is mounted below: put back in the URLs it answers with (paging links, say).
     mountPath: "/payments",

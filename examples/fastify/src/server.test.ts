@@ -127,3 +127,27 @@ it("pays through the mounted API: the job runner started with the server complet
   await expect.poll(statusOfPayment, { timeout: 10_000 }).toBe("completed")
   expect(logLines).toContainEqual(expect.objectContaining({ msg: "job run", kind: "execute_payment", outcome: "done" }))
 })
+
+it("logs each request of the mounted API once, with one id: the Koa app's line, not Fastify's", async () => {
+  const lines: Array<Record<string, unknown>> = []
+  server = await startServer({
+    port: 0,
+    logger: pino({ level: "debug" }, { write: (line: string) => lines.push(JSON.parse(line)) }),
+  })
+  const health = await fetch(`${server.url}/payments/health`)
+  expect(health.status).toBe(200)
+  const koaLine = (line: Record<string, unknown>) => line.msg === "request" && line.path === "/health"
+  await expect.poll(() => lines.filter(koaLine)).toHaveLength(1)
+  const mentions = lines.filter((line) => JSON.stringify(line).includes("/health"))
+  expect(mentions).toEqual([
+    expect.objectContaining({
+      msg: "request",
+      path: "/health",
+      status: 200,
+      request_id: health.headers.get("x-request-id"),
+    }),
+  ])
+  // The host's own routes keep Fastify's request log.
+  await fetch(`${server.url}/`)
+  await expect.poll(() => lines.filter((line) => line.msg === "request completed")).toHaveLength(1)
+})

@@ -1,8 +1,16 @@
 import { randomBytes } from "node:crypto"
 import type { AddressInfo } from "node:net"
 import { openSqliteStorage } from "@payments-engine/adapters"
-import { type Actor, CompanyId, type Engine, isDomainError } from "@payments-engine/core"
-import { bearerTokens, createApp, createServiceEngine, httpStatusOf, jobLogTo } from "@payments-engine/http-koa"
+import { type Actor, CompanyId, type Engine, isDomainError, type RecipientCreateBody } from "@payments-engine/core"
+import {
+  apiRoutes,
+  bearerTokens,
+  createApp,
+  createServiceEngine,
+  httpStatusOf,
+  jobLogTo,
+  sandboxRoutes,
+} from "@payments-engine/http-koa"
 import Fastify from "fastify"
 import { type Logger, pino } from "pino"
 
@@ -20,6 +28,12 @@ export interface ServerOptions {
   readonly logger?: Logger
   /** The SQLite file; in memory by default. */
   readonly filename?: string
+  /**
+   * Sandbox mode, as the service has it with SQLite (true by default): a test clock per workspace
+   * and the helpers under `/api/v1/sandbox` (a funding account linked at once, the clock moved),
+   * with which the README's "Paying a recipient" runs through this server.
+   */
+  readonly sandbox?: boolean
 }
 
 /** The host's server, running. */
@@ -48,9 +62,13 @@ export const startServer = async (options: ServerOptions = {}): Promise<RunningS
   // Signs bearer tokens and keys idempotency fingerprints. A random one does for a database in
   // memory; with a file, keep one secret outside it and give it to every process.
   const secret = randomBytes(32).toString("base64url")
+  const sandbox = options.sandbox ?? true
   const engine = createServiceEngine({
     storage: await openSqliteStorage({ filename: options.filename ?? ":memory:" }),
     serverSecret: { read: async () => secret },
+    testClocks: sandbox,
+    // Sandbox mode may send webhooks to a receiver on this machine, as the service's does.
+    allowLocalWebhookUrls: sandbox,
     jobLog: jobLogTo(fastify.log),
   })
   fastify.addHook("onReady", async () => engine.jobs.start())
@@ -60,7 +78,13 @@ export const startServer = async (options: ServerOptions = {}): Promise<RunningS
   const apiKey = await engine.access.createApiKey({ workspace: hostWorkspace, scope: "write" })
   const payments = createApp({
     engine,
-    tokens: bearerTokens({ secret, confirm: (claims) => engine.access.tokenActor(claims) }),
+    routes: sandbox ? [...apiRoutes, ...sandboxRoutes] : apiRoutes,
+    tokens: bearerTokens({
+      secret,
+      confirm: (claims) => engine.access.tokenActor(claims),
+      // Tokens are issued and expire by the workspace's test clock, as the service's are.
+      ...(sandbox ? { workspaceNow: (workspaceId) => engine.testClocks.now({ workspaceId, scope: "read" }) } : {}),
+    }),
     logger: fastify.log,
     // Where it is mounted below: put back in the URLs it answers with (paging links, say).
     mountPath: paymentsPrefix,
@@ -71,7 +95,9 @@ export const startServer = async (options: ServerOptions = {}): Promise<RunningS
       // Koa reads the body itself: in this plugin only, the body is left unread for it.
       mounted.removeAllContentTypeParsers()
       mounted.addContentTypeParser("*", (_request, _payload, done) => done(null))
-      mounted.all("/*", (request, reply) => {
+      // The Koa app logs each request it answers, with its own id: Fastify's two lines for the
+      // same request (incoming, completed), under another id, would count it twice.
+      mounted.all("/*", { logLevel: "silent" }, (request, reply) => {
         // Fastify sends nothing for this request: Koa answers on the raw response.
         reply.hijack()
         request.raw.url = request.raw.url?.slice(paymentsPrefix.length) ?? "/"
@@ -82,16 +108,19 @@ export const startServer = async (options: ServerOptions = {}): Promise<RunningS
   )
   fastify.get("/", async () => ({ service: "acme host", payments_api: `${paymentsPrefix}/api/v1` }))
   // The host's own route calls the engine directly: no HTTP hop, the same errors as the API.
-  fastify.post<{ Params: { companyId: string } }>("/my/companies/:companyId/recipients", async (request, reply) => {
-    const actor: Actor = { workspaceId: workspace.id, scope: "write" }
-    try {
-      const recipient = await engine.recipients.create(actor, CompanyId.make(request.params.companyId), request.body)
-      return reply.code(201).send({ data: recipient })
-    } catch (error) {
-      if (!isDomainError(error)) throw error
-      return reply.code(httpStatusOf(error)).send({ errors: error.errors })
-    }
-  })
+  fastify.post<{ Params: { companyId: string }; Body: RecipientCreateBody }>(
+    "/my/companies/:companyId/recipients",
+    async (request, reply) => {
+      const actor: Actor = { workspaceId: workspace.id, scope: "write" }
+      try {
+        const recipient = await engine.recipients.create(actor, CompanyId.make(request.params.companyId), request.body)
+        return reply.code(201).send({ data: recipient })
+      } catch (error) {
+        if (!isDomainError(error)) throw error
+        return reply.code(httpStatusOf(error)).send({ errors: error.errors })
+      }
+    },
+  )
 
   try {
     await fastify.listen({ port: options.port ?? 3000 })

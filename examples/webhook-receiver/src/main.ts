@@ -6,6 +6,7 @@
  * then create an endpoint with url http://localhost:4000/ and watch the events arrive.
  */
 import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 import { webhookReceiver } from "./receiver.ts"
 
 const secret = process.env.WEBHOOK_SECRET
@@ -14,7 +15,7 @@ if (secret === undefined || secret === "") {
   process.exit(2)
 }
 const port = Number(process.env.PORT ?? 4000)
-createServer(
+const server = createServer(
   webhookReceiver({
     secret,
     onEvent: ({ id, payload }) => {
@@ -22,4 +23,4 @@ createServer(
       console.log(`${id} ${event ?? "(no event name)"}`)
     },
   }),
-).listen(port, () => console.log(`Receiving webhooks on http://localhost:${port}/`))
+).listen(port, () => console.log(`Receiving webhooks on http://localhost:${(server.address() as AddressInfo).port}/`))

@@ -35,13 +35,19 @@ afterAll(() => {
 const transport = createHttpWebhookTransport({ allowLoopback: true })
 const now = () => Math.floor(Date.now() / 1000)
 /** A delivery as the engine sends it: the body's exact bytes, signed. */
-const deliver = async (body: string, eventId: string, options: { timestamp?: number; sentBody?: string } = {}) => {
-  const headers = await webhookSignatureHeaders({
+const deliver = async (
+  body: string,
+  eventId: string,
+  options: { timestamp?: number; sentBody?: string; strip?: boolean } = {},
+) => {
+  const signed = await webhookSignatureHeaders({
     body,
     eventId,
     timestamp: options.timestamp ?? now(),
     secrets: [secret],
   })
+  const { "webhook-id": _id, "webhook-timestamp": _timestamp, "webhook-signature": _signature, ...stripped } = signed
+  const headers = options.strip === true ? stripped : signed
   const attempt = await transport.send({ url, body: options.sentBody ?? body, headers, timeoutMs: 5000 })
   return attempt.kind === "answered" ? attempt.status : attempt.failure
 }
@@ -69,6 +75,13 @@ describe("the webhook receiver example", () => {
     expect(await deliver(body, "evt_old", { timestamp: now() - 3600 })).toBe(400)
     expect(handled.map((e) => e.id)).not.toContain("evt_changed")
     expect(handled.map((e) => e.id)).not.toContain("evt_old")
+  })
+
+  it("refuses an old delivery replayed with its timestamped headers stripped (a downgrade to Service-Signature)", async () => {
+    const body = '{"event":"PaymentEvents::CompletedEvent","resource_id":"pay_replayed"}'
+    expect(await deliver(body, "evt_stripped", { timestamp: now() - 3600 })).toBe(400)
+    expect(await deliver(body, "evt_stripped", { timestamp: now() - 3600, strip: true })).toBe(400)
+    expect(handled.map((e) => e.id)).not.toContain("evt_stripped")
   })
 
   it("answers 500 when handling fails, so the sender retries, and handles the retry", async () => {

@@ -41,8 +41,8 @@ const answer = (response: ServerResponse, status: number, text: string) => {
 }
 
 /**
- * A Node request handler for webhook deliveries. It verifies the signature against the body's
- * raw bytes, before any parsing: the classic failure is to verify `JSON.stringify(req.body)`
+ * A Node request handler for webhook deliveries. It verifies the timestamped signature
+ * (`webhook-signature`, within five minutes) against the body's raw bytes, before any parsing: the classic failure is to verify `JSON.stringify(req.body)`
  * after a JSON middleware, which is not the byte string that was signed. A valid delivery of an
  * event already handled is answered 200 and not handled again (deliveries are at least once);
  * only 200 tells the sender a delivery succeeded, so an error while handling answers 500 and the
@@ -58,7 +58,8 @@ export const webhookReceiver = (options: WebhookReceiverOptions) => {
     if (request.method !== "POST") return answer(response, 405, "POST only")
     const body = await rawBody(request, options.maxBodyBytes ?? 1024 * 1024)
     if (body === undefined) return answer(response, 413, "body too large")
-    const check = await verifyWebhookSignature(body, request.headers, options.secret)
+    // Every delivery carries the timestamped signature: one without it was stripped to replay it.
+    const check = await verifyWebhookSignature(body, request.headers, options.secret, { requireTimestamp: true })
     if (!check.valid || check.eventId === undefined) {
       return answer(response, 400, check.valid ? "no event id" : check.reason)
     }

@@ -1,5 +1,6 @@
 import type { PaymentRecord, PaymentRepository, PaymentStatusChange, PaymentStatusValue } from "@payments-engine/core"
 import type { Tables } from "../memory-tables.ts"
+import { memoryPaymentProfileRepository } from "./bank-accounts.ts"
 import { byId, findScoped, freeze, windowOf } from "./rows.ts"
 
 /**
@@ -7,7 +8,9 @@ import { byId, findScoped, freeze, windowOf } from "./rows.ts"
  * checks of `insertIfNew` and the compare of `compareAndSetStatus` need no lock. `listStuck`
  * filters and sorts every payment: fine for an example, where a database would use an index.
  */
-export const memoryPaymentRepository = (t: Pick<Tables, "payments" | "companies">): PaymentRepository => {
+export const memoryPaymentRepository = (
+  t: Pick<Tables, "payments" | "companies" | "quotes" | "paymentProfiles" | "bankAccounts" | "entities" | "recipients">,
+): PaymentRepository => {
   const setStatus = (row: PaymentRecord, to: PaymentStatusValue, change: PaymentStatusChange) => {
     const defined = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined))
     const next = freeze({ ...row, ...defined, status: to })
@@ -33,6 +36,17 @@ export const memoryPaymentRepository = (t: Pick<Tables, "payments" | "companies"
       ),
     find: async (companyId, id) => findScoped(t.payments, id, (row) => row.company_id === companyId),
     findById: async (id) => t.payments.get(id),
+    findForExecution: async (id) => {
+      const payment = t.payments.get(id)
+      if (payment === undefined) return undefined
+      const quote = t.quotes.get(payment.quote_id)
+      const profileIds = [payment.from_profile_id, payment.to_profile_id]
+      return {
+        payment,
+        quote: quote?.company_id === payment.company_id ? quote : undefined,
+        profiles: await memoryPaymentProfileRepository(t).findInUse(payment.company_id, profileIds),
+      }
+    },
     findByIdempotencyKey: async (companyId, key) =>
       [...t.payments.values()].find((p) => p.company_id === companyId && p.idempotency_key === key),
     list: async (companyId, filter, window) =>

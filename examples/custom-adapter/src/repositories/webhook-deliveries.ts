@@ -71,6 +71,18 @@ export const memoryWebhookDeliveryRepository = (t: Pick<Tables, "webhookDeliveri
       )
       .sort(soonestDue)
       .slice(0, limit),
+  listFailed: async (endpointId, window, afterId, limit) =>
+    [...t.webhookDeliveries.values()]
+      .filter(
+        (row) =>
+          row.endpoint_id === endpointId &&
+          row.status === "failed" &&
+          row.created_at >= window.createdFrom &&
+          row.created_at < window.createdBefore &&
+          (afterId === null || row.id > afterId),
+      )
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .slice(0, limit),
   countLanes: async (workspaceId) =>
     new Set(
       [...t.webhookDeliveries.values()]

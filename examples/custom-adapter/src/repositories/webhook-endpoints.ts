@@ -44,6 +44,10 @@ export const memoryWebhookEndpointRepository = (t: Pick<Tables, "webhookEndpoint
     replaceSecret: async (workspaceId, id, from, fields) =>
       find(workspaceId, id)?.secret === from ? change(workspaceId, id, () => fields) : undefined,
     recordCircuit: async (workspaceId, id, circuit) => change(workspaceId, id, () => circuit),
+    disable: async (workspaceId, id, fields) =>
+      find(workspaceId, id)?.active === true
+        ? change(workspaceId, id, () => ({ ...fields, active: false }))
+        : undefined,
     delete: async (workspaceId, id, deletedAt) =>
       change(workspaceId, id, () => ({ deleted_at: deletedAt, updated_at: deletedAt })) !== undefined,
   }
