@@ -1,11 +1,11 @@
 /**
  * What the HTTP binding costs: the Koa app of `@payments-engine/http-koa` on a real socket on
- * 127.0.0.1, driven by a keep-alive client in the same process, one request at a time.
+ * 127.0.0.1, driven by a keep-alive client in the same process, one request at a time, each
+ * comparison's sides in turns (`in-turns.ts`). `profile-layers.ts` serves the same app.
  */
 import { randomBytes } from "node:crypto"
 import { Agent, createServer, type RequestListener, request } from "node:http"
 import type { AddressInfo } from "node:net"
-import { performance } from "node:perf_hooks"
 import { Router } from "@koa/router"
 import { type Payer, payInProcess, paymentRequest, quoteRequest, setUpPayer } from "@payments-engine/adapters/testing"
 import type { Engine, Storage } from "@payments-engine/core"
@@ -20,57 +20,53 @@ import {
 } from "@payments-engine/http-koa"
 import Koa from "koa"
 import { pino } from "pino"
+import { inTurns, repeat, type Turns } from "./in-turns.ts"
+import { statementsEach } from "./round-trips.ts"
 
-/** How many requests or pairs a run makes, how many runs, and the most time one run may take. */
+/** How long a run is: rounds, each a slice of every side in turn. */
 export interface HttpBudget {
-  /** Rounds per figure; each figure is the best of them. */
   readonly rounds: number
-  /** GET requests per round, on each side. */
-  readonly gets: number
-  /** Quote + payment pairs per round, on each side. */
-  readonly pairs: number
-  /** A round stops here even if it has not made its count: the bench must end on a slow machine. */
-  readonly roundLimitMs: number
+  /** GET requests a slice. */
+  readonly getsPerSlice: number
+  /** Quote + payment pairs a slice. */
+  readonly pairsPerSlice: number
 }
 
-/**
- * How fast one side went: operations per second of wall time (best run), and CPU time per
- * operation (best run), counted over all of this process's threads, so the client is in it and
- * a database server is not. On a busy machine the wall figure falls far more than the CPU one.
- */
-export interface Speed {
-  readonly perSecond: number
-  readonly cpuMicros: number
-}
-
-/**
- * The app's GET of one company, a bare Koa route serving the same bytes, and the same read made
- * in-process through the engine.
- */
+/** The app's GET of one company, a bare Koa route serving the same bytes, and the same read made in-process. */
 export interface GetMeasurement {
-  readonly app: Speed
-  readonly bare: Speed
-  readonly inProcess: Speed
+  readonly turns: Turns<"app" | "bare" | "inProcess">
   /** Size of the answer both serve. */
   readonly bytes: number
 }
 
-/** The same quote + payment pairs in-process and over HTTP, on one engine and storage. */
-export interface PairsMeasurement {
-  readonly inProcess: Speed
-  readonly http: Speed
+/** Statements (SQLite) or round trips (Postgres) the engine sends, each counted over a few in a row. */
+export interface HttpTrips {
+  /** A GET of one company through the app, its bearer token's check included. */
+  readonly get: number
+  readonly pairInProcess: number
+  readonly pairOverHttp: number
 }
 
 /** The figures of {@link measureHttpPath}. */
 export interface HttpMeasurement {
   readonly get: GetMeasurement | undefined
-  readonly pairs: PairsMeasurement
+  /** The same quote + payment pairs in-process and over HTTP, on one engine and storage. */
+  readonly pairs: Turns<"inProcess" | "http">
+  readonly trips: HttpTrips
 }
 
 /** GETs and pairs made before the clock starts on each side, so that the JIT has compiled both. */
 export const httpWarmUp = { gets: 300, pairs: 150 } as const
 /** A request that takes this long means the bench is broken, not slow. */
 const requestTimeoutMs = 10_000
+/**
+ * How long a server keeps an idle keep-alive connection, and waits for a request's headers:
+ * far longer than any side waits for the others' turns, even on a loaded machine. Node's 5 s
+ * default closed the connection under a waiting client, which then failed with ECONNRESET.
+ */
+const idleConnectionMs = 2 * 60_000
+/** Operations counted for the statements an operation (their mean). */
+const countedOperations = 20
 
 interface Answer {
   readonly status: number
@@ -85,7 +81,10 @@ interface Listening {
 
 const listen = (handler: RequestListener) =>
   new Promise<Listening>((resolve, reject) => {
-    const server = createServer(handler)
+    const server = createServer(
+      { keepAliveTimeout: idleConnectionMs, headersTimeout: idleConnectionMs + 1000 },
+      handler,
+    )
     server.once("error", reject)
     server.listen(0, "127.0.0.1", () =>
       resolve({
@@ -103,7 +102,7 @@ const listen = (handler: RequestListener) =>
  * One keep-alive connection to a port on 127.0.0.1; requests go one at a time, as a client that
  * waits for each answer sends them.
  */
-class Client {
+export class Client {
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 1 })
 
   constructor(
@@ -154,43 +153,13 @@ class Client {
   }
 }
 
-/** Runs `once(0)`, `once(1)`, … until `count` are done or `limitMs` has passed; how fast. */
-const rate = async (count: number, limitMs: number, once: (i: number) => Promise<unknown>): Promise<Speed> => {
-  const cpu = process.cpuUsage()
-  const started = performance.now()
-  let done = 0
-  while (done < count && performance.now() - started < limitMs) await once(done++)
-  const elapsed = performance.now() - started
-  const used = process.cpuUsage(cpu)
-  return { perSecond: done / (elapsed / 1000), cpuMicros: (used.user + used.system) / done }
-}
-
-/**
- * The best of `rounds` runs of each measure, the measures taking turns within a round, so that a
- * stretch of load from elsewhere on the machine slows both sides of a ratio rather than one.
- */
-const bestInTurns = async <K extends string>(
-  rounds: number,
-  measures: Record<K, (round: number) => Promise<Speed>>,
-): Promise<Record<K, Speed>> => {
-  const names = Object.keys(measures) as Array<K>
-  const best = Object.fromEntries(
-    names.map((name) => [name, { perSecond: 0, cpuMicros: Number.POSITIVE_INFINITY }]),
-  ) as Record<K, Speed>
-  for (let round = 0; round < rounds; round++) {
-    for (const name of names) {
-      const speed = await measures[name](round)
-      best[name] = {
-        perSecond: Math.max(best[name].perSecond, speed.perSecond),
-        cpuMicros: Math.min(best[name].cpuMicros, speed.cpuMicros),
-      }
-    }
-  }
-  return best
+/** Runs `once(0)` … `once(count - 1)`, untimed: the warm-up of a side. */
+const warmUp = async (count: number, once: (i: number) => Promise<unknown>) => {
+  for (let i = 0; i < count; i++) await once(i)
 }
 
 /** The app as `startService` builds it, without the job runner and the purge timer, which a request never waits for. */
-const startApp = async (engine: Engine) => {
+export const startApp = async (engine: Engine) => {
   const secret = randomBytes(32).toString("hex")
   // The service logs at `info` to standard output, a line a request; /dev/null keeps that cost without the noise.
   const logger = createLogger({ level: "info", destination: pino.destination({ dest: "/dev/null", sync: true }) })
@@ -215,7 +184,7 @@ const startApp = async (engine: Engine) => {
 }
 
 /** A bearer token for `workspace`, as a client gets one: a new API key exchanged over HTTP. */
-const signIn = async (engine: Engine, port: number, workspace: string): Promise<string> => {
+export const signIn = async (engine: Engine, port: number, workspace: string): Promise<string> => {
   const key = await engine.access.createApiKey({ workspace, scope: "write" })
   const client = new Client(port)
   try {
@@ -254,15 +223,15 @@ const measureGet = async (
     if (!copy.body.equals(answer.body)) throw new Error("the bare route does not serve the app's bytes")
     const get = (from: Client) => () => from.expect(200, "GET", path)
     const read = () => engine.companies.get(payer.actor, payer.companyId)
-    await rate(httpWarmUp.gets, budget.roundLimitMs, get(client))
-    await rate(httpWarmUp.gets, budget.roundLimitMs, get(bareClient))
-    await rate(httpWarmUp.gets, budget.roundLimitMs, read)
-    const best = await bestInTurns(budget.rounds, {
-      app: () => rate(budget.gets, budget.roundLimitMs, get(client)),
-      bare: () => rate(budget.gets, budget.roundLimitMs, get(bareClient)),
-      inProcess: () => rate(budget.gets, budget.roundLimitMs, read),
+    await warmUp(httpWarmUp.gets, get(client))
+    await warmUp(httpWarmUp.gets, get(bareClient))
+    await warmUp(httpWarmUp.gets, read)
+    const turns = await inTurns(budget.rounds, {
+      app: repeat(budget.getsPerSlice, get(client)),
+      bare: repeat(budget.getsPerSlice, get(bareClient)),
+      inProcess: repeat(budget.getsPerSlice, read),
     })
-    return { ...best, bytes: answer.body.length }
+    return { turns, bytes: answer.body.length }
   } finally {
     bareClient.close()
     await bareServer.close()
@@ -280,7 +249,8 @@ const payOverHttp = async (client: Client, payer: Payer, i: number) => {
 /**
  * Measures the HTTP path on a fresh, empty storage: the GET of one company against a bare Koa
  * route (when `withGet`), and quote + payment pairs over HTTP against the same pairs made
- * in-process on the same engine. The caller closes the storage.
+ * in-process on the same engine, each pair of sides in turns; and the statements each sends.
+ * The caller closes the storage.
  *
  * @example
  * const figures = await measureHttpPath(await openSqliteStorage({ filename }), budget, { withGet: true })
@@ -298,15 +268,24 @@ export const measureHttpPath = async (
   const client = new Client(server.port, await signIn(engine, server.port, workspace))
   try {
     const get = options.withGet ? await measureGet(engine, client, payer, budget) : undefined
-    await rate(httpWarmUp.pairs, budget.roundLimitMs, (i) => payInProcess(engine, payer, -1 - i, "local"))
-    await rate(httpWarmUp.pairs, budget.roundLimitMs, (i) => payOverHttp(client, payer, -1 - i))
-    const offset = (round: number) => round * budget.pairs
-    const pairs = await bestInTurns(budget.rounds, {
-      inProcess: (round) =>
-        rate(budget.pairs, budget.roundLimitMs, (i) => payInProcess(engine, payer, offset(round) + i, "local")),
-      http: (round) => rate(budget.pairs, budget.roundLimitMs, (i) => payOverHttp(client, payer, offset(round) + i)),
+    const inProcess = (i: number) => payInProcess(engine, payer, i, "local")
+    const http = (i: number) => payOverHttp(client, payer, i)
+    // Warm-up and counted pairs are numbered below zero, apart from the measured ones.
+    await warmUp(httpWarmUp.pairs, (i) => inProcess(-1 - i))
+    await warmUp(httpWarmUp.pairs, (i) => http(-1 - i))
+    const pairs = await inTurns(budget.rounds, {
+      inProcess: repeat(budget.pairsPerSlice, inProcess),
+      http: repeat(budget.pairsPerSlice, http),
     })
-    return { get, pairs }
+    const counted = (i: number) => -1 - httpWarmUp.pairs - i
+    const trips = {
+      get: await statementsEach(countedOperations, () =>
+        client.expect(200, "GET", `/api/v1/companies/${payer.companyId}`),
+      ),
+      pairInProcess: await statementsEach(countedOperations, (i) => inProcess(counted(i))),
+      pairOverHttp: await statementsEach(countedOperations, (i) => http(counted(countedOperations + i))),
+    }
+    return { get, pairs, trips }
   } finally {
     client.close()
     await server.close()

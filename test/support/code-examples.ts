@@ -136,6 +136,10 @@ export const packageEntries = (root: string): ReadonlyMap<string, ReadonlyArray<
           specifier: subpath === "." ? manifest.name : `${manifest.name}/${subpath.slice(2)}`,
           names: exportedNames(join(root, "packages", folder, conditions.source)),
         }))
+        // Core's `/effect` entry first: where a name is on both, its binding is the richer one
+        // (`CompanyId` the id Schema, `Company` the Schema and its type), as the package's own
+        // modules import it.
+        entries.sort((a, b) => Number(b.specifier.endsWith("/effect")) - Number(a.specifier.endsWith("/effect")))
         return [folder, entries] as const
       }),
   )

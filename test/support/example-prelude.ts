@@ -4,7 +4,7 @@
  * it declares itself in a first line (`declare const payment: PaymentInstruction`).
  */
 import type { Router } from "@koa/router"
-import type { KyselyStorage } from "@payments-engine/adapters"
+import type { KyselyStorage } from "@payments-engine/adapters/kysely"
 import type {
   Actor,
   Clock,
