@@ -6,7 +6,10 @@ const sourceFirst = (conditions: ReadonlyArray<string>) => ["source", ...conditi
 
 export default defineConfig({
   resolve: { conditions: sourceFirst(defaultClientConditions) },
-  ssr: { resolve: { conditions: sourceFirst(defaultServerConditions) } },
+  // Without `module`, a bundlers' condition Node does not know: vitest hands these to Node for the
+  // packages it does not transform, and the OpenTelemetry packages' `module` builds are ESM with
+  // extensionless imports, which Node cannot load.
+  ssr: { resolve: { conditions: sourceFirst(defaultServerConditions.filter((name) => name !== "module")) } },
   test: {
     include: [
       "packages/*/src/**/*.test.ts",
@@ -15,7 +18,11 @@ export default defineConfig({
       "examples/*/test/**/*.test.ts",
       "test/**/*.test.ts",
     ],
-    testTimeout: 30_000,
+    // Two files at once even on two cores (vitest's default there is one): most long files wait on
+    // child processes, Postgres or sockets, and one worker left the suite at 32 min a run.
+    maxWorkers: 2,
+    // A hang guard, not a speed check: a loaded machine starting service processes needs more than 30 s.
+    testTimeout: 120_000,
     hookTimeout: 60_000,
     reporters: ["default"],
     server: {

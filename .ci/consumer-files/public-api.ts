@@ -3,12 +3,12 @@
 import {
   createSandboxBankLinker,
   createSandboxPaymentProvider,
-  type KyselyStorage,
   openSqliteStorage,
   randomIds,
   scryptHasher,
   systemClock,
 } from "@payments-engine/adapters"
+import { type KyselyStorage, kyselyStorageOf } from "@payments-engine/adapters/kysely"
 import { openTestSqlite } from "@payments-engine/adapters/testing"
 import {
   createPaymentsClient,
@@ -19,11 +19,15 @@ import {
   verifyWebhook,
 } from "@payments-engine/client"
 import { type ContractReader, runContractSuite, testServerSecret } from "@payments-engine/contract-tests"
-import { type Actor, createEngine, type Engine, isDomainError } from "@payments-engine/core"
+import { type Actor, type CompanyId, createEngine, type Engine, isDomainError } from "@payments-engine/core"
+import { effectsOf } from "@payments-engine/core/effect"
 import { bearerTokens, createApp, createServiceEngine, loadConfig } from "@payments-engine/http-koa"
 
 export const embed = async (): Promise<Engine> => {
-  const storage: KyselyStorage = await openSqliteStorage({ filename: ":memory:" })
+  const storage = await openSqliteStorage({ filename: ":memory:" })
+  // The Kysely view of the same storage, for a program that queries the tables itself.
+  const kysely: KyselyStorage = kyselyStorageOf(storage)
+  await kysely.db.selectFrom("companies").select("id").execute()
   return createEngine({
     storage,
     clock: systemClock,
@@ -44,6 +48,23 @@ export const companyNames = async (engine: Engine, actor: Actor): Promise<string
     throw error
   }
 }
+
+// Bodies are typed from the request Schemas: a misspelt field is a compile error, not a 422 at run time.
+export const typoInBody = (engine: Engine, actor: Actor, companyId: CompanyId) => [
+  // @ts-expect-error nmae is not a field of a new recipient (and name is missing)
+  engine.recipients.create(actor, companyId, { nmae: "Typo Ltd" }),
+  // @ts-expect-error emial is not a field of a new recipient
+  engine.recipients.create(actor, companyId, { name: "Typo Ltd", emial: "typo@example.com" }),
+  engine.payments.create(actor, companyId, {
+    // @ts-expect-error payment_quote is not a field of a payment instruction
+    payment_instruction: { payment_quote: "pq_1", reason: "goods_purchased" },
+  }),
+  // @ts-expect-error sekonds is not a field of a test clock's advance
+  engine.testClocks.advance(actor, { sekonds: 60 }),
+  // The same use case as an effect (`@payments-engine/core/effect`), typed alike.
+  // @ts-expect-error sekonds is not a field of a test clock's advance
+  effectsOf(engine).testClocks.advance(actor, { sekonds: 60 }),
+]
 
 export const serve = async () => {
   const config = loadConfig({})

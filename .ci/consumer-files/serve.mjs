@@ -1,5 +1,5 @@
 // Starts the installed service with plain Node on in-memory SQLite, as `npm start` does in the
-// repository, asks it for its OpenAPI document over HTTP, and creates and lists a company with the
+// repository, asks it for its OpenAPI document and the API reference's files over HTTP, and creates and lists a company with the
 // typed client.
 import { createPaymentsClient, dataOf } from "@payments-engine/client"
 import { createLogger, loadConfig, startService } from "@payments-engine/http-koa"
@@ -13,6 +13,13 @@ try {
   const document = await response.json()
   console.log("GET /openapi.json", response.status, document.openapi, Object.keys(document.paths).length, "paths")
   if (response.status !== 200 || !document.openapi?.startsWith("3.")) process.exitCode = 1
+  // The API reference's Swagger UI comes with the package's build, not from swagger-ui-dist.
+  for (const file of ["/docs/swagger-ui-bundle.js", "/docs/swagger-ui.css"]) {
+    const asset = await fetch(`${service.url}${file}`)
+    const size = (await asset.text()).length
+    console.log(`GET ${file}`, asset.status, size, "characters")
+    if (asset.status !== 200 || size < 10_000) process.exitCode = 1
+  }
   const key = await service.engine.access.createApiKey({ workspace: "consumer", scope: "write" })
   const client = createPaymentsClient({ baseUrl: service.url, apiKey: key.api_key, apiSecret: key.api_secret })
   const body = { name: "Consumer Ltd", country: "GB", default_currency: "GBP" }
