@@ -1,6 +1,7 @@
 import type { RateLimitStore } from "@payments-engine/core"
-import pg from "pg"
+import type pg from "pg"
 import { RateLimiterMemory, RateLimiterPostgres } from "rate-limiter-flexible"
+import { unbreakablePool } from "../storage/postgres/unbreakable-pool.ts"
 import { flexibleRateLimitCounter } from "./flexible-rate-limit-counter.ts"
 import { rateLimitTable } from "./rate-limit-schema.ts"
 
@@ -71,9 +72,7 @@ export const createRateLimitTable = async (pool: pg.Pool, schema: string): Promi
  * const store = await openPostgresRateLimitStore({ connectionString, schema: rateLimitSchema(undefined) })
  */
 export const openPostgresRateLimitStore = async (options: PostgresRateLimitStoreOptions): Promise<RateLimitStore> => {
-  const pool = new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 4 })
-  // A broken idle connection is replaced on the next query; unheard, its error would end the process.
-  pool.on("error", () => {})
+  const pool = unbreakablePool({ connectionString: options.connectionString, max: options.maxConnections ?? 4 })
   try {
     await createRateLimitTable(pool, options.schema)
   } catch (error) {

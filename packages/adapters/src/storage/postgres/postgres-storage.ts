@@ -10,6 +10,7 @@ import { postgresEndpointChanges } from "./postgres-endpoint-changes.ts"
 import { postgresLiveness } from "./postgres-liveness.ts"
 import { ensureSchema, graphileWorkerSchema, quoteIdentifier } from "./postgres-schemas.ts"
 import { withStartupLock } from "./startup-lock.ts"
+import { unbreakablePool } from "./unbreakable-pool.ts"
 
 /**
  * Whether the storage's tables are in the database (and schema) of `options`, by its migration
@@ -92,10 +93,7 @@ export const openPostgresStorage = async (options: PostgresStorageOptions): Prom
     onMigration,
   } = options
   const searchPath = schema === undefined ? undefined : `set search_path to ${quoteIdentifier(schema)}`
-  const pool = new pg.Pool({ connectionString, max: maxConnections, connectionTimeoutMillis: connectionTimeoutMs })
-  // An idle connection that breaks (server restart) is dropped from the pool and replaced on the
-  // next query; without a listener its error event would crash the process.
-  pool.on("error", () => {})
+  const pool = unbreakablePool({ connectionString, max: maxConnections, connectionTimeoutMillis: connectionTimeoutMs })
   const db = new Kysely<StorageTables>({
     dialect: postgresStorageDialect(
       pool,
