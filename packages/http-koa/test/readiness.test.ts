@@ -122,6 +122,7 @@ describe.skipIf(serverUrl === undefined)("GET /ready on Postgres", () => {
     await admin((client) => client.query(`drop database "${name}" with (force)`))
     expect(await probe(url)).toEqual(notReady(["database", "migrations"]))
     expect(await probe(url, "/health")).toEqual({ status: 200, body: { status: "ok" } })
+    expect(service.child.exitCode).toBeNull()
   })
 
   it("fails `shutdown` and `job_runner` for a probe answered after the shutdown began", async () => {

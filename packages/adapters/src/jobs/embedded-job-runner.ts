@@ -7,7 +7,6 @@ import {
   type JobRunScope,
   type JobTable,
   type QueuedJob,
-  type WorkspaceId,
 } from "@payments-engine/core"
 import { jobLogFields } from "@payments-engine/core/effect"
 

@@ -28,6 +28,7 @@ import { preparedQuery } from "../storage/prepared-query.ts"
 import type { StorageTables } from "../storage/storage-tables.ts"
 import { describeFailure, interruptedFailure } from "./embedded-job-runner.ts"
 import type { KyselyJobs } from "./kysely-job-table.ts"
+import { patientCronPool } from "./patient-cron-pool.ts"
 
 type Db = Kysely<StorageTables>
 
@@ -369,11 +370,11 @@ export const graphileJobRunner = (
           const migrated = await latestMigration()
           const workerEvents = events()
           let runner: Runner | undefined
-          let stopping = false
+          const stopping = new AbortController()
           // graphile-worker says "stop" as it begins stopping, on its own or when asked: from
           // then on its runner refuses a second stop, so it is no longer ours to stop.
           workerEvents.on("stop", () => {
-            stopping = true
+            stopping.abort()
             if (runner !== undefined && current.get(lane) === runner) current.delete(lane)
           })
           const cron = parseCronItems(
@@ -392,7 +393,7 @@ export const graphileJobRunner = (
           )
           runner = await run(
             {
-              pgPool: pool,
+              pgPool: patientCronPool(pool, stopping.signal, (error) => log?.({ error })),
               schema: workerSchema,
               concurrency: Math.max(1, options.lanes?.[lane] ?? 1),
               noHandleSignals: true,
@@ -403,12 +404,22 @@ export const graphileJobRunner = (
             },
             tasks(undefined, {}, kinds),
           )
-          if (!stopping) current.set(lane, runner)
+          if (!stopping.signal.aborted) current.set(lane, runner)
           const onEnd = () => void ended(lane, kinds, migrated)
           runner.promise.then(onEnd, onEnd)
         } catch (error) {
+          // The database is away (a restart, an outage): the lane starts again once it answers.
           log?.({ error })
+          launchLater(lane, kinds)
         }
+      }
+      const launchLater = (lane: string, kinds: ReadonlyArray<JobKind>) => {
+        if (stopped) return
+        const timer = setTimeout(() => {
+          if (!stopped) background.set(lane, launch(lane, kinds))
+        }, relaunchDelayMs)
+        timer.unref()
+        relaunch.set(lane, timer)
       }
       /**
        * graphile-worker 0.16 announces migrations on a channel of the whole database: a breaking
@@ -429,12 +440,7 @@ export const graphileJobRunner = (
         } catch (error) {
           log?.({ error })
         }
-        if (stopped) return
-        const timer = setTimeout(() => {
-          background.set(lane, launch(lane, kinds))
-        }, relaunchDelayMs)
-        timer.unref()
-        relaunch.set(lane, timer)
+        launchLater(lane, kinds)
       }
       for (const [lane, kinds] of lanes) background.set(lane, launch(lane, kinds))
     },
