@@ -216,8 +216,10 @@ describe.each([
       const heldOfA = () => received.filter((r) => holding.includes(r.path))
       // The background runner, as the service runs it: on Postgres, runJobs runs one job at a time.
       quiet.engine.jobs.start()
-      // B's delivery arrives while five of A's receivers hold theirs (half of the lane's ten slots).
-      await vi.waitFor(() => expect(received.filter((r) => r.path === bPath)).toHaveLength(1), { timeout: 5_000 })
+      // B's delivery arrives while five of A's receivers hold theirs (half of the lane's ten slots);
+      // the runs of every lane start first, which on a loaded machine takes seconds. The held
+      // receivers hold until answered (the 20 s webhook timeout), so waiting longer proves nothing less.
+      await vi.waitFor(() => expect(received.filter((r) => r.path === bPath)).toHaveLength(1), { timeout: 15_000 })
       expect(held).toHaveLength(5)
       expect(heldOfA()).toHaveLength(5)
       for (const path of holding) answering.add(path)
