@@ -15,8 +15,11 @@ const longestRetryMs = 5_000
  * answered with no rows and nothing done, so the cron ends at once and its run can stop.
  *
  * @example
+ * import { run } from "graphile-worker"
+ * declare const pool: import("pg").Pool
  * const stopping = new AbortController()
- * const runner = await run({ pgPool: patientCronPool(pool, stopping.signal, log), ... })
+ * const runner = await run({ pgPool: patientCronPool(pool, stopping.signal, console.error), taskList: {} })
+ * runner.events.on("stop", () => stopping.abort())
  */
 export const patientCronPool = (pool: pg.Pool, stopped: AbortSignal, onFailure: (error: unknown) => void): pg.Pool => {
   const query = async (...args: Parameters<pg.Pool["query"]>) => {
