@@ -145,6 +145,20 @@ describe("routing", () => {
     expect((await service.request("HEAD", "/health")).status).toBe(200)
   })
 
+  it("reaches a row with one trailing slash as without, and no row with an empty or an extra segment", async () => {
+    const created = await service.request("POST", "/api/v1/companies", { token, body: acme })
+    expect(created.status).toBe(201)
+    const id = (created.body as { data: { id: string } }).data.id
+    for (const path of ["/api/v1/companies", "/api/v1/companies/"]) {
+      expect((await service.request("GET", path, { token })).status, path).toBe(200)
+    }
+    expect((await service.request("GET", `/api/v1/companies/${id}/`, { token })).status).toBe(200)
+    expect((await service.request("HEAD", `/api/v1/companies/${id}`, { token })).status).toBe(200)
+    for (const path of [`/api/v1/companies/${id}//`, `/api/v1//companies/${id}`, `/api/v1/companies/${id}/x/y`]) {
+      expectError(await service.request("GET", path, { token }), 404, "path", "Not found")
+    }
+  })
+
   it("passes path ids to the engine as they are", async () => {
     for (const id of ["%20", "a%2Fb", "%E0%A4%A", "'%20OR%201=1%20--", "%25"]) {
       const response = await service.request("GET", `/api/v1/companies/${id}`, { token })

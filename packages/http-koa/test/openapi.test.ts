@@ -84,7 +84,7 @@ describe("GET /openapi.json", () => {
   })
 
   it("describes every route the Koa router registered, and nothing else", () => {
-    const { router } = registerRoutes(apiRoutes, {
+    const { routers } = registerRoutes(apiRoutes, {
       engine: service.engine,
       tokens: { issue: async () => Promise.reject(new Error("unused")), verify: async () => undefined },
       logger: createLogger({ level: "silent" }),
@@ -92,11 +92,13 @@ describe("GET /openapi.json", () => {
       readiness: async () => Promise.reject(new Error("unused")),
       rateLimiting: rateLimiting(memoryRateLimitStore(), rateLimitSettings()),
     })
-    const registered = router.stack.flatMap((layer) =>
-      layer.methods
-        .filter((method) => method !== "HEAD")
-        .map((method) => `${method.toLowerCase()} ${String(layer.path).replace(/:(\w+)/g, "{$1}")}`),
-    )
+    const registered = routers
+      .flatMap((router) => router.stack)
+      .flatMap((layer) =>
+        layer.methods
+          .filter((method) => method !== "HEAD")
+          .map((method) => `${method.toLowerCase()} ${String(layer.path).replace(/:(\w+)/g, "{$1}")}`),
+      )
     const documented = Object.entries(document.paths).flatMap(([path, item]) =>
       Object.keys(item as object).map((method) => `${method} ${path}`),
     )

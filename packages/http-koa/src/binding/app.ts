@@ -138,7 +138,7 @@ export const createApp = (options: AppOptions): Koa<AppState> => {
     )
     return document
   }
-  const { router, isPublic } = registerRoutes(routes, {
+  const { routes: routeTable, isPublic } = registerRoutes(routes, {
     mountPath,
     engine: options.engine,
     tokens: options.tokens,
@@ -181,7 +181,7 @@ export const createApp = (options: AppOptions): Koa<AppState> => {
     .use(accessLog(logger))
     .use(errorRendering(logger))
     .use(authentication({ tokens: options.tokens, isPublic }))
-    .use(router.routes())
+    .use(routeTable)
     .use(apiReference({ mountPath }).routes())
     .use(hostedPages({ engine: options.engine, basePath: hostedPath, mountPath, logger }).routes())
     .use(async () => {

@@ -8,7 +8,7 @@ const tag = "Companies"
  * as deleted).
  *
  * @example
- * const router = registerRoutes([...companyRoutes], dependencies)
+ * const { routes } = registerRoutes([...companyRoutes], dependencies)
  */
 export const companyRoutes: ReadonlyArray<RouteSpec> = [
   {

@@ -17,7 +17,7 @@ const tag = "Entities"
  * spec's body field `message`, with `data` as every success body has.
  *
  * @example
- * const router = registerRoutes([...entityRoutes], dependencies)
+ * const { routes } = registerRoutes([...entityRoutes], dependencies)
  */
 export const entityRoutes: ReadonlyArray<RouteSpec> = [
   {

@@ -7,7 +7,7 @@ const tag = "Recipients"
  * Rows of the recipients (payees) of a company. Delete answers 204 without a body.
  *
  * @example
- * const router = registerRoutes([...recipientRoutes], dependencies)
+ * const { routes } = registerRoutes([...recipientRoutes], dependencies)
  */
 export const recipientRoutes: ReadonlyArray<RouteSpec> = [
   {

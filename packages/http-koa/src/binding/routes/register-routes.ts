@@ -61,7 +61,13 @@ export interface RouteDependencies {
 
 /** A router of the route table, and which matches need no token. */
 export interface RegisteredRoutes {
-  readonly router: Router<AppState>
+  /** The middleware that runs the row a request reaches, or calls `next` when it reaches none. */
+  readonly routes: AppMiddleware
+  /**
+   * The routers `routes` dispatches to, one for each number of path segments (a request is
+   * matched only against rows as long as its path, a few instead of the whole table).
+   */
+  readonly routers: ReadonlyArray<Router<AppState>>
   /** True when `method` and `path` reach a row with `auth: "none"`. */
   readonly isPublic: (method: string, path: string) => boolean
 }
@@ -183,11 +189,29 @@ const authenticated =
  * @example
  * const rateLimits = rateLimiting(memoryRateLimitStore(), rateLimitSettings())
  * const readiness = async () => readinessReport({ shutdown: true })
- * const { router, isPublic } = registerRoutes(apiRoutes, { engine, tokens, logger, openApi: () => openApiDocument(apiRoutes), rateLimiting: rateLimits, readiness })
- * app.use(authentication({ tokens, isPublic })).use(router.routes())
+ * const { routes, isPublic } = registerRoutes(apiRoutes, { engine, tokens, logger, openApi: () => openApiDocument(apiRoutes), rateLimiting: rateLimits, readiness })
+ * app.use(authentication({ tokens, isPublic })).use(routes)
  */
+/**
+ * The segments of a path as the router counts them: a trailing slash adds none, since a row's
+ * path also matches with one. Each parameter of a row matches exactly one non-empty segment.
+ */
+const segmentCount = (path: string): number => {
+  let slashes = 0
+  for (let i = 0; i < path.length; i++) if (path.charCodeAt(i) === 47) slashes++
+  return path.length > 1 && path.charCodeAt(path.length - 1) === 47 ? slashes - 1 : slashes
+}
+
 export const registerRoutes = (routes: ReadonlyArray<RouteSpec>, dependencies: RouteDependencies): RegisteredRoutes => {
-  const router = new Router<AppState>({ sensitive: true })
+  const bySegments = new Map<number, Router<AppState>>()
+  const routerFor = (path: string) => {
+    const count = segmentCount(path)
+    const known = bySegments.get(count)
+    if (known !== undefined) return known
+    const router = new Router<AppState>({ sensitive: true })
+    bySegments.set(count, router)
+    return router
+  }
   // The public rows again, on their own: authentication asks of every /api request whether it is
   // public, and matching three rows costs a twentieth of matching the whole table.
   const publicRows = new Router<AppState>({ sensitive: true })
@@ -231,8 +255,17 @@ export const registerRoutes = (routes: ReadonlyArray<RouteSpec>, dependencies: R
       )
     if (route.errorShape === "webhook") chain.push(webhookErrorRendering)
     chain.push(handler(route, dependencies))
-    router.register(koaPath(route.path), [route.method], chain, { name: route.operationId })
+    const path = koaPath(route.path)
+    routerFor(path).register(path, [route.method], chain, { name: route.operationId })
   }
   const isPublic = (method: string, path: string) => publicRows.match(path, method).pathAndMethod.length > 0
-  return { router, isPublic }
+  // A router's middleware is typed for the context it makes (with `params`), as `app.use` takes it.
+  const dispatch = new Map(
+    [...bySegments].map(([count, router]) => [count, router.routes() as unknown as AppMiddleware]),
+  )
+  const dispatching: AppMiddleware = (ctx, next) => {
+    const reached = dispatch.get(segmentCount(ctx.path))
+    return reached === undefined ? next() : reached(ctx, next)
+  }
+  return { routes: dispatching, routers: [...bySegments.values()], isPublic }
 }

@@ -5,7 +5,7 @@ import type { RouteSpec } from "./route-table.ts"
  * The one API route without a bearer token: exchanges an API key and secret for a token.
  *
  * @example
- * const router = registerRoutes([...sessionRoutes], dependencies)
+ * const { routes } = registerRoutes([...sessionRoutes], dependencies)
  */
 export const sessionRoutes: ReadonlyArray<RouteSpec> = [
   {

@@ -52,7 +52,7 @@ export const OpenApiDocument = Schema.Record({ key: Schema.String, value: Schema
  * Rows open to anyone outside `/api`: liveness, readiness and the OpenAPI document.
  *
  * @example
- * const router = registerRoutes([...systemRoutes], dependencies)
+ * const { routes } = registerRoutes([...systemRoutes], dependencies)
  */
 export const systemRoutes: ReadonlyArray<RouteSpec> = [
   {
