@@ -59,7 +59,7 @@ export interface RouteDependencies {
   readonly uploadSpoolDirectory?: string
 }
 
-/** A router of the route table, and which matches need no token. */
+/** The route table's middleware and routers, and which matches need no token. */
 export interface RegisteredRoutes {
   /** The middleware that runs the row a request reaches, or calls `next` when it reaches none. */
   readonly routes: AppMiddleware
@@ -179,7 +179,18 @@ const authenticated =
   }
 
 /**
- * Registers every row of the route table in a Koa router (case-sensitive paths): bearer check,
+ * The segments of a path as the router counts them: a trailing slash adds none, since a row's
+ * path also matches with one. Each parameter of a row matches exactly one non-empty segment.
+ */
+const segmentCount = (path: string): number => {
+  let slashes = 0
+  for (let i = 0; i < path.length; i++) if (path.charCodeAt(i) === 47) slashes++
+  return path.length > 1 && path.charCodeAt(path.length - 1) === 47 ? slashes - 1 : slashes
+}
+
+/**
+ * Registers every row of the route table in Koa routers, one for each number of path segments
+ * (case-sensitive paths): bearer check,
  * the row's rate limit (before the body is read, so a refused request costs little; sessions
  * count per client address first, then their failures per `api_key` and address once the body is
  * parsed), JSON body for
@@ -192,16 +203,6 @@ const authenticated =
  * const { routes, isPublic } = registerRoutes(apiRoutes, { engine, tokens, logger, openApi: () => openApiDocument(apiRoutes), rateLimiting: rateLimits, readiness })
  * app.use(authentication({ tokens, isPublic })).use(routes)
  */
-/**
- * The segments of a path as the router counts them: a trailing slash adds none, since a row's
- * path also matches with one. Each parameter of a row matches exactly one non-empty segment.
- */
-const segmentCount = (path: string): number => {
-  let slashes = 0
-  for (let i = 0; i < path.length; i++) if (path.charCodeAt(i) === 47) slashes++
-  return path.length > 1 && path.charCodeAt(path.length - 1) === 47 ? slashes - 1 : slashes
-}
-
 export const registerRoutes = (routes: ReadonlyArray<RouteSpec>, dependencies: RouteDependencies): RegisteredRoutes => {
   const bySegments = new Map<number, Router<AppState>>()
   const routerFor = (path: string) => {
