@@ -30,6 +30,8 @@ describe.skipIf(connectionString === undefined)("connections cut by the server",
   const admin = new pg.Client({ connectionString })
   afterAll(async () => {
     await admin.connect().catch(() => undefined)
+    // A failed test may have left its lock's transaction open.
+    await admin.query("rollback")
     for (const each of [schema, graphileWorkerSchema(schema)]) {
       await admin.query(`drop schema if exists "${each}" cascade`)
     }
