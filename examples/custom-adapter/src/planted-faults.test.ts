@@ -234,6 +234,11 @@ const faults: ReadonlyArray<{
     caughtBy: ["entities.one-per-company", "concurrency.one-entity-per-company"],
   },
   {
+    bug: "reads no setting back: get answers nothing even for a stored one",
+    factory: withFault((tx) => ({ ...tx, settings: { ...tx.settings, get: async () => undefined } })),
+    caughtBy: ["access.workspaces-and-settings"],
+  },
+  {
     bug: "ignores the window of a list",
     factory: withFault((tx) => ({
       ...tx,

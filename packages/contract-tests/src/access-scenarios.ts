@@ -161,7 +161,8 @@ export const accessScenarios: ScenarioGroup = {
     },
     {
       id: "access.workspaces-and-settings",
-      title: "a workspace name and a setting are stored once; the first value wins until the setting is removed",
+      title:
+        "a workspace name and a setting are stored once; the first value wins, and is what get reads, until the setting is removed",
       run: async ({ engine, storage, reader, uniqueName }) => {
         const name = uniqueName("ws")
         const first = await engine.access.ensureWorkspace(name)
@@ -174,6 +175,7 @@ export const accessScenarios: ScenarioGroup = {
         expect(await engine.access.settingOrInit(setting, () => "first")).toBe("first")
         expect(await engine.access.settingOrInit(setting, () => "second")).toBe("first")
         expect(await storage.transaction((tx) => tx.settings.putIfAbsent(setting, "third"))).toBe("first")
+        expect(await storage.transaction((tx) => tx.settings.get(setting))).toBe("first")
         expect(await storage.transaction((tx) => tx.settings.get(uniqueName("setting")))).toBeUndefined()
         expect(await storage.transaction((tx) => tx.settings.remove(setting))).toBe(true)
         expect(await storage.transaction((tx) => tx.settings.get(setting))).toBeUndefined()
