@@ -51,7 +51,7 @@ const handlers: JobHandlers = {
  * A graphile runner on a storage's schema, over a pool of its own that counts checkouts: every
  * statement the runner or graphile-worker sends outside a held connection takes one.
  */
-const countedRunner = async () => {
+const countedRunner = async (options: { readonly refusedConnections?: number } = {}) => {
   const storage = await postgres.factory()
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(storage.db)
   const schema = rows[0]!.schema
@@ -61,6 +61,14 @@ const countedRunner = async () => {
     options: `-c search_path=${quoteIdentifier(schema)}`,
     max: 4,
   })
+  // The first connections fail, as while the database restarts.
+  let refusals = options.refusedConnections ?? 0
+  const connect = pool.connect.bind(pool)
+  pool.connect = ((...callback: []) => {
+    if (callback.length > 0 || refusals === 0) return connect(...callback)
+    refusals -= 1
+    return Promise.reject(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }))
+  }) as typeof pool.connect
   let checkouts = 0
   pool.on("acquire", () => {
     checkouts += 1
@@ -176,6 +184,28 @@ describe.skipIf(postgres.kind !== "server")(
     })
   },
 )
+
+describe.skipIf(postgres.kind !== "server")("the graphile runner, when the database refuses its start", () => {
+  it("starts the lane again once the database answers, and runs the jobs queued meanwhile", async () => {
+    const counted = await countedRunner({ refusedConnections: 3 })
+    await counted.storage.transaction((tx) =>
+      tx.jobs.enqueue({
+        id: JobId.make("job_after_refusal"),
+        kind: "hold",
+        payload: JSON.stringify({ after: "refusal" }),
+        run_at: new Date().toISOString(),
+        key: "hold:after-refusal",
+        max_attempts: 1,
+        created_at: new Date().toISOString(),
+        workspace_id: null,
+      }),
+    )
+    counted.runner.start()
+    await vi.waitFor(() => expect(ran).toContainEqual({ after: "refusal" }), { timeout: 15_000 })
+    expect(counted.logged.some((line) => "error" in line && String(line.error).includes("ECONNREFUSED"))).toBe(true)
+    await counted.close()
+  })
+})
 
 describe.skipIf(postgres.kind !== "server")("the graphile runner, after a worker died with jobs in hand", () => {
   it("runs again a job with attempts left, and logs as given up one whose last attempt the death used", async () => {
