@@ -82,14 +82,13 @@ const engineSide = async (storage: KyselyStorage) => {
   await engine.webhookEndpoints.create(payer.actor, payer.companyId, { url, event_names: ["entity.updated"] })
   const entity = (await engine.entities.list(payer.actor, payer.companyId)).data[0]!
   let updates = 0
-  const pending = async () => {
-    const row = await storage.db
-      .selectFrom("webhook_deliveries")
-      .select((eb) => eb.fn.countAll().as("n"))
-      .where("status", "=", "pending")
-      .executeTakeFirst()
-    return Number(row?.n ?? 0)
-  }
+  // Compiled once: the look every few milliseconds is the bench's, not the engine's, yet in its time.
+  const pendingCount = storage.db
+    .selectFrom("webhook_deliveries")
+    .select((eb) => eb.fn.countAll().as("n"))
+    .where("status", "=", "pending")
+    .compile()
+  const pending = async () => Number((await storage.db.executeQuery(pendingCount)).rows[0]?.n ?? 0)
   engine.jobs.start()
   return {
     prepare: async () => {

@@ -1,4 +1,5 @@
 import type {
+  Awaitable,
   WebhookDeliveryChange,
   WebhookDeliveryId,
   WebhookDeliveryRecord,
@@ -6,6 +7,8 @@ import type {
   WebhookDeliveryStateValue,
 } from "@payments-engine/core"
 import { type Kysely, type Selectable, sql } from "kysely"
+import { andThen, isThenable } from "../awaitable.ts"
+import { definedFields, preparedQuery } from "../prepared-query.ts"
 import type { StorageDialect } from "../storage-dialect.ts"
 import type { StorageTables, WebhookDeliveriesTable } from "../storage-tables.ts"
 import { pageOf } from "./paging.ts"
@@ -20,23 +23,31 @@ const toDelivery = (row: Selectable<WebhookDeliveriesTable>): WebhookDeliveryRec
   last_status_code: row.last_status_code === null ? null : Number(row.last_status_code),
 })
 
-/** One delivery's `compareAndSet`: one `UPDATE ... WHERE status = ? AND attempt_count = ?`. */
-const compareAndSet = async (
+const compareAndSetQuery = preparedQuery((db: Db, p: Record<string, string | number | null>) => {
+  const { id, fromStatus, fromCount, ...change } = p
+  return db
+    .updateTable("webhook_deliveries")
+    .set(change as Partial<WebhookDeliveriesTable>)
+    .where("id", "=", id as WebhookDeliveryId)
+    .where("status", "=", fromStatus as WebhookDeliveryStateValue)
+    .where("attempt_count", "=", fromCount as number)
+    .returningAll()
+})
+
+/**
+ * One delivery's `compareAndSet`: one `UPDATE ... WHERE status = ? AND attempt_count = ?`,
+ * compiled once (see `preparedQuery`): a lane of 50 on SQLite writes 50 of them.
+ */
+const compareAndSet = (
   db: Db,
   id: WebhookDeliveryId,
   from: Pick<WebhookDeliveryRecord, "status" | "attempt_count">,
   change: WebhookDeliveryChange,
-) => {
-  const row = await db
-    .updateTable("webhook_deliveries")
-    .set(change)
-    .where("id", "=", id)
-    .where("status", "=", from.status)
-    .where("attempt_count", "=", from.attempt_count)
-    .returningAll()
-    .executeTakeFirst()
-  return row === undefined ? undefined : toDelivery(row)
-}
+): Awaitable<WebhookDeliveryRecord | undefined> =>
+  andThen(
+    compareAndSetQuery(db, { ...definedFields(change), id, fromStatus: from.status, fromCount: from.attempt_count }),
+    ([row]) => (row === undefined ? undefined : toDelivery(row as Selectable<WebhookDeliveriesTable>)),
+  )
 
 /**
  * Webhook deliveries over one Kysely handle. `insertIfNew` leaves the unique index of endpoint
@@ -134,12 +145,16 @@ export const kyselyWebhookDeliveryRepository = (db: Db, dialect: StorageDialect)
       .execute()
     return rows.map(toDelivery)
   },
-  compareAndSetMany: async (moves) => {
+  compareAndSetMany: (moves) => {
     if (moves.length === 0) return []
     if (!dialect.supportsUpdateFromValues) {
-      // One statement each: on SQLite they cost no round trip.
-      const moved = await Promise.all(moves.map((m) => compareAndSet(db, m.id, m.from, m.change)))
-      return moved.filter((row) => row !== undefined)
+      // One statement each: on SQLite they cost no round trip, and answer at once.
+      const moved = moves.map((m) => compareAndSet(db, m.id, m.from, m.change))
+      const written = (rows: ReadonlyArray<WebhookDeliveryRecord | undefined>) =>
+        rows.filter((row) => row !== undefined)
+      return moved.some(isThenable)
+        ? Promise.all(moved).then(written)
+        : written(moved as Array<WebhookDeliveryRecord | undefined>)
     }
     const values = sql.join(
       moves.map(
@@ -148,14 +163,15 @@ export const kyselyWebhookDeliveryRepository = (db: Db, dialect: StorageDialect)
             ${c.last_status_code}::integer, ${c.next_attempt_at}, ${c.attempts}, ${c.updated_at}, ${c.lane_id})`,
       ),
     )
-    const { rows } = await sql<Selectable<WebhookDeliveriesTable>>`update webhook_deliveries as d
+    return sql<Selectable<WebhookDeliveriesTable>>`update webhook_deliveries as d
       set status = v.status, attempt_count = v.attempt_count, last_status_code = v.last_status_code,
         next_attempt_at = v.next_attempt_at, attempts = v.attempts, updated_at = v.updated_at, lane_id = v.lane_id
       from (values ${values}) as v(id, from_status, from_count, status, attempt_count, last_status_code,
         next_attempt_at, attempts, updated_at, lane_id)
       where d.id = v.id and d.status = v.from_status and d.attempt_count = v.from_count
-      returning d.*`.execute(db)
-    return rows.map(toDelivery)
+      returning d.*`
+      .execute(db)
+      .then(({ rows }) => rows.map(toDelivery))
   },
   compareAndSet: (id, from, change) => compareAndSet(db, id, from, change),
 })
