@@ -1818,8 +1818,11 @@ export interface components {
             active: boolean;
             /** @description Read-only. Set while the endpoint's circuit is open (after 5 failed attempts in a row): its deliveries wait until then without spending attempts, then one goes as a probe; a 200 closes it (null) */
             circuit_open_until: string | null;
-            /** @description Read-only. Failed delivery attempts (timeouts, network errors, answers other than 200) since the last 200 */
-            consecutive_failures: number;
+            /**
+             * nonNegative
+             * @description Read-only. Failed delivery attempts (timeouts, network errors, answers other than 200) since the last 200
+             */
+            consecutive_failures: components["schemas"]["Int"];
             /**
              * @description ISO 8601 timestamp
              * @example 2026-01-01T00:00:00.000Z
@@ -1853,8 +1856,11 @@ export interface components {
             active: boolean;
             /** @description Read-only. Set while the endpoint's circuit is open (after 5 failed attempts in a row): its deliveries wait until then without spending attempts, then one goes as a probe; a 200 closes it (null) */
             circuit_open_until: string | null;
-            /** @description Read-only. Failed delivery attempts (timeouts, network errors, answers other than 200) since the last 200 */
-            consecutive_failures: number;
+            /**
+             * nonNegative
+             * @description Read-only. Failed delivery attempts (timeouts, network errors, answers other than 200) since the last 200
+             */
+            consecutive_failures: components["schemas"]["Int"];
             /**
              * @description ISO 8601 timestamp
              * @example 2026-01-01T00:00:00.000Z

@@ -195,7 +195,8 @@ const webhookEndpointDisabledDataFields = {
   disabled_at: EventIsoTimestamp,
   /** When its failed attempts in a row began. */
   failing_since: EventIsoTimestamp,
-  consecutive_failures: Schema.Number,
+  /** A count, so a whole number: JSON has no infinity, and a payload must decode as it was sent. */
+  consecutive_failures: Schema.Int.pipe(Schema.nonNegative()),
 }
 
 /** The Schema of {@link WebhookEndpointDisabledData}, named so that declarations refer to it instead of copying it. */

@@ -59,7 +59,7 @@ const webhookEndpointFields = {
   updated_at: Timestamp,
   subscribed_events_count: Schema.Number,
   webhook_subscribed_events: Schema.Array(WebhookSubscribedEvent),
-  consecutive_failures: Schema.Number.annotations({
+  consecutive_failures: Schema.Int.pipe(Schema.nonNegative()).annotations({
     description:
       "Read-only. Failed delivery attempts (timeouts, network errors, answers other than 200) since the last 200",
   }),
