@@ -1,4 +1,4 @@
-import { type JobHandlers, JobId, type JobRunnerLog } from "@payments-engine/core"
+import { type JobHandlers, JobId, type JobRunnerLog, type Storage } from "@payments-engine/core"
 import { runMigrations } from "graphile-worker"
 import { Kysely, PostgresDialect, sql } from "kysely"
 import pg from "pg"
@@ -18,8 +18,10 @@ const serverUrl = process.env.DATABASE_URL?.startsWith("postgres") ? process.env
  * checkouts they count (the idle pace read twice the held one under CI's load).
  */
 const ownDatabase = `pe_graphile_runner_${process.pid}`
-const ownUrl =
-  serverUrl === undefined ? undefined : Object.assign(new URL(serverUrl), { pathname: `/${ownDatabase}` }).toString()
+/** The URL of `database` on the server of DATABASE_URL. */
+const urlOf = (server: string, database: string) =>
+  Object.assign(new URL(server), { pathname: `/${database}` }).toString()
+const ownUrl = serverUrl === undefined ? undefined : urlOf(serverUrl, ownDatabase)
 const onServer = async (statement: string) => {
   const client = new pg.Client({ connectionString: serverUrl })
   await client.connect()
@@ -35,6 +37,21 @@ afterAll(async () => {
   await postgres.close()
   if (serverUrl !== undefined) await onServer(`drop database if exists ${quoteIdentifier(ownDatabase)} with (force)`)
 })
+
+/** Queues a `hold` job keyed `hold:<name>` carrying `payload`, due now, in a transaction of its own. */
+const queueHold = (storage: Pick<Storage, "transaction">, name: string, payload: object) =>
+  storage.transaction((tx) =>
+    tx.jobs.enqueue({
+      id: JobId.make(`job_${name}`),
+      kind: "hold",
+      payload: JSON.stringify(payload),
+      run_at: new Date().toISOString(),
+      key: `hold:${name}`,
+      max_attempts: 1,
+      created_at: new Date().toISOString(),
+      workspace_id: null,
+    }),
+  )
 
 /** Long enough for several of graphile-worker's 1 s polls; the rates compared are per window. */
 const windowMs = 2000
@@ -161,18 +178,7 @@ describe.skipIf(postgres.kind !== "server")(
       const pool = new pg.Pool({ connectionString: ownUrl, max: 2 })
       try {
         await runMigrations({ pgPool: pool, schema: elsewhere })
-        await counted.storage.transaction((tx) =>
-          tx.jobs.enqueue({
-            id: JobId.make("job_after_migration"),
-            kind: "hold",
-            payload: JSON.stringify({ after: "migration" }),
-            run_at: new Date().toISOString(),
-            key: "hold:after-migration",
-            max_attempts: 1,
-            created_at: new Date().toISOString(),
-            workspace_id: null,
-          }),
-        )
+        await queueHold(counted.storage, "after-migration", { after: "migration" })
         await vi.waitFor(() => expect(ran).toContainEqual({ after: "migration" }), { timeout: 10_000 })
         // The job may run before the migration's notice stops the worker: the code is put back as it restarts.
         await vi.waitFor(() => expect(process.exitCode).not.toBe(57), { timeout: 5_000 })
@@ -188,18 +194,7 @@ describe.skipIf(postgres.kind !== "server")(
 describe.skipIf(postgres.kind !== "server")("the graphile runner, when the database refuses its start", () => {
   it("starts the lane again once the database answers, and runs the jobs queued meanwhile", async () => {
     const counted = await countedRunner({ refusedConnections: 3 })
-    await counted.storage.transaction((tx) =>
-      tx.jobs.enqueue({
-        id: JobId.make("job_after_refusal"),
-        kind: "hold",
-        payload: JSON.stringify({ after: "refusal" }),
-        run_at: new Date().toISOString(),
-        key: "hold:after-refusal",
-        max_attempts: 1,
-        created_at: new Date().toISOString(),
-        workspace_id: null,
-      }),
-    )
+    await queueHold(counted.storage, "after-refusal", { after: "refusal" })
     counted.runner.start()
     await vi.waitFor(() => expect(ran).toContainEqual({ after: "refusal" }), { timeout: 15_000 })
     expect(counted.logged.some((line) => "error" in line && String(line.error).includes("ECONNREFUSED"))).toBe(true)
@@ -225,27 +220,12 @@ describe.skipIf(postgres.kind !== "server")("queuing a job on graphile-worker", 
   it("notifies the database's workers when the transaction commits, for a kind it has queued before too", async () => {
     // A database of its own: graphile-worker's channel is the whole database's.
     const database = `pe_jobs_notify_${process.pid}`
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL })
-    await admin.connect()
-    await admin.query(`create database ${quoteIdentifier(database)}`)
-    const url = new URL(process.env.DATABASE_URL!)
-    url.pathname = `/${database}`
-    const storage = await openPostgresStorage({ connectionString: url.toString() })
-    const listener = new pg.Client({ connectionString: url.toString() })
+    await onServer(`create database ${quoteIdentifier(database)}`)
+    const url = urlOf(serverUrl!, database)
+    const storage = await openPostgresStorage({ connectionString: url })
+    const listener = new pg.Client({ connectionString: url })
     try {
-      const queue = (name: string) =>
-        storage.transaction((tx) =>
-          tx.jobs.enqueue({
-            id: JobId.make(`job_${name}`),
-            kind: "hold",
-            payload: JSON.stringify({ name }),
-            run_at: new Date().toISOString(),
-            key: `hold:${name}`,
-            max_attempts: 1,
-            created_at: new Date().toISOString(),
-            workspace_id: null,
-          }),
-        )
+      const queue = (name: string) => queueHold(storage, name, { name })
       // The first job of a kind goes through add_job, which records the kind; the next ones do not.
       await queue("first")
       await listener.connect()
@@ -257,8 +237,7 @@ describe.skipIf(postgres.kind !== "server")("queuing a job on graphile-worker", 
     } finally {
       await listener.end()
       await storage.close()
-      await admin.query(`drop database if exists ${quoteIdentifier(database)} with (force)`)
-      await admin.end()
+      await onServer(`drop database if exists ${quoteIdentifier(database)} with (force)`)
     }
   })
 })
