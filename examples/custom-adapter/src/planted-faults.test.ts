@@ -1218,14 +1218,13 @@ const faults: ReadonlyArray<{
           ...tx,
           webhookDeliveries: {
             ...tx.webhookDeliveries,
-            takeIntoLane: async (laneId, ids) =>
-              ids.flatMap((id) => {
-                const row = draft.webhookDeliveries.get(id)
-                if (row === undefined || row.status !== "pending") return []
-                const taken = Object.freeze({ ...row, lane_id: laneId })
-                draft.webhookDeliveries.set(id, taken)
-                return [taken]
-              }),
+            // The first delivery taken whoever holds it.
+            takeLane: async (laneId, endpointId, now, limits) => {
+              const head = draft.webhookDeliveries.get(laneId)
+              if (head === undefined || head.status !== "pending") return []
+              draft.webhookDeliveries.set(laneId, Object.freeze({ ...head, lane_id: null }))
+              return tx.webhookDeliveries.takeLane(laneId, endpointId, now, limits)
+            },
           },
         }),
       }),

@@ -451,7 +451,7 @@ export const webhookEndpointScenarios: ScenarioGroup = {
     {
       id: "webhook-deliveries.lanes",
       title:
-        "a lane lists its endpoint's pending deliveries due by now, soonest first, passing over those another lane holds; takes only pending ones no other lane holds; two lanes racing for one get it once; many moves are written each only from the status and attempt count it was read with",
+        "a lane lists its endpoint's pending deliveries due by now, soonest first, passing over those another lane holds; takes its first and as many due ones as make its size, and those it already holds, only pending ones no other lane holds; two lanes racing for one get it once; many moves are written each only from the status and attempt count it was read with",
       run: async (harness) => {
         const ids = counterIds()
         const ws = ids.next("ws")
@@ -477,23 +477,38 @@ export const webhookEndpointScenarios: ScenarioGroup = {
         expect(await listDue(head.id, 2)).toEqual([d2, d3])
         expect(await deliveries((d) => d.findForLane(head.id))).toEqual(head)
 
-        const taken = await deliveries((d) => d.takeIntoLane(head.id, [head.id, d2.id, d3.id, done.id, held.id]))
-        const byId = (a: WebhookDeliveryRecord, b: WebhookDeliveryRecord) => (a.id < b.id ? -1 : 1)
-        expect([...taken].sort(byId)).toEqual([head, d3, d2].map((row) => ({ ...row, lane_id: head.id })).sort(byId))
-        expect((await deliveries((d) => d.findById(d2.id)))?.lane_id).toBe(head.id)
-        expect((await deliveries((d) => d.findById(held.id)))?.lane_id).toBe(other)
-        // Its own again (a lane run again after a crash), and no longer due to any other lane.
+        const takeLane = (laneId: WebhookDeliveryId, size: number, reach = 10) =>
+          deliveries((d) => d.takeLane(laneId, endpoint, t(10), { size, reach }))
+        const inLane = (laneId: WebhookDeliveryId, rows: ReadonlyArray<WebhookDeliveryRecord>) =>
+          rows.map((row) => ({ ...row, lane_id: laneId }))
+        const laneOf = async (row: WebhookDeliveryRecord) => (await deliveries((d) => d.findById(row.id)))?.lane_id
+        // Its first, then as many of the due ones as make its size, soonest first: not the finished,
+        // not another lane's, not another endpoint's, not the later one.
+        expect(await takeLane(head.id, 3)).toEqual(inLane(head.id, [head, d2, d3]))
+        expect(await laneOf(d4)).toBeNull()
+        expect(await laneOf(held)).toBe(other)
+        // Run again after a crash, smaller now: what it holds stays in it, past its size, and only what it holds.
+        expect(await takeLane(head.id, 1)).toEqual(inLane(head.id, [head, d2, d3]))
+        expect(await laneOf(d4)).toBeNull()
+        // Only as far as `reach` into the due ones.
+        expect(await takeLane(head.id, 10, 1)).toEqual(inLane(head.id, [head, d2]))
+        // No longer due to any other lane.
         expect((await listDue(head.id)).map((row) => row.id)).toEqual([d2.id, d3.id, d4.id])
         expect(await listDue(d4.id)).toEqual([])
-        expect(await deliveries((d) => d.takeIntoLane(d4.id, [d2.id]))).toEqual([])
-        expect(await deliveries((d) => d.takeIntoLane(d4.id, []))).toEqual([])
+        // A first delivery another lane holds, or a finished one, takes nothing.
+        expect(await takeLane(held.id, 10)).toEqual([])
+        expect(await takeLane(done.id, 10)).toEqual([])
+        expect(await laneOf(d4)).toBeNull()
 
         // Two lanes take the same free delivery at once: one gets it.
-        const racing = await Promise.all(
-          [ids.next("whd"), ids.next("whd")].map((lane) => deliveries((d) => d.takeIntoLane(lane, [d4.id]))),
+        const [x, y] = [due(40), due(40)]
+        for (const row of [x, y]) expect(await deliveries((d) => d.insertIfNew(row))).toBe(true)
+        const racing = await Promise.all([x, y].map((lane) => takeLane(lane.id, 10)))
+        expect(racing.map((rows) => rows.map((row) => row.id))).toEqual(
+          (await laneOf(d4)) === x.id ? [[x.id, d4.id], [y.id]] : [[x.id], [y.id, d4.id]],
         )
-        expect(racing.map((rows) => rows.length).sort()).toEqual([0, 1])
 
+        const byId = (a: WebhookDeliveryRecord, b: WebhookDeliveryRecord) => (a.id < b.id ? -1 : 1)
         const change = (attempt_count: number, status: WebhookDeliveryRecord["status"]) => ({
           status,
           attempt_count,
@@ -556,9 +571,12 @@ export const webhookEndpointScenarios: ScenarioGroup = {
           aMillisecondLater,
         ])
         // A lane takes only pending deliveries, so the finished ones stay as they were.
-        const taken = await deliveries((d) => d.takeIntoLane(lane, [delivered.id, failed.id, dueNow.id]))
-        expect(taken).toEqual([{ ...dueNow, lane_id: lane }])
+        const takeLane = (laneId: WebhookDeliveryId) =>
+          deliveries((d) => d.takeLane(laneId, endpoint, now, { size: 10, reach: 10 }))
+        expect(await takeLane(earlier.id)).toEqual([earlier, dueNow].map((each) => ({ ...each, lane_id: earlier.id })))
+        expect(await takeLane(failed.id)).toEqual([])
         expect(await deliveries((d) => d.findById(failed.id))).toEqual(failed)
+        expect(await deliveries((d) => d.findById(delivered.id))).toEqual(delivered)
       },
     },
     {

@@ -3,6 +3,7 @@ import type {
   WebhookDeliveryId,
   WebhookDeliveryRecord,
   WebhookDeliveryRepository,
+  WebhookEndpointId,
 } from "@payments-engine/core"
 import type { Tables } from "../memory-tables.ts"
 import { findScoped, freeze } from "./rows.ts"
@@ -22,6 +23,27 @@ const soonestDue = (a: WebhookDeliveryRecord, b: WebhookDeliveryRecord) =>
       : a.id > b.id
         ? 1
         : 0
+
+/** Up to `limit` pending deliveries of the endpoint due by `now`, free or lane `laneId`'s, soonest due first: `listDue`. */
+const dueFor = (
+  t: Pick<Tables, "webhookDeliveries">,
+  endpointId: WebhookEndpointId,
+  now: string,
+  laneId: WebhookDeliveryId,
+  limit: number,
+) =>
+  [...t.webhookDeliveries.values()]
+    .filter(
+      (row) =>
+        row.endpoint_id === endpointId &&
+        row.status === "pending" &&
+        row.next_attempt_at !== null &&
+        row.next_attempt_at <= now &&
+        row.id !== laneId &&
+        (row.lane_id === null || row.lane_id === laneId),
+    )
+    .sort(soonestDue)
+    .slice(0, limit)
 
 /** Writes `change` if the delivery still has the status and attempt count of `from`. */
 const compareAndSet = (
@@ -58,19 +80,7 @@ export const memoryWebhookDeliveryRepository = (t: Pick<Tables, "webhookDeliveri
       .sort(newestFirst)
     return { rows: rows.slice(window.offset, window.offset + window.limit), total: rows.length }
   },
-  listDue: async (endpointId, now, laneId, limit) =>
-    [...t.webhookDeliveries.values()]
-      .filter(
-        (row) =>
-          row.endpoint_id === endpointId &&
-          row.status === "pending" &&
-          row.next_attempt_at !== null &&
-          row.next_attempt_at <= now &&
-          row.id !== laneId &&
-          (row.lane_id === null || row.lane_id === laneId),
-      )
-      .sort(soonestDue)
-      .slice(0, limit),
+  listDue: async (endpointId, now, laneId, limit) => dueFor(t, endpointId, now, laneId, limit),
   listFailed: async (endpointId, window, afterId, limit) =>
     [...t.webhookDeliveries.values()]
       .filter(
@@ -89,16 +99,15 @@ export const memoryWebhookDeliveryRepository = (t: Pick<Tables, "webhookDeliveri
         .filter((row) => row.workspace_id === workspaceId && row.status === "pending" && row.lane_id !== null)
         .map((row) => row.lane_id),
     ).size,
-  takeIntoLane: async (laneId, ids) => {
-    const taken: Array<WebhookDeliveryRecord> = []
-    for (const id of ids) {
-      const row = t.webhookDeliveries.get(id)
-      if (row === undefined || row.status !== "pending" || (row.lane_id !== null && row.lane_id !== laneId)) continue
-      const next = freeze({ ...row, lane_id: laneId })
-      t.webhookDeliveries.set(id, next)
-      taken.push(next)
-    }
-    return taken
+  takeLane: async (laneId, endpointId, now, { size, reach }) => {
+    const head = t.webhookDeliveries.get(laneId)
+    if (head === undefined || head.status !== "pending" || (head.lane_id !== null && head.lane_id !== laneId)) return []
+    const others = dueFor(t, endpointId, now, laneId, reach).filter((row, i) => i < size - 1 || row.lane_id === laneId)
+    return [head, ...others].map((row) => {
+      const taken = freeze({ ...row, lane_id: laneId })
+      t.webhookDeliveries.set(row.id, taken)
+      return taken
+    })
   },
   compareAndSet: async (id, from, change) => compareAndSet(t, id, from, change),
   compareAndSetMany: async (moves) => moves.flatMap(({ id, from, change }) => compareAndSet(t, id, from, change) ?? []),

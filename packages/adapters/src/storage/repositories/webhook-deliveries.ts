@@ -5,6 +5,7 @@ import type {
   WebhookDeliveryRecord,
   WebhookDeliveryRepository,
   WebhookDeliveryStateValue,
+  WebhookEndpointId,
 } from "@payments-engine/core"
 import { type Kysely, type Selectable, sql } from "kysely"
 import { andThen, isThenable } from "../awaitable.ts"
@@ -50,9 +51,85 @@ const compareAndSet = (
   )
 
 /**
+ * A lane's take in one statement, where the database locks rows (Postgres), compiled once and run
+ * as a named statement: the first delivery if free, the first `size - 1` of the due ones and
+ * what the lane already holds among them (locked, passing over rows another lane holds), and
+ * the update of them all. It was three round trips (the first, the due ones, the rest taken).
+ */
+const takeLaneQuery = preparedQuery(
+  (
+    db: Db,
+    p: { laneId: WebhookDeliveryId; endpointId: WebhookEndpointId; now: string; size: number; reach: number },
+  ) => ({
+    compile: () =>
+      sql<Selectable<WebhookDeliveriesTable>>`with head as (
+          select id from webhook_deliveries
+          where id = ${p.laneId} and status = 'pending' and (lane_id is null or lane_id = ${p.laneId})
+        ), due as (
+          select id, lane_id, next_attempt_at from webhook_deliveries
+          where endpoint_id = ${p.endpointId} and status = 'pending' and next_attempt_at <= ${p.now}
+            and id <> ${p.laneId} and (lane_id is null or lane_id = ${p.laneId})
+          order by next_attempt_at, id
+          limit ${p.reach}::integer
+          for update skip locked
+        ), wanted as (
+          select id from head
+          union all
+          select id from (
+            select id, lane_id, row_number() over (order by next_attempt_at, id) as position from due
+          ) as ranked
+          where (position < ${p.size}::integer or lane_id = ${p.laneId}) and exists (select from head)
+        ), taken as (
+          update webhook_deliveries as d set lane_id = ${p.laneId} from wanted where d.id = wanted.id
+          returning d.*
+        )
+        select * from taken order by id = ${p.laneId} desc, next_attempt_at, id`.compile(db),
+  }),
+)
+
+/** Lane `laneId` takes those of `ids` that are pending and free or its own: the ones it took, as they now are, in no set order. */
+const takeIntoLane = async (db: Db, laneId: WebhookDeliveryId, ids: ReadonlyArray<WebhookDeliveryId>) => {
+  if (ids.length === 0) return []
+  const rows = await db
+    .updateTable("webhook_deliveries")
+    .set({ lane_id: laneId })
+    .where("id", "in", ids)
+    .where("status", "=", "pending")
+    .where((eb) => eb.or([eb("lane_id", "is", null), eb("lane_id", "=", laneId)]))
+    .returningAll()
+    .execute()
+  return rows.map(toDelivery)
+}
+
+/** The repository's `listDue`, which `takeLane` reads too where rows are not locked. */
+const listDue = async (
+  db: Db,
+  dialect: StorageDialect,
+  endpointId: WebhookEndpointId,
+  now: string,
+  laneId: WebhookDeliveryId,
+  limit: number,
+) => {
+  const query = db
+    .selectFrom("webhook_deliveries")
+    .selectAll()
+    .where("endpoint_id", "=", endpointId)
+    // The literal, not a parameter: it is what lets SQLite use the partial index of pending deliveries.
+    .where(sql<boolean>`status = 'pending'`)
+    .where("next_attempt_at", "<=", now)
+    .where("id", "!=", laneId)
+    .where((eb) => eb.or([eb("lane_id", "is", null), eb("lane_id", "=", laneId)]))
+    .orderBy("next_attempt_at")
+    .orderBy("id")
+    .limit(limit)
+  // Rows another lane holds in its transaction (its head, or ones it is taking) are passed over.
+  return (await (dialect.supportsRowLocks ? query.forUpdate().skipLocked() : query).execute()).map(toDelivery)
+}
+
+/**
  * Webhook deliveries over one Kysely handle. `insertIfNew` leaves the unique index of endpoint
  * and event to decide (DO NOTHING keeps a Postgres transaction usable); `compareAndSet` decides in
- * one `UPDATE ... WHERE status = ? AND attempt_count = ?`, as `takeIntoLane` does on the lane.
+ * one `UPDATE ... WHERE status = ? AND attempt_count = ?`, as `takeLane` does on `lane_id`.
  * Where the dialect locks rows (`supportsRowLocks`), lanes run their transactions at once and
  * hold what they read; where it runs one writer at a time, the reads need no lock.
  *
@@ -105,22 +182,7 @@ export const kyselyWebhookDeliveryRepository = (db: Db, dialect: StorageDialect)
       .executeTakeFirstOrThrow()
     return Number(row.lanes)
   },
-  listDue: async (endpointId, now, laneId, limit) => {
-    const query = db
-      .selectFrom("webhook_deliveries")
-      .selectAll()
-      .where("endpoint_id", "=", endpointId)
-      // The literal, not a parameter: it is what lets SQLite use the partial index of pending deliveries.
-      .where(sql<boolean>`status = 'pending'`)
-      .where("next_attempt_at", "<=", now)
-      .where("id", "!=", laneId)
-      .where((eb) => eb.or([eb("lane_id", "is", null), eb("lane_id", "=", laneId)]))
-      .orderBy("next_attempt_at")
-      .orderBy("id")
-      .limit(limit)
-    // Rows another lane holds in its transaction (its head, or ones it is taking) are passed over.
-    return (await (dialect.supportsRowLocks ? query.forUpdate().skipLocked() : query).execute()).map(toDelivery)
-  },
+  listDue: (endpointId, now, laneId, limit) => listDue(db, dialect, endpointId, now, laneId, limit),
   listFailed: async (endpointId, window, afterId, limit) => {
     let query = db
       .selectFrom("webhook_deliveries")
@@ -133,17 +195,20 @@ export const kyselyWebhookDeliveryRepository = (db: Db, dialect: StorageDialect)
     if (afterId !== null) query = query.where("id", ">", afterId)
     return (await query.orderBy("id").limit(limit).execute()).map(toDelivery)
   },
-  takeIntoLane: async (laneId, ids) => {
-    if (ids.length === 0) return []
-    const rows = await db
-      .updateTable("webhook_deliveries")
-      .set({ lane_id: laneId })
-      .where("id", "in", ids)
-      .where("status", "=", "pending")
-      .where((eb) => eb.or([eb("lane_id", "is", null), eb("lane_id", "=", laneId)]))
-      .returningAll()
-      .execute()
-    return rows.map(toDelivery)
+  takeLane: async (laneId, endpointId, now, { size, reach }) => {
+    if (dialect.supportsRowLocks) {
+      return (await takeLaneQuery(db, { laneId, endpointId, now, size, reach })).map((row) =>
+        toDelivery(row as Selectable<WebhookDeliveriesTable>),
+      )
+    }
+    // One writer at a time: nothing moves between these statements, which cost no round trip.
+    const [head] = await takeIntoLane(db, laneId, [laneId])
+    if (head === undefined) return []
+    const wanted = (await listDue(db, dialect, endpointId, now, laneId, reach))
+      .filter((row, i) => i < size - 1 || row.lane_id === laneId)
+      .map((row) => row.id)
+    const taken = new Map((await takeIntoLane(db, laneId, wanted)).map((row) => [row.id, row]))
+    return [head, ...wanted.flatMap((id) => taken.get(id) ?? [])]
   },
   compareAndSetMany: (moves) => {
     if (moves.length === 0) return []

@@ -56,17 +56,24 @@ export interface WebhookDeliveryRepository {
     limit: number,
   ): Awaitable<ReadonlyArray<WebhookDeliveryRecord>>
   /**
-   * Lane `laneId` takes the deliveries of `ids` that are pending and free (or already its own):
-   * their `lane_id` becomes `laneId`. Answers the deliveries it took, as they now are.
-   */
-  /**
    * How many lanes are sending the workspace's deliveries now: the distinct `lane_id`s of its
    * pending deliveries (a lane that died with its process counts until its job runs again).
    */
   countLanes(workspaceId: WorkspaceId): Awaitable<number>
-  takeIntoLane(
+  /**
+   * Lane `laneId` takes its first delivery, the one of that id, if it is pending and no other
+   * lane holds it; and then, of the first `reach` deliveries {@link listDue} gives for the lane
+   * (`listDue(endpointId, now, laneId, reach)`), the first `size - 1` and every other one the lane
+   * already holds (what it held when its process died): their `lane_id` becomes `laneId`. Takes
+   * nothing when the first cannot be taken. Answers the deliveries it took as they now are, the
+   * first one first, the rest soonest due first (then by id); in one statement where the
+   * database allows.
+   */
+  takeLane(
     laneId: WebhookDeliveryId,
-    ids: ReadonlyArray<WebhookDeliveryId>,
+    endpointId: WebhookEndpointId,
+    now: string,
+    limits: { readonly size: number; readonly reach: number },
   ): Awaitable<ReadonlyArray<WebhookDeliveryRecord>>
   /**
    * Writes `change` if the delivery still has the status and attempt count it was read with (no

@@ -668,18 +668,15 @@ export const makeWebhookDeliveryJobs = (ports: ServicePorts) => {
     probe: boolean,
   ) =>
     Effect.gen(function* () {
-      const [head] = yield* tx.webhookDeliveries.takeIntoLane(row.id, [row.id])
+      const laneSize = probe ? maxLaneDeliveries : laneSizeFor(endpoint, maxLaneDeliveries)
+      // What this lane held when its process died stays in it, whatever its size now.
+      const [head, ...others] = yield* tx.webhookDeliveries.takeLane(row.id, endpoint.id, at.toISOString(), {
+        size: laneSize,
+        reach: maxLaneDeliveries - 1,
+      })
       if (head === undefined) return undefined
       // One probe per cool-down, even if this process dies before its answer is written.
       if (probe) yield* tx.webhookEndpoints.recordCircuit(endpoint.workspace_id, endpoint.id, probing(endpoint, at))
-      const laneSize = probe ? maxLaneDeliveries : laneSizeFor(endpoint, maxLaneDeliveries)
-      const due = yield* tx.webhookDeliveries.listDue(endpoint.id, at.toISOString(), row.id, maxLaneDeliveries - 1)
-      // What this lane held when its process died stays in it, whatever its size now.
-      const wanted = due.filter((d, i) => d.lane_id === row.id || i < laneSize - 1)
-      const others = yield* tx.webhookDeliveries.takeIntoLane(
-        row.id,
-        wanted.map((d) => d.id),
-      )
       yield* tx.jobs.removeUnstarted(others.flatMap(jobKeysOf))
       return { rows: [head, ...others], endpoint, clock, probe } satisfies HeldLane
     })
