@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto"
-import { brandId, CompanyId, WorkspaceId } from "@payments-engine/core"
+import { brandId, CompanyId, type CompanyRecord, WorkspaceId } from "@payments-engine/core"
 import { sql } from "kysely"
 import pg from "pg"
 import { describe, expect, it } from "vitest"
@@ -165,8 +165,72 @@ describe.runIf(postgres.kind === "server")("named statements on a Postgres serve
         await storage.db.schema.dropSchema(each).ifExists().cascade().execute()
       await storage.close()
     }
-    expect(sent.filter((text) => text === "begin")).toHaveLength(10)
+    expect(sent.filter((text) => text === "commit")).toHaveLength(10)
     expect(sent.filter((text) => text.startsWith("set search_path")).length).toBeLessThanOrEqual(1)
+  })
+
+  it("sends a transaction's BEGIN in its first statement's round trip, still a transaction: a failed one leaves nothing; one that runs nothing sends nothing", async () => {
+    const schema = `test_begin_${randomBytes(5).toString("hex")}`
+    const storage = await openPostgresStorage({
+      connectionString: process.env.DATABASE_URL!,
+      schema,
+      maxConnections: 1,
+    })
+    const workspace = WorkspaceId.make("ws_begin")
+    const company = (id: string): CompanyRecord => ({
+      id: CompanyId.make(id),
+      workspace_id: workspace,
+      name: "Begin Co",
+      country: "US",
+      default_currency: "USD",
+      role: "api_client",
+      created_at: "2030-01-01T00:00:00.000Z",
+      updated_at: "2030-01-01T00:00:00.000Z",
+      deleted_at: null,
+    })
+    const query = pg.Client.prototype.query
+    let roundTrips = 0
+    // Each call of the client's query is one round trip; every statement still goes to the server.
+    pg.Client.prototype.query = function (this: pg.Client, ...args: Array<unknown>) {
+      roundTrips += 1
+      return (query as (...args: Array<unknown>) => unknown).apply(this, args)
+    } as typeof query
+    const counted = async (work: () => Promise<unknown>) => {
+      roundTrips = 0
+      await work().catch(() => undefined)
+      return roundTrips
+    }
+    const find = (id: string) => storage.transaction((tx) => tx.companies.find(workspace, CompanyId.make(id)))
+    try {
+      await find("cmp_warm")
+      expect({
+        oneRead: await counted(() => find("cmp_none")),
+        nothing: await counted(() => storage.transaction(() => "no statement")),
+        nothingThenFailed: await counted(() =>
+          storage.transaction(() => {
+            throw new Error("before any statement")
+          }),
+        ),
+      }).toEqual({ oneRead: 2, nothing: 0, nothingThenFailed: 0 })
+      // Its first statement written, then the transaction fails: the row is not kept.
+      const failed = storage.transaction(async (tx) => {
+        await tx.companies.insert(company("cmp_rolled_back"))
+        throw new Error("after the first statement")
+      })
+      await expect(failed).rejects.toThrow("after the first statement")
+      await storage.transaction(async (tx) => {
+        await tx.companies.insert(company("cmp_kept"))
+      })
+      expect({ rolledBack: await find("cmp_rolled_back"), kept: (await find("cmp_kept"))?.id }).toEqual({
+        rolledBack: undefined,
+        kept: "cmp_kept",
+      })
+    } finally {
+      pg.Client.prototype.query = query
+      for (const each of [schema, graphileWorkerSchema(schema)])
+        await storage.db.schema.dropSchema(each).ifExists().cascade().execute()
+      await storage.close()
+    }
   })
 
   it("prepares the hot queries once per connection, and keeps them valid when a migration adds columns", async () => {

@@ -8,9 +8,60 @@ import {
   type PostgresPool,
   type QueryResult,
 } from "kysely"
-import type pg from "pg"
+import pg from "pg"
 import { type DirectStatements, directStatementsKey } from "../direct-statements.ts"
 import { preparedStatementName } from "../prepared-query.ts"
+
+/** What of pg's `Query` and its connection a query sent after a BEGIN uses: the protocol's steps, as pg-cursor does. */
+interface ProtocolConnection {
+  parse(statement: { readonly text: string }): void
+  bind(portal: object): void
+  execute(portal: object): void
+  readonly parsedStatements: Record<string, string | undefined>
+}
+interface QueryInternals {
+  prepare(connection: ProtocolConnection): void
+  handleCommandComplete(message: unknown, connection: ProtocolConnection): void
+}
+type QueryClass = new (
+  config: pg.QueryConfig | pg.QueryArrayConfig,
+  values: undefined,
+  callback: (error: Error | null, result: pg.QueryResult) => void,
+) => QueryInternals & pg.Submittable
+
+/**
+ * A query of the extended protocol with the transaction's BEGIN before it, in one write and one
+ * round trip: an unnamed BEGIN parsed, bound and executed, then the query's own steps, and one
+ * Sync after both, so that if the BEGIN fails the query is not run at all. The BEGIN's answer
+ * (its CommandComplete) is not the query's and is passed over.
+ */
+class QueryAfterBegin extends (pg.Query as unknown as QueryClass) {
+  #begun = false
+
+  override prepare(connection: ProtocolConnection): void {
+    connection.parse({ text: "begin" })
+    connection.bind({})
+    connection.execute({})
+    super.prepare(connection)
+  }
+
+  override handleCommandComplete(message: unknown, connection: ProtocolConnection): void {
+    if (this.#begun) super.handleCommandComplete(message, connection)
+    else this.#begun = true
+  }
+}
+
+/**
+ * Whether `query` can carry a BEGIN before it ({@link QueryAfterBegin}): a query of the extended
+ * protocol (with values, or named) whose statement, if named, this client has already parsed. A
+ * simple query may hold several statements, which the extended protocol refuses; and pg takes
+ * the BEGIN's ParseComplete for the query's own, so a named statement's first parse goes alone.
+ */
+const carriesBegin = (client: pg.PoolClient, query: pg.QueryConfig): boolean => {
+  if (query.name === undefined) return (query.values?.length ?? 0) > 0
+  const { connection } = client as unknown as { readonly connection: ProtocolConnection }
+  return connection.parsedStatements[query.name] === query.text
+}
 
 /**
  * One pooled pg client as Kysely's connection. The statements {@link preparedQuery} compiled run
@@ -48,9 +99,47 @@ class PostgresStorageConnection implements DatabaseConnection {
     throw new Error("the Postgres storage does not stream queries")
   }
 
+  /**
+   * The transaction's BEGIN is not sent on its own (see `postgresStorageDialect`): it goes with
+   * the transaction's first query, in that query's round trip where the query allows it.
+   */
+  deferBegin(): void {
+    this.#beginDeferred = true
+  }
+
+  /** Whether the transaction's BEGIN was deferred and never sent: it ran nothing, and has nothing to end. */
+  takeUnsentBegin(): boolean {
+    const unsent = this.#beginDeferred
+    this.#beginDeferred = false
+    return unsent
+  }
+
+  #beginDeferred = false
+
   #send(query: pg.QueryConfig | pg.QueryArrayConfig): Promise<pg.QueryResult> {
+    if (this.#beginDeferred) {
+      this.#beginDeferred = false
+      if (!carriesBegin(this.client, query)) {
+        const begun = this.#submit(() => this.client.query("begin"))
+        return this.#submit(() => begun.then(() => this.client.query(query)))
+      }
+      return this.#submit(
+        () =>
+          new Promise<pg.QueryResult>((resolve, reject) => {
+            this.client.query(
+              new QueryAfterBegin(query, undefined, (error, result) =>
+                error === null ? resolve(result) : reject(error),
+              ),
+            )
+          }),
+      )
+    }
+    return this.#submit(() => this.client.query(query))
+  }
+
+  #submit(send: () => Promise<pg.QueryResult>): Promise<pg.QueryResult> {
     const before = this.#last
-    const sent = before === undefined ? this.client.query(query) : before.then(() => this.client.query(query))
+    const sent = before === undefined ? send() : before.then(send)
     const settled: Promise<void> = sent.then(
       () => this.#settled(settled),
       () => this.#settled(settled),
@@ -109,9 +198,22 @@ export const postgresStorageDialect = (pool: pg.Pool, options: PostgresStorageDi
           }
           return connection
         },
-        beginTransaction: (connection, settings) => statements.beginTransaction(connection, settings),
-        commitTransaction: (connection) => statements.commitTransaction(connection),
-        rollbackTransaction: (connection) => statements.rollbackTransaction(connection),
+        // A plain BEGIN waits for the transaction's first query and goes in its round trip; a
+        // transaction that runs nothing sends nothing.
+        beginTransaction: async (connection, settings) => {
+          if (settings.isolationLevel !== undefined || settings.accessMode !== undefined) {
+            return statements.beginTransaction(connection, settings)
+          }
+          ;(connection as PostgresStorageConnection).deferBegin()
+        },
+        commitTransaction: async (connection) => {
+          if (!(connection as PostgresStorageConnection).takeUnsentBegin())
+            await statements.commitTransaction(connection)
+        },
+        rollbackTransaction: async (connection) => {
+          if (!(connection as PostgresStorageConnection).takeUnsentBegin())
+            await statements.rollbackTransaction(connection)
+        },
         savepoint: (connection, name, compile) => statements.savepoint(connection, name, compile),
         rollbackToSavepoint: (connection, name, compile) => statements.rollbackToSavepoint(connection, name, compile),
         releaseSavepoint: (connection, name, compile) => statements.releaseSavepoint(connection, name, compile),
