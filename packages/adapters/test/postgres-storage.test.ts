@@ -246,13 +246,19 @@ describe.runIf(postgres.kind === "server")("named statements on a Postgres serve
           quote: await tx.quotes.find(noCompany, brandId("qt", "qt_none")),
           payment: await tx.payments.findByIdempotencyKey(noCompany, "key"),
           profiles: await tx.paymentProfiles.findInUse(noCompany, [brandId("pp", "pp_a"), brandId("pp", "pp_b")]),
+          lane: await tx.webhookDeliveries.takeLane(
+            brandId("whd", "whd_none"),
+            brandId("we", "we_none"),
+            "2030-01-01T00:00:00.000Z",
+            { size: 5, reach: 5 },
+          ),
         }))
-      const none = { company: undefined, quote: undefined, payment: undefined, profiles: [] }
+      const none = { company: undefined, quote: undefined, payment: undefined, profiles: [], lane: [] }
       expect(await hotReads()).toEqual(none)
       const prepared = await sql<{ name: string }>`select name from pg_prepared_statements`.execute(storage.db)
-      expect(prepared.rows.filter((row) => row.name.startsWith("pe_")).length).toBeGreaterThanOrEqual(4)
+      expect(prepared.rows.filter((row) => row.name.startsWith("pe_")).length).toBeGreaterThanOrEqual(5)
 
-      for (const table of ["companies", "quotes", "payments", "payment_profiles"]) {
+      for (const table of ["companies", "quotes", "payments", "payment_profiles", "webhook_deliveries"]) {
         await sql`alter table ${sql.table(table)} add column added_later text`.execute(storage.db)
       }
       expect(await hotReads()).toEqual(none)

@@ -7,6 +7,7 @@ import type {
   PaymentsTable,
   QuotesTable,
   RecipientsTable,
+  WebhookDeliveriesTable,
   WebhookEndpointsTable,
 } from "./storage-tables.ts"
 
@@ -169,4 +170,23 @@ export const webhookEndpointColumns = allColumns<WebhookEndpointsTable>()([
   "created_at",
   "updated_at",
   "deleted_at",
+])
+
+export const webhookDeliveryColumns = allColumns<WebhookDeliveriesTable>()([
+  "id",
+  "workspace_id",
+  "company_id",
+  "endpoint_id",
+  "event_id",
+  "event_name",
+  "payload",
+  "status",
+  "machine_version",
+  "attempt_count",
+  "last_status_code",
+  "next_attempt_at",
+  "attempts",
+  "created_at",
+  "updated_at",
+  "lane_id",
 ])

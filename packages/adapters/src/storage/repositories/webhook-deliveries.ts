@@ -12,6 +12,7 @@ import { andThen, isThenable } from "../awaitable.ts"
 import { definedFields, preparedQuery } from "../prepared-query.ts"
 import type { StorageDialect } from "../storage-dialect.ts"
 import type { StorageTables, WebhookDeliveriesTable } from "../storage-tables.ts"
+import { webhookDeliveryColumns } from "../table-columns.ts"
 import { pageOf } from "./paging.ts"
 
 type Db = Kysely<StorageTables>
@@ -55,6 +56,7 @@ const compareAndSet = (
  * as a named statement: the first delivery if free, the first `size - 1` of the due ones and
  * what the lane already holds among them (locked, passing over rows another lane holds), and
  * the update of them all. It was three round trips (the first, the due ones, the rest taken).
+ * Its columns are named, not `*`, as every named statement's (see `table-columns.ts`).
  */
 const takeLaneQuery = preparedQuery(
   (
@@ -81,9 +83,10 @@ const takeLaneQuery = preparedQuery(
           where (position < ${p.size}::integer or lane_id = ${p.laneId}) and exists (select from head)
         ), taken as (
           update webhook_deliveries as d set lane_id = ${p.laneId} from wanted where d.id = wanted.id
-          returning d.*
+          returning ${sql.join(webhookDeliveryColumns.map((column) => sql.ref(`d.${column}`)))}
         )
-        select * from taken order by id = ${p.laneId} desc, next_attempt_at, id`.compile(db),
+        select ${sql.join(webhookDeliveryColumns.map((column) => sql.ref(column)))} from taken
+        order by id = ${p.laneId} desc, next_attempt_at, id`.compile(db),
   }),
 )
 
