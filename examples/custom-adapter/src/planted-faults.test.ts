@@ -1169,13 +1169,15 @@ const faults: ReadonlyArray<{
       ...tx,
       webhookDeliveries: {
         ...tx.webhookDeliveries,
-        countLanes: async (workspaceId) => {
-          const lanes = await tx.webhookDeliveries.countLanes(workspaceId)
-          return lanes === 0 ? 0 : lanes + 1
+        findForLane: async (id) => {
+          const start = await tx.webhookDeliveries.findForLane(id)
+          return start === undefined || start.workspaceLanes === 0
+            ? start
+            : { ...start, workspaceLanes: start.workspaceLanes + 1 }
         },
       },
     })),
-    caughtBy: ["webhook-deliveries.count-lanes"],
+    caughtBy: ["webhook-deliveries.find-for-lane"],
   },
   {
     bug: "stores a second delivery of one event to one endpoint",

@@ -252,13 +252,22 @@ describe.runIf(postgres.kind === "server")("named statements on a Postgres serve
             "2030-01-01T00:00:00.000Z",
             { size: 5, reach: 5 },
           ),
+          laneStart: await tx.webhookDeliveries.findForLane(brandId("whd", "whd_none")),
         }))
-      const none = { company: undefined, quote: undefined, payment: undefined, profiles: [], lane: [] }
+      const none = {
+        company: undefined,
+        quote: undefined,
+        payment: undefined,
+        profiles: [],
+        lane: [],
+        laneStart: undefined,
+      }
       expect(await hotReads()).toEqual(none)
       const prepared = await sql<{ name: string }>`select name from pg_prepared_statements`.execute(storage.db)
-      expect(prepared.rows.filter((row) => row.name.startsWith("pe_")).length).toBeGreaterThanOrEqual(5)
+      expect(prepared.rows.filter((row) => row.name.startsWith("pe_")).length).toBeGreaterThanOrEqual(6)
 
-      for (const table of ["companies", "quotes", "payments", "payment_profiles", "webhook_deliveries"]) {
+      const altered = ["companies", "quotes", "payments", "payment_profiles", "webhook_deliveries", "webhook_endpoints"]
+      for (const table of altered) {
         await sql`alter table ${sql.table(table)} add column added_later text`.execute(storage.db)
       }
       expect(await hotReads()).toEqual(none)

@@ -78,7 +78,7 @@ export const contractTestIds = [
   "webhook-endpoints.replace-secret",
   "webhook-endpoints.record-circuit",
   "webhook-endpoints.disable",
-  "webhook-deliveries.count-lanes",
+  "webhook-deliveries.find-for-lane",
   "webhook-deliveries.lanes",
   "webhook-deliveries.list-due",
   "webhook-deliveries.store-list-and-move",

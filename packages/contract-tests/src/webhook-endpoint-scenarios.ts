@@ -420,32 +420,51 @@ export const webhookEndpointScenarios: ScenarioGroup = {
       },
     },
     {
-      id: "webhook-deliveries.count-lanes",
+      id: "webhook-deliveries.find-for-lane",
       title:
-        "countLanes counts the distinct lanes holding pending deliveries of the workspace: not free ones, not finished ones, not another workspace's",
+        "findForLane gives the delivery with its live endpoint (none once deleted, none of another workspace) and the distinct lanes holding pending deliveries of its workspace: not free ones, not finished ones, not another workspace's",
       run: async (harness) => {
         const ids = counterIds()
         const [ws, wsB] = [ids.next("ws"), ids.next("ws")]
-        const [endpoint, other] = [ids.next("we"), ids.next("we")]
+        const company = brandId("cmp", "cmp_deliveries")
+        const at = "2030-03-07T00:00:00.000Z"
+        const endpoint = endpointRow(ids.next("we"), ws, company, at)
+        const gone = endpointRow(ids.next("we"), ws, company, at, { deleted_at: at })
+        const foreign = endpointRow(ids.next("we"), wsB, company, at)
+        for (const each of [endpoint, gone, foreign]) {
+          await harness.storage.transaction((tx) => tx.webhookEndpoints.insert(each))
+        }
         const deliveries = <T>(call: (tx: Repositories["webhookDeliveries"]) => Awaitable<T>) =>
           harness.storage.transaction((tx) => call(tx.webhookDeliveries))
-        const at = "2030-03-07T00:00:00.000Z"
         const row = (workspace: WorkspaceId, to: WebhookEndpointId, fields: Partial<WebhookDeliveryRecord> = {}) =>
           deliveryRow(ids.next("whd"), workspace, to, ids.next("evt"), at, fields)
-        expect(await deliveries((d) => d.countLanes(ws))).toBe(0)
-        const headA = row(ws, endpoint)
-        const headB = row(ws, other)
+        const find = (id: WebhookDeliveryId) => deliveries((d) => d.findForLane(id))
+        const free = row(ws, endpoint.id)
+        expect(await deliveries((d) => d.insertIfNew(free))).toBe(true)
+        expect(await find(free.id)).toEqual({ delivery: free, endpoint, workspaceLanes: 0 })
+        expect(await find(ids.next("whd"))).toBeUndefined()
+
+        const headA = row(ws, endpoint.id)
+        const headB = row(ws, gone.id)
+        const toForeign = row(ws, foreign.id)
+        const ofB = row(wsB, foreign.id, { lane_id: ids.next("whd") })
         const rows = [
           { ...headA, lane_id: headA.id },
-          row(ws, endpoint, { lane_id: headA.id }),
+          row(ws, endpoint.id, { lane_id: headA.id }),
           { ...headB, lane_id: headB.id },
-          row(ws, endpoint),
-          row(ws, other, { status: "succeeded", lane_id: ids.next("whd") }),
-          row(wsB, endpoint, { lane_id: ids.next("whd") }),
+          toForeign,
+          row(ws, endpoint.id, { status: "succeeded", lane_id: ids.next("whd") }),
+          ofB,
         ]
         for (const each of rows) expect(await deliveries((d) => d.insertIfNew(each))).toBe(true)
-        expect(await deliveries((d) => d.countLanes(ws))).toBe(2)
-        expect(await deliveries((d) => d.countLanes(wsB))).toBe(1)
+        expect(await find(free.id)).toEqual({ delivery: free, endpoint, workspaceLanes: 2 })
+        expect(await find(headB.id)).toEqual({
+          delivery: { ...headB, lane_id: headB.id },
+          endpoint: undefined,
+          workspaceLanes: 2,
+        })
+        expect((await find(toForeign.id))?.endpoint).toBeUndefined()
+        expect(await find(ofB.id)).toEqual({ delivery: ofB, endpoint: foreign, workspaceLanes: 1 })
       },
     },
     {
@@ -475,7 +494,7 @@ export const webhookEndpointScenarios: ScenarioGroup = {
           deliveries((d) => d.listDue(endpoint, t(10), laneId, limit))
         expect(await listDue(head.id)).toEqual([d2, d3, d4])
         expect(await listDue(head.id, 2)).toEqual([d2, d3])
-        expect(await deliveries((d) => d.findForLane(head.id))).toEqual(head)
+        expect((await deliveries((d) => d.findForLane(head.id)))?.delivery).toEqual(head)
 
         const takeLane = (laneId: WebhookDeliveryId, size: number, reach = 10) =>
           deliveries((d) => d.takeLane(laneId, endpoint, t(10), { size, reach }))

@@ -6,7 +6,7 @@ import type {
   WebhookEndpointId,
 } from "@payments-engine/core"
 import type { Tables } from "../memory-tables.ts"
-import { findScoped, freeze } from "./rows.ts"
+import { findScoped, freeze, isLive } from "./rows.ts"
 
 /** Newest first, then by id descending: the delivery log's order. */
 const newestFirst = (a: WebhookDeliveryRecord, b: WebhookDeliveryRecord) =>
@@ -63,7 +63,9 @@ const compareAndSet = (
  * Webhook deliveries over one transaction's tables. Transactions run one at a time, so the
  * uniqueness of endpoint and event, and the compare of `compareAndSet`, need no lock.
  */
-export const memoryWebhookDeliveryRepository = (t: Pick<Tables, "webhookDeliveries">): WebhookDeliveryRepository => ({
+export const memoryWebhookDeliveryRepository = (
+  t: Pick<Tables, "webhookDeliveries" | "webhookEndpoints">,
+): WebhookDeliveryRepository => ({
   insertIfNew: async (row) => {
     for (const d of t.webhookDeliveries.values()) {
       if (d.endpoint_id === row.endpoint_id && d.event_id === row.event_id) return false
@@ -72,7 +74,21 @@ export const memoryWebhookDeliveryRepository = (t: Pick<Tables, "webhookDeliveri
     return true
   },
   findById: async (id) => t.webhookDeliveries.get(id),
-  findForLane: async (id) => t.webhookDeliveries.get(id),
+  findForLane: async (id) => {
+    const delivery = t.webhookDeliveries.get(id)
+    if (delivery === undefined) return undefined
+    const endpoint = findScoped(
+      t.webhookEndpoints,
+      delivery.endpoint_id,
+      (row) => row.workspace_id === delivery.workspace_id && isLive(row),
+    )
+    const lanes = new Set(
+      [...t.webhookDeliveries.values()]
+        .filter((row) => row.workspace_id === delivery.workspace_id && row.status === "pending" && row.lane_id !== null)
+        .map((row) => row.lane_id),
+    )
+    return { delivery, endpoint, workspaceLanes: lanes.size }
+  },
   find: async (workspaceId, id) => findScoped(t.webhookDeliveries, id, (row) => row.workspace_id === workspaceId),
   listByEndpoint: async (workspaceId, endpointId, window) => {
     const rows = [...t.webhookDeliveries.values()]
@@ -93,12 +109,6 @@ export const memoryWebhookDeliveryRepository = (t: Pick<Tables, "webhookDeliveri
       )
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       .slice(0, limit),
-  countLanes: async (workspaceId) =>
-    new Set(
-      [...t.webhookDeliveries.values()]
-        .filter((row) => row.workspace_id === workspaceId && row.status === "pending" && row.lane_id !== null)
-        .map((row) => row.lane_id),
-    ).size,
   takeLane: async (laneId, endpointId, now, { size, reach }) => {
     const head = t.webhookDeliveries.get(laneId)
     if (head === undefined || head.status !== "pending" || (head.lane_id !== null && head.lane_id !== laneId)) return []

@@ -67,7 +67,7 @@ export const joinProfilesInUse = (
 export const joinedQuoteColumns = quoteColumns.map((column) => `q.${column} as q__${column}`)
 
 /** The record of `columns` whose values start at `offset` of `row`. */
-const recordOf = (columns: ReadonlyArray<string>, row: ReadonlyArray<unknown>, offset: number) => {
+export const recordOf = (columns: ReadonlyArray<string>, row: ReadonlyArray<unknown>, offset: number) => {
   const record: Record<string, unknown> = {}
   for (let i = 0; i < columns.length; i += 1) record[columns[i] as string] = row[offset + i]
   return record

@@ -1,5 +1,6 @@
 import type {
   Awaitable,
+  LaneStart,
   WebhookDeliveryChange,
   WebhookDeliveryId,
   WebhookDeliveryRecord,
@@ -11,9 +12,11 @@ import { type Kysely, type Selectable, sql } from "kysely"
 import { andThen, isThenable } from "../awaitable.ts"
 import { definedFields, preparedQuery } from "../prepared-query.ts"
 import type { StorageDialect } from "../storage-dialect.ts"
-import type { StorageTables, WebhookDeliveriesTable } from "../storage-tables.ts"
-import { webhookDeliveryColumns } from "../table-columns.ts"
+import type { StorageTables, WebhookDeliveriesTable, WebhookEndpointsTable } from "../storage-tables.ts"
+import { webhookDeliveryColumns, webhookEndpointColumns } from "../table-columns.ts"
 import { pageOf } from "./paging.ts"
+import { recordOf } from "./profiles-in-use.ts"
+import { toWebhookEndpoint } from "./webhook-endpoints.ts"
 
 type Db = Kysely<StorageTables>
 
@@ -104,6 +107,46 @@ const takeIntoLane = async (db: Db, laneId: WebhookDeliveryId, ids: ReadonlyArra
   return rows.map(toDelivery)
 }
 
+/** `columns` of the table aliased `alias`, each named `<alias>__<column>`: a joined row's names stay apart. */
+const aliased = (alias: string, columns: ReadonlyArray<string>) =>
+  sql.raw(columns.map((column) => `${alias}.${column} as ${alias}__${column}`).join(", "))
+
+/**
+ * A lane's start in one read, compiled once, rows as arrays: the delivery (held for the
+ * transaction where rows are locked: `locked`), its live endpoint, and how many lanes its
+ * workspace has sending. It was three statements (the delivery, the endpoint, the lanes).
+ */
+const laneStartQuery = (locked: boolean) =>
+  preparedQuery(
+    (db: Db, p: { id: WebhookDeliveryId }) => ({
+      compile: () =>
+        sql`select ${aliased("d", webhookDeliveryColumns)}, ${aliased("e", webhookEndpointColumns)},
+            (select count(distinct w.lane_id) from webhook_deliveries as w
+              where w.workspace_id = d.workspace_id and w.lane_id is not null and w.status = 'pending') as lanes
+          from webhook_deliveries as d
+          left join webhook_endpoints as e
+            on e.workspace_id = d.workspace_id and e.id = d.endpoint_id and e.deleted_at is null
+          where d.id = ${p.id}${locked ? sql` for update of d` : sql``}`.compile(db),
+    }),
+    { arrays: true },
+  )
+const findLaneStartLocked = laneStartQuery(true)
+const findLaneStart = laneStartQuery(false)
+
+/** A row of {@link laneStartQuery} as the port gives it. */
+const laneStartOf = (row: ReadonlyArray<unknown>): LaneStart => {
+  const endpointFrom = webhookDeliveryColumns.length
+  const lanesAt = endpointFrom + webhookEndpointColumns.length
+  return {
+    delivery: toDelivery(recordOf(webhookDeliveryColumns, row, 0) as Selectable<WebhookDeliveriesTable>),
+    endpoint:
+      row[endpointFrom] === null
+        ? undefined
+        : toWebhookEndpoint(recordOf(webhookEndpointColumns, row, endpointFrom) as Selectable<WebhookEndpointsTable>),
+    workspaceLanes: Number(row[lanesAt]),
+  }
+}
+
 /** The repository's `listDue`, which `takeLane` reads too where rows are not locked. */
 const listDue = async (
   db: Db,
@@ -154,11 +197,10 @@ export const kyselyWebhookDeliveryRepository = (db: Db, dialect: StorageDialect)
     const row = await db.selectFrom("webhook_deliveries").selectAll().where("id", "=", id).executeTakeFirst()
     return row === undefined ? undefined : toDelivery(row)
   },
-  findForLane: async (id) => {
-    const query = db.selectFrom("webhook_deliveries").selectAll().where("id", "=", id)
-    const row = await (dialect.supportsRowLocks ? query.forUpdate() : query).executeTakeFirst()
-    return row === undefined ? undefined : toDelivery(row)
-  },
+  findForLane: (id) =>
+    andThen((dialect.supportsRowLocks ? findLaneStartLocked : findLaneStart)(db, { id }), ([row]) =>
+      row === undefined ? undefined : laneStartOf(row),
+    ),
   find: async (workspaceId, id) => {
     const row = await db
       .selectFrom("webhook_deliveries")
@@ -175,16 +217,6 @@ export const kyselyWebhookDeliveryRepository = (db: Db, dialect: StorageDialect)
       toDelivery,
       "newest",
     ),
-  countLanes: async (workspaceId) => {
-    const row = await db
-      .selectFrom("webhook_deliveries")
-      .select((eb) => eb.fn.count<number | string | bigint>("lane_id").distinct().as("lanes"))
-      .where("workspace_id", "=", workspaceId)
-      .where("lane_id", "is not", null)
-      .where(sql<boolean>`status = 'pending'`)
-      .executeTakeFirstOrThrow()
-    return Number(row.lanes)
-  },
   listDue: (endpointId, now, laneId, limit) => listDue(db, dialect, endpointId, now, laneId, limit),
   listFailed: async (endpointId, window, afterId, limit) => {
     let query = db

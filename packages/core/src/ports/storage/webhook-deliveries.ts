@@ -1,5 +1,6 @@
 import type { WebhookDeliveryId, WebhookEndpointId, WorkspaceId } from "../../model/types/ids.ts"
 import type { WebhookDeliveryRecord } from "../../model/types/webhook-delivery.ts"
+import type { WebhookEndpointRecord } from "../../model/types/webhook-endpoint.ts"
 import type { Awaitable } from "../awaitable.ts"
 import type { Slice, Window } from "./list-window.ts"
 
@@ -22,9 +23,11 @@ export interface WebhookDeliveryRepository {
   findById(id: WebhookDeliveryId): Awaitable<WebhookDeliveryRecord | undefined>
   /**
    * The delivery a job is about to send in its lane, held for this transaction where the
-   * database holds rows (so no other lane takes it meanwhile, and {@link listDue} passes it over).
+   * database holds rows (so no other lane takes it meanwhile, and {@link listDue} passes it over),
+   * with what the job decides on: its endpoint, and how many lanes its workspace has sending.
+   * In one read where the database allows.
    */
-  findForLane(id: WebhookDeliveryId): Awaitable<WebhookDeliveryRecord | undefined>
+  findForLane(id: WebhookDeliveryId): Awaitable<LaneStart | undefined>
   find(workspaceId: WorkspaceId, id: WebhookDeliveryId): Awaitable<WebhookDeliveryRecord | undefined>
   /** Deliveries of the endpoint in the workspace, newest first (then by id, descending). */
   listByEndpoint(
@@ -56,11 +59,6 @@ export interface WebhookDeliveryRepository {
     limit: number,
   ): Awaitable<ReadonlyArray<WebhookDeliveryRecord>>
   /**
-   * How many lanes are sending the workspace's deliveries now: the distinct `lane_id`s of its
-   * pending deliveries (a lane that died with its process counts until its job runs again).
-   */
-  countLanes(workspaceId: WorkspaceId): Awaitable<number>
-  /**
    * Lane `laneId` takes its first delivery, the one of that id, if it is pending and no other
    * lane holds it; and then, of the first `reach` deliveries {@link listDue} gives for the lane
    * (`listDue(endpointId, now, laneId, reach)`), the first `size - 1` and every other one the lane
@@ -89,6 +87,19 @@ export interface WebhookDeliveryRepository {
    * database allows: the deliveries written, as they now are, in no set order.
    */
   compareAndSetMany(changes: ReadonlyArray<WebhookDeliveryMove>): Awaitable<ReadonlyArray<WebhookDeliveryRecord>>
+}
+
+/** What {@link WebhookDeliveryRepository.findForLane} reads. */
+export interface LaneStart {
+  readonly delivery: WebhookDeliveryRecord
+  /** Its endpoint, as `webhookEndpoints.find` gives it: undefined once deleted. */
+  readonly endpoint: WebhookEndpointRecord | undefined
+  /**
+   * How many lanes are sending its workspace's deliveries now: the distinct `lane_id`s of the
+   * workspace's pending deliveries (a lane that died with its process counts until its job runs
+   * again; the delivery's own lane, if it heads one, counts too).
+   */
+  readonly workspaceLanes: number
 }
 
 /** One write of {@link WebhookDeliveryRepository.compareAndSetMany}. */

@@ -690,11 +690,12 @@ export const makeWebhookDeliveryJobs = (ports: ServicePorts) => {
   const holdLane = (id: WebhookDeliveryId, workspaceId: WorkspaceId, attemptCount: number) =>
     inTransaction(ports.storage, (tx) =>
       Effect.gen(function* () {
-        const row = yield* tx.webhookDeliveries.findForLane(id)
-        if (row === undefined || row.status !== "pending" || row.attempt_count !== attemptCount) return undefined
+        const start = yield* tx.webhookDeliveries.findForLane(id)
+        if (start === undefined) return undefined
+        const { delivery: row, endpoint, workspaceLanes } = start
+        if (row.status !== "pending" || row.attempt_count !== attemptCount) return undefined
         // Another job's lane is sending it; that job writes its attempt.
         if (row.lane_id !== null && row.lane_id !== row.id) return undefined
-        const endpoint = yield* tx.webhookEndpoints.find(row.workspace_id, row.endpoint_id)
         const clock = yield* workspaceClock(ports, tx, workspaceId)
         const at = clock.now()
         const now = at.toISOString()
@@ -702,10 +703,7 @@ export const makeWebhookDeliveryJobs = (ports: ServicePorts) => {
         const position = circuitPosition(endpoint, now)
         if (position === "open") return yield* waitForCircuit(tx, row, endpoint, at).pipe(Effect.as(undefined))
         // A lane of its own resumed after a crash is already counted in its workspace's share.
-        if (
-          row.lane_id === null &&
-          (yield* tx.webhookDeliveries.countLanes(row.workspace_id)) >= ports.webhookWorkspaceLanes
-        ) {
+        if (row.lane_id === null && workspaceLanes >= ports.webhookWorkspaceLanes) {
           yield* postpone(ports, tx, at, [row], new Date(at.getTime() + workspaceShareWaitMs).toISOString())
           return undefined
         }
