@@ -141,75 +141,79 @@ describe.runIf(postgres.kind === "server")("openTestPostgres({ recycleSchemas })
 })
 
 describe.runIf(postgres.kind === "server")("named statements on a Postgres server", () => {
-  it("sets a connection's search_path once, not at the start of every transaction", async () => {
-    const schema = `test_path_${randomBytes(5).toString("hex")}`
+  /** A storage on a schema of its own over one connection, its schemas dropped after `work`. */
+  const onOwnSchema = async (prefix: string, work: (storage: KyselyStorage) => Promise<void>) => {
+    const schema = `${prefix}_${randomBytes(5).toString("hex")}`
     const storage = await openPostgresStorage({
       connectionString: process.env.DATABASE_URL!,
       schema,
       maxConnections: 1,
     })
+    try {
+      await work(storage)
+    } finally {
+      for (const each of [schema, graphileWorkerSchema(schema)])
+        await storage.db.schema.dropSchema(each).ifExists().cascade().execute()
+      await storage.close()
+    }
+  }
+
+  /**
+   * Watches what pg's clients send until `work` settles: each call of a client's `query` is one
+   * round trip, and every query still goes to the server. The texts sent, in order.
+   */
+  const queriesSent = async (work: () => Promise<unknown>): Promise<ReadonlyArray<string>> => {
     const sent: Array<string> = []
     const query = pg.Client.prototype.query
-    // Counts what the driver sends; every statement still goes to the server.
     pg.Client.prototype.query = function (this: pg.Client, ...args: Array<unknown>) {
       const [first] = args
       sent.push(typeof first === "string" ? first : String((first as { text?: unknown })?.text))
       return (query as (...args: Array<unknown>) => unknown).apply(this, args)
     } as typeof query
     try {
-      for (let i = 0; i < 10; i += 1)
-        await storage.transaction((tx) => tx.companies.find(WorkspaceId.make("ws_none"), CompanyId.make("cmp_none")))
+      await work()
     } finally {
       pg.Client.prototype.query = query
-      for (const each of [schema, graphileWorkerSchema(schema)])
-        await storage.db.schema.dropSchema(each).ifExists().cascade().execute()
-      await storage.close()
     }
-    expect(sent.filter((text) => text === "commit")).toHaveLength(10)
-    expect(sent.filter((text) => text.startsWith("set search_path")).length).toBeLessThanOrEqual(1)
-  })
+    return sent
+  }
 
-  it("sends a transaction's BEGIN in its first statement's round trip, still a transaction: a failed one leaves nothing; one that runs nothing sends nothing", async () => {
-    const schema = `test_begin_${randomBytes(5).toString("hex")}`
-    const storage = await openPostgresStorage({
-      connectionString: process.env.DATABASE_URL!,
-      schema,
-      maxConnections: 1,
-    })
-    const workspace = WorkspaceId.make("ws_begin")
-    const company = (id: string): CompanyRecord => ({
-      id: CompanyId.make(id),
-      workspace_id: workspace,
-      name: "Begin Co",
-      country: "US",
-      default_currency: "USD",
-      role: "api_client",
-      created_at: "2030-01-01T00:00:00.000Z",
-      updated_at: "2030-01-01T00:00:00.000Z",
-      deleted_at: null,
-    })
-    const query = pg.Client.prototype.query
-    let roundTrips = 0
-    // Each call of the client's query is one round trip; every statement still goes to the server.
-    pg.Client.prototype.query = function (this: pg.Client, ...args: Array<unknown>) {
-      roundTrips += 1
-      return (query as (...args: Array<unknown>) => unknown).apply(this, args)
-    } as typeof query
-    const counted = async (work: () => Promise<unknown>) => {
-      roundTrips = 0
-      await work().catch(() => undefined)
-      return roundTrips
-    }
-    const find = (id: string) => storage.transaction((tx) => tx.companies.find(workspace, CompanyId.make(id)))
-    try {
+  it("sets a connection's search_path once, not at the start of every transaction", () =>
+    onOwnSchema("test_path", async (storage) => {
+      const sent = await queriesSent(async () => {
+        for (let i = 0; i < 10; i += 1)
+          await storage.transaction((tx) => tx.companies.find(WorkspaceId.make("ws_none"), CompanyId.make("cmp_none")))
+      })
+      expect(sent.filter((text) => text === "commit")).toHaveLength(10)
+      expect(sent.filter((text) => text.startsWith("set search_path")).length).toBeLessThanOrEqual(1)
+    }))
+
+  it("sends a transaction's BEGIN in its first statement's round trip, still a transaction: a failed one leaves nothing; one that runs nothing sends nothing", () =>
+    onOwnSchema("test_begin", async (storage) => {
+      const workspace = WorkspaceId.make("ws_begin")
+      const company = (id: string): CompanyRecord => ({
+        id: CompanyId.make(id),
+        workspace_id: workspace,
+        name: "Begin Co",
+        country: "US",
+        default_currency: "USD",
+        role: "api_client",
+        created_at: "2030-01-01T00:00:00.000Z",
+        updated_at: "2030-01-01T00:00:00.000Z",
+        deleted_at: null,
+      })
+      const roundTrips = async (work: () => Promise<unknown>) => (await queriesSent(work)).length
+      const find = (id: string) => storage.transaction((tx) => tx.companies.find(workspace, CompanyId.make(id)))
       await find("cmp_warm")
       expect({
-        oneRead: await counted(() => find("cmp_none")),
-        nothing: await counted(() => storage.transaction(() => "no statement")),
-        nothingThenFailed: await counted(() =>
-          storage.transaction(() => {
-            throw new Error("before any statement")
-          }),
+        oneRead: await roundTrips(() => find("cmp_none")),
+        nothing: await roundTrips(() => storage.transaction(() => "no statement")),
+        nothingThenFailed: await roundTrips(() =>
+          storage
+            .transaction(() => {
+              throw new Error("before any statement")
+            })
+            .catch(() => "failed, as it should"),
         ),
       }).toEqual({ oneRead: 2, nothing: 0, nothingThenFailed: 0 })
       // Its first statement written, then the transaction fails: the row is not kept.
@@ -225,20 +229,11 @@ describe.runIf(postgres.kind === "server")("named statements on a Postgres serve
         rolledBack: undefined,
         kept: "cmp_kept",
       })
-    } finally {
-      pg.Client.prototype.query = query
-      for (const each of [schema, graphileWorkerSchema(schema)])
-        await storage.db.schema.dropSchema(each).ifExists().cascade().execute()
-      await storage.close()
-    }
-  })
+    }))
 
-  it("prepares the hot queries once per connection, and keeps them valid when a migration adds columns", async () => {
-    const schema = `test_named_${randomBytes(5).toString("hex")}`
-    const connectionString = process.env.DATABASE_URL!
-    // One connection, so every query below runs on the connection that prepared the statements.
-    const storage = await openPostgresStorage({ connectionString, schema, maxConnections: 1 })
-    try {
+  // One connection, so every query below runs on the connection that prepared the statements.
+  it("prepares the hot queries once per connection, and keeps them valid when a migration adds columns", () =>
+    onOwnSchema("test_named", async (storage) => {
       const noCompany = brandId("cmp", "cmp_none")
       const hotReads = () =>
         storage.transaction(async (tx) => ({
@@ -271,10 +266,5 @@ describe.runIf(postgres.kind === "server")("named statements on a Postgres serve
         await sql`alter table ${sql.table(table)} add column added_later text`.execute(storage.db)
       }
       expect(await hotReads()).toEqual(none)
-    } finally {
-      for (const each of [schema, graphileWorkerSchema(schema)])
-        await storage.db.schema.dropSchema(each).ifExists().cascade().execute()
-      await storage.close()
-    }
-  })
+    }))
 })

@@ -81,6 +81,8 @@ class PostgresStorageConnection implements DatabaseConnection {
   }
   /** Settles once the last query sent settles; undefined when none is running. */
   #last: Promise<void> | undefined
+  /** Whether the open transaction's BEGIN waits for its first query ({@link deferBegin}). */
+  #beginDeferred = false
 
   constructor(readonly client: pg.PoolClient) {}
 
@@ -113,8 +115,6 @@ class PostgresStorageConnection implements DatabaseConnection {
     this.#beginDeferred = false
     return unsent
   }
-
-  #beginDeferred = false
 
   #send(query: pg.QueryConfig | pg.QueryArrayConfig): Promise<pg.QueryResult> {
     if (this.#beginDeferred) {
