@@ -55,11 +55,11 @@ const compareAndSet = (
   )
 
 /**
- * A lane's take in one statement, where the database locks rows (Postgres), compiled once and run
- * as a named statement: the first delivery if free, the first `size - 1` of the due ones and
- * what the lane already holds among them (locked, passing over rows another lane holds), and
- * the update of them all. It was three round trips (the first, the due ones, the rest taken).
- * Its columns are named, not `*`, as every named statement's (see `table-columns.ts`).
+ * A lane's take in one statement, where the database locks rows and updates in a CTE (Postgres),
+ * compiled once and run as a named statement: the first delivery if free, the first `size - 1` of
+ * the due ones and what the lane already holds among them (locked, passing over rows another lane
+ * holds), and the update of them all. It was three round trips (the first, the due ones, the rest
+ * taken). Its columns are named, not `*`, as every named statement's (see `table-columns.ts`).
  */
 const takeLaneQuery = preparedQuery(
   (
@@ -231,12 +231,13 @@ export const kyselyWebhookDeliveryRepository = (db: Db, dialect: StorageDialect)
     return (await query.orderBy("id").limit(limit).execute()).map(toDelivery)
   },
   takeLane: async (laneId, endpointId, now, { size, reach }) => {
-    if (dialect.supportsRowLocks) {
+    if (dialect.supportsRowLocks && dialect.supportsWritingCte) {
       return (await takeLaneQuery(db, { laneId, endpointId, now, size, reach })).map((row) =>
         toDelivery(row as Selectable<WebhookDeliveriesTable>),
       )
     }
-    // One writer at a time: nothing moves between these statements, which cost no round trip.
+    // Nothing moves between these statements: the due ones listed are locked where rows can be,
+    // and where they cannot, one writer runs at a time.
     const [head] = await takeIntoLane(db, laneId, [laneId])
     if (head === undefined) return []
     const wanted = (await listDue(db, dialect, endpointId, now, laneId, reach))
