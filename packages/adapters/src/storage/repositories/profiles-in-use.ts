@@ -33,6 +33,10 @@ const ownerAt = Object.fromEntries(Object.keys(ownerColumns).map((name, i) => [n
   readonly [K in keyof typeof ownerColumns]: number
 }
 
+/** `columns` of the table aliased `alias` in a join, each named `<alias>__<column>`: a joined row's names stay apart. */
+export const aliasedColumns = (alias: string, columns: ReadonlyArray<string>): Array<string> =>
+  columns.map((column) => `${alias}.${column} as ${alias}__${column}`)
+
 /**
  * `query` with the profiles `on` names (alias `pr`) left-joined, each with its account and its live
  * owner: a row for each profile found, one row with nulls when none is.
@@ -59,12 +63,12 @@ export const joinProfilesInUse = (
         .on("pr2.deleted_at", "is", null),
     )
     .select([
-      ...paymentProfileColumns.map((column) => `pr.${column} as pr__${column}`),
+      ...aliasedColumns("pr", paymentProfileColumns),
       ...Object.entries(ownerColumns).map(([name, column]) => `${column} as po__${name}`),
     ])
 
 /** A joined quote's columns beside the row a hot read joins it to (alias `q`), each named `q__<column>`. */
-export const joinedQuoteColumns = quoteColumns.map((column) => `q.${column} as q__${column}`)
+export const joinedQuoteColumns = aliasedColumns("q", quoteColumns)
 
 /** The record of `columns` whose values start at `offset` of `row`. */
 export const recordOf = (columns: ReadonlyArray<string>, row: ReadonlyArray<unknown>, offset: number) => {

@@ -15,7 +15,7 @@ import type { StorageDialect } from "../storage-dialect.ts"
 import type { StorageTables, WebhookDeliveriesTable, WebhookEndpointsTable } from "../storage-tables.ts"
 import { webhookDeliveryColumns, webhookEndpointColumns } from "../table-columns.ts"
 import { pageOf } from "./paging.ts"
-import { recordOf } from "./profiles-in-use.ts"
+import { aliasedColumns, recordOf } from "./profiles-in-use.ts"
 import { toWebhookEndpoint } from "./webhook-endpoints.ts"
 
 type Db = Kysely<StorageTables>
@@ -107,9 +107,8 @@ const takeIntoLane = async (db: Db, laneId: WebhookDeliveryId, ids: ReadonlyArra
   return rows.map(toDelivery)
 }
 
-/** `columns` of the table aliased `alias`, each named `<alias>__<column>`: a joined row's names stay apart. */
-const aliased = (alias: string, columns: ReadonlyArray<string>) =>
-  sql.raw(columns.map((column) => `${alias}.${column} as ${alias}__${column}`).join(", "))
+/** {@link aliasedColumns} as a select list of raw SQL. */
+const aliased = (alias: string, columns: ReadonlyArray<string>) => sql.raw(aliasedColumns(alias, columns).join(", "))
 
 /**
  * A lane's start in one read, compiled once, rows as arrays: the delivery (held for the
