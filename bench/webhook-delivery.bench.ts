@@ -42,25 +42,36 @@ const idleConnectionMs = 2 * 60_000
 const startLoad = loadNow()
 console.log(`Load average (1 min) at the start: ${startLoad.toFixed(2)}`)
 
+/** A count that one waiter at a time can wait on: `reached(n)` resolves once it is at least `n`. */
+const waitableCount = () => {
+  let value = 0
+  let awaited: { readonly count: number; readonly resolve: () => void } | undefined
+  return {
+    get value() {
+      return value
+    },
+    add: () => {
+      value += 1
+      if (awaited !== undefined && value >= awaited.count) {
+        awaited.resolve()
+        awaited = undefined
+      }
+    },
+    reached: (count: number) =>
+      value >= count
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            awaited = { count, resolve }
+          }),
+  }
+}
+
 /** Requests the receiver has had, from both sides. */
-let received = 0
-/** Who waits for the receiver to have had a number of requests. */
-let awaitedRequests: { readonly count: number; readonly resolve: () => void } | undefined
-/** Resolves once the receiver has had `count` requests in all. */
-const receivedAll = (count: number) =>
-  received >= count
-    ? Promise.resolve()
-    : new Promise<void>((resolve) => {
-        awaitedRequests = { count, resolve }
-      })
+const received = waitableCount()
 const receiver = createServer(
   { keepAliveTimeout: idleConnectionMs, headersTimeout: idleConnectionMs + 1000 },
   (req, res) => {
-    received += 1
-    if (awaitedRequests !== undefined && received >= awaitedRequests.count) {
-      awaitedRequests.resolve()
-      awaitedRequests = undefined
-    }
+    received.add()
     req.resume()
     req.on("end", () => res.writeHead(200).end())
   },
@@ -81,13 +92,7 @@ const gatedStorage = (storage: Storage) => {
   let shut = false
   let opened: Promise<void> = Promise.resolve()
   let open = () => {}
-  let ended = 0
-  let onEnd: (() => void) | undefined
-  const end = () => {
-    ended += 1
-    onEnd?.()
-    onEnd = undefined
-  }
+  const ended = waitableCount()
   const gated = new Proxy(storage, {
     get: (target, key) => {
       const value = Reflect.get(target, key, target)
@@ -96,22 +101,15 @@ const gatedStorage = (storage: Storage) => {
       if (key !== "transaction" && key !== "read") return method
       return (work: unknown) => {
         const done = shut ? opened.then(() => method(work)) : method(work)
-        done.then(end, end)
+        done.then(ended.add, ended.add)
         return done
       }
     },
   })
   return {
     storage: gated,
-    /** How many transactions and reads have ended so far. */
-    ended: () => ended,
-    /** Resolves once more than `seen` transactions and reads have ended. */
-    endedAfter: (seen: number) =>
-      ended > seen
-        ? Promise.resolve()
-        : new Promise<void>((resolve) => {
-            onEnd = resolve
-          }),
+    /** How many transactions and reads have ended, to wait on. */
+    ended,
     shut: () => {
       shut = true
       opened = new Promise((resolve) => {
@@ -154,13 +152,13 @@ const engineSide = async (storage: KyselyStorage) => {
       }
     },
     run: async () => {
-      const sent = received + slice
+      const sent = received.value + slice
       gate.open()
-      await receivedAll(sent)
+      await received.reached(sent)
       for (;;) {
-        const seen = gate.ended()
+        const seen = gate.ended.value
         if ((await pending()) === 0) return slice
-        await gate.endedAfter(seen)
+        await gate.ended.reached(seen + 1)
       }
     },
     stop: async () => {
