@@ -1,4 +1,4 @@
-import { Cause, Effect, Either, Exit, FiberRef } from "effect"
+import { Cause, Effect, Either, Exit, FiberRef, Runtime, RuntimeFlags } from "effect"
 import type { DomainError } from "../../errors.ts"
 import type { Awaitable } from "../../ports/awaitable.ts"
 import type { Repositories, Storage } from "../../ports/storage/index.ts"
@@ -7,11 +7,21 @@ import { currentKeyedRequest, type KeyedRequest } from "./keyed-requests.ts"
 import { currentSpan, inChildSpan } from "./trace-spans.ts"
 
 /**
+ * The runtime the engine's fibers run on: Effect's default without its runtime metrics, which
+ * count every fiber's start and end and time its life in a histogram that nothing reads (the
+ * service's metrics are its own, `AppMetrics`); they were 3 % of a GET's CPU
+ * (docs/decisions.md, "Effect's runtime metrics off").
+ */
+const engineRuntime = Runtime.disableRuntimeFlag(Runtime.defaultRuntime, RuntimeFlags.RuntimeMetrics)
+const runPromiseExit = Runtime.runPromiseExit(engineRuntime)
+const runFork = Runtime.runFork(engineRuntime)
+
+/**
  * Runs an effect to a promise that rejects with the domain error itself (not a FiberFailure),
  * so Promise callers can `catch` and read `_tag`, `kind` and `errors`.
  */
 export const runToPromise = async <A>(effect: Effect.Effect<A, DomainError>): Promise<A> => {
-  const exit = await Effect.runPromiseExit(effect)
+  const exit = await runPromiseExit(effect)
   if (Exit.isSuccess(exit)) return exit.value
   throw Cause.squash(exit.cause)
 }
@@ -154,7 +164,7 @@ const runScope = <A, E>(scope: Scope, work: (tx: Lifted<Repositories>) => Effect
         hooks = []
         const lifted = liftRepositories(tx)
         committedHooks.set(lifted, hooks)
-        const fiber = Effect.runFork(work(lifted))
+        const fiber = runFork(work(lifted))
         const exit = fiber.unsafePoll()
         if (exit !== null) return settle(exit)
         return new Promise<Exit.Exit<A, E>>((resolve) => fiber.addObserver(resolve)).then(settle)
