@@ -21,6 +21,12 @@ describe("plain log lines", () => {
       status: 200,
       ms: 1.5,
       absent: undefined,
+      // Numbers are written without JSON.stringify: as it writes them, not finite ones as null.
+      not_finite: Number.NaN,
+      infinite: Number.POSITIVE_INFINITY,
+      large: 1e21,
+      small: -2.5e-7,
+      negative_zero: -0,
     }
     logger.info(fields, "request")
     plainLines(logger)("info", fields, "request")
