@@ -1,9 +1,9 @@
-import { Cause, Deferred, Effect, Exit, Fiber } from "effect"
+import { Cause, Deferred, Effect, Exit, Fiber, Metric } from "effect"
 import { describe, expect, it } from "vitest"
 import { NotFound } from "../../errors.ts"
 import { CompanyId, WorkspaceId } from "../../model/ids.ts"
 import type { Repositories, Storage } from "../../ports/storage/index.ts"
-import { afterCommit, inTransaction } from "./transaction.ts"
+import { afterCommit, inTransaction, runToPromise } from "./transaction.ts"
 
 /** A storage whose repositories are built when first read, as the Kysely adapter's are, and frozen. */
 const fakeStorage = () => {
@@ -155,3 +155,16 @@ describe("inTransaction", () => {
     expect(settings.values.get("secret")).toBe("a")
   })
 })
+
+describe("runToPromise", () => {
+  it("runs the use case and its transaction's fiber without Effect's runtime metrics", async () => {
+    const { storage } = fakeStorage()
+    const started = () => Effect.runSync(Metric.value(Metric.fiberStarted)).count
+    // The default runtime counts the fibers it starts: this one, and the two it reads the count in.
+    const before = started()
+    const value = await runToPromise(inTransaction(storage, (tx) => tx.settings.putIfAbsent("secret", "a")))
+    expect(value).toBe("a")
+    expect(started() - before).toBe(1)
+  })
+})
+
