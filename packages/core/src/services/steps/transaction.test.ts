@@ -167,4 +167,3 @@ describe("runToPromise", () => {
     expect(started() - before).toBe(1)
   })
 })
-
