@@ -33,10 +33,12 @@ interface QueryInternals {
   prepare(connection: ProtocolConnection): void
   handleCommandComplete(message: unknown, connection: ProtocolConnection): void
   handleRowDescription(message: { readonly fields: ReadonlyArray<FieldDescription> }): void
+  _checkForMultirow(): void
   name: string | undefined
   values: ReadonlyArray<unknown> | undefined
+  _rowMode: "array" | undefined
   _result: QueryResultInternals
-  _results: QueryResultInternals
+  _results: QueryResultInternals | Array<QueryResultInternals>
   _accumulateRows: boolean
 }
 type QueryClass = new (
@@ -83,6 +85,7 @@ class StorageQuery extends (pg.Query as unknown as QueryClass) {
     this.values = config.values
     if (config.arrays === true) {
       const result = new pg.Result("array", pg.types) as unknown as QueryResultInternals
+      this._rowMode = "array"
       this._result = result
       this._results = result
     }
@@ -104,6 +107,8 @@ class StorageQuery extends (pg.Query as unknown as QueryClass) {
   }
 
   override handleRowDescription(message: { readonly fields: ReadonlyArray<FieldDescription> }): void {
+    // A simple query of several statements answers a result for each, as pg's own does.
+    this._checkForMultirow()
     const result = this._result
     result.fields = message.fields
     result._parsers = message.fields.map((field) =>

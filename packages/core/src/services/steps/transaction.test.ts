@@ -160,7 +160,8 @@ describe("runToPromise", () => {
   it("runs the use case and its transaction's fiber without Effect's runtime metrics", async () => {
     const { storage } = fakeStorage()
     const started = () => Effect.runSync(Metric.value(Metric.fiberStarted)).count
-    // The default runtime counts the fibers it starts: this one, and the two it reads the count in.
+    // Each read of the count is a fiber of the default runtime, which counts itself: the second read
+    // is one more than the first, and each fiber of the use case counted would be one more again.
     const before = started()
     const value = await runToPromise(inTransaction(storage, (tx) => tx.settings.putIfAbsent("secret", "a")))
     expect(value).toBe("a")
