@@ -4,6 +4,7 @@ import type { Selectable, SelectQueryBuilder } from "kysely"
 import type { PaymentProfilesTable } from "../storage-tables.ts"
 import { paymentProfileColumns, quoteColumns } from "../table-columns.ts"
 import { toProfile } from "./bank-accounts.ts"
+import { aliasedColumns, recordOf } from "./joined-columns.ts"
 import type { AnyTables } from "./kysely-any.ts"
 
 /*
@@ -32,10 +33,6 @@ const ownerColumns = {
 const ownerAt = Object.fromEntries(Object.keys(ownerColumns).map((name, i) => [name, i])) as {
   readonly [K in keyof typeof ownerColumns]: number
 }
-
-/** `columns` of the table aliased `alias` in a join, each named `<alias>__<column>`: a joined row's names stay apart. */
-export const aliasedColumns = (alias: string, columns: ReadonlyArray<string>): Array<string> =>
-  columns.map((column) => `${alias}.${column} as ${alias}__${column}`)
 
 /**
  * `query` with the profiles `on` names (alias `pr`) left-joined, each with its account and its live
@@ -69,13 +66,6 @@ export const joinProfilesInUse = (
 
 /** A joined quote's columns beside the row a hot read joins it to (alias `q`), each named `q__<column>`. */
 export const joinedQuoteColumns = aliasedColumns("q", quoteColumns)
-
-/** The record of `columns` whose values start at `offset` of `row`. */
-export const recordOf = (columns: ReadonlyArray<string>, row: ReadonlyArray<unknown>, offset: number) => {
-  const record: Record<string, unknown> = {}
-  for (let i = 0; i < columns.length; i += 1) record[columns[i] as string] = row[offset + i]
-  return record
-}
 
 /** What {@link splitJoinedRows} finds in the rows of a hot read. */
 export interface JoinedRows {

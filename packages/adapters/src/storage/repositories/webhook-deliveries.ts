@@ -14,8 +14,8 @@ import { definedFields, preparedQuery } from "../prepared-query.ts"
 import type { StorageDialect } from "../storage-dialect.ts"
 import type { StorageTables, WebhookDeliveriesTable, WebhookEndpointsTable } from "../storage-tables.ts"
 import { webhookDeliveryColumns, webhookEndpointColumns } from "../table-columns.ts"
+import { aliasedColumns, recordOf } from "./joined-columns.ts"
 import { pageOf } from "./paging.ts"
-import { aliasedColumns, recordOf } from "./profiles-in-use.ts"
 import { toWebhookEndpoint } from "./webhook-endpoints.ts"
 
 type Db = Kysely<StorageTables>
