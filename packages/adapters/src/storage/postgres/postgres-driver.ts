@@ -157,11 +157,11 @@ class PostgresStorageConnection implements DatabaseConnection {
   constructor(readonly client: pg.PoolClient) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const name = preparedStatementName(query.sql)
-    const values = [...query.parameters]
-    const { command, rowCount, rows } = await this.#send(
-      name === undefined ? { text: query.sql, values } : { name, text: query.sql, values },
-    )
+    const { command, rowCount, rows } = await this.#send({
+      name: preparedStatementName(query.sql),
+      text: query.sql,
+      values: query.parameters,
+    })
     const changes = command === "INSERT" || command === "UPDATE" || command === "DELETE" || command === "MERGE"
     return { numAffectedRows: changes ? BigInt(rowCount ?? 0) : undefined, rows: (rows ?? []) as R[] }
   }
