@@ -3,6 +3,7 @@ import { required, Text, Timestamp } from "./fields.ts"
 import {
   AccountDetailId,
   BankAccountId,
+  brandId,
   CompanyId,
   EntityId,
   idText,
@@ -133,17 +134,22 @@ export const BankAccountOwner = Schema.Union(
 )
 export type BankAccountOwner = Types.BankAccountOwner
 
-const decodeOwner = Schema.decodeUnknownSync(BankAccountOwner)
-
 /**
  * The owner of a stored bank account from its two columns, for storage adapters: the type is
  * checked (a row with another one is corrupt, and throws) and the id branded as the type says.
+ * Checked by hand, not decoded with {@link BankAccountOwner}: a brand checks nothing at run time,
+ * and the union's decoder cost 2 % of a quote + payment pair, which reads four owners.
  *
  * @example
  * bankAccountOwner("Entity", "ent_1") // { owner_type: "Entity", owner_id: "ent_1" }, an EntityId
  */
-export const bankAccountOwner = (owner_type: string, owner_id: string): BankAccountOwner =>
-  decodeOwner({ owner_type, owner_id })
+export const bankAccountOwner = (owner_type: string, owner_id: string): BankAccountOwner => {
+  if (owner_type === "Entity") return { owner_type, owner_id: brandId("ent", owner_id) }
+  if (owner_type === "Counterparty") return { owner_type, owner_id: brandId("rcp", owner_id) }
+  throw new Error(
+    `a stored bank account's owner_type is neither Entity nor Counterparty: ${JSON.stringify(owner_type)}`,
+  )
+}
 
 /**
  * A bank account as storage keeps it: the wire shape without its profiles (stored on their own),
