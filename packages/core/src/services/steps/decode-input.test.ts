@@ -1,10 +1,11 @@
-import { Effect, Either, type Schema } from "effect"
+import { Effect, Either, Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import { CompanyCreate } from "../../model/company.ts"
 import { EntityCreate, EntityUpdate } from "../../model/entity.ts"
 import { PaymentListQuery } from "../../model/payment.ts"
 import { PaymentBatchFields } from "../../model/payment-batch.ts"
 import { RecipientCreate } from "../../model/recipient.ts"
+import { maxJsonDepth } from "../../rules/json-depth.ts"
 import { decodeBody, decodeOptionallyWrapped, decodeQuery } from "./decode-input.ts"
 
 const failure = <A, I>(schema: Schema.Schema<A, I>, body: unknown) => {
@@ -72,6 +73,32 @@ describe("decodeBody", () => {
       kind: "missing",
       errors: [{ field: "name", message: "Entity name is required" }],
     })
+  })
+
+  it("treats undefined properties as absent at every depth, in arrays too, and leaves the body as it was", () => {
+    const Items = Schema.Struct({
+      items: Schema.Array(Schema.Struct({ a: Schema.optionalWith(Schema.String, { exact: true }), b: Schema.Number })),
+    })
+    const body = { items: [{ b: 1 }, { a: undefined, b: 2 }, { a: "x", b: 3 }], extra: undefined }
+    expect(Effect.runSync(decodeBody(Items, body))).toEqual({ items: [{ b: 1 }, { b: 2 }, { a: "x", b: 3 }] })
+    expect(body).toEqual({ items: [{ b: 1 }, { a: undefined, b: 2 }, { a: "x", b: 3 }], extra: undefined })
+    expect(Object.keys(body.items[1] as object)).toEqual(["a", "b"])
+  })
+
+  it("refuses a body nested deeper than the limit, wherever the deepest value is", () => {
+    const nested = (depth: number, leaf: unknown): unknown => (depth === 0 ? leaf : { a: nested(depth - 1, leaf) })
+    const tooDeep = {
+      kind: "missing",
+      errors: [{ field: "body", message: `JSON is nested too deeply (at most ${maxJsonDepth} levels)` }],
+    }
+    for (const leaf of [1, undefined, [1]]) {
+      expect(failure(CompanyCreate, { name: "Acme", deep: nested(maxJsonDepth, leaf) })).toEqual(tooDeep)
+      expect(failure(CompanyCreate, { name: "Acme", list: [[nested(maxJsonDepth - 1, leaf)]] })).toEqual(tooDeep)
+    }
+    expect(failure(CompanyCreate, { name: "Acme", deep: nested(maxJsonDepth - 1, 1) }).errors).toEqual([
+      { field: "country", message: "Country is required" },
+      { field: "default_currency", message: "Default currency is required" },
+    ])
   })
 
   it("decodes a valid body and ignores unknown fields", () => {

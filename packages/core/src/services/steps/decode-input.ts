@@ -5,22 +5,40 @@ import { maxJsonDepth } from "../../rules/json-depth.ts"
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
-const tooDeep = (value: unknown, depth = 0): boolean => {
-  if (depth > maxJsonDepth) return true
-  if (Array.isArray(value)) return value.some((v) => tooDeep(v, depth + 1))
-  if (isPlainObject(value)) return Object.values(value).some((v) => tooDeep(v, depth + 1))
-  return false
-}
+/** What {@link withoutUndefined} answers for a value nested deeper than {@link maxJsonDepth}. */
+const tooDeep: unique symbol = Symbol("too deep")
 
-/** The object without its `undefined` properties, at every depth: an embedder's `{ name: undefined }` means "no name". */
-const withoutUndefined = (value: unknown): unknown => {
-  if (Array.isArray(value)) return value.map(withoutUndefined)
+/**
+ * The value without its `undefined` properties, at every depth (an embedder's `{ name: undefined }`
+ * means "no name"), or {@link tooDeep} when it nests deeper than {@link maxJsonDepth}. One walk for
+ * both, bounded by the depth, and a copy only of the objects that had an `undefined` property or
+ * hold one that did: a parsed JSON body has none and comes back as it was.
+ */
+const withoutUndefined = (value: unknown, depth = 0): unknown => {
+  if (depth > maxJsonDepth) return tooDeep
+  if (Array.isArray(value)) {
+    let copy: Array<unknown> | undefined
+    for (let i = 0; i < value.length; i += 1) {
+      const item: unknown = value[i]
+      const kept = withoutUndefined(item, depth + 1)
+      if (kept === tooDeep) return tooDeep
+      if (copy === undefined && kept !== item) copy = value.slice(0, i)
+      copy?.push(kept)
+    }
+    return copy ?? value
+  }
   if (!isPlainObject(value)) return value
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([, v]) => v !== undefined)
-      .map(([k, v]) => [k, withoutUndefined(v)]),
-  )
+  let kept: Array<[string, unknown]> | undefined
+  const entries = Object.entries(value)
+  for (let i = 0; i < entries.length; i += 1) {
+    const [key, item] = entries[i] as [string, unknown]
+    const keptItem = withoutUndefined(item, depth + 1)
+    if (keptItem === tooDeep) return tooDeep
+    if (kept === undefined && (item === undefined || keptItem !== item)) kept = entries.slice(0, i)
+    if (kept !== undefined && item !== undefined) kept.push([key, keptItem])
+  }
+  // Built from entries, as JSON.parse builds its objects: a `__proto__` key stays a key.
+  return kept === undefined ? value : Object.fromEntries(kept)
 }
 
 /** Options of {@link decodeBody}. */
@@ -52,10 +70,11 @@ export const decodeBody = <A, I>(
   options: DecodeOptions = {},
 ): Effect.Effect<A, Invalid> => {
   if (!isPlainObject(body)) return Effect.fail(Invalid.missing("body", "Body must be a JSON object"))
-  if (tooDeep(body)) {
+  const given = withoutUndefined(body)
+  if (given === tooDeep) {
     return Effect.fail(Invalid.missing("body", `JSON is nested too deeply (at most ${maxJsonDepth} levels)`))
   }
-  const result = decoderOf(schema)(withoutUndefined(body))
+  const result = decoderOf(schema)(given)
   if (Either.isRight(result)) return Effect.succeed(result.right)
   const issues = ParseResult.ArrayFormatter.formatErrorSync(result.left)
   const seen = new Set<string>()
