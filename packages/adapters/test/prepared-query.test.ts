@@ -1,7 +1,7 @@
 import { brandId, type WorkspaceId } from "@payments-engine/core"
 import { afterAll, describe, expect, it } from "vitest"
 import type { KyselyStorage, StorageTables } from "../src/kysely.ts"
-import { preparedQuery } from "../src/storage/prepared-query.ts"
+import { listOf, listValues, preparedQuery } from "../src/storage/prepared-query.ts"
 import { readOnlyHandle } from "../src/storage/read-only.ts"
 import { openTestPostgres, openTestSqlite, type TestStorages } from "../src/testing/index.ts"
 
@@ -19,6 +19,15 @@ const insertCompanyIfNew = preparedQuery((db: KyselyStorage["db"], row: StorageT
     .values(row)
     .onConflict((oc) => oc.doNothing())
     .returning("id"),
+)
+/** A list of names: compiled once per length, each length's statement binding its own values. */
+const findWorkspacesNamed = preparedQuery((db: KyselyStorage["db"], p: Record<string, string>) =>
+  db.selectFrom("workspaces").select("name").where("name", "in", listOf("name", p)).orderBy("name"),
+)
+/** Two values, which a caller may give in either order. */
+const findWorkspaceByIdAndName = preparedQuery(
+  (db: KyselyStorage["db"], p: { readonly id: WorkspaceId; readonly name: string }) =>
+    db.selectFrom("workspaces").select("name").where("id", "=", p.id).where("name", "=", p.name),
 )
 /** A constant ("api_client") beside the values: it must stay what it was compiled as. */
 const findApiClients = preparedQuery((db: KyselyStorage["db"], p: { readonly workspaceId: WorkspaceId }) =>
@@ -98,6 +107,26 @@ const describePrepared = (source: TestStorages<string>) =>
       )
       await expect(refused).rejects.toThrow(/must not write \(insert\)/)
       expect(await findWorkspace(storage.db, { name: "read" })).toEqual([])
+    })
+
+    it("binds by name whatever the number and the order of the values, from one call to the next", async () => {
+      const storage = await source.factory()
+      for (const name of ["alpha", "beta", "gamma"]) {
+        await insertWorkspace(storage.db, { id: brandId("ws", `ws_${name}`), name, created_at: at })
+      }
+      const named = async (...names: Array<string>) =>
+        (await findWorkspacesNamed(storage.db, listValues("name", names))).map((row) => row.name)
+      expect(await named("beta")).toEqual(["beta"])
+      expect(await named("gamma", "alpha")).toEqual(["alpha", "gamma"])
+      expect(await named("beta", "gamma", "alpha")).toEqual(["alpha", "beta", "gamma"])
+      expect(await named("delta", "beta")).toEqual(["beta"])
+      expect(await named("alpha", "beta", "gamma")).toEqual(["alpha", "beta", "gamma"])
+
+      const id = brandId("ws", "ws_beta")
+      expect(await findWorkspaceByIdAndName(storage.db, { id, name: "beta" })).toEqual([{ name: "beta" }])
+      expect(await findWorkspaceByIdAndName(storage.db, { name: "beta", id })).toEqual([{ name: "beta" }])
+      expect(await findWorkspaceByIdAndName(storage.db, { name: "alpha", id })).toEqual([])
+      expect(await findWorkspaceByIdAndName(storage.db, { id, name: "beta" })).toEqual([{ name: "beta" }])
     })
   })
 
