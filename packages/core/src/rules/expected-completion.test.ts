@@ -31,3 +31,27 @@ it("always lands on a weekday, never before the quote, at most the method's days
     ),
   )
 })
+
+it("writes the day as toISOString does, for every year a Date holds", () => {
+  fc.assert(
+    fc.property(
+      fc.date({ min: new Date(-8.64e15 + 864e6), max: new Date(8.64e15 - 864e6), noInvalidDate: true }),
+      fc.constantFrom(...Object.keys(settlementBusinessDays)),
+      (at, method) => {
+        const result = expectedCompletionDate(at, method)
+        const day = Date.parse(result)
+        expect(new Date(day).toISOString()).toBe(`${result}T00:00:00.000Z`)
+        const start = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate())
+        expect((day - start) / 86_400_000).toBeGreaterThanOrEqual(0)
+        expect((day - start) / 86_400_000).toBeLessThanOrEqual((settlementBusinessDays[method] ?? 1) + 4)
+      },
+    ),
+    {
+      examples: [
+        [new Date("2026-11-30T10:00:00Z"), "ach"],
+        [new Date("0999-12-31T10:00:00Z"), "wire"],
+        [new Date("9999-12-31T10:00:00Z"), "swift"],
+      ],
+    },
+  )
+})
