@@ -1,3 +1,5 @@
+import { isoDay } from "../model/iso-time.ts"
+
 /**
  * Business days a payment method takes in the sandbox (DECISIONS): ach and sepa one, wire and
  * balance the same day, swift two. Instant local schemes settle the same day; other batch
@@ -20,21 +22,6 @@ export const settlementBusinessDays: Readonly<Record<string, number>> = {
 
 const isWeekend = (date: Date) => date.getUTCDay() === 0 || date.getUTCDay() === 6
 const nextDay = (date: Date) => new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() + 1))
-const twoDigits = (n: number) => (n < 10 ? `0${n}` : `${n}`)
-
-/**
- * YYYY-MM-DD of `date` in UTC, as `toISOString` begins (which took three quarters of this rule's
- * time); before year 1000 and after 9999 its whole date part (`+010000-01-01`), not ten characters.
- */
-const utcDay = (date: Date): string => {
-  const year = date.getUTCFullYear()
-  if (year < 1000 || year > 9999) {
-    const text = date.toISOString()
-    return text.slice(0, text.indexOf("T"))
-  }
-  return `${year}-${twoDigits(date.getUTCMonth() + 1)}-${twoDigits(date.getUTCDate())}`
-}
-
 /**
  * The date (YYYY-MM-DD, UTC) a payment created at `at` is expected to complete: `at`'s date, or
  * the next business day when that is a weekend, plus the method's business days (Monday to
@@ -51,5 +38,5 @@ export const expectedCompletionDate = (at: Date, paymentMethod: string): string 
     date = nextDay(date)
     if (!isWeekend(date)) remaining -= 1
   }
-  return utcDay(date)
+  return isoDay(date)
 }

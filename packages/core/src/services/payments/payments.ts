@@ -4,6 +4,7 @@ import { maxBatchPayments } from "../../machines/batch-machine.ts"
 import { paymentMachine } from "../../machines/payment-machine.ts"
 import { begin } from "../../machines/stored-machine.ts"
 import type { CompanyId, PaymentBatchId, PaymentId, WorkspaceId } from "../../model/ids.ts"
+import { isoTime } from "../../model/iso-time.ts"
 import {
   type PaymentCreateBody,
   PaymentFields,
@@ -88,7 +89,7 @@ export const makePayments = (ports: ServicePorts) => {
       if (batchId !== null) yield* batchToJoin(tx, company, batchId)
       const { quote } = found
       if (!quote) return yield* Effect.fail(Invalid.rule("payment_quote_id", "Quote not found"))
-      const now = clock.now().toISOString()
+      const now = isoTime(clock.now())
       // A batch refreshes an expired quote when it runs (DECISIONS, Quote use).
       if (batchId === null && quote.expires_at <= now) {
         return yield* Effect.fail(Invalid.rule("payment_quote_id", "Quote has expired"))

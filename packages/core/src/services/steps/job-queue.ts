@@ -1,5 +1,6 @@
 import { type Effect, FiberRef } from "effect"
 import type { WorkspaceId } from "../../model/ids.ts"
+import { isoTime } from "../../model/iso-time.ts"
 import { type JobKindName, type JobPayload, jobAttempts } from "../../model/job-kinds.ts"
 import type { Repositories } from "../../ports/storage/index.ts"
 import type { EnginePorts } from "./service-ports.ts"
@@ -29,14 +30,14 @@ export const enqueueJob = <K extends JobKindName>(
   },
 ): Effect.Effect<void> => {
   const at = ports.clock.now()
-  const now = at.toISOString()
+  const now = isoTime(at)
   const id = ports.ids.next("job")
   return FiberRef.getWith(currentSpan, (active) =>
     tx.jobs.enqueue({
       id,
       kind: job.kind,
       payload: JSON.stringify(active === undefined ? job.payload : withTraceContext(job.payload, active)),
-      run_at: job.delayMs === undefined ? now : new Date(at.getTime() + job.delayMs).toISOString(),
+      run_at: job.delayMs === undefined ? now : isoTime(new Date(at.getTime() + job.delayMs)),
       key: job.key ?? null,
       max_attempts: jobAttempts[job.kind],
       created_at: now,

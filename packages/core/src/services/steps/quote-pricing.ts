@@ -1,6 +1,7 @@
 import { Effect, Either } from "effect"
 import { type Invalid, ProviderFailure } from "../../errors.ts"
 import type { CompanyId } from "../../model/ids.ts"
+import { isoTime } from "../../model/iso-time.ts"
 import type { FeeStrategy } from "../../model/quote.ts"
 import { quoteLifetimeMs } from "../../model/types/quote.ts"
 import { type Decimal, decimal, formatDecimal, parseDecimal } from "../../money/decimal.ts"
@@ -69,8 +70,8 @@ export const pricedQuote = (
     exchange_rate: sameCurrency ? "1" : formatDecimal(rate, rateScale),
     currency_pair: sameCurrency ? null : `${from.currency}${to.currency}`,
     expected_completion_date: expectedCompletionDate(now, to.payment_method),
-    expires_at: new Date(now.getTime() + quoteLifetimeMs).toISOString(),
-    created_at: now.toISOString(),
+    expires_at: isoTime(new Date(now.getTime() + quoteLifetimeMs)),
+    created_at: isoTime(now),
   })
 }
 const failedRate = "Payment provider failed to provide an exchange rate"
