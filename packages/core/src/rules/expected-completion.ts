@@ -22,6 +22,7 @@ export const settlementBusinessDays: Readonly<Record<string, number>> = {
 
 const isWeekend = (date: Date) => date.getUTCDay() === 0 || date.getUTCDay() === 6
 const nextDay = (date: Date) => new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() + 1))
+
 /**
  * The date (YYYY-MM-DD, UTC) a payment created at `at` is expected to complete: `at`'s date, or
  * the next business day when that is a weekend, plus the method's business days (Monday to
