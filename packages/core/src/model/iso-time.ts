@@ -10,6 +10,10 @@ const threeDigits = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n
 
 const fourDigitYear = (year: number) => year >= 1000 && year <= 9999
 
+/** `YYYY-MM-DD` of `date`, whose UTC year of four digits is `year`. */
+const dayOf = (date: Date, year: number) =>
+  `${year}-${twoDigits(date.getUTCMonth() + 1)}-${twoDigits(date.getUTCDate())}`
+
 /**
  * `date.toISOString()`, the same text: `2026-12-02T09:30:00.000Z`. Throws as it does for an invalid date.
  *
@@ -19,7 +23,7 @@ const fourDigitYear = (year: number) => year >= 1000 && year <= 9999
 export const isoTime = (date: Date): string => {
   const year = date.getUTCFullYear()
   if (!fourDigitYear(year)) return date.toISOString()
-  return `${year}-${twoDigits(date.getUTCMonth() + 1)}-${twoDigits(date.getUTCDate())}T${twoDigits(date.getUTCHours())}:${twoDigits(date.getUTCMinutes())}:${twoDigits(date.getUTCSeconds())}.${threeDigits(date.getUTCMilliseconds())}Z`
+  return `${dayOf(date, year)}T${twoDigits(date.getUTCHours())}:${twoDigits(date.getUTCMinutes())}:${twoDigits(date.getUTCSeconds())}.${threeDigits(date.getUTCMilliseconds())}Z`
 }
 
 /**
@@ -34,5 +38,5 @@ export const isoDay = (date: Date): string => {
     const text = date.toISOString()
     return text.slice(0, text.indexOf("T"))
   }
-  return `${year}-${twoDigits(date.getUTCMonth() + 1)}-${twoDigits(date.getUTCDate())}`
+  return dayOf(date, year)
 }
