@@ -50,8 +50,12 @@ export interface HttpTrips {
 /** The figures of {@link measureHttpPath}. */
 export interface HttpMeasurement {
   readonly get: GetMeasurement | undefined
-  /** The same quote + payment pairs in-process and over HTTP, on one engine and storage. */
-  readonly pairs: Turns<"inProcess" | "http">
+  /**
+   * The same quote + payment pairs in-process and over HTTP, on one engine and storage, and the
+   * same two requests to a bare Koa app answering the app's bytes (`bare`): what HTTP costs a pair
+   * with nothing of the app in it.
+   */
+  readonly pairs: Turns<"inProcess" | "http" | "bare">
   readonly trips: HttpTrips
 }
 
@@ -247,9 +251,43 @@ const payOverHttp = async (client: Client, payer: Payer, i: number) => {
 }
 
 /**
+ * A bare Koa app (Koa and `@koa/router`, nothing else) with the two routes of a pair, each reading
+ * the request's body to its end without keeping it and answering the bytes the app answered one
+ * pair: the HTTP of a pair, client included, with nothing of the app or the engine in it.
+ */
+const startBarePair = async (client: Client, payer: Payer) => {
+  const base = `/api/v1/companies/${payer.companyId}`
+  const quote = await client.expect(201, "POST", `${base}/quotes`, JSON.stringify(quoteRequest(payer, -1e6)))
+  const quoteId = JSON.parse(quote.body.toString()).data.id as string
+  const payment = await client.expect(
+    201,
+    "POST",
+    `${base}/payments`,
+    JSON.stringify(paymentRequest(quoteId, -1e6, "bare")),
+  )
+  const bare = new Koa()
+  const router = new Router()
+  for (const [path, answer] of [
+    ["/api/v1/companies/:id/quotes", quote],
+    ["/api/v1/companies/:id/payments", payment],
+  ] as const) {
+    router.post(path, async (ctx) => {
+      // Read to its end and dropped, the least a server can do with a body before it answers on a kept connection.
+      await new Promise((resolve, reject) => ctx.req.on("end", resolve).on("error", reject).resume())
+      ctx.status = 201
+      ctx.type = answer.contentType
+      ctx.body = answer.body
+    })
+  }
+  bare.use(router.routes())
+  return listen(bare.callback())
+}
+
+/**
  * Measures the HTTP path on a fresh, empty storage: the GET of one company against a bare Koa
  * route (when `withGet`), and quote + payment pairs over HTTP against the same pairs made
- * in-process on the same engine, each pair of sides in turns; and the statements each sends.
+ * in-process on the same engine and the same requests to a bare Koa app (`startBarePair`), each
+ * comparison's sides in turns; and the statements each sends.
  * The caller closes the storage.
  *
  * @example
@@ -266,16 +304,21 @@ export const measureHttpPath = async (
   const workspace = "bench-http"
   const payer = await setUpPayer(engine, workspace)
   const client = new Client(server.port, await signIn(engine, server.port, workspace))
+  const bareServer = await startBarePair(client, payer)
+  const bareClient = new Client(bareServer.port)
   try {
     const get = options.withGet ? await measureGet(engine, client, payer, budget) : undefined
     const inProcess = (i: number) => payInProcess(engine, payer, i, "local")
     const http = (i: number) => payOverHttp(client, payer, i)
+    const bare = (i: number) => payOverHttp(bareClient, payer, i)
     // Warm-up and counted pairs are numbered below zero, apart from the measured ones.
     await warmUp(httpWarmUp.pairs, (i) => inProcess(-1 - i))
     await warmUp(httpWarmUp.pairs, (i) => http(-1 - i))
+    await warmUp(httpWarmUp.pairs, (i) => bare(-1 - i))
     const pairs = await inTurns(budget.rounds, {
       inProcess: repeat(budget.pairsPerSlice, inProcess),
       http: repeat(budget.pairsPerSlice, http),
+      bare: repeat(budget.pairsPerSlice, bare),
     })
     const counted = (i: number) => -1 - httpWarmUp.pairs - i
     const trips = {
@@ -287,6 +330,8 @@ export const measureHttpPath = async (
     }
     return { get, pairs, trips }
   } finally {
+    bareClient.close()
+    await bareServer.close()
     client.close()
     await server.close()
   }

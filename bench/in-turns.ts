@@ -109,6 +109,20 @@ export const ratio = <K extends string>(turns: Turns<K>, part: K, whole: K, by: 
 }
 
 /** A ratio as a table shows it: the run's figure, then the range over its rounds. */
+/**
+ * The most that `ratio(turns, part, whole)` can be when `part` does what `whole` does and also
+ * what `extra` does: `whole`'s cost over the two costs together, a second as the time of one
+ * operation or by CPU, for the totals and for each round. Pairs over HTTP, say, do the pair of
+ * the engine in-process and the HTTP of a bare route: however thin the app, their ratio is at
+ * most this.
+ */
+export const ceiling = <K extends string>(turns: Turns<K>, whole: K, extra: K, by: "wall" | "cpu" = "wall"): Ratio => {
+  const cost = (speed: Speed) => (by === "wall" ? 1 / speed.perSecond : speed.cpuMicros)
+  const of = (speeds: Record<K, Speed>) => cost(speeds[whole]) / (cost(speeds[whole]) + cost(speeds[extra]))
+  const each = turns.rounds.map(of)
+  return { total: of(turns.totals), min: Math.min(...each), max: Math.max(...each) }
+}
+
 export const formatRatio = ({ total, min, max }: Ratio): string =>
   `${total.toFixed(2)} (${min.toFixed(2)}–${max.toFixed(2)})`
 
