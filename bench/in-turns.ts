@@ -108,7 +108,6 @@ export const ratio = <K extends string>(turns: Turns<K>, part: K, whole: K, by: 
   return { total: of(turns.totals), min: Math.min(...each), max: Math.max(...each) }
 }
 
-/** A ratio as a table shows it: the run's figure, then the range over its rounds. */
 /**
  * The most that `ratio(turns, part, whole)` can be when `part` does what `whole` does and also
  * what `extra` does: `whole`'s cost over the two costs together, a second as the time of one
@@ -123,6 +122,7 @@ export const ceiling = <K extends string>(turns: Turns<K>, whole: K, extra: K, b
   return { total: of(turns.totals), min: Math.min(...each), max: Math.max(...each) }
 }
 
+/** A ratio as a table shows it: the run's figure, then the range over its rounds. */
 export const formatRatio = ({ total, min, max }: Ratio): string =>
   `${total.toFixed(2)} (${min.toFixed(2)}–${max.toFixed(2)})`
 
