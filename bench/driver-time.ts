@@ -6,7 +6,8 @@
  */
 import Database from "better-sqlite3"
 
-const statementPrototype = (() => {
+/** better-sqlite3's `Statement.prototype`, which holds `run`, `get`, `all` and `iterate`: the package exports no name for it. */
+export const statementPrototype = (() => {
   const db = new Database(":memory:")
   const prototype = Object.getPrototypeOf(db.prepare("select 1")) as Record<string, unknown>
   db.close()

@@ -19,6 +19,7 @@ import { webhookEventNames } from "@payments-engine/core/effect"
 import Database from "better-sqlite3"
 import pg from "pg"
 import { benchEngine, noopKind, noopRunner } from "./bench-engine.ts"
+import { statementPrototype } from "./driver-time.ts"
 
 const jobScope = new AsyncLocalStorage<string>()
 
@@ -30,17 +31,10 @@ const count = () => {
     counting.statements += 1
 }
 
-const sqliteStatement = (() => {
-  const db = new Database(":memory:")
-  const prototype = Object.getPrototypeOf(db.prepare("select 1")) as Record<string, unknown>
-  db.close()
-  return prototype
-})()
-
 /** The driver methods counted, each as [object, method name]. */
 const counted: ReadonlyArray<readonly [Record<string, unknown>, string]> = [
   [pg.Client.prototype as unknown as Record<string, unknown>, "query"],
-  ...["run", "get", "all", "iterate"].map((method) => [sqliteStatement, method] as const),
+  ...["run", "get", "all", "iterate"].map((method) => [statementPrototype, method] as const),
   [Database.prototype as unknown as Record<string, unknown>, "exec"],
 ]
 
